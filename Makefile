@@ -1,0 +1,31 @@
+# tutord — the two commands of the README are `make run` and `make test`.
+GO ?= go
+PKGS := ./...
+
+.PHONY: run build test check bench clean
+
+## run: run the service on :8080 with the embedded database and the rules engine
+run:
+	$(GO) run ./cmd/tutord serve
+
+## build: build bin/tutord
+build:
+	$(GO) build -o bin/tutord ./cmd/tutord
+
+## test: formatting and vet checks, then every test
+test: check
+	$(GO) test -count=1 -timeout 15m $(PKGS)
+
+## check: gofmt and go vet
+check:
+	@unformatted=$$(gofmt -l .); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+## bench: the store beside pgbench (same server, same sitting), and WAL bytes per turn
+bench:
+	$(GO) test -run '^$$' -bench 'BenchmarkCommitTurn' -benchtime 20000x -timeout 30m ./internal/store/
+	$(GO) test -run '^$$' -bench 'BenchmarkTurnWAL' -benchtime 1x ./internal/store/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tutord/tutord/internal/config"
+)
+
+// command is one subcommand of tutord.
+type command struct {
+	name    string
+	usage   string // arguments, e.g. "up | down N | version"
+	summary string
+	run     func(ctx context.Context, e env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "", "run the HTTP and WebSocket server (the default command)", runServe},
+		{"migrate", "up | down N | version", "apply, roll back or show database migrations", runMigrate},
+		{"version", "", "print the version", runVersion},
+	}
+}
+
+// run runs tutord with the given arguments (without the program name).
+func run(ctx context.Context, args []string, environ map[string]string, stdout, stderr io.Writer) error {
+	e := env{environ: environ, stdout: stdout, stderr: stderr}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			printUsage(stdout)
+			return errHelp
+		}
+		return runServe(ctx, e, args)
+	}
+	if args[0] == "help" {
+		printUsage(stdout)
+		return errHelp
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	return usageError{fmt.Sprintf("unknown command %q; run tutord --help for the list", args[0])}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "tutord %s: a stateful tutoring service.\n\nUsage:\n  tutord [command] [flags] [arguments]\n\nCommands:\n", buildVersion())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	cmds := commands()
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	for _, c := range cmds {
+		fmt.Fprintf(tw, "  %s %s\t%s\n", c.name, c.usage, c.summary)
+	}
+	tw.Flush()
+	fmt.Fprint(w, "\nFlags of serve and of commands that use the database (each overrides its variable):\n")
+	fs := flag.NewFlagSet("tutord", flag.ContinueOnError)
+	addCommonFlags(fs, &config.Config{})
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprint(w, "\nSettings (environment variables):\n")
+	config.Usage(tabwriter.NewWriter(w, 0, 4, 2, ' ', 0))
+}
+
+// addCommonFlags declares the flags that override the common settings.
+func addCommonFlags(fs *flag.FlagSet, c *config.Config) {
+	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (TUTORD_ADDR)")
+	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL URL (TUTORD_DATABASE_URL)")
+	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "data directory of the private cluster (TUTORD_DATA_DIR)")
+	fs.BoolVar(&c.Migrate, "migrate", c.Migrate, "apply migrations at start (TUTORD_MIGRATE)")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error (TUTORD_LOG_LEVEL)")
+	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "auto, json or text (TUTORD_LOG_FORMAT)")
+}
+
+// loadConfig reads the configuration from the environment, applies the
+// flags in args on top, validates the result, and returns the remaining
+// arguments.
+func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (config.Config, []string, error) {
+	cfg, err := config.Load(e.environ)
+	if err != nil {
+		return cfg, nil, err
+	}
+	fs := flag.NewFlagSet("tutord "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	addCommonFlags(fs, &cfg)
+	if extra != nil {
+		extra(fs)
+	}
+	fs.Usage = func() { printUsage(e.stdout) }
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return cfg, nil, errHelp
+		}
+		return cfg, nil, usageError{err.Error()}
+	}
+	return cfg, fs.Args(), cfg.Validate()
+}
+
+func runVersion(_ context.Context, e env, args []string) error {
+	if len(args) > 0 {
+		return usageError{"version takes no arguments"}
+	}
+	fmt.Fprintln(e.stdout, "tutord", buildVersion())
+	return nil
+}
+
+// buildVersion is the version set at link time, else the module version or
+// VCS revision recorded by the Go toolchain.
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "dev-" + s.Value[:12]
+		}
+	}
+	return "dev"
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tutord/tutord/internal/config"
+	"github.com/tutord/tutord/internal/pgembed"
+	"github.com/tutord/tutord/internal/store"
+)
+
+// database is an open database: the pool, and the private cluster behind it
+// when tutord started one.
+type database struct {
+	pool       *pgxpool.Pool
+	store      *store.Store
+	connString string
+	cluster    *pgembed.Cluster
+}
+
+// close closes the pool and then stops the private cluster, if any.
+func (d *database) close(ctx context.Context, log *slog.Logger) {
+	if d.pool != nil {
+		d.pool.Close()
+	}
+	if d.cluster != nil {
+		if err := d.cluster.Stop(ctx); err != nil {
+			log.Error("stop embedded PostgreSQL", "err", err)
+		}
+	}
+}
+
+// connString returns the configured database URL, or starts the private
+// cluster in cfg.DataDir and returns a connection string to its tutord
+// database.
+func startDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*database, error) {
+	if cfg.DatabaseURL != "" {
+		if _, err := pgxpool.ParseConfig(cfg.DatabaseURL); err != nil {
+			return nil, fmt.Errorf("TUTORD_DATABASE_URL is malformed: %s", cleanParseError(err))
+		}
+		return &database{connString: cfg.DatabaseURL}, nil
+	}
+	log.Info("no TUTORD_DATABASE_URL: starting the embedded PostgreSQL", "data_dir", cfg.DataDir)
+	c, err := pgembed.Start(ctx, pgembed.Options{DataDir: cfg.DataDir, Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("embedded database: %w", err)
+	}
+	if err := c.CreateDatabase(ctx, "tutord"); err != nil {
+		_ = c.Stop(context.Background())
+		return nil, fmt.Errorf("embedded database: %w", err)
+	}
+	return &database{connString: c.ConnString("tutord"), cluster: c}, nil
+}
+
+// openDatabase starts or reaches the database, optionally migrates it, and
+// opens the pool, failing fast with one clear line when the database cannot
+// be reached.
+func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, migrate bool) (*database, error) {
+	db, err := startDatabase(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			db.close(context.Background(), log)
+		}
+	}()
+	pcfg, err := pgxpool.ParseConfig(db.connString)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %s", cleanParseError(err))
+	}
+	pcfg.MaxConns = cfg.DBMaxConns
+	pcfg.ConnConfig.ConnectTimeout = cfg.DBConnectTimeout
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	db.pool = pool
+	db.store = store.New(pool)
+	pingCtx, cancel := context.WithTimeout(ctx, cfg.DBConnectTimeout)
+	defer cancel()
+	if err := pool.Ping(pingCtx); err != nil {
+		return nil, fmt.Errorf("cannot reach the database (%s): %s", describeTarget(pcfg), cleanConnectError(err))
+	}
+	if migrate {
+		if err := store.Migrate(db.connString); err != nil {
+			return nil, err
+		}
+		log.Info("database migrated", "schema_version", store.LatestVersion())
+	}
+	ok = true
+	return db, nil
+}
+
+func describeTarget(c *pgxpool.Config) string {
+	host := c.ConnConfig.Host
+	if len(host) > 0 && host[0] == '/' {
+		return fmt.Sprintf("unix socket in %s, database %s", host, c.ConnConfig.Database)
+	}
+	return fmt.Sprintf("%s, database %s", net.JoinHostPort(host, fmt.Sprint(c.ConnConfig.Port)), c.ConnConfig.Database)
+}
+
+// cleanParseError drops the connection string that pgx quotes in its parse
+// errors: it may hold a password.
+func cleanParseError(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "`: "); i >= 0 {
+		return msg[i+3:]
+	}
+	return "invalid connection string"
+}
+
+func cleanConnectError(err error) string {
+	msg := err.Error()
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) && ce.Unwrap() != nil {
+		msg = ce.Unwrap().Error()
+	}
+	// pgconn joins one error per address tried; the first says enough.
+	first, _, _ := strings.Cut(msg, "\n")
+	return first
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/tutord/tutord/internal/store"
+)
+
+// runMigrate applies (up), rolls back (down N) or shows (version) the
+// database migrations, on TUTORD_DATABASE_URL or the embedded database.
+func runMigrate(ctx context.Context, e env, args []string) error {
+	cfg, rest, err := loadConfig(e, "migrate", args, nil)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usageError{"migrate needs an action: up, down N or version"}
+	}
+	action := rest[0]
+	var steps int
+	switch action {
+	case "up", "version":
+		if len(rest) != 1 {
+			return usageError{fmt.Sprintf("migrate %s takes no further arguments", action)}
+		}
+	case "down":
+		if len(rest) != 2 {
+			return usageError{"migrate down needs the number of migrations to roll back, e.g. migrate down 1"}
+		}
+		steps, err = strconv.Atoi(rest[1])
+		if err != nil || steps < 1 {
+			return usageError{fmt.Sprintf("migrate down: %q is not a positive number", rest[1])}
+		}
+	default:
+		return usageError{fmt.Sprintf("migrate: unknown action %q; use up, down N or version", action)}
+	}
+
+	log := newLogger(cfg, e.stderr)
+	db, err := openDatabase(ctx, cfg, log, false)
+	if err != nil {
+		return err
+	}
+	defer db.close(context.Background(), log)
+	m, err := store.NewMigrator(db.connString)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	switch action {
+	case "up":
+		if err := m.Up(); err != nil {
+			return err
+		}
+	case "down":
+		if err := m.Down(steps); err != nil {
+			return err
+		}
+	}
+	v, dirty, err := m.Version()
+	if err != nil {
+		return err
+	}
+	state := "clean"
+	if dirty {
+		state = "dirty"
+	}
+	fmt.Fprintf(e.stdout, "schema version %d (%s; this binary's latest is %d)\n", v, state, store.LatestVersion())
+	return nil
+}

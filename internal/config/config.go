@@ -1,0 +1,197 @@
+// Package config reads tutord's settings from TUTORD_* environment
+// variables (and the flags that override the common ones), validates them
+// once, and describes them for --help.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Config is tutord's configuration. Each field's `help` tag documents it;
+// --help prints them with their variables and defaults.
+type Config struct {
+	Addr             string        `env:"TUTORD_ADDR" envDefault:":8080" help:"listen address of the HTTP server"`
+	DatabaseURL      string        `env:"TUTORD_DATABASE_URL" help:"PostgreSQL URL; empty starts a private cluster in TUTORD_DATA_DIR" secret:"true"`
+	DataDir          string        `env:"TUTORD_DATA_DIR" help:"directory of the private PostgreSQL cluster (default $XDG_DATA_HOME/tutord, else ~/.local/share/tutord; /var/lib/tutord for root)"`
+	Migrate          bool          `env:"TUTORD_MIGRATE" envDefault:"true" help:"apply database migrations at start"`
+	LogLevel         string        `env:"TUTORD_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	LogFormat        string        `env:"TUTORD_LOG_FORMAT" envDefault:"auto" help:"json, text, or auto (text on a terminal, JSON otherwise)"`
+	ShutdownTimeout  time.Duration `env:"TUTORD_SHUTDOWN_TIMEOUT" envDefault:"30s" help:"how long shutdown waits for in-flight requests and turns"`
+	DBConnectTimeout time.Duration `env:"TUTORD_DB_CONNECT_TIMEOUT" envDefault:"10s" help:"how long start-up waits for the database to answer"`
+	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
+}
+
+// Load parses the environment (a map, so that tests pass their own) into a
+// Config and validates it.
+func Load(environ map[string]string) (Config, error) {
+	cfg, err := env.ParseAsWithOptions[Config](env.Options{Environment: environ})
+	if err != nil {
+		return Config{}, cleanEnvError(err)
+	}
+	if cfg.DataDir == "" {
+		cfg.DataDir = DefaultDataDir(environ)
+	}
+	return cfg, cfg.Validate()
+}
+
+// cleanEnvError turns the env library's aggregate error into one line.
+func cleanEnvError(err error) error {
+	var agg env.AggregateError
+	if errors.As(err, &agg) {
+		msgs := make([]string, len(agg.Errors))
+		for i, e := range agg.Errors {
+			msgs[i] = e.Error()
+			var pe env.ParseError
+			if errors.As(e, &pe) {
+				if f, ok := reflect.TypeFor[Config]().FieldByName(pe.Name); ok {
+					name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+					msgs[i] = fmt.Sprintf("%s: %v", name, pe.Err)
+				}
+			}
+		}
+		return errors.New(strings.Join(msgs, "; "))
+	}
+	return fmt.Errorf("configuration: %w", err)
+}
+
+// Validate reports the first invalid setting.
+func (c Config) Validate() error {
+	if _, err := ParseLevel(c.LogLevel); err != nil {
+		return err
+	}
+	switch c.LogFormat {
+	case "auto", "json", "text":
+	default:
+		return fmt.Errorf("TUTORD_LOG_FORMAT: %q is not one of auto, json, text", c.LogFormat)
+	}
+	if c.Addr == "" {
+		return errors.New("TUTORD_ADDR: empty listen address")
+	}
+	if c.ShutdownTimeout <= 0 {
+		return fmt.Errorf("TUTORD_SHUTDOWN_TIMEOUT: must be positive, got %s", c.ShutdownTimeout)
+	}
+	if c.DBConnectTimeout <= 0 {
+		return fmt.Errorf("TUTORD_DB_CONNECT_TIMEOUT: must be positive, got %s", c.DBConnectTimeout)
+	}
+	if c.DBMaxConns < 1 {
+		return fmt.Errorf("TUTORD_DB_MAX_CONNS: must be at least 1, got %d", c.DBMaxConns)
+	}
+	return nil
+}
+
+// ParseLevel parses a log level name.
+func ParseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("TUTORD_LOG_LEVEL: %q is not one of debug, info, warn, error", s)
+	}
+	return l, nil
+}
+
+// DefaultDataDir returns $XDG_DATA_HOME/tutord, else ~/.local/share/tutord.
+// For root it returns /var/lib/tutord: the server then runs as an
+// unprivileged account, which cannot enter root's home.
+func DefaultDataDir(environ map[string]string) string {
+	if xdg := environ["XDG_DATA_HOME"]; xdg != "" {
+		return filepath.Join(xdg, "tutord")
+	}
+	if os.Geteuid() == 0 {
+		return "/var/lib/tutord"
+	}
+	home := environ["HOME"]
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".local", "share", "tutord")
+}
+
+// Environ returns the process environment as a map.
+func Environ() map[string]string {
+	m := make(map[string]string)
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Setting describes one configuration variable.
+type Setting struct {
+	Env     string
+	Default string
+	Help    string
+	Secret  bool
+}
+
+// Settings lists every setting of Config in declaration order.
+func Settings() []Setting {
+	t := reflect.TypeFor[Config]()
+	out := make([]Setting, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		if name == "" {
+			continue
+		}
+		out = append(out, Setting{Env: name, Default: f.Tag.Get("envDefault"), Help: f.Tag.Get("help"), Secret: f.Tag.Get("secret") == "true"})
+	}
+	return out
+}
+
+// Usage writes the settings table that --help shows.
+func Usage(w *tabwriter.Writer) {
+	fmt.Fprintln(w, "VARIABLE\tDEFAULT\tMEANING")
+	for _, s := range Settings() {
+		def := s.Default
+		if def == "" {
+			def = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", s.Env, def, s.Help)
+	}
+	w.Flush()
+}
+
+// LogValue masks secrets, so that logging the config never prints them.
+func (c Config) LogValue() slog.Value {
+	v := reflect.ValueOf(c)
+	t := v.Type()
+	attrs := make([]slog.Attr, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		if name == "" {
+			continue
+		}
+		val := fmt.Sprint(v.Field(i).Interface())
+		if f.Tag.Get("secret") == "true" && val != "" {
+			val = Redact(val)
+		}
+		attrs = append(attrs, slog.String(name, val))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+// Redact hides the password of a URL-shaped secret and any other secret whole.
+func Redact(s string) string {
+	if i := strings.Index(s, "://"); i >= 0 {
+		rest := s[i+3:]
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			if colon := strings.Index(rest[:at], ":"); colon >= 0 {
+				return s[:i+3] + rest[:colon] + ":***" + rest[at:]
+			}
+		}
+		return s
+	}
+	return "***"
+}

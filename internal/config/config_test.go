@@ -1,0 +1,60 @@
+package config
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadDefaults(t *testing.T) {
+	cfg, err := Load(map[string]string{"XDG_DATA_HOME": "/data"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != ":8080" || !cfg.Migrate || cfg.LogLevel != "info" || cfg.LogFormat != "auto" || cfg.ShutdownTimeout != 30*time.Second {
+		t.Fatalf("defaults: %+v", cfg)
+	}
+	if cfg.DataDir != "/data/tutord" {
+		t.Fatalf("DataDir = %q, want /data/tutord", cfg.DataDir)
+	}
+}
+
+func TestLoadRejectsBadValues(t *testing.T) {
+	tests := map[string]map[string]string{
+		"TUTORD_LOG_LEVEL":          {"TUTORD_LOG_LEVEL": "loud"},
+		"TUTORD_LOG_FORMAT":         {"TUTORD_LOG_FORMAT": "xml"},
+		"TUTORD_SHUTDOWN_TIMEOUT":   {"TUTORD_SHUTDOWN_TIMEOUT": "soon"},
+		"TUTORD_MIGRATE":            {"TUTORD_MIGRATE": "maybe"},
+		"TUTORD_DB_MAX_CONNS":       {"TUTORD_DB_MAX_CONNS": "0"},
+		"TUTORD_DB_CONNECT_TIMEOUT": {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},
+	}
+	for name, environ := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := Load(environ)
+			if err == nil || !strings.Contains(err.Error(), name) {
+				t.Fatalf("err = %v; want one naming %s", err, name)
+			}
+		})
+	}
+}
+
+func TestSecretsAreMaskedInLogs(t *testing.T) {
+	cfg, err := Load(map[string]string{"TUTORD_DATABASE_URL": "postgres://app:hunter2@db:5432/tutord"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "config", cfg)
+	if strings.Contains(b.String(), "hunter2") || !strings.Contains(b.String(), "app:***@db") {
+		t.Fatalf("logged config: %s", b.String())
+	}
+}
+
+func TestSettingsDocumentEveryField(t *testing.T) {
+	for _, s := range Settings() {
+		if s.Help == "" || !strings.HasPrefix(s.Env, "TUTORD_") {
+			t.Errorf("setting %+v lacks help or the TUTORD_ prefix", s)
+		}
+	}
+}

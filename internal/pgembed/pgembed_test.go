@@ -1,0 +1,229 @@
+package pgembed
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// tempDir returns a fresh directory that an unprivileged server account can
+// reach (t.TempDir's parent is private to root when tests run as root).
+func tempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "pgembed-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func start(t *testing.T, dir string) *Cluster {
+	t.Helper()
+	c, err := Start(context.Background(), Options{DataDir: dir, Settings: map[string]string{"fsync": "off"}})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Stop(context.Background()) })
+	return c
+}
+
+func TestStartStopRestartKeepsData(t *testing.T) {
+	ctx := context.Background()
+	dir := tempDir(t)
+	c := start(t, dir)
+	if err := c.CreateDatabase(ctx, "app"); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, c.ConnString("app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE kept (v text); INSERT INTO kept VALUES ('hello')`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+	pid := c.PID()
+	if err := c.Stop(ctx); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if processAlive(pid) {
+		t.Fatalf("postgres pid %d still alive after Stop", pid)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pgdata", "postmaster.pid")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("postmaster.pid left behind after Stop: %v", err)
+	}
+
+	c2 := start(t, dir)
+	conn, err = pgx.Connect(ctx, c2.ConnString("app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var v string
+	if err := conn.QueryRow(ctx, `SELECT v FROM kept`).Scan(&v); err != nil || v != "hello" {
+		t.Fatalf("data after restart = %q, %v; want hello", v, err)
+	}
+}
+
+func TestNoTCPListener(t *testing.T) {
+	c := start(t, tempDir(t))
+	conn, err := pgx.Connect(context.Background(), c.ConnString("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var addrs string
+	if err := conn.QueryRow(context.Background(), `SHOW listen_addresses`).Scan(&addrs); err != nil {
+		t.Fatal(err)
+	}
+	if addrs != "" {
+		t.Fatalf("listen_addresses = %q, want empty (unix socket only)", addrs)
+	}
+	if _, err := os.Stat(filepath.Join(c.SocketDir(), ".s.PGSQL.5432")); err != nil {
+		t.Fatalf("socket not inside the data directory: %v", err)
+	}
+}
+
+func TestSecondProcessOnSameDirRefuses(t *testing.T) {
+	dir := tempDir(t)
+	start(t, dir)
+	_, err := Start(context.Background(), Options{DataDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "in use by another tutord process") {
+		t.Fatalf("second Start on the same dir: err = %v, want an in-use error", err)
+	}
+}
+
+func TestAdoptsServerLeftByCrashedProcess(t *testing.T) {
+	dir := tempDir(t)
+	c := start(t, dir)
+	pid := c.PID()
+	// Simulate the owning process dying: its lock goes away, the server stays.
+	c.releaseLock()
+	c.stopped = true
+
+	c2 := start(t, dir)
+	if c2.PID() != pid {
+		t.Fatalf("adopted pid = %d, want the running server %d", c2.PID(), pid)
+	}
+	if err := c2.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if processAlive(pid) {
+		t.Fatal("adopted server still alive after Stop")
+	}
+}
+
+func TestRecoversFromStalePidFile(t *testing.T) {
+	dir := tempDir(t)
+	c := start(t, dir)
+	pid := c.PID()
+	pidFile := filepath.Join(dir, "pgdata", "postmaster.pid")
+	content, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A crash: the server dies without cleaning up.
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitDead(t, pid)
+	c.releaseLock()
+	c.stopped = true
+	// Put the pid file back as a crash leaves it, naming our own (live, unrelated) pid.
+	lines := strings.SplitN(string(content), "\n", 2)
+	stale := []byte(strings.Join([]string{itoa(os.Getpid()), lines[1]}, "\n"))
+	if err := os.WriteFile(pidFile, stale, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c2 := start(t, dir)
+	if c2.PID() == os.Getpid() {
+		t.Fatal("adopted an unrelated process")
+	}
+}
+
+func TestUnreachableDataDir(t *testing.T) {
+	if os.Geteuid() != 0 {
+		dir := tempDir(t)
+		ro := filepath.Join(dir, "ro")
+		if err := os.Mkdir(ro, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Start(context.Background(), Options{DataDir: filepath.Join(ro, "data")})
+		if err == nil || !(strings.Contains(err.Error(), "not writable") || strings.Contains(err.Error(), "cannot be created")) {
+			t.Fatalf("err = %v, want not writable", err)
+		}
+		return
+	}
+	// As root, the server runs as another account, which cannot pass a
+	// root-only directory.
+	dir := tempDir(t)
+	private := filepath.Join(dir, "private")
+	if err := os.Mkdir(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Start(context.Background(), Options{DataDir: filepath.Join(private, "data")})
+	if err == nil || !strings.Contains(err.Error(), "not reachable by account") {
+		t.Fatalf("err = %v, want not reachable", err)
+	}
+}
+
+func TestDataDirIsAFile(t *testing.T) {
+	f := filepath.Join(tempDir(t), "file")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Start(context.Background(), Options{DataDir: filepath.Join(f, "data")})
+	if err == nil || !(strings.Contains(err.Error(), "not writable") || strings.Contains(err.Error(), "cannot be created")) {
+		t.Fatalf("err = %v, want not writable", err)
+	}
+}
+
+func TestFindBinDir(t *testing.T) {
+	empty := t.TempDir()
+	if _, err := findBinDir(empty, filepath.Join(empty, "none")); !errors.Is(err, ErrNoBinaries) {
+		t.Fatalf("no binaries: err = %v, want ErrNoBinaries", err)
+	}
+	if !strings.Contains(ErrNoBinaries.Error(), "apt-get install postgresql") || !strings.Contains(ErrNoBinaries.Error(), "TUTORD_DATABASE_URL") {
+		t.Fatalf("message does not name both ways out: %v", ErrNoBinaries)
+	}
+
+	// Versions are tried newest first, numerically (10 > 9).
+	root := t.TempDir()
+	for _, v := range []string{"9.6", "15", "10"} {
+		bin := filepath.Join(root, v, "bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"postgres", "initdb"} {
+			if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, err := findBinDir(empty, root)
+	if err != nil || got != filepath.Join(root, "15", "bin") {
+		t.Fatalf("findBinDir = %q, %v; want the 15 directory", got, err)
+	}
+}
+
+func waitDead(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d did not die", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,198 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/pgtest"
+	"github.com/tutord/tutord/internal/store"
+)
+
+// benchState is a 4 KB state document.
+func benchState(turn int) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`{"schema_version":1,"turn_count":%d,"pad":"%s"}`, turn, strings.Repeat("x", 3990)))
+}
+
+func benchTurn(id uuid.UUID, version int64, n int) store.Turn {
+	return store.Turn{
+		SessionID: id, Version: version, State: benchState(n),
+		Summary: store.Summary{TurnCount: n, CurrentStep: 2, TotalSteps: 4, Mastery: 0.5, Coverage: 25},
+		Messages: []store.NewMessage{
+			{Role: "student", Content: "I think it is 3/4"},
+			{Role: "teacher", Content: "Nice work: you added the numerators and kept the denominator. What is 2/5 + 1/5?"},
+		},
+		Response: json.RawMessage(`{"message":"Nice work"}`),
+	}
+}
+
+// BenchmarkCommitTurn measures a full turn's database work (load, CAS
+// update of a 4 KB state, two messages, the turn record) with 1, 8 and 32
+// sessions committing concurrently, and runs bench/pgbench-turn.sql with
+// pgbench on the same server, with as many clients, for comparison. Metrics:
+// turns/s (the store), pgbench_tps, and ratio = turns/s ÷ pgbench_tps.
+func BenchmarkCommitTurn(b *testing.B) {
+	connString := pgtest.ConnString(b)
+	pool := openPool(b, connString, 40)
+	s := store.New(pool)
+	for _, clients := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("sessions=%d", clients), func(b *testing.B) {
+			ctx := context.Background()
+			ids := make([]uuid.UUID, clients)
+			for i := range ids {
+				ids[i] = createBenchSession(b, s, uuid.New())
+			}
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			errc := make(chan error, clients)
+			b.ResetTimer()
+			start := time.Now()
+			for _, id := range ids {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for n := int(next.Add(1)); n <= b.N; n = int(next.Add(1)) {
+						se, err := s.GetSession(ctx, id)
+						if err == nil {
+							_, err = s.CommitTurn(ctx, benchTurn(id, se.Version, n))
+						}
+						if err != nil {
+							errc <- err
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			b.StopTimer()
+			close(errc)
+			for err := range errc {
+				b.Fatal(err)
+			}
+			rate := float64(b.N) / elapsed.Seconds()
+			b.ReportMetric(rate, "turns/s")
+			// pgbench runs right after, for as long (at least 3 s), so that both
+			// see the same table sizes, autovacuum and checkpoint activity.
+			tps := runPgbench(b, s, connString, clients, max(elapsed, 3*time.Second))
+			b.ReportMetric(tps, "pgbench_tps")
+			b.ReportMetric(rate/tps, "ratio")
+		})
+	}
+}
+
+// BenchmarkTurnWAL commits turns 1..500 of one session and reports the WAL
+// bytes each turn writes and the state size, averaged over the first and
+// the last 50 turns: with the conversation in its own table, neither grows
+// with the turn number.
+func BenchmarkTurnWAL(b *testing.B) {
+	ctx := context.Background()
+	s := store.New(openPool(b, pgtest.ConnString(b), 4))
+	for i := 0; i < b.N; i++ {
+		id := createBenchSession(b, s, uuid.New())
+		var walFirst, walLast, stateFirst, stateLast float64
+		version := int64(1)
+		for n := 1; n <= 500; n++ {
+			before := walLSN(b, s)
+			tr := benchTurn(id, version, n)
+			v, err := s.CommitTurn(ctx, tr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			version = v
+			wal := float64(walLSN(b, s) - before)
+			switch {
+			case n <= 50:
+				walFirst += wal / 50
+				stateFirst += float64(len(tr.State)) / 50
+			case n > 450:
+				walLast += wal / 50
+				stateLast += float64(len(tr.State)) / 50
+			}
+		}
+		b.ReportMetric(walFirst, "wal_B/turn_1-50")
+		b.ReportMetric(walLast, "wal_B/turn_451-500")
+		b.ReportMetric(stateFirst, "state_B_1-50")
+		b.ReportMetric(stateLast, "state_B_451-500")
+	}
+}
+
+func walLSN(b *testing.B, s *store.Store) int64 {
+	var lsn int64
+	if err := s.Pool().QueryRow(context.Background(), `SELECT pg_current_wal_lsn() - '0/0'::pg_lsn`).Scan(&lsn); err != nil {
+		b.Fatal(err)
+	}
+	return lsn
+}
+
+func createBenchSession(b *testing.B, s *store.Store, id uuid.UUID) uuid.UUID {
+	err := s.CreateSession(context.Background(), store.NewSession{
+		ID: id, Mode: "teach_me", State: benchState(0),
+		Summary: store.Summary{CurrentStep: 1, TotalSteps: 4},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return id
+}
+
+var tpsLine = regexp.MustCompile(`tps = ([0-9.]+)`)
+
+// runPgbench runs bench/pgbench-turn.sql for duration d with the given
+// number of clients (each on its own session) and returns its transactions
+// per second.
+func runPgbench(b *testing.B, s *store.Store, connString string, clients int, d time.Duration) float64 {
+	b.Helper()
+	pgbench, err := exec.LookPath("pgbench")
+	if err != nil {
+		b.Fatalf("pgbench not found on PATH: install the PostgreSQL client tools (apt-get install postgresql-client) to compare with it")
+	}
+	for k := 1; k <= clients; k++ {
+		id := uuid.MustParse(fmt.Sprintf("00000000-0000-0000-0000-%012d", k))
+		if _, err := s.GetSession(context.Background(), id); err != nil {
+			createBenchSession(b, s, id)
+		}
+	}
+	threads := min(clients, 2)
+	cmd := exec.Command(pgbench, "-n", "-M", "prepared", "-T", strconv.Itoa(int(d.Round(time.Second)/time.Second)),
+		"-c", strconv.Itoa(clients), "-j", strconv.Itoa(threads),
+		"-f", filepath.Join(repoRoot(b), "bench", "pgbench-turn.sql"), connString)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("pgbench: %v\n%s", err, out.String())
+	}
+	m := tpsLine.FindStringSubmatch(out.String())
+	if m == nil {
+		b.Fatalf("pgbench printed no tps:\n%s", out.String())
+	}
+	tps, _ := strconv.ParseFloat(m[1], 64)
+	return tps
+}
+
+func repoRoot(tb testing.TB) string {
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/golang-migrate/migrate/v4"
+	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/tutord/tutord/migrations"
+)
+
+// Migrator applies the embedded migrations to one database. golang-migrate
+// takes an advisory lock while it works, so concurrent migrators on the same
+// database wait for each other.
+type Migrator struct {
+	db *sql.DB
+	m  *migrate.Migrate
+}
+
+// NewMigrator connects to the database at connString (URL or keyword/value
+// form) for migrations.
+func NewMigrator(connString string) (*Migrator, error) {
+	cfg, err := pgx.ParseConfig(connString)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	db := stdlib.OpenDB(*cfg)
+	drv, err := migratepgx.WithInstance(db, &migratepgx.Config{})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect for migrations: %w", err)
+	}
+	src, err := iofs.New(migrations.FS, ".")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("read embedded migrations: %w", err)
+	}
+	m, err := migrate.NewWithInstance("iofs", src, "pgx5", drv)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("set up migrations: %w", err)
+	}
+	return &Migrator{db: db, m: m}, nil
+}
+
+// Close releases the migrator's connection.
+func (m *Migrator) Close() error {
+	srcErr, dbErr := m.m.Close()
+	return errors.Join(srcErr, dbErr, m.db.Close())
+}
+
+// Up applies every pending migration.
+func (m *Migrator) Up() error {
+	if err := m.m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return fmt.Errorf("migrate up: %w", err)
+	}
+	return nil
+}
+
+// Down rolls back the last n applied migrations.
+func (m *Migrator) Down(n int) error {
+	if n <= 0 {
+		return fmt.Errorf("migrate down: the number of migrations must be positive, got %d", n)
+	}
+	if err := m.m.Steps(-n); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return fmt.Errorf("migrate down %d: %w", n, err)
+	}
+	return nil
+}
+
+// Version returns the applied schema version (0 when none) and whether a
+// failed migration left the schema dirty.
+func (m *Migrator) Version() (uint, bool, error) {
+	v, dirty, err := m.m.Version()
+	if errors.Is(err, migrate.ErrNilVersion) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("schema version: %w", err)
+	}
+	return v, dirty, nil
+}
+
+// Migrate applies every pending migration to the database at connString.
+func Migrate(connString string) error {
+	m, err := NewMigrator(connString)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return m.Up()
+}
+
+// LatestVersion returns the version of the newest embedded migration.
+func LatestVersion() uint {
+	var latest uint
+	entries, _ := fs.ReadDir(migrations.FS, ".")
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		if !ok || !strings.HasSuffix(e.Name(), ".up.sql") {
+			continue
+		}
+		if v, err := strconv.ParseUint(num, 10, 32); err == nil && uint(v) > latest {
+			latest = uint(v)
+		}
+	}
+	return latest
+}
+
+// SchemaVersion returns the schema version recorded in the database and
+// whether it is dirty; 0 when no migration ran yet.
+func (s *Store) SchemaVersion(ctx context.Context) (uint, bool, error) {
+	var v int64
+	var dirty bool
+	err := s.db.QueryRow(ctx, `SELECT version, dirty FROM schema_migrations LIMIT 1`).Scan(&v, &dirty)
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if errors.Is(err, pgx.ErrNoRows) || (errors.As(err, &pgErr) && pgErr.Code == "42P01") { // no row, or no table yet
+			return 0, false, nil
+		}
+		return 0, false, interpretError("read schema version", err)
+	}
+	return uint(v), dirty, nil
+}

@@ -1,0 +1,231 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Summary holds the columns written beside a session's state document so
+// that listings, report cards and progress queries never parse the document.
+type Summary struct {
+	TopicName         string
+	TurnCount         int
+	IsPaused          bool
+	IsComplete        bool
+	CurrentStep       int
+	TotalSteps        int
+	Mastery           float64 // mean mastery
+	Coverage          float64 // percent of plan concepts covered
+	ExamScore         *int    // set when an exam is finished
+	ExamTotal         *int
+	ConceptsCovered   []string
+	ConceptsDiscussed []string
+	MasteryByConcept  map[string]float64
+}
+
+// Session is a stored session.
+type Session struct {
+	ID          uuid.UUID
+	LearnerID   *uuid.UUID // nil for an anonymous session
+	Mode        string
+	GuidelineID *uuid.UUID
+	Subject     string
+	State       json.RawMessage
+	Version     int64
+	Summary     Summary
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt *time.Time
+}
+
+// NewMessage is a message to append to a session's conversation.
+type NewMessage struct {
+	Role    string // "teacher" or "student"
+	Content string
+}
+
+// Message is a stored conversation message.
+type Message struct {
+	Seq       int
+	Role      string
+	Content   string
+	CreatedAt time.Time
+}
+
+// NewSession is a session to create.
+type NewSession struct {
+	ID          uuid.UUID
+	LearnerID   *uuid.UUID
+	Mode        string
+	GuidelineID *uuid.UUID
+	Subject     string
+	State       json.RawMessage
+	Summary     Summary
+	Messages    []NewMessage // the first messages, e.g. the welcome
+	Now         time.Time
+}
+
+// CreateSession stores a new session at version 1 with its first messages.
+func (s *Store) CreateSession(ctx context.Context, n NewSession) error {
+	const q = `
+WITH ins AS (
+    INSERT INTO sessions (id, learner_id, mode, guideline_id, subject, state_json, message_count,
+        topic_name, turn_count, is_paused, is_complete, current_step, total_steps, mastery, coverage,
+        exam_score, exam_total, concepts_covered, concepts_discussed, mastery_by_concept,
+        created_at, updated_at, completed_at)
+    VALUES ($1, $2, $3, $4, $5, $6, cardinality($7::text[]),
+        $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+        $22::timestamptz, $22::timestamptz, CASE WHEN $12::boolean THEN $22::timestamptz END)
+    RETURNING id
+)
+INSERT INTO session_messages (session_id, seq, role, content, created_at)
+SELECT ins.id, m.seq, m.role, m.content, $22::timestamptz
+FROM ins, unnest($7::text[], $8::text[]) WITH ORDINALITY AS m(role, content, seq)`
+	roles, contents := splitMessages(n.Messages)
+	sm := n.Summary
+	_, err := s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), []byte(n.State),
+		roles, contents,
+		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
+		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
+		timeOrNow(n.Now))
+	return interpretError("create session "+n.ID.String(), err)
+}
+
+const sessionColumns = `id, learner_id, mode, guideline_id, coalesce(subject, ''), state_json, state_version,
+    coalesce(topic_name, ''), turn_count, is_paused, is_complete, current_step, total_steps, mastery, coverage,
+    exam_score, exam_total, concepts_covered, concepts_discussed, mastery_by_concept,
+    created_at, updated_at, completed_at`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanSession(row scanner) (Session, error) {
+	var se Session
+	var state, mastery []byte
+	sm := &se.Summary
+	err := row.Scan(&se.ID, &se.LearnerID, &se.Mode, &se.GuidelineID, &se.Subject, &state, &se.Version,
+		&sm.TopicName, &sm.TurnCount, &sm.IsPaused, &sm.IsComplete, &sm.CurrentStep, &sm.TotalSteps, &sm.Mastery, &sm.Coverage,
+		&sm.ExamScore, &sm.ExamTotal, &sm.ConceptsCovered, &sm.ConceptsDiscussed, &mastery,
+		&se.CreatedAt, &se.UpdatedAt, &se.CompletedAt)
+	if err != nil {
+		return Session{}, err
+	}
+	se.State = state
+	if len(mastery) > 2 {
+		if err := json.Unmarshal(mastery, &sm.MasteryByConcept); err != nil {
+			return Session{}, err
+		}
+	}
+	return se, nil
+}
+
+// GetSession returns the session with the given id, or ErrNotFound.
+func (s *Store) GetSession(ctx context.Context, id uuid.UUID) (Session, error) {
+	se, err := scanSession(s.db.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = $1`, id))
+	return se, interpretError("get session "+id.String(), err)
+}
+
+// ListOptions select a page of a learner's sessions.
+type ListOptions struct {
+	Subject  string // exact match; empty means every subject
+	Page     int    // 1-based
+	PageSize int
+}
+
+// ListSessions returns one page of a learner's sessions, newest first, and
+// the number of sessions matching the filter. Pages are read through the
+// (learner, created_at) indexes, so deep pages cost an index scan of the
+// skipped entries, not a sort of every session.
+func (s *Store) ListSessions(ctx context.Context, learnerID uuid.UUID, o ListOptions) ([]Session, int, error) {
+	if o.Page < 1 {
+		o.Page = 1
+	}
+	if o.PageSize < 1 {
+		o.PageSize = 20
+	}
+	const q = `
+SELECT ` + sessionColumns + `
+FROM sessions
+WHERE learner_id = $1 AND ($2 = '' OR subject = $2)
+ORDER BY created_at DESC, id DESC
+OFFSET $3 LIMIT $4`
+	rows, err := s.db.Query(ctx, q, learnerID, o.Subject, (o.Page-1)*o.PageSize, o.PageSize)
+	if err != nil {
+		return nil, 0, interpretError("list sessions", err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		se, err := scanSession(rows)
+		if err != nil {
+			return nil, 0, interpretError("list sessions", err)
+		}
+		out = append(out, se)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, interpretError("list sessions", err)
+	}
+	var total int
+	err = s.db.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE learner_id = $1 AND ($2 = '' OR subject = $2)`,
+		learnerID, o.Subject).Scan(&total)
+	return out, total, interpretError("count sessions", err)
+}
+
+// ListMessages returns a session's messages in order.
+func (s *Store) ListMessages(ctx context.Context, sessionID uuid.UUID) ([]Message, error) {
+	rows, err := s.db.Query(ctx,
+		`SELECT seq, role, content, created_at FROM session_messages WHERE session_id = $1 ORDER BY seq`, sessionID)
+	if err != nil {
+		return nil, interpretError("list messages", err)
+	}
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		var m Message
+		if err := rows.Scan(&m.Seq, &m.Role, &m.Content, &m.CreatedAt); err != nil {
+			return nil, interpretError("list messages", err)
+		}
+		out = append(out, m)
+	}
+	return out, interpretError("list messages", rows.Err())
+}
+
+func splitMessages(ms []NewMessage) (roles, contents []string) {
+	roles = make([]string, len(ms))
+	contents = make([]string, len(ms))
+	for i, m := range ms {
+		roles[i], contents[i] = m.Role, m.Content
+	}
+	return roles, contents
+}
+
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func masteryJSON(m map[string]float64) []byte {
+	if len(m) == 0 {
+		return []byte("{}")
+	}
+	b, _ := json.Marshal(m) // a map of finite floats always marshals
+	return b
+}
+
+func timeOrNow(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Now()
+	}
+	return t
+}

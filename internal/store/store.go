@@ -1,0 +1,109 @@
+// Package store keeps tutord's data in PostgreSQL: sessions (written with
+// compare-and-swap on their state version), their messages and turn
+// records, agent logs, and the migrations that create them.
+//
+// The store never interprets a session's state document: callers pass the
+// JSON and, beside it, the summary columns that listings read.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Errors returned by the store. Callers test them with errors.Is.
+var (
+	// ErrNotFound reports that the row asked for does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict reports a unique-constraint violation, such as a second
+	// paused session for the same learner and subtopic.
+	ErrConflict = errors.New("conflict")
+	// ErrDuplicateTurn reports that a turn with the same client turn id was
+	// already committed on the session.
+	ErrDuplicateTurn = errors.New("turn already committed")
+)
+
+// StaleStateError reports a lost compare-and-swap: the session's version is
+// no longer the one the caller read. It carries the current version and
+// state so that the caller can adopt them. errors.Is(err, ErrStale) holds.
+type StaleStateError struct {
+	SessionID string
+	Expected  int64  // the version the caller read
+	Version   int64  // the version now stored
+	State     []byte // the state now stored
+}
+
+// ErrStale matches any *StaleStateError with errors.Is.
+var ErrStale = errors.New("stale session state")
+
+func (e *StaleStateError) Error() string {
+	return fmt.Sprintf("session %s was modified concurrently (expected version %d, now %d)", e.SessionID, e.Expected, e.Version)
+}
+
+// Is reports whether target is ErrStale.
+func (e *StaleStateError) Is(target error) bool { return target == ErrStale }
+
+// DBTX is what both *pgxpool.Pool and pgx.Tx provide.
+type DBTX interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// Store is the PostgreSQL store.
+type Store struct {
+	pool *pgxpool.Pool
+	db   DBTX
+}
+
+// New returns a store over pool.
+func New(pool *pgxpool.Pool) *Store {
+	return &Store{pool: pool, db: pool}
+}
+
+// Pool returns the underlying pool.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// InTx runs fn in a transaction, with a store bound to it; the transaction
+// commits when fn returns nil and rolls back otherwise.
+func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		return fn(&Store{pool: s.pool, db: tx})
+	})
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.pool.Ping(ctx)
+}
+
+// interpretError maps driver errors to the store's sentinels and wraps the
+// rest with the operation that failed.
+func interpretError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%s: %w", op, ErrNotFound)
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// constraintOf returns the name of the unique constraint err violated, or "".
+func constraintOf(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return pgErr.ConstraintName
+	}
+	return ""
+}

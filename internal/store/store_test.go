@@ -1,0 +1,350 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tutord/tutord/internal/pgtest"
+	"github.com/tutord/tutord/internal/store"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+func setup(t testing.TB) *store.Store {
+	t.Helper()
+	return store.New(pgtest.Pool(t))
+}
+
+type fixture struct {
+	learner   uuid.UUID
+	guideline uuid.UUID
+	subject   string
+	paused    bool
+	created   time.Time
+}
+
+func createSession(t testing.TB, s *store.Store, f fixture) uuid.UUID {
+	t.Helper()
+	id := uuid.New()
+	var learner, guideline *uuid.UUID
+	if f.learner != uuid.Nil {
+		learner = &f.learner
+	}
+	if f.guideline != uuid.Nil {
+		guideline = &f.guideline
+	}
+	err := s.CreateSession(context.Background(), store.NewSession{
+		ID: id, LearnerID: learner, Mode: "teach_me", GuidelineID: guideline, Subject: f.subject,
+		State:    json.RawMessage(`{"turn":0}`),
+		Summary:  store.Summary{TopicName: "Fractions - Adding", CurrentStep: 1, TotalSteps: 4, IsPaused: f.paused},
+		Messages: []store.NewMessage{{Role: "teacher", Content: "Welcome!"}},
+		Now:      f.created,
+	})
+	if err != nil {
+		t.Fatalf("CreateSession: %v", err)
+	}
+	return id
+}
+
+func turn(id uuid.UUID, version int64, n int) store.Turn {
+	lat := 3
+	return store.Turn{
+		SessionID: id, Version: version,
+		State:    json.RawMessage(fmt.Sprintf(`{"turn":%d}`, n)),
+		Summary:  store.Summary{TurnCount: n, CurrentStep: 1, TotalSteps: 4, Mastery: 0.5},
+		Messages: []store.NewMessage{{Role: "student", Content: fmt.Sprintf("answer %d", n)}, {Role: "teacher", Content: fmt.Sprintf("reply %d", n)}},
+		Response: json.RawMessage(fmt.Sprintf(`{"message":"reply %d"}`, n)),
+		Logs: []store.AgentLog{
+			{TurnID: fmt.Sprintf("turn_%d", n), Agent: "orchestrator", Event: "turn_started", InputSummary: "Student: hi"},
+			{TurnID: fmt.Sprintf("turn_%d", n), Agent: "master_tutor", Event: "completed", Provider: "rules", LatencyMS: &lat, Output: json.RawMessage(`{"intent":"answer"}`)},
+		},
+	}
+}
+
+func TestCreateAndGetSession(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	learner := uuid.New()
+	id := createSession(t, s, fixture{learner: learner, subject: "Mathematics"})
+	got, err := s.GetSession(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != 1 || got.Mode != "teach_me" || got.Subject != "Mathematics" || *got.LearnerID != learner {
+		t.Fatalf("got %+v", got)
+	}
+	if string(got.State) != `{"turn": 0}` {
+		t.Fatalf("state = %s", got.State)
+	}
+	msgs, err := s.ListMessages(ctx, id)
+	if err != nil || len(msgs) != 1 || msgs[0].Seq != 1 || msgs[0].Content != "Welcome!" {
+		t.Fatalf("messages = %+v, %v", msgs, err)
+	}
+	if _, err := s.GetSession(ctx, uuid.New()); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing session: err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestCommitTurnAppendsEverything(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := createSession(t, s, fixture{})
+	v, err := s.CommitTurn(ctx, turn(id, 1, 1))
+	if err != nil || v != 2 {
+		t.Fatalf("CommitTurn = %d, %v; want 2", v, err)
+	}
+	got, _ := s.GetSession(ctx, id)
+	if got.Version != 2 || got.Summary.TurnCount != 1 || got.Summary.Mastery != 0.5 {
+		t.Fatalf("after commit: %+v", got)
+	}
+	msgs, _ := s.ListMessages(ctx, id)
+	var seqs []int
+	for _, m := range msgs {
+		seqs = append(seqs, m.Seq)
+	}
+	if diff := cmp.Diff([]int{1, 2, 3}, seqs); diff != "" {
+		t.Fatalf("message seqs (-want +got):\n%s", diff)
+	}
+	var logs int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_logs WHERE session_id = $1`, id).Scan(&logs); err != nil || logs != 2 {
+		t.Fatalf("agent logs = %d, %v; want 2", logs, err)
+	}
+}
+
+func TestCommitTurnCompareAndSwap(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := createSession(t, s, fixture{})
+
+	// Two writers read version 1; exactly one wins.
+	a, b := turn(id, 1, 1), turn(id, 1, 2)
+	b.Messages = []store.NewMessage{{Role: "student", Content: "loser message"}}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, tr := range []store.Turn{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.CommitTurn(ctx, tr)
+		}()
+	}
+	wg.Wait()
+	wins, stale := 0, 0
+	var staleErr *store.StaleStateError
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			wins++
+		case errors.As(err, &staleErr):
+			stale++
+		default:
+			t.Fatalf("unexpected error: %v", err)
+		}
+	}
+	if wins != 1 || stale != 1 {
+		t.Fatalf("wins = %d, stale = %d; want 1 and 1", wins, stale)
+	}
+	if !errors.Is(staleErr, store.ErrStale) || staleErr.Version != 2 || staleErr.Expected != 1 {
+		t.Fatalf("stale error = %+v; want expected 1, current 2", staleErr)
+	}
+	cur, _ := s.GetSession(ctx, id)
+	if string(staleErr.State) != string(cur.State) {
+		t.Fatalf("stale error carries state %s, stored %s", staleErr.State, cur.State)
+	}
+	// None of the loser's rows exist.
+	msgs, _ := s.ListMessages(ctx, id)
+	loserMsg := "loser message"
+	if errs[0] != nil {
+		loserMsg = "answer 1"
+	}
+	for _, m := range msgs {
+		if m.Content == loserMsg {
+			t.Fatalf("loser's message was written: %+v", m)
+		}
+	}
+	var turns, logs int
+	_ = s.Pool().QueryRow(ctx, `SELECT count(*) FROM session_turns WHERE session_id = $1`, id).Scan(&turns)
+	_ = s.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_logs WHERE session_id = $1`, id).Scan(&logs)
+	if turns != 1 || logs != 2 {
+		t.Fatalf("turn rows = %d, log rows = %d; want 1 and 2 (the winner's only)", turns, logs)
+	}
+}
+
+func TestCommitTurnMissingSession(t *testing.T) {
+	s := setup(t)
+	if _, err := s.CommitTurn(context.Background(), turn(uuid.New(), 1, 1)); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestNoLostUpdateUnderLoad(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := createSession(t, s, fixture{})
+	const writers, perWriter = 32, 50
+
+	var wg sync.WaitGroup
+	errc := make(chan error, writers)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < perWriter; i++ {
+				se, err := s.GetSession(ctx, id)
+				if err != nil {
+					errc <- err
+					return
+				}
+				for {
+					tr := turn(id, se.Version, w*perWriter+i)
+					tr.Messages = []store.NewMessage{{Role: "student", Content: fmt.Sprintf("w%d-%d", w, i)}, {Role: "teacher", Content: fmt.Sprintf("r%d-%d", w, i)}}
+					tr.Logs = nil
+					_, err := s.CommitTurn(ctx, tr)
+					var stale *store.StaleStateError
+					if errors.As(err, &stale) {
+						se.Version = stale.Version
+						continue
+					}
+					if err != nil {
+						errc <- err
+						return
+					}
+					break
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	got, _ := s.GetSession(ctx, id)
+	if want := int64(1 + writers*perWriter); got.Version != want {
+		t.Fatalf("version = %d, want %d", got.Version, want)
+	}
+	msgs, _ := s.ListMessages(ctx, id)
+	if want := 1 + 2*writers*perWriter; len(msgs) != want {
+		t.Fatalf("%d messages, want %d", len(msgs), want)
+	}
+	seen := map[string]bool{}
+	for i, m := range msgs {
+		if m.Seq != i+1 {
+			t.Fatalf("message %d has seq %d: sequence not contiguous", i, m.Seq)
+		}
+		if seen[m.Content] {
+			t.Fatalf("duplicate message %q", m.Content)
+		}
+		seen[m.Content] = true
+	}
+}
+
+func TestClientTurnIDIsIdempotent(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := createSession(t, s, fixture{})
+	first := turn(id, 1, 1)
+	first.ClientTurnID = "c-1"
+	if _, err := s.CommitTurn(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	// The retry read the new version, processed again and tries to commit the same id.
+	retry := turn(id, 2, 2)
+	retry.ClientTurnID = "c-1"
+	if _, err := s.CommitTurn(ctx, retry); !errors.Is(err, store.ErrDuplicateTurn) {
+		t.Fatalf("second commit of c-1: err = %v, want ErrDuplicateTurn", err)
+	}
+	rec, err := s.FindTurn(ctx, id, "c-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Version != 2 || !strings.Contains(string(rec.Response), "reply 1") {
+		t.Fatalf("found turn %+v, want the first one", rec)
+	}
+	got, _ := s.GetSession(ctx, id)
+	msgs, _ := s.ListMessages(ctx, id)
+	if got.Version != 2 || len(msgs) != 3 {
+		t.Fatalf("version %d with %d messages; the retry must write nothing", got.Version, len(msgs))
+	}
+	if _, err := s.FindTurn(ctx, id, "c-2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown client turn id: err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestOnePausedSessionPerLearnerAndGuideline(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	learner, guideline := uuid.New(), uuid.New()
+	createSession(t, s, fixture{learner: learner, guideline: guideline, paused: true})
+	other := createSession(t, s, fixture{learner: learner, guideline: guideline})
+	tr := turn(other, 1, 1)
+	tr.Summary.IsPaused = true
+	if _, err := s.CommitTurn(ctx, tr); !errors.Is(err, store.ErrAnotherPaused) || !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("pausing a second session: err = %v, want ErrAnotherPaused", err)
+	}
+	if got, _ := s.GetSession(ctx, other); got.Version != 1 || got.Summary.IsPaused {
+		t.Fatalf("the refused pause changed the session: %+v", got)
+	}
+}
+
+func TestListSessionsPagesNewestFirst(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	learner := uuid.New()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var ids []uuid.UUID
+	for i := 0; i < 25; i++ {
+		subject := "Mathematics"
+		if i%5 == 0 {
+			subject = "Science"
+		}
+		ids = append(ids, createSession(t, s, fixture{learner: learner, subject: subject, created: base.Add(time.Duration(i) * time.Minute)}))
+	}
+	createSession(t, s, fixture{learner: uuid.New(), subject: "Mathematics"}) // someone else's
+
+	page, total, err := s.ListSessions(ctx, learner, store.ListOptions{Page: 2, PageSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 25 || len(page) != 10 {
+		t.Fatalf("total %d, page len %d; want 25 and 10", total, len(page))
+	}
+	for i, se := range page {
+		if want := ids[24-10-i]; se.ID != want {
+			t.Fatalf("page 2 item %d = %s, want %s", i, se.ID, want)
+		}
+	}
+	sci, total, err := s.ListSessions(ctx, learner, store.ListOptions{Subject: "Science", Page: 1, PageSize: 10})
+	if err != nil || total != 5 || len(sci) != 5 {
+		t.Fatalf("science: %d of %d, %v; want 5 of 5", len(sci), total, err)
+	}
+	last, _, _ := s.ListSessions(ctx, learner, store.ListOptions{Page: 4, PageSize: 10})
+	if len(last) != 0 {
+		t.Fatalf("page past the end has %d sessions", len(last))
+	}
+}
+
+func openPool(tb testing.TB, connString string, size int32) *pgxpool.Pool {
+	tb.Helper()
+	cfg, err := pgxpool.ParseConfig(connString)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.MaxConns = size
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(pool.Close)
+	return pool
+}

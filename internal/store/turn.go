@@ -1,0 +1,178 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+)
+
+// ErrAnotherPaused reports that the learner already has a paused session on
+// the same subtopic (one paused session per learner and subtopic).
+var ErrAnotherPaused = fmt.Errorf("%w: another session of this learner on this subtopic is already paused", ErrConflict)
+
+// AgentLog is one entry of a turn's trace: an orchestrator event or an
+// agent call.
+type AgentLog struct {
+	TurnID       string          `json:"turn_id"`
+	Agent        string          `json:"agent"`
+	Event        string          `json:"event"`
+	Provider     string          `json:"provider,omitempty"`
+	Model        string          `json:"model,omitempty"`
+	LatencyMS    *int            `json:"latency_ms,omitempty"`
+	InputTokens  int             `json:"input_tokens,omitempty"`
+	OutputTokens int             `json:"output_tokens,omitempty"`
+	CachedTokens int             `json:"cached_tokens,omitempty"`
+	CostUSD      float64         `json:"cost_usd,omitempty"`
+	InputSummary string          `json:"input_summary,omitempty"`
+	Prompt       string          `json:"prompt,omitempty"`
+	Output       json.RawMessage `json:"output,omitempty"`
+	Reasoning    string          `json:"reasoning,omitempty"`
+	Error        string          `json:"error,omitempty"`
+	CreatedAt    time.Time       `json:"created_at"`
+}
+
+// Turn is everything one turn writes, committed together or not at all.
+type Turn struct {
+	SessionID    uuid.UUID
+	Version      int64 // the state_version the turn read; the commit requires it unchanged
+	State        json.RawMessage
+	Summary      Summary
+	Messages     []NewMessage
+	ClientTurnID string          // optional; unique per session
+	Response     json.RawMessage // what the client is answered, returned again on a retry
+	Logs         []AgentLog
+	Now          time.Time
+}
+
+// CommitTurn writes a turn in one statement: the compare-and-swap update of
+// the state and its summary columns, the turn's messages (numbered after
+// the session's last one), its turn record and its agent-log rows. It
+// returns the new version.
+//
+// When the stored version is no longer t.Version it writes nothing and
+// returns a *StaleStateError with the current version and state. It returns
+// ErrDuplicateTurn when t.ClientTurnID was already committed, ErrAnotherPaused
+// when the update would pause a second session on the same subtopic, and
+// ErrNotFound when the session does not exist.
+func (s *Store) CommitTurn(ctx context.Context, t Turn) (int64, error) {
+	// One statement is one implicit transaction and one round trip. The
+	// inserts select FROM upd, so a lost compare-and-swap inserts nothing.
+	const q = `
+WITH upd AS (
+    UPDATE sessions SET
+        state_json = $3, state_version = state_version + 1,
+        message_count = message_count + cardinality($4::text[]),
+        topic_name = $9, turn_count = $10, is_paused = $11, is_complete = $12,
+        current_step = $13, total_steps = $14, mastery = $15, coverage = $16,
+        exam_score = $17, exam_total = $18, concepts_covered = $19, concepts_discussed = $20,
+        mastery_by_concept = $21, updated_at = $22::timestamptz,
+        completed_at = CASE WHEN $12::boolean THEN coalesce(completed_at, $22::timestamptz) END
+    WHERE id = $1 AND state_version = $2
+    RETURNING state_version, message_count - cardinality($4::text[]) AS base
+), msgs AS (
+    INSERT INTO session_messages (session_id, seq, role, content, created_at)
+    SELECT $1, upd.base + m.ord, m.role, m.content, $22
+    FROM upd, unnest($4::text[], $5::text[]) WITH ORDINALITY AS m(role, content, ord)
+), turn AS (
+    INSERT INTO session_turns (session_id, version, client_turn_id, response, created_at)
+    SELECT $1, upd.state_version, $6, $7, $22 FROM upd
+), logs AS (
+    INSERT INTO agent_logs (session_id, turn_id, agent, event, provider, model, latency_ms,
+        input_tokens, output_tokens, cached_tokens, cost_usd, input_summary, prompt, output,
+        reasoning, error, created_at)
+    SELECT $1, l.turn_id, l.agent, l.event, l.provider, l.model, l.latency_ms,
+        l.input_tokens, l.output_tokens, l.cached_tokens, l.cost_usd, l.input_summary, l.prompt, l.output,
+        l.reasoning, l.error, l.created_at
+    FROM upd, jsonb_to_recordset($8::jsonb) AS l(turn_id text, agent text, event text, provider text,
+        model text, latency_ms int, input_tokens int, output_tokens int, cached_tokens int,
+        cost_usd double precision, input_summary text, prompt text, output jsonb, reasoning text,
+        error text, created_at timestamptz)
+)
+SELECT state_version FROM upd`
+
+	now := timeOrNow(t.Now)
+	logs, err := encodeLogs(t.Logs, now)
+	if err != nil {
+		return 0, fmt.Errorf("commit turn %s: %w", t.SessionID, err)
+	}
+	response := t.Response
+	if len(response) == 0 {
+		response = json.RawMessage("null")
+	}
+	roles, contents := splitMessages(t.Messages)
+	sm := t.Summary
+	var version int64
+	err = s.db.QueryRow(ctx, q, t.SessionID, t.Version, []byte(t.State), roles, contents,
+		nullString(t.ClientTurnID), []byte(response), logs,
+		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
+		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
+		now).Scan(&version)
+	switch {
+	case err == nil:
+		return version, nil
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, s.staleOrMissing(ctx, t.SessionID, t.Version)
+	}
+	switch constraintOf(err) {
+	case "session_turns_client_turn_id":
+		return 0, fmt.Errorf("commit turn %s: client turn id %q: %w", t.SessionID, t.ClientTurnID, ErrDuplicateTurn)
+	case "sessions_one_paused_per_learner_guideline":
+		return 0, fmt.Errorf("commit turn %s: %w", t.SessionID, ErrAnotherPaused)
+	}
+	return 0, interpretError("commit turn "+t.SessionID.String(), err)
+}
+
+// staleOrMissing explains a compare-and-swap that matched no row.
+func (s *Store) staleOrMissing(ctx context.Context, id uuid.UUID, expected int64) error {
+	var version int64
+	var state []byte
+	err := s.db.QueryRow(ctx, `SELECT state_version, state_json FROM sessions WHERE id = $1`, id).Scan(&version, &state)
+	if err != nil {
+		return interpretError("commit turn "+id.String(), err)
+	}
+	return &StaleStateError{SessionID: id.String(), Expected: expected, Version: version, State: state}
+}
+
+func encodeLogs(logs []AgentLog, now time.Time) ([]byte, error) {
+	if len(logs) == 0 {
+		return []byte("[]"), nil
+	}
+	withTimes := make([]AgentLog, len(logs))
+	for i, l := range logs {
+		if l.CreatedAt.IsZero() {
+			l.CreatedAt = now
+		}
+		withTimes[i] = l
+	}
+	b, err := json.Marshal(withTimes)
+	if err != nil {
+		return nil, fmt.Errorf("encode agent logs: %w", err)
+	}
+	return b, nil
+}
+
+// TurnRecord is a committed turn as a retry finds it.
+type TurnRecord struct {
+	Version      int64
+	ClientTurnID string
+	Response     json.RawMessage
+	CreatedAt    time.Time
+}
+
+// FindTurn returns the turn committed on a session with the given client
+// turn id, or ErrNotFound.
+func (s *Store) FindTurn(ctx context.Context, sessionID uuid.UUID, clientTurnID string) (TurnRecord, error) {
+	var r TurnRecord
+	var response []byte
+	err := s.db.QueryRow(ctx, `
+SELECT version, client_turn_id, response, created_at
+FROM session_turns WHERE session_id = $1 AND client_turn_id = $2`, sessionID, clientTurnID).
+		Scan(&r.Version, &r.ClientTurnID, &response, &r.CreatedAt)
+	r.Response = response
+	return r, interpretError("find turn "+clientTurnID, err)
+}
