@@ -1,0 +1,343 @@
+package answer
+
+import (
+	"math"
+	"strings"
+)
+
+// Evaluate judges a learner's free-text reply against the expected answer.
+//
+// It first finds the answer the reply commits to ("I think it's 42 apples" →
+// 42 apples; "not 5, it's 6" → 6), then compares it with exp according to the
+// kind (exp.Kind, or InferKind(exp.Answer) when that is KindAuto):
+//
+//   - Numbers (integer, decimal, fraction, mixed number) compare by value, so
+//     0.5, 1/2, 2/4 and "a half" are equal. Without exp.Tolerance the
+//     comparison is exact up to floating-point noise, except that a decimal
+//     with at least two places that is the value rounded to those places
+//     (0.33 for 1/3, 3.14 for 3.14159) is accepted. With exp.Simplest an unsimplified fraction
+//     (2/4) is Partial, and so is an improper fraction where a mixed number
+//     was expected.
+//   - Percentages: 75%, 0.75, 3/4 and "75 percent" are all correct for 75%.
+//     A bare 75 is read as 75 percent, since the question asked for a
+//     percentage; it is Partial only when exp.RequireUnit asks for the sign.
+//     An expected percentage written without the sign is its number (25
+//     means 25%) unless it is a proportion below one (0.25 and 1/4 mean 25%).
+//   - Numbers with units: units of one dimension convert (120 mm = 12 cm). The
+//     right number with a different unit is Partial; a missing unit is
+//     Partial only with exp.RequireUnit.
+//   - Multiple choice: a letter ("B", "(b)", "option b"), the option's number
+//     ("option 2") or the option's text.
+//   - Text: compared after normalisation (case, punctuation, whitespace and
+//     the articles a, an, the); exp.Accept lists other accepted answers. An
+//     expected text longer than eight words is an explanation, which only a
+//     model can judge: CannotCheck.
+//   - Booleans: yes / yeah / true / correct / right ... against no / nope /
+//     false / wrong ..., with negation ("not true").
+//   - Lists compare in order, sets in any order; some but not all elements
+//     right is Partial.
+//   - Expressions compare by value at fixed points (2(x+3) = 2x+6);
+//     assignments ("x = 7", "x = 7, y = 2") compare per variable, with some
+//     but not all variables right Partial.
+//
+// A reply with no answer in it ("hmm", "why?", "I don't know") is
+// NotAttempt. A reply that hedges between different values ("5 or 6?") has
+// not committed to an answer: it is NotAttempt when one of the values is
+// right, so that the learner is asked to choose rather than credited or
+// penalised, and Incorrect when none is. Evaluate never panics and its result
+// depends only on its arguments.
+func Evaluate(exp Expected, reply string) Result {
+	// Typical answers and replies are short: lex them on the stack.
+	var ebuf, rbuf [24]token
+	etoks := appendTokens(ebuf[:0], exp.Answer)
+	kind := exp.Kind
+	if kind == KindAuto {
+		kind = inferKind(strings.TrimSpace(exp.Answer), etoks)
+	}
+	res := Result{Kind: kind}
+	if strings.TrimSpace(exp.Answer) == "" && (kind != KindText || len(exp.Accept) == 0) {
+		res.Verdict, res.Reason = CannotCheck, "no expected answer"
+		return res
+	}
+	toks := appendTokens(rbuf[:0], reply)
+	if len(toks) == 0 {
+		res.Verdict, res.Reason = NotAttempt, "empty reply"
+		return res
+	}
+	switch kind {
+	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit:
+		evalNumber(exp, etoks, kind, reply, toks, &res)
+	case KindChoice:
+		evalChoice(exp, etoks, reply, toks, &res)
+	case KindText:
+		evalText(exp, reply, toks, &res)
+	case KindBoolean:
+		evalBoolean(etoks, reply, toks, &res)
+	case KindList, KindSet:
+		evalList(exp, kind, reply, toks, &res)
+	case KindExpression:
+		evalExpression(etoks, reply, toks, &res)
+	default:
+		res.Verdict, res.Reason = CannotCheck, "unknown answer kind"
+	}
+	return res
+}
+
+// InferKind infers how an expected answer should be compared when
+// Expected.Kind is KindAuto:
+//
+//	"42", "-7", "1,200"         KindInteger
+//	"3.14"                      KindDecimal
+//	"3/4"                       KindFraction
+//	"1 1/2"                     KindMixedNumber
+//	"75%", "75 percent"         KindPercentage
+//	"12 cm", "$5", "42 apples"  KindUnit
+//	"B", "(b)"                  KindChoice
+//	"yes", "false"              KindBoolean
+//	"[1, 2, 3]", "(1, 2)"       KindList (brackets mean order matters)
+//	"{2, 3}", "2, 3, 5"         KindSet
+//	"2x + 6", "x = 7"           KindExpression
+//	anything else               KindText
+func InferKind(expected string) Kind {
+	s := strings.TrimSpace(expected)
+	return inferKind(s, lex(s))
+}
+
+// inferKind is InferKind for a trimmed answer and its tokens.
+func inferKind(s string, toks []token) Kind {
+	if s == "" {
+		return KindText
+	}
+	if _, ok := boolWord(strings.ToLower(strings.Trim(s, ".!"))); ok && !strings.ContainsAny(s, " ") {
+		return KindBoolean
+	}
+	if _, ok := choiceLetter(s); ok {
+		return KindChoice
+	}
+	if k, ok := numericKind(toks); ok {
+		return k
+	}
+	if isExpression(toks) {
+		return KindExpression
+	}
+	if items, ordered, ok := splitItems(s); ok && looksLikeItems(s, items) {
+		if ordered {
+			return KindList
+		}
+		return KindSet
+	}
+	return KindText
+}
+
+// numericKind reports the kind of an answer that is one number, optionally
+// with a unit.
+func numericKind(toks []token) (Kind, bool) {
+	if len(toks) == 0 || toks[0].kind != tNum {
+		return "", false
+	}
+	end := len(toks)
+	for end > 1 && toks[end-1].kind == tSym && toks[end-1].text == "." {
+		end--
+	}
+	n := toks[0].num
+	if end > 1 {
+		u, j, ok := unitAt(toks, 0)
+		if !ok || j != end || !u.known() && j != 2 {
+			// "42 red apples" is still a count of apples.
+			if !ok || !allWords(toks[j:end]) {
+				return "", false
+			}
+		}
+		return KindUnit, true
+	}
+	switch {
+	case n.pct:
+		return KindPercentage, true
+	case n.cur != "":
+		return KindUnit, true
+	case n.form == fFrac:
+		return KindFraction, true
+	case n.form == fMixed:
+		return KindMixedNumber, true
+	case n.form == fDec:
+		return KindDecimal, true
+	}
+	return KindInteger, true
+}
+
+// looksLikeItems reports whether a split answer is a list of short items
+// rather than a sentence that happens to contain "and".
+func looksLikeItems(s string, items []string) bool {
+	if !strings.ContainsAny(s, ",;") {
+		return false
+	}
+	for _, it := range items {
+		if strings.Count(strings.TrimSpace(it), " ") >= 4 {
+			return false
+		}
+	}
+	return true
+}
+
+func allWords(toks []token) bool {
+	for _, t := range toks {
+		if t.kind != tWord {
+			return false
+		}
+	}
+	return true
+}
+
+// evalNumber handles the numeric kinds.
+func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []token, res *Result) {
+	want, wantUnit, wantHasUnit, ok := expectedNumber(etoks, kind)
+	if !ok {
+		res.Verdict, res.Reason = CannotCheck, "the expected answer is not a number"
+		return
+	}
+
+	i, alt := pickNumber(toks)
+	if i < 0 {
+		res.Verdict, res.Reason = NotAttempt, "no number in the reply"
+		return
+	}
+	got := toks[i].num
+	gotUnit, uend, gotHasUnit := unitAt(toks, i)
+	res.Extracted = reply[toks[i].start:toks[i].end]
+	if gotHasUnit && uend > i+1 {
+		res.Extracted = reply[toks[i].start:toks[uend-1].end]
+	}
+	if alt >= 0 {
+		res.Extracted = reply[min(toks[i].start, toks[alt].start):max(toks[i].end, toks[alt].end)]
+		if numbersMatch(want, toks[alt].num, exp.Tolerance) || numbersMatch(want, got, exp.Tolerance) {
+			res.Verdict, res.Reason = NotAttempt, "hedged between two values"
+		} else {
+			res.Verdict, res.Reason = Incorrect, "hedged between two values, neither right"
+		}
+		return
+	}
+
+	// Units: convert within a dimension; compare the bare numbers otherwise.
+	if wantHasUnit && gotHasUnit && wantUnit.known() && gotUnit.known() && wantUnit.dim == gotUnit.dim && wantUnit.name != gotUnit.name {
+		conv := got
+		conv.val = got.val * gotUnit.factor / wantUnit.factor
+		conv.den = 0
+		if numbersMatch(want, conv, exp.Tolerance) {
+			res.Verdict, res.Reason = Correct, "same quantity in "+gotUnit.name
+			return
+		}
+	}
+	if !numbersMatch(want, got, exp.Tolerance) {
+		res.Verdict = Incorrect
+		return
+	}
+	if wantHasUnit {
+		// A noun the expected answer does not use ("42 because", "42 pears"
+		// for "42 apples") says nothing about the unit; a unit of measure does.
+		relevant := gotHasUnit && (gotUnit.known() || gotUnit.name == wantUnit.name)
+		switch {
+		case relevant && gotUnit.name != wantUnit.name:
+			res.Verdict, res.Reason = Partial, "right number, wrong unit"
+			return
+		case !relevant && exp.RequireUnit:
+			res.Verdict, res.Reason = Partial, "right number, unit missing"
+			return
+		}
+	}
+	if kind == KindPercentage && exp.RequireUnit && !got.pct && !closeEnough(want.amount(), got.val, exp.Tolerance) {
+		res.Verdict, res.Reason = Partial, "right number, percent sign missing"
+		return
+	}
+	if exp.Simplest && (kind == KindFraction || kind == KindMixedNumber) {
+		if (got.form == fFrac || got.form == fMixed) && got.den > 0 && gcd(abs64(got.num), got.den) != 1 {
+			res.Verdict, res.Reason = Partial, "not in simplest form"
+			return
+		}
+		if kind == KindMixedNumber && got.form == fFrac && abs64(got.num) > got.den {
+			res.Verdict, res.Reason = Partial, "improper fraction, expected a mixed number"
+			return
+		}
+	}
+	res.Verdict = Correct
+}
+
+// expectedNumber reads the number of a numeric expected answer and its unit.
+func expectedNumber(etoks []token, kind Kind) (want number, u unit, hasUnit, ok bool) {
+	for i, t := range etoks {
+		if t.kind != tNum {
+			continue
+		}
+		want = t.num
+		if kind == KindPercentage && !want.pct {
+			// An expected percentage written without the sign is its number
+			// (25 means 25%), unless it is a proportion below one (0.25, 1/4).
+			if want.form != fInt && math.Abs(want.val) < 1 {
+				want.val *= 100
+				want.den = 0
+			}
+			want.pct = true
+		}
+		u, _, hasUnit = unitAt(etoks, i)
+		return want, u, hasUnit, true
+	}
+	return number{}, unit{}, false, false
+}
+
+// numbersMatch reports whether got denotes the expected number want.
+func numbersMatch(want, got number, tol float64) bool {
+	target := want.amount()
+	if closeEnough(target, got.amount(), tol) || tol <= 0 && roundedMatch(target, want, got) {
+		return true
+	}
+	// A bare 75 for 75%, or 75% for an expected 75: the learner wrote the
+	// percentage's number.
+	if want.pct != got.pct && closeEnough(want.val, got.val, tol) {
+		return true
+	}
+	return false
+}
+
+// closeEnough compares two values with an absolute tolerance, or, when tol is
+// zero, a relative one that absorbs floating-point noise only.
+func closeEnough(a, b, tol float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return false
+	}
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a == b
+	}
+	if tol <= 0 || math.IsNaN(tol) {
+		tol = 1e-9 * math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+	}
+	return math.Abs(a-b) <= tol
+}
+
+// roundedMatch accepts a decimal with at least two places that is the other
+// value rounded to those places: 0.33 or 0.333 for 1/3, 3.14 for 3.14159,
+// and 2/3 for an expected 0.67. One place is too coarse to tell a rounding
+// from a mistake (0.3 for 1/3).
+func roundedMatch(target float64, want, got number) bool {
+	try := func(exact float64, dec number) bool {
+		if dec.form != fDec || dec.decimals < 2 || dec.decimals > 9 || dec.pct {
+			return false
+		}
+		p := math.Pow10(dec.decimals)
+		r := math.Round(exact*p) / p
+		return r != exact && closeEnough(r, dec.val, 0)
+	}
+	return try(target, got) || try(got.amount(), want)
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

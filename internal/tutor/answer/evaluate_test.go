@@ -1,0 +1,431 @@
+package answer
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type evalCase struct {
+	name  string
+	exp   Expected
+	reply string
+	want  Verdict
+	// extracted, when not empty, is the answer the reply must be read as.
+	extracted string
+}
+
+func runEvalCases(t *testing.T, cases []evalCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Evaluate(tc.exp, tc.reply)
+			if got.Verdict != tc.want {
+				t.Errorf("Evaluate(%+v, %q) = %+v, want verdict %s", tc.exp, tc.reply, got, tc.want)
+			}
+			if tc.extracted != "" && got.Extracted != tc.extracted {
+				t.Errorf("Evaluate(%+v, %q).Extracted = %q, want %q", tc.exp, tc.reply, got.Extracted, tc.extracted)
+			}
+		})
+	}
+}
+
+func TestEvaluateNumbers(t *testing.T) {
+	i42 := Expected{Answer: "42"}
+	runEvalCases(t, []evalCase{
+		{"bare", i42, "42", Correct, "42"},
+		{"sentence with unit", i42, "I think it's 42 apples", Correct, "42 apples"},
+		{"answer phrase", i42, "the answer is 42.", Correct, "42"},
+		{"wrong", i42, "41", Incorrect, "41"},
+		{"wrong in sentence", i42, "I got 24", Incorrect, "24"},
+		{"words", i42, "forty-two", Correct, ""},
+		{"words spaced", i42, "forty two", Correct, ""},
+		{"correction not-then", Expected{Answer: "6"}, "not 5, it's 6", Correct, "6"},
+		{"correction then-not", Expected{Answer: "6"}, "it's 6, not 5", Correct, "6"},
+		{"correction reversed wrong", Expected{Answer: "5"}, "not 5, it's 6", Incorrect, "6"},
+		{"negated only", Expected{Answer: "5"}, "it's not 5", NotAttempt, ""},
+		{"is wrong after", Expected{Answer: "6"}, "5 is wrong, so 6", Correct, "6"},
+		{"hedge includes answer", Expected{Answer: "6"}, "5 or 6?", NotAttempt, "5 or 6"},
+		{"hedge neither", Expected{Answer: "7"}, "5 or 6?", Incorrect, "5 or 6"},
+		{"hedge maybe", Expected{Answer: "6"}, "maybe 5 or maybe 6", NotAttempt, ""},
+		{"same value or", Expected{Answer: "0.5"}, "1/2 or 0.5", Correct, ""},
+		{"assignment", Expected{Answer: "7"}, "x = 7", Correct, "7"},
+		{"two assignments first", Expected{Answer: "7"}, "x=7 and y=2", Correct, "7"},
+		{"thousands", Expected{Answer: "1200"}, "it's 1,200", Correct, "1,200"},
+		{"thousands expected", Expected{Answer: "1,200"}, "1200", Correct, ""},
+		{"millions", Expected{Answer: "2520000"}, "2,520,000 pixels", Correct, ""},
+		{"list not thousands", Expected{Answer: "2"}, "2,3", Correct, "2"},
+		{"negative", Expected{Answer: "-7"}, "-7", Correct, "-7"},
+		{"negative in sentence", Expected{Answer: "-7"}, "I think it is -7", Correct, "-7"},
+		{"negative unicode minus", Expected{Answer: "-7"}, "−7", Correct, ""},
+		{"negative word", Expected{Answer: "-7"}, "negative seven", Correct, ""},
+		{"minus word", Expected{Answer: "-7"}, "minus 7", Correct, ""},
+		{"sign lost", Expected{Answer: "-7"}, "7", Incorrect, ""},
+		{"subtraction is not a sign", Expected{Answer: "9"}, "12-3 = 9", Correct, "9"},
+		{"computation result", Expected{Answer: "15"}, "I did 12 + 3 = 15", Correct, "15"},
+		{"chained computation", Expected{Answer: "34"}, "$102/3 = $34", Correct, "$34"},
+		{"operands only", Expected{Answer: "15"}, "what is 12 + 3?", NotAttempt, ""},
+		{"answer then reason", Expected{Answer: "6"}, "6 because 4 + 2 = 6", Correct, ""},
+		{"answer then explanation", Expected{Answer: "6"}, "It's 6. I added 4 and 2.", Correct, "6"},
+		{"reason sentence", Expected{Answer: "6"}, "It's 6. Because there are 3 groups of 2.", Correct, "6"},
+		{"self correction", Expected{Answer: "6"}, "The answer is 5. No wait, it's 6.", Correct, "6"},
+		{"answer beats later explanation", Expected{Answer: "6"}, "The answer is 6. There are 3 pairs.", Correct, "6"},
+		{"question form", Expected{Answer: "6"}, "is it 6?", Correct, "6"},
+		{"step label", Expected{Answer: "8"}, "Step 3: 5 + 3 = 8", Correct, "8"},
+		{"list numbering", Expected{Answer: "10"}, "1. add 4 and 6\n2. that makes 10", Correct, "10"},
+		{"lone number with period", Expected{Answer: "5"}, "5. Because 2 + 3", Correct, "5"},
+		{"ordinal is not a number", Expected{Answer: "4"}, "on the 3rd try I got 4", Correct, "4"},
+		{"twelve", Expected{Answer: "12"}, "twelve", Correct, ""},
+		{"one hundred and five", Expected{Answer: "105"}, "one hundred and five", Correct, ""},
+		{"three hundred twenty", Expected{Answer: "320"}, "three hundred twenty", Correct, ""},
+		{"two thousand", Expected{Answer: "2000"}, "two thousand", Correct, ""},
+		{"a hundred", Expected{Answer: "100"}, "a hundred", Correct, ""},
+		{"zero", Expected{Answer: "0"}, "zero", Correct, ""},
+		{"this one pronoun", Expected{Answer: "1"}, "this one?", NotAttempt, ""},
+		{"empty", i42, "", NotAttempt, ""},
+		{"spaces", i42, "   ", NotAttempt, ""},
+		{"hmm", i42, "hmm", NotAttempt, ""},
+		{"why", i42, "why?", NotAttempt, ""},
+		{"idk", i42, "I don't know", NotAttempt, ""},
+		{"idk hinglish", i42, "nahi pata", NotAttempt, ""},
+		{"decimal equal", Expected{Answer: "3.5"}, "3.50", Correct, ""},
+		{"decimal as fraction", Expected{Answer: "3.5"}, "7/2", Correct, ""},
+		{"decimal as mixed", Expected{Answer: "3.5"}, "3 1/2", Correct, ""},
+		{"decimal close but wrong", Expected{Answer: "2.5"}, "2.54", Incorrect, ""},
+		{"rounded to two places", Expected{Answer: "3.14159"}, "3.14", Correct, ""},
+		{"rounded wrongly", Expected{Answer: "3.14159"}, "3.15", Incorrect, ""},
+		{"tolerance overrides rounding", Expected{Answer: "3.14159", Tolerance: 0.0001}, "3.14", Incorrect, ""},
+		{"decimal with tolerance", Expected{Answer: "3.14159", Tolerance: 0.01}, "about 3.14", Correct, ""},
+		{"decimal outside tolerance", Expected{Answer: "3.14159", Tolerance: 0.001}, "3.1", Incorrect, ""},
+		{"rounded decimal of thirds", Expected{Answer: "1/3"}, "0.33", Correct, ""},
+		{"rounded three places", Expected{Answer: "2/3"}, "0.667", Correct, ""},
+		{"one place is not enough", Expected{Answer: "1/3"}, "0.3", Incorrect, ""},
+		{"fraction for rounded decimal", Expected{Answer: "0.67"}, "2/3", Correct, ""},
+		{"leading dot", Expected{Answer: "0.5"}, ".5", Correct, ""},
+		{"currency decimals", Expected{Answer: "32.5"}, "They paid $32.50 in total", Correct, "$32.50"},
+	})
+}
+
+func TestEvaluateFractions(t *testing.T) {
+	half := Expected{Answer: "1/2"}
+	simplest := Expected{Answer: "1/2", Simplest: true}
+	runEvalCases(t, []evalCase{
+		{"same", half, "1/2", Correct, "1/2"},
+		{"equivalent", half, "3/6", Correct, "3/6"},
+		{"decimal", half, "0.5", Correct, ""},
+		{"decimal trailing zero", half, "0.50", Correct, "0.50"},
+		{"percent", half, "50%", Correct, ""},
+		{"word half", half, "half", Correct, ""},
+		{"word a half", half, "a half", Correct, ""},
+		{"word one half", half, "one half", Correct, ""},
+		{"out of", half, "2 out of 4", Correct, ""},
+		{"wrong", half, "1/3", Incorrect, ""},
+		{"answer phrase", Expected{Answer: "3/4"}, "the answer is 3/4", Correct, "3/4"},
+		{"three quarters", Expected{Answer: "3/4"}, "three quarters", Correct, ""},
+		{"three-quarters", Expected{Answer: "3/4"}, "three-quarters", Correct, ""},
+		{"digits quarters", Expected{Answer: "3/4"}, "0.75", Correct, ""},
+		{"two thirds", Expected{Answer: "2/3"}, "two thirds", Correct, ""},
+		{"a third", Expected{Answer: "1/3"}, "a third of them", Correct, ""},
+		{"ordinal third is not a fraction", Expected{Answer: "5"}, "the third one is 5", Correct, "5"},
+		{"simplest ok", simplest, "1/2", Correct, ""},
+		{"simplest unsimplified", simplest, "2/4", Partial, "2/4"},
+		{"simplest decimal ok", simplest, "0.5", Correct, ""},
+		{"simplest wrong", simplest, "2/3", Incorrect, ""},
+		{"negative fraction", Expected{Answer: "-3/4"}, "-3/4", Correct, ""},
+		{"improper", Expected{Answer: "7/4"}, "1 3/4", Correct, ""},
+		{"zero denominator", half, "1/0", Incorrect, ""},
+	})
+}
+
+func TestEvaluateMixedNumbers(t *testing.T) {
+	m := Expected{Answer: "1 1/2"}
+	ms := Expected{Answer: "1 1/2", Simplest: true}
+	runEvalCases(t, []evalCase{
+		{"same", m, "1 1/2", Correct, "1 1/2"},
+		{"improper", m, "3/2", Correct, ""},
+		{"decimal", m, "1.5", Correct, ""},
+		{"words", m, "one and a half", Correct, ""},
+		{"digits and a half", Expected{Answer: "2 1/2"}, "2.5 hours", Correct, ""},
+		{"wrong", m, "1 1/4", Incorrect, ""},
+		{"simplest unsimplified", ms, "1 2/4", Partial, ""},
+		{"simplest improper", ms, "3/2", Partial, ""},
+		{"simplest same", ms, "1 1/2", Correct, ""},
+		{"in sentence", m, "she ran 1 1/2 miles", Correct, "1 1/2 miles"},
+	})
+}
+
+func TestEvaluatePercentages(t *testing.T) {
+	p := Expected{Answer: "75%"}
+	pu := Expected{Answer: "75%", RequireUnit: true}
+	runEvalCases(t, []evalCase{
+		{"same", p, "75%", Correct, "75%"},
+		{"spaced sign", p, "75 %", Correct, ""},
+		{"word percent", p, "75 percent", Correct, ""},
+		{"per cent", p, "75 per cent", Correct, ""},
+		{"decimal", p, "0.75", Correct, ""},
+		{"fraction", p, "3/4", Correct, ""},
+		{"words", p, "three quarters", Correct, ""},
+		{"bare number read as percent", p, "75", Correct, ""},
+		{"bare number when the sign is required", pu, "75", Partial, ""},
+		{"decimal when the sign is required", pu, "0.75", Correct, ""},
+		{"wrong", p, "70%", Incorrect, ""},
+		{"bare wrong", p, "0.7", Incorrect, ""},
+		{"percent for a plain number", Expected{Answer: "30"}, "30%", Correct, ""},
+		{"explicit kind", Expected{Answer: "0.25", Kind: KindPercentage}, "25%", Correct, ""},
+		{"in sentence", p, "I think 75% of them passed", Correct, "75%"},
+	})
+}
+
+func TestEvaluateUnits(t *testing.T) {
+	cm := Expected{Answer: "12 cm"}
+	cmu := Expected{Answer: "12 cm", RequireUnit: true}
+	runEvalCases(t, []evalCase{
+		{"same", cm, "12 cm", Correct, "12 cm"},
+		{"spelled out", cm, "12 centimetres", Correct, "12 centimetres"},
+		{"american spelling", cm, "12 centimeters", Correct, ""},
+		{"converted", cm, "120 mm", Correct, ""},
+		{"converted metres", cm, "0.12 m", Correct, ""},
+		{"missing unit", cm, "12", Correct, ""},
+		{"missing unit required", cmu, "12", Partial, ""},
+		{"wrong unit", cm, "12 m", Partial, "12 m"},
+		{"wrong unit required", cmu, "12 kg", Partial, ""},
+		{"wrong value", cm, "13 cm", Incorrect, ""},
+		{"wrong value and unit", cm, "13 m", Incorrect, ""},
+		{"no number", cm, "centimetres?", NotAttempt, ""},
+		{"count noun", Expected{Answer: "42 apples"}, "I think it's 42 apples", Correct, "42 apples"},
+		{"count noun singular", Expected{Answer: "1 apple"}, "1 apple", Correct, ""},
+		{"count noun missing", Expected{Answer: "42 apples", RequireUnit: true}, "42", Partial, ""},
+		{"count noun other word", Expected{Answer: "42 apples"}, "42 because I counted", Correct, "42"},
+		{"money symbol", Expected{Answer: "$5"}, "5 dollars", Correct, ""},
+		{"money bare", Expected{Answer: "$5"}, "5", Correct, ""},
+		{"money cents", Expected{Answer: "$5"}, "500 cents", Correct, ""},
+		{"money wrong unit", Expected{Answer: "$5"}, "5 cents", Partial, ""},
+		{"area", Expected{Answer: "20 cm²"}, "20 sq cm", Correct, ""},
+		{"area caret", Expected{Answer: "20 cm^2"}, "20 square centimetres", Correct, ""},
+		{"area not length", Expected{Answer: "20 cm^2"}, "20 cm", Partial, ""},
+		{"speed", Expected{Answer: "60 km/h"}, "60 kilometres per hour", Correct, ""},
+		{"time convert", Expected{Answer: "2 hours"}, "120 minutes", Correct, ""},
+		{"mass", Expected{Answer: "1.5 kg"}, "1500 g", Correct, ""},
+		{"temperature", Expected{Answer: "30 °C"}, "30°C", Correct, ""},
+		{"inch not in", Expected{Answer: "5 inches"}, "5 in total", Correct, ""},
+	})
+}
+
+func TestEvaluateChoice(t *testing.T) {
+	b := Expected{Answer: "B", Options: []string{"12", "15", "18", "21"}}
+	txt := Expected{Answer: "mitochondria", Kind: KindChoice, Options: []string{"nucleus", "mitochondria", "ribosome"}}
+	runEvalCases(t, []evalCase{
+		{"letter", b, "B", Correct, "B"},
+		{"lower", b, "b", Correct, ""},
+		{"parens", b, "(b)", Correct, ""},
+		{"paren after", b, "b)", Correct, ""},
+		{"option word", b, "option b", Correct, ""},
+		{"sentence", b, "I think it's B", Correct, ""},
+		{"answer phrase", b, "the answer is b.", Correct, ""},
+		{"option text", b, "15", Correct, ""},
+		{"option number", b, "option 2", Correct, ""},
+		{"wrong letter", b, "C", Incorrect, "C"},
+		{"wrong option text", b, "18", Incorrect, ""},
+		{"negated then right", b, "not A, it's B", Correct, "B"},
+		{"wrong with reason", b, "C because B is too small", Incorrect, "C"},
+		{"hedge with right", b, "B or C?", NotAttempt, ""},
+		{"hedge neither", b, "A or C?", Incorrect, ""},
+		{"article a is not an option", txt, "it's a mitochondria", Correct, ""},
+		{"text option", txt, "the mitochondria", Correct, ""},
+		{"text wrong option", txt, "nucleus", Incorrect, ""},
+		{"text by letter", txt, "(b)", Correct, ""},
+		{"idk", b, "no idea", NotAttempt, ""},
+		{"pronoun I", b, "I", NotAttempt, ""},
+	})
+}
+
+func TestEvaluateText(t *testing.T) {
+	ps := Expected{Answer: "photosynthesis"}
+	paris := Expected{Answer: "Paris", Accept: []string{"Paree"}}
+	runEvalCases(t, []evalCase{
+		{"exact", ps, "photosynthesis", Correct, ""},
+		{"case and punctuation", ps, "Photosynthesis!", Correct, ""},
+		{"in a sentence", ps, "I think it's photosynthesis", Correct, "photosynthesis"},
+		{"negated", ps, "not photosynthesis", Incorrect, ""},
+		{"negated then right", Expected{Answer: "respiration"}, "it's not photosynthesis, it's respiration", Correct, "respiration"},
+		{"wrong", ps, "respiration", Incorrect, ""},
+		{"articles", Expected{Answer: "the water cycle"}, "a water cycle", Correct, ""},
+		{"whitespace", Expected{Answer: "water cycle"}, "  water   cycle ", Correct, ""},
+		{"plural", Expected{Answer: "triangle"}, "triangles", Correct, ""},
+		{"accepted alternative", paris, "paree", Correct, ""},
+		{"canonical", paris, "It is Paris.", Correct, ""},
+		{"idk", ps, "I don't know", NotAttempt, ""},
+		{"filler", ps, "hmm?", NotAttempt, ""},
+		{"explanation cannot be checked", Expected{Answer: "Plants convert light energy into chemical energy stored in glucose and release oxygen."}, "they make food from light", CannotCheck, ""},
+		{"explanation verbatim", Expected{Answer: "Plants convert light energy into chemical energy stored in glucose and release oxygen."}, "plants convert light energy into chemical energy stored in glucose and release oxygen", Correct, ""},
+		{"no expected answer", Expected{}, "anything", CannotCheck, ""},
+		{"unknown kind", Expected{Answer: "x", Kind: "essay"}, "anything", CannotCheck, ""},
+	})
+}
+
+func TestEvaluateBoolean(t *testing.T) {
+	yes := Expected{Answer: "yes"}
+	no := Expected{Answer: "false"}
+	runEvalCases(t, []evalCase{
+		{"yes", yes, "yes", Correct, "yes"},
+		{"yeah", yes, "yeah", Correct, ""},
+		{"yep sentence", yes, "yep, I think so", Correct, ""},
+		{"true", yes, "true", Correct, ""},
+		{"correct", yes, "correct", Correct, ""},
+		{"right", yes, "that's right", Correct, ""},
+		{"think so", yes, "I think so", Correct, ""},
+		{"no for yes", yes, "no", Incorrect, "no"},
+		{"don't think so", yes, "I don't think so", Incorrect, "don't think so"},
+		{"not true", yes, "not true", Incorrect, "not true"},
+		{"false", no, "false", Correct, ""},
+		{"nope", no, "nope", Correct, ""},
+		{"wrong", no, "wrong", Correct, ""},
+		{"isn't right", no, "that isn't right", Correct, ""},
+		{"discourse right", no, "Right, it's false", Correct, ""},
+		{"it is not", no, "it is not", Correct, ""},
+		{"yes or no", yes, "yes or no?", NotAttempt, ""},
+		{"idk", yes, "I don't know", NotAttempt, ""},
+		{"no idea is not no", yes, "no idea", NotAttempt, ""},
+		{"not sure is not no", yes, "I'm not sure", NotAttempt, ""},
+		{"nothing", yes, "hmm", NotAttempt, ""},
+		{"hinglish", yes, "haan", Correct, ""},
+	})
+}
+
+func TestEvaluateListsAndSets(t *testing.T) {
+	set := Expected{Answer: "{2, 3, 5}"}
+	list := Expected{Answer: "[1, 4, 9]"}
+	runEvalCases(t, []evalCase{
+		{"set same", set, "2, 3, 5", Correct, ""},
+		{"set other order", set, "5, 3 and 2", Correct, ""},
+		{"set in sentence", set, "the primes are 2, 3 and 5", Correct, ""},
+		{"set partial", set, "2 and 3", Partial, ""},
+		{"set extra", set, "2, 3, 5, 7", Partial, ""},
+		{"set none", set, "4, 6", Incorrect, ""},
+		{"set no numbers", set, "hmm", NotAttempt, ""},
+		{"list same", list, "1, 4, 9", Correct, ""},
+		{"list wrong order", list, "9, 4, 1", Partial, ""},
+		{"list missing", list, "1, 4", Partial, ""},
+		{"list wrong", list, "2, 3", Incorrect, ""},
+		{"text set", Expected{Answer: "red, green and blue", Kind: KindSet}, "blue, red, green", Correct, ""},
+		{"text set partial", Expected{Answer: "red, green and blue", Kind: KindSet}, "red and blue", Partial, ""},
+		{"text set wrong", Expected{Answer: "red, green and blue", Kind: KindSet}, "yellow", Incorrect, ""},
+		{"text list order", Expected{Answer: "[red, green, blue]"}, "blue, green, red", Partial, ""},
+		{"fractions in a set", Expected{Answer: "{1/2, 1/4}"}, "0.25 and 0.5", Correct, ""},
+	})
+}
+
+func TestEvaluateExpressions(t *testing.T) {
+	e := Expected{Answer: "2x + 6"}
+	x7 := Expected{Answer: "x = 7"}
+	runEvalCases(t, []evalCase{
+		{"same", e, "2x+6", Correct, "2x+6"},
+		{"factored", e, "2(x+3)", Correct, "2(x+3)"},
+		{"reordered", e, "6 + x*2", Correct, ""},
+		{"in sentence", e, "I think it's 2x + 6", Correct, "2x + 6"},
+		{"identity", e, "2(x+3) = 2x+6", Correct, ""},
+		{"negated then right", e, "not 2x+3, it's 2x+6", Correct, ""},
+		{"wrong", e, "2x+3", Incorrect, ""},
+		{"wrong sign", e, "2x-6", Incorrect, ""},
+		{"powers", Expected{Answer: "x^2 + 2x + 1"}, "(x+1)^2", Correct, ""},
+		{"powers star", Expected{Answer: "x^2 + 2x + 1"}, "(x+1)**2", Correct, ""},
+		{"squared sign", Expected{Answer: "x^2 - 1"}, "(x+1)(x-1)", Correct, ""},
+		{"superscript", Expected{Answer: "x^2"}, "x²", Correct, ""},
+		{"two variables", Expected{Answer: "3(a+b)"}, "3a + 3b", Correct, ""},
+		{"implicit product", Expected{Answer: "2ab"}, "2 * a * b", Correct, ""},
+		{"division", Expected{Answer: "x/2"}, "0.5x", Correct, ""},
+		{"unicode times", Expected{Answer: "6x"}, "2 × 3x", Correct, ""},
+		{"sqrt", Expected{Answer: "sqrt(x^2)", Kind: KindExpression}, "sqrt(x*x)", Correct, ""},
+		{"no expression", e, "hmm", NotAttempt, ""},
+		{"idk", e, "I don't know", NotAttempt, ""},
+		{"assignment", x7, "x = 7", Correct, "7"},
+		{"assignment spaced", x7, "x=7", Correct, ""},
+		{"assignment is", x7, "x is 7", Correct, ""},
+		{"assignment bare", x7, "7", Correct, ""},
+		{"assignment sentence", x7, "so I got x = 7", Correct, ""},
+		{"assignment wrong", x7, "x = 6", Incorrect, ""},
+		{"assignment with others", x7, "x=7 and y=2", Correct, ""},
+		{"assignment fraction", Expected{Answer: "x = 1/2"}, "x = 0.5", Correct, ""},
+		{"assignment negative", Expected{Answer: "x = -3"}, "x = -3", Correct, ""},
+		{"system", Expected{Answer: "x = 7, y = 2"}, "x=7 and y=2", Correct, ""},
+		{"system reversed", Expected{Answer: "x = 7, y = 2"}, "y = 2, x = 7", Correct, ""},
+		{"system partial", Expected{Answer: "x = 7, y = 2"}, "x = 7, y = 3", Partial, ""},
+		{"system wrong", Expected{Answer: "x = 7, y = 2"}, "x = 1, y = 1", Incorrect, ""},
+		{"equation", Expected{Answer: "2x + 3 = 7", Kind: KindExpression}, "2x = 4", Correct, ""},
+		{"equation solved", Expected{Answer: "2x + 3 = 7", Kind: KindExpression}, "x = 2", Correct, ""},
+		{"equation wrong", Expected{Answer: "2x + 3 = 7", Kind: KindExpression}, "x = 3", Incorrect, ""},
+		{"line", Expected{Answer: "y = 2x + 3"}, "y = 3 + 2x", Correct, ""},
+	})
+}
+
+func TestInferKind(t *testing.T) {
+	cases := map[string]Kind{
+		"42":                  KindInteger,
+		"-7":                  KindInteger,
+		"1,200":               KindInteger,
+		"3.14":                KindDecimal,
+		"3/4":                 KindFraction,
+		"1 1/2":               KindMixedNumber,
+		"75%":                 KindPercentage,
+		"75 percent":          KindPercentage,
+		"12 cm":               KindUnit,
+		"$5":                  KindUnit,
+		"42 apples":           KindUnit,
+		"60 km/h":             KindUnit,
+		"B":                   KindChoice,
+		"(c)":                 KindChoice,
+		"yes":                 KindBoolean,
+		"False":               KindBoolean,
+		"[1, 2, 3]":           KindList,
+		"{2, 3}":              KindSet,
+		"2, 3, 5":             KindSet,
+		"2x + 6":              KindExpression,
+		"x = 7":               KindExpression,
+		"x = 7, y = 2":        KindExpression,
+		"(x+1)(x-1)":          KindExpression,
+		"photosynthesis":      KindText,
+		"the water cycle":     KindText,
+		"":                    KindText,
+		"Plants make food.":   KindText,
+		"red, green and blue": KindSet,
+		"three quarters":      KindFraction,
+	}
+	got := map[string]Kind{}
+	for in := range cases {
+		got[in] = InferKind(in)
+	}
+	if diff := cmp.Diff(cases, got); diff != "" {
+		t.Errorf("InferKind mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestEvaluateResultFields(t *testing.T) {
+	got := Evaluate(Expected{Answer: "3/4"}, "I think it's 0.75")
+	want := Result{Verdict: Correct, Extracted: "0.75", Kind: KindFraction}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
+	}
+	got = Evaluate(Expected{Answer: "12 cm", RequireUnit: true}, "12")
+	want = Result{Verdict: Partial, Extracted: "12", Kind: KindUnit, Reason: "right number, unit missing"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestVerdictKnown(t *testing.T) {
+	for v, want := range map[Verdict]bool{Correct: true, Partial: true, Incorrect: true, NotAttempt: false, CannotCheck: false} {
+		if got := v.Known(); got != want {
+			t.Errorf("%s.Known() = %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestEvaluateDeterministic(t *testing.T) {
+	exp := Expected{Answer: "2x + 6"}
+	first := Evaluate(exp, "maybe 2(x+3)")
+	for range 50 {
+		if got := Evaluate(exp, "maybe 2(x+3)"); got != first {
+			t.Fatalf("Evaluate changed its result: %+v then %+v", first, got)
+		}
+	}
+}

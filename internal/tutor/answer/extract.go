@@ -1,0 +1,463 @@
+package answer
+
+// This file picks the committed answer out of free text. A reply rarely holds
+// just the answer: learners explain ("I did 12 + 3 = 15"), correct themselves
+// ("not 5, it's 6"), hedge ("5 or 6?") and worked solutions end with a
+// sentence such as "So Julia bought a package of 4 spoons". Each number is
+// scored by the role its neighbours give it (after "the answer is", the
+// result of a computation, after "it's" or "is", a plain mention, inside a
+// "because" clause, an operand); the last sentence that states a number is
+// taken, and within it the number in the strongest role.
+
+// answerLinks may stand between "answer" and its number: "the answer would be 5".
+var answerLinks = map[string]bool{
+	"is": true, "was": true, "be": true, "would": true, "should": true, "will": true, "must": true,
+	":": true, "=": true, "equals": true, "it's": true, "i": true, "got": true, "get": true, "think": true,
+}
+
+// Scores of a number's role. Sentences compete by their best number; the
+// numbers of the chosen sentence compete by score, the earlier winning a tie.
+const (
+	scoreOperand    = 0  // 12 in "12 + 3": an input, not a result
+	scoreReason     = 5  // inside "because ..." / "since ...": a justification
+	scorePlain      = 10 // a plain mention
+	scoreWeakResult = 15 // after "is", "are", "need" ...
+	scoreResult     = 20 // after "it's", "got", "makes", "equals" ...
+	scoreEqEarlier  = 25 // after an "=" that is not the sentence's last
+	scoreEqLast     = 30 // after the sentence's last "=": the computation's result
+	scoreAnswer     = 40 // after "the answer is"
+)
+
+var (
+	// Words after which a number is the result of what came before.
+	strongMarkers = map[string]bool{
+		"it's": true, "its": true, "that's": true, "thats": true, "equals": true, "equal": true,
+		"equaled": true, "equalled": true, "makes": true, "make": true, "made": true, "get": true,
+		"gets": true, "got": true, "gives": true, "give": true, "gave": true, "giving": true,
+		"becomes": true, "leaves": true, "it": true, "totals": true, "totaling": true,
+		"totalling": true, "obtain": true, "obtained": true, "find": true, "found": true, "answered": true,
+	}
+	weakMarkers = map[string]bool{
+		"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "need": true,
+		"needs": true, "needed": true, "has": true, "have": true, "had": true, "costs": true,
+		"cost": true, "spent": true, "spend": true, "earn": true, "earns": true, "earned": true,
+		"pay": true, "pays": true, "paid": true, "left": true, "remaining": true, "buy": true,
+		"bought": true, "sold": true, "sell": true, "takes": true, "took": true, "take": true,
+		"use": true, "used": true, "ate": true, "eat": true, "read": true, "ran": true, "run": true,
+		"saved": true, "save": true, "contained": true, "contains": true, "contain": true,
+	}
+	// Words that may sit between a marker and its number: "is only $5".
+	fillers = map[string]bool{
+		"only": true, "just": true, "about": true, "exactly": true, "actually": true, "really": true,
+		"now": true, "still": true, "then": true, "approximately": true, "around": true, "roughly": true,
+		"nearly": true, "almost": true, "a": true, "an": true, "the": true, "total": true, "of": true,
+		"us": true, "you": true, "me": true, "them": true, "him": true, "her": true, "altogether": true,
+		"in": true, "all": true, "indeed": true, "simply": true, "precisely": true, "overall": true,
+		"definitely": true, "probably": true, "maybe": true, "perhaps": true, "surely": true,
+		"\"": true,
+	}
+	// Sentence openers that mark a conclusion.
+	conclusionOpeners = map[string]bool{
+		"so": true, "therefore": true, "thus": true, "hence": true, "altogether": true,
+		"finally": true, "overall": true, "consequently": true,
+	}
+	// Sentence openers that retract what came before.
+	correctionOpeners = map[string]bool{
+		"no": true, "wait": true, "actually": true, "sorry": true, "oops": true, "correction": true,
+		"oh": true, "hmm": true, "hang": true, "err": true, "um": true,
+	}
+	// Operations in words; a number next to them is an operand.
+	opWords = map[string]bool{
+		"times": true, "plus": true, "minus": true, "divided": true, "multiplied": true, "x": true,
+		"add": true, "added": true, "adding": true, "subtract": true, "subtracted": true,
+		"subtracting": true, "multiply": true, "multiplying": true, "divide": true, "dividing": true,
+		"by": true, "from": true, "away": true, "into": true,
+	}
+	// Labels whose number names a thing rather than a quantity: "Step 3".
+	labelWords = map[string]bool{
+		"step": true, "steps": true, "question": true, "part": true, "line": true, "problem": true,
+		"page": true, "chapter": true, "exercise": true, "example": true, "option": true, "choice": true,
+		"number": true, "q": true, "item": true, "section": true, "round": true,
+		"level": true, "stage": true, "task": true, "lesson": true, "unit": true, "grade": true,
+		"class": true, "room": true, "table": true, "figure": true, "fig": true,
+	}
+	// Words that start a subordinate justification.
+	reasonWords = map[string]bool{"because": true, "since": true, "cause": true, "cos": true, "coz": true}
+)
+
+func isNegator(w string) bool {
+	if w == "not" || w == "never" || w == "isnt" || w == "wasnt" || w == "cannot" || w == "nor" {
+		return true
+	}
+	return len(w) > 3 && w[len(w)-3:] == "n't"
+}
+
+func isOperatorSym(s string) bool {
+	return s == "+" || s == "-" || s == "*" || s == "/" || s == "^"
+}
+
+func isSentenceEnd(t token) bool {
+	if t.kind != tSym {
+		return false
+	}
+	switch t.text {
+	case ".", "!", "?", ";", "\n":
+		return true
+	}
+	return false
+}
+
+func isClauseEnd(t token) bool {
+	return isSentenceEnd(t) || t.kind == tSym && (t.text == "," || t.text == ":" || t.text == "(" || t.text == ")") ||
+		t.kind == tWord && (t.text == "but" || t.text == "and" || t.text == "then")
+}
+
+// excluded reports whether the number at toks[i] is ruled out as the answer:
+// negated ("not 5", "5 is wrong"), set aside ("instead of 5"), or a label
+// ("Step 3", list numbering).
+func excluded(toks []token, i int) bool {
+	// Look back within the clause.
+	for k, n := i-1, 0; k >= 0 && n < 4; k, n = k-1, n+1 {
+		t := toks[k]
+		if isClauseEnd(t) || t.kind == tNum {
+			break
+		}
+		if t.kind != tWord {
+			continue
+		}
+		if isNegator(t.text) {
+			return true
+		}
+		if n == 0 && labelWords[t.text] {
+			return true
+		}
+		if k > 0 && (t.text == "of" && (toks[k-1].text == "instead" || toks[k-1].text == "out") ||
+			t.text == "than" && (toks[k-1].text == "rather" || toks[k-1].text == "other")) {
+			return true
+		}
+		if t.text == "except" || t.text == "unlike" {
+			return true
+		}
+	}
+	// Look ahead: "5 is wrong", "5 apples isn't right", "5 is not it".
+	j := i + 1
+	for j < len(toks) && j < i+3 && toks[j].kind == tWord && !isVerb(toks[j].text) && !isNegator(toks[j].text) {
+		j++ // skip a unit: "5 apples is wrong"
+	}
+	if j < len(toks) && toks[j].kind == tWord {
+		switch toks[j].text {
+		case "isn't", "isnt", "wasn't", "wasnt", "aren't", "wrong", "incorrect":
+			return true
+		case "is", "was", "would":
+			if j+1 < len(toks) {
+				switch toks[j+1].text {
+				case "not", "wrong", "incorrect", "false":
+					return true
+				}
+			}
+		}
+	}
+	return listLabel(toks, i)
+}
+
+func isVerb(w string) bool {
+	switch w {
+	case "is", "was", "would", "are", "were", "wrong", "incorrect", "be":
+		return true
+	}
+	return false
+}
+
+// listLabel reports whether toks[i] numbers a line ("1. ...", "2) ...") in a
+// list with at least one neighbouring label; a lone "5. Because ..." is an
+// answer, not a list.
+func listLabel(toks []token, i int) bool {
+	if !lineLabelAt(toks, i) {
+		return false
+	}
+	v := toks[i].num.val
+	for k := range toks {
+		if k != i && toks[k].kind == tNum && lineLabelAt(toks, k) && (toks[k].num.val == v-1 || toks[k].num.val == v+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func lineLabelAt(toks []token, i int) bool {
+	t := toks[i]
+	if t.kind != tNum || t.num.form != fInt || t.num.val < 0 || t.num.val > 99 || t.num.cur != "" {
+		return false
+	}
+	if i > 0 && !(toks[i-1].kind == tSym && (toks[i-1].text == "\n" || toks[i-1].text == "(")) {
+		return false
+	}
+	return i+2 < len(toks) && toks[i+1].kind == tSym && (toks[i+1].text == "." || toks[i+1].text == ")") && toks[i+2].kind == tWord
+}
+
+// isOperand reports whether the number at toks[i] is an input of a written
+// computation: "12 + 3", "3 x 4", "divided by 3", "added 4 and 2".
+func isOperand(toks []token, i int) bool {
+	for j := i + 1; j < len(toks) && j <= i+5; j++ {
+		n := toks[j]
+		if n.kind == tSym && isOperatorSym(n.text) || n.kind == tWord && wordOperators[n.text] {
+			// An operator needs a right operand: "32 students/class" and
+			// "14 times." are counts, not computations.
+			k := j + 1
+			if k < len(toks) && toks[k].kind == tWord && toks[k].text == "by" {
+				k++
+			}
+			return k < len(toks) && (toks[k].kind == tNum || toks[k].text == "(")
+		}
+		// Skip a unit: "100 minutes + 20 minutes", "6 (pears) + 4 (apples)".
+		if n.kind == tSym && n.text == "(" && j+2 < len(toks) && toks[j+1].kind == tWord && toks[j+2].text == ")" {
+			j += 2
+			continue
+		}
+		if n.kind != tWord || startsPhrase(n.text) {
+			break
+		}
+	}
+	if i > 0 {
+		p := toks[i-1]
+		if p.kind == tSym && isOperatorSym(p.text) || p.kind == tWord && opWords[p.text] {
+			return true
+		}
+		// "added 4 and 2".
+		if p.kind == tWord && p.text == "and" && i > 1 && toks[i-2].kind == tNum && isOperand(toks, i-2) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordOperators are operations written as words after a number: "3 times 4".
+var wordOperators = map[string]bool{"x": true, "times": true, "plus": true, "minus": true, "divided": true, "multiplied": true}
+
+// sentenceBounds returns the end (exclusive) of the sentence that starts at a.
+func sentenceEnd(toks []token, a int) int {
+	for b := a; b < len(toks); b++ {
+		if isSentenceEnd(toks[b]) {
+			return b
+		}
+	}
+	return len(toks)
+}
+
+// scoreNumber rates the role of the number at toks[i] in the sentence
+// toks[a:b]. lastEq is the index of the sentence's last "=", or -1.
+func scoreNumber(toks []token, a, i, lastEq int, assignments int) int {
+	// The answer phrase: "the answer is 5", "my final answer: 5".
+	for k, n := i-1, 0; k >= a && n < 5; k, n = k-1, n+1 {
+		w := toks[k].text
+		if w == "answer" || w == "answers" {
+			return scoreAnswer
+		}
+		if !answerLinks[w] && !fillers[w] {
+			break
+		}
+	}
+	if isOperand(toks, i) {
+		return scoreOperand
+	}
+	// A justification: "... because 3 + 3 = 6" is not the answer. The
+	// justification runs to the end of its clause: "Since she had 5, she
+	// needs 10" concludes 10.
+	for k := i - 1; k >= a; k-- {
+		if toks[k].kind == tSym && toks[k].text == "," {
+			break
+		}
+		if toks[k].kind == tWord && reasonWords[toks[k].text] {
+			return scoreReason
+		}
+	}
+	s := scorePlain
+	// After "=": the last one holds the computation's result.
+	if eq := prevEquals(toks, a, i); eq >= 0 {
+		switch {
+		case eq == lastEq || (assignments > 1 && isAssignment(toks, eq)):
+			s = scoreEqLast
+		default:
+			s = scoreEqEarlier
+		}
+	} else if k := prevWord(toks, a, i); k >= 0 {
+		w := toks[k].text
+		switch {
+		case strongMarkers[w] || (w == "to" && k > a && (toks[k-1].text == "equal" || toks[k-1].text == "up")):
+			s = scoreResult
+		case weakMarkers[w]:
+			s = scoreWeakResult
+		}
+	}
+	return s
+}
+
+// prevEquals returns the index of the "=" (or "equals") that the number at i
+// immediately follows, with only fillers, a unit or a currency sign between.
+func prevEquals(toks []token, a, i int) int {
+	for k, n := i-1, 0; k >= a && n < 3; k, n = k-1, n+1 {
+		t := toks[k]
+		if t.kind == tSym && t.text == "=" {
+			return k
+		}
+		if t.kind == tWord && (fillers[t.text] || t.text == "is") {
+			continue
+		}
+		break
+	}
+	return -1
+}
+
+// prevWord returns the index of the nearest word before i, skipping fillers.
+func prevWord(toks []token, a, i int) int {
+	for k := i - 1; k >= a && k >= i-4; k-- {
+		t := toks[k]
+		if t.kind == tSym && t.text != "\"" {
+			if t.text == ":" && k > a && toks[k-1].kind == tWord {
+				return k - 1
+			}
+			return -1
+		}
+		if t.kind != tWord {
+			return -1
+		}
+		if !fillers[t.text] {
+			return k
+		}
+	}
+	return -1
+}
+
+// isAssignment reports whether the "=" at toks[eq] assigns a value to a
+// single-letter variable: "x = 7".
+func isAssignment(toks []token, eq int) bool {
+	if eq == 0 {
+		return false
+	}
+	v := toks[eq-1]
+	return v.kind == tWord && len(v.text) == 1 && (eq == 1 || toks[eq-2].kind != tSym || toks[eq-2].text == "," || toks[eq-2].text == "\n")
+}
+
+// pickNumber returns the index of the token holding the reply's committed
+// number, or -1. When the learner hedges between two different values ("5 or
+// 6?") alt is the index of the other one; otherwise alt is -1.
+//
+// The last sentence that states a number wins, because later statements
+// conclude or supersede earlier ones; within it, the number in the most
+// conclusive role wins. An earlier "the answer is N" still beats later
+// explanation unless the later sentence corrects it ("No wait, it's 6").
+func pickNumber(toks []token) (best, alt int) {
+	best, alt = -1, -1
+	answer, fallback := -1, -1
+	corrected := false
+	for a := 0; a < len(toks); {
+		b := sentenceEnd(toks, a)
+		lastEq, assignments := -1, 0
+		for k := a; k < b; k++ {
+			if toks[k].kind == tSym && toks[k].text == "=" {
+				lastEq = k
+				if isAssignment(toks, k) {
+					assignments++
+				}
+			}
+		}
+		sBest, sScore := -1, -1
+		for i := a; i < b; i++ {
+			if toks[i].kind != tNum || excluded(toks, i) {
+				continue
+			}
+			s := scoreNumber(toks, a, i, lastEq, assignments)
+			if s > sScore {
+				sBest, sScore = i, s
+			}
+			if s > scoreOperand {
+				fallback = i
+			}
+		}
+		if sScore >= scorePlain {
+			if answer >= 0 && correctionOpeners[sentenceOpener(toks, a, b)] {
+				corrected = true
+			}
+			best = sBest
+			if sScore == scoreAnswer {
+				answer, corrected = sBest, false
+			}
+		}
+		a = b + 1
+	}
+	switch {
+	case answer >= 0 && !corrected:
+		best = answer
+	case best < 0:
+		best = fallback
+	}
+	if best >= 0 {
+		alt = hedgedWith(toks, best)
+	}
+	return best, alt
+}
+
+// startsPhrase reports whether w starts a new phrase rather than naming a unit.
+func startsPhrase(w string) bool {
+	return isNegator(w) || reasonWords[w] || w == "and" || w == "or" || w == "is" || w == "are" ||
+		w == "was" || w == "so" || w == "then" || w == "but" || w == "which"
+}
+
+// sentenceOpener returns the conclusion or correction word that opens the
+// sentence toks[a:b], or "".
+func sentenceOpener(toks []token, a, b int) string {
+	for k := a; k < b && k < a+3; k++ {
+		t := toks[k]
+		if t.kind != tWord {
+			if t.kind == tSym && (t.text == "," || t.text == "-" || t.text == "\"") {
+				continue
+			}
+			return ""
+		}
+		if conclusionOpeners[t.text] || correctionOpeners[t.text] && a > 0 {
+			return t.text
+		}
+		if t.text != "and" && t.text != "okay" && t.text != "ok" && t.text != "well" {
+			// "In total, ..." / "In all, ..."
+			if t.text == "in" && k+1 < b && (toks[k+1].text == "total" || toks[k+1].text == "all") {
+				return "so"
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// hedgedWith returns the index of a different value offered as an
+// alternative to toks[i] ("5 or 6", "5 or maybe 6"), or -1.
+func hedgedWith(toks []token, i int) int {
+	try := func(from, step int) int {
+		sawOr := false
+		for k, n := from, 0; k >= 0 && k < len(toks) && n < 4; k, n = k+step, n+1 {
+			t := toks[k]
+			switch {
+			case t.kind == tWord && t.text == "or":
+				sawOr = true
+			case t.kind == tWord && (fillers[t.text] || t.text == "is" || t.text == "it" || t.text == "it's"):
+			case t.kind == tSym && (t.text == "," || t.text == "$"):
+			case t.kind == tNum:
+				if sawOr && !sameValue(t.num, toks[i].num) {
+					return k
+				}
+				return -1
+			default:
+				return -1
+			}
+		}
+		return -1
+	}
+	if k := try(i+1, 1); k >= 0 {
+		return k
+	}
+	return try(i-1, -1)
+}
+
+// sameValue reports whether two written numbers denote the same quantity.
+func sameValue(a, b number) bool {
+	return closeEnough(a.amount(), b.amount(), 0)
+}

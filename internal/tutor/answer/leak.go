@@ -1,0 +1,542 @@
+package answer
+
+import "strings"
+
+// Roles of the speakers in a dialogue.
+const (
+	RoleStudent = "student"
+	RoleTutor   = "tutor"
+)
+
+// Utterance is one turn of a dialogue.
+type Utterance struct {
+	Role string `json:"role"` // RoleStudent or RoleTutor
+	Text string `json:"text"`
+}
+
+// LeakCheck is what DetectLeaks needs to judge a tutor's reply: the answer
+// to protect, the question (whose numbers are not the tutor's to take back),
+// the dialogue so far (what the learner already said is no longer secret)
+// and the reply itself.
+type LeakCheck struct {
+	Expected Expected
+	Question string
+	Dialogue []Utterance
+	Reply    string
+}
+
+// Sentence is a sentence of a text with its byte span: text[Start:End] == Text.
+type Sentence struct {
+	Text       string `json:"text"`
+	Start, End int
+}
+
+// Leak is one sentence of a reply that gives the answer away.
+type Leak struct {
+	Sentence Sentence `json:"sentence"`
+	Form     string   `json:"form"`   // the words that reveal the answer, as written: "three quarters", "$25,000"
+	Reason   string   `json:"reason"` // how it is revealed: "stated as the answer", "result of a computation", ...
+}
+
+// SplitSentences splits text into sentences at ".", "!" or "?" followed by a
+// space, and at line breaks. Decimal points, "e.g." and similar
+// abbreviations do not end a sentence. Spans exclude surrounding spaces.
+func SplitSentences(text string) []Sentence {
+	var out []Sentence
+	start := 0
+	emit := func(end int) {
+		s, e := start, end
+		for s < e && isSpaceByte(text[s]) {
+			s++
+		}
+		for e > s && isSpaceByte(text[e-1]) {
+			e--
+		}
+		if e > s {
+			out = append(out, Sentence{Text: text[s:e], Start: s, End: e})
+		}
+		start = end
+	}
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '\n':
+			emit(i)
+		case '.', '!', '?':
+			j := i + 1
+			for j < len(text) && (text[j] == '.' || text[j] == '!' || text[j] == '?' || text[j] == '"' || text[j] == ')' || text[j] == '\'') {
+				j++
+			}
+			if j < len(text) && !isSpaceByte(text[j]) && !strings.HasPrefix(text[j:], "\u00a0") {
+				i = j - 1
+				continue
+			}
+			if c == '.' && abbreviationBefore(text, i) {
+				continue
+			}
+			emit(j)
+			i = j - 1
+		}
+	}
+	emit(len(text))
+	return out
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
+}
+
+// abbreviationBefore reports whether the "." at text[i] ends a common
+// abbreviation rather than a sentence.
+func abbreviationBefore(text string, i int) bool {
+	j := i
+	for j > 0 && (isLetter(text[j-1]) || text[j-1] == '.') {
+		j--
+	}
+	switch strings.ToLower(text[j:i]) {
+	case "e.g", "i.e", "mr", "mrs", "ms", "dr", "vs", "etc", "approx", "no", "st", "eg", "ie", "cf":
+		return true
+	}
+	return false
+}
+
+// DetectLeaks returns the sentences of c.Reply that reveal the expected
+// answer, in order; none when the reply keeps it back.
+//
+// A sentence leaks when it states the answer or an equivalent form (3/4,
+// 0.75, 75%, "three quarters", "3 out of 4", 120 mm for 12 cm) as the answer
+// ("the answer is 12", "so it's 12, not 10") or as the result of a
+// computation ("4 x 3 = 12", "which gives 12"). Coincidences do not count: a
+// number that is a label ("Step 3") or an operand ("12 x 2"), a plain mention
+// of a number from the question, and an echo of a value the learner has
+// already stated ("You said 12 — let's check that") unless the tutor
+// declares it the answer. Text answers leak when the reply contains them and
+// neither the question nor the learner did.
+func DetectLeaks(c LeakCheck) []Leak {
+	if strings.TrimSpace(c.Expected.Answer) == "" || strings.TrimSpace(c.Reply) == "" {
+		return nil
+	}
+	kind := c.Expected.Kind
+	if kind == KindAuto {
+		kind = InferKind(c.Expected.Answer)
+	}
+	var find func(s Sentence, toks []token) (form, reason string, ok bool)
+	switch kind {
+	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit:
+		d, ok := newNumberLeaks(c, kind)
+		if !ok {
+			return nil
+		}
+		find = d.find
+	case KindExpression:
+		d, ok := newExprLeaks(c)
+		if !ok {
+			return nil
+		}
+		find = d.find
+	case KindChoice:
+		find = choiceLeaks(c)
+	case KindBoolean:
+		find = booleanLeaks(c)
+	default:
+		find = textLeaks(c)
+	}
+	if find == nil {
+		return nil
+	}
+	var leaks []Leak
+	for _, s := range SplitSentences(c.Reply) {
+		toks := lex(s.Text)
+		if form, reason, ok := find(s, toks); ok {
+			leaks = append(leaks, Leak{Sentence: s, Form: form, Reason: reason})
+		}
+	}
+	return leaks
+}
+
+// numberLeaks finds a numeric answer.
+type numberLeaks struct {
+	want       number
+	wantUnit   unit
+	hasUnit    bool
+	tol        float64
+	echoed     bool // the learner has stated the value
+	inQuestion bool // the question holds the value
+}
+
+func newNumberLeaks(c LeakCheck, kind Kind) (*numberLeaks, bool) {
+	want, u, hasUnit, ok := expectedNumber(lex(c.Expected.Answer), kind)
+	if !ok {
+		return nil, false
+	}
+	d := &numberLeaks{want: want, wantUnit: u, hasUnit: hasUnit, tol: c.Expected.Tolerance}
+	qt := lex(c.Question)
+	for k, q := range qt {
+		if q.kind == tNum && d.matches(qt, k) {
+			d.inQuestion = true
+			break
+		}
+	}
+	for _, utt := range c.Dialogue {
+		if utt.Role == RoleStudent && d.stated(utt.Text) {
+			d.echoed = true
+			break
+		}
+	}
+	return d, true
+}
+
+// matches reports whether the number at toks[i] is the expected value, in any
+// equivalent form or unit.
+func (d *numberLeaks) matches(toks []token, i int) bool {
+	got := toks[i].num
+	if numbersMatch(d.want, got, d.tol) {
+		return true
+	}
+	if d.hasUnit && d.wantUnit.known() {
+		if u, _, ok := unitAt(toks, i); ok && u.known() && u.dim == d.wantUnit.dim {
+			got.val = got.val * u.factor / d.wantUnit.factor
+			return numbersMatch(d.want, got, d.tol)
+		}
+	}
+	return false
+}
+
+// stated reports whether the learner's text states the value: as the answer
+// it commits to, or as the result of a step ("12 + 3 = 15", "which was 30%").
+func (d *numberLeaks) stated(text string) bool {
+	toks := lex(text)
+	if i, _ := pickNumber(toks); i >= 0 && d.matches(toks, i) {
+		return true
+	}
+	for a := 0; a < len(toks); {
+		b := sentenceEnd(toks, a)
+		lastEq := lastEquals(toks, a, b)
+		for i := a; i < b; i++ {
+			if toks[i].kind != tNum || !d.matches(toks, i) {
+				continue
+			}
+			// Restating the question ("Aivo is 5 months older") is not
+			// stating a result.
+			if sc := scoreNumber(toks, a, i, lastEq, 0); sc >= scoreResult || sc == scoreWeakResult && !d.inQuestion {
+				return true
+			}
+		}
+		a = b + 1
+	}
+	return false
+}
+
+// lastEquals returns the index of the last "=" in toks[a:b], or -1.
+func lastEquals(toks []token, a, b int) int {
+	eq := -1
+	for k := a; k < b; k++ {
+		if toks[k].kind == tSym && toks[k].text == "=" {
+			eq = k
+		}
+	}
+	return eq
+}
+
+// find returns the first number of the sentence that reveals the answer, as
+// written, and how it reveals it. Declaring a value the answer or the
+// correction of a wrong one always counts; otherwise the learner's own
+// values are echoes, and a number from the question counts only as the
+// result of a computation.
+func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
+	lastEq := lastEquals(toks, 0, len(toks))
+	conclusion := conclusionOpeners[sentenceOpener(toks, 0, len(toks))]
+	for i, t := range toks {
+		if t.kind != tNum || !d.matches(toks, i) || excluded(toks, i) && !correctsTo(toks, i) {
+			continue
+		}
+		end := t.end
+		if _, j, ok := unitAt(toks, i); ok && j > i+1 {
+			end = toks[j-1].end
+		}
+		form := s.Text[t.start:end]
+		score := scoreNumber(toks, 0, i, lastEq, 0)
+		switch {
+		case score == scoreAnswer && !attributed(toks, i):
+			return form, "stated as the answer", true
+		case correctsTo(toks, i) && !attributed(toks, i):
+			return form, "given as the correction of a wrong value", true
+		case score >= scoreWeakResult && declaredCorrect(toks, i) && !attributed(toks, i):
+			return form, "stated as the correct value", true
+		case d.echoed || score <= scoreOperand:
+			continue
+		case score >= scoreEqEarlier:
+			return form, "result of a computation", true
+		case d.inQuestion || attributed(toks, i) || isQuestion(toks):
+			// A number from the question, a quote of the learner or a
+			// question back to them counts only when computed or declared.
+			continue
+		case score >= scoreWeakResult || conclusion && score >= scorePlain:
+			return form, "stated as a result", true
+		}
+	}
+	return "", "", false
+}
+
+// correctsTo reports whether the number at toks[i] is offered in place of
+// another: "163, not 197", "$100 instead of $1".
+func correctsTo(toks []token, i int) bool {
+	j := i + 1
+	for j < len(toks) && j <= i+3 && toks[j].kind == tWord && !isNegator(toks[j].text) && toks[j].text != "instead" && toks[j].text != "rather" {
+		j++ // a unit
+	}
+	if j < len(toks) && toks[j].text == "," {
+		j++
+	}
+	switch {
+	case j+1 < len(toks) && toks[j].text == "not":
+		j++
+	case j+2 < len(toks) && (toks[j].text == "instead" || toks[j].text == "rather") && (toks[j+1].text == "of" || toks[j+1].text == "than"):
+		j += 2
+	default:
+		return false
+	}
+	return j < len(toks) && toks[j].kind == tNum && !sameValue(toks[j].num, toks[i].num)
+}
+
+// declaredCorrect reports whether the sentence calls the value correct
+// before stating it: "the correct total would be ... 780", "the right
+// amount is 12". "You're correct that ..." affirms the learner instead.
+func declaredCorrect(toks []token, i int) bool {
+	for k := i - 1; k > 0; k-- {
+		switch toks[k].text {
+		case "correct", "right", "actual":
+			if p := toks[k-1].text; p == "the" || p == "a" || p == "an" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// attributed reports whether the sentence credits the number to the learner:
+// "you said 12", "your answer of 12", "you got 12".
+func attributed(toks []token, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-8; k-- {
+		switch toks[k].text {
+		case "your":
+			return true
+		case "you", "you've", "you'd":
+			if k+1 < i {
+				switch toks[k+1].text {
+				case "said", "got", "found", "calculated", "wrote", "mentioned", "had", "computed", "answered",
+					"put", "gave", "came", "initially", "originally", "first", "correctly", "did", "worked", "have", "figured", "arrived", "used", "already", "just":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isQuestion reports whether a sentence asks rather than tells.
+func isQuestion(toks []token) bool {
+	return len(toks) > 0 && toks[len(toks)-1].kind == tSym && toks[len(toks)-1].text == "?"
+}
+
+// exprLeaks finds an algebraic answer.
+type exprLeaks struct {
+	want   []assignment
+	vars   string
+	echoed bool
+}
+
+func newExprLeaks(c LeakCheck) (*exprLeaks, bool) {
+	etoks := lex(c.Expected.Answer)
+	vars, ok := exprVars(etoks)
+	if !ok {
+		return nil, false
+	}
+	want, ok := parseExpected(etoks, vars)
+	if !ok {
+		return nil, false
+	}
+	d := &exprLeaks{want: want, vars: vars}
+	for _, u := range c.Dialogue {
+		if u.Role == RoleStudent {
+			if _, ok := d.match(lex(u.Text)); ok {
+				d.echoed = true
+			}
+		}
+	}
+	if _, ok := d.match(lex(c.Question)); ok {
+		d.echoed = true
+	}
+	return d, true
+}
+
+func (d *exprLeaks) match(toks []token) (exprRun, bool) {
+	for _, r := range exprRuns(toks, d.vars) {
+		if r.negated || r.to-r.from < 1 {
+			continue
+		}
+		rt := runTokens(toks, r)
+		for _, w := range d.want {
+			if len(d.want) == 1 && w.v == 0 && !w.equation && !runHasVar(toks, r, d.vars) && len(d.vars) > 0 {
+				continue // a bare number is not the expression
+			}
+			var e expr
+			var ok bool
+			if w.v != 0 && len(rt) > 2 && rt[0].text == string(w.v) && rt[1].text == "=" {
+				e, ok = parseExpr(rt[2:], d.vars)
+			} else {
+				e, ok = parseRun(toks, r, d.vars, w.equation)
+				if w.v != 0 && !w.equation {
+					continue // a value for x must be given as "x = ..."
+				}
+			}
+			if ok && equivalent(w.e, e, w.equation) {
+				return r, true
+			}
+		}
+	}
+	return exprRun{}, false
+}
+
+func (d *exprLeaks) find(s Sentence, toks []token) (string, string, bool) {
+	if d.echoed {
+		return "", "", false
+	}
+	if r, ok := d.match(toks); ok {
+		return s.Text[toks[r.from].start:toks[r.to-1].end], "states the expression", true
+	}
+	return "", "", false
+}
+
+// choiceLeaks finds the right option named as the answer ("the answer is B",
+// "B is correct"); naming an option while discussing it is not a leak.
+func choiceLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
+	want, ok := choiceLetter(c.Expected.Answer)
+	if !ok {
+		want = -1
+		ew := normalize(lex(c.Expected.Answer))
+		for i, o := range c.Expected.Options {
+			if equalWords(ew, normalize(lex(o))) {
+				want = i
+			}
+		}
+	}
+	if want < 0 {
+		return textLeaks(c)
+	}
+	for _, u := range c.Dialogue {
+		if u.Role != RoleStudent {
+			continue
+		}
+		r := Evaluate(Expected{Answer: c.Expected.Answer, Kind: KindChoice, Options: c.Expected.Options}, u.Text)
+		if r.Verdict == Correct {
+			return nil // the learner chose it already
+		}
+	}
+	return func(s Sentence, toks []token) (string, string, bool) {
+		for _, m := range choiceMentions(s.Text, toks, c.Expected.Options) {
+			if m.idx != want || m.excluded {
+				continue
+			}
+			if declared(toks, m.tok) {
+				return s.Text[m.span[0]:m.span[1]], "stated as the answer", true
+			}
+		}
+		return "", "", false
+	}
+}
+
+// declared reports whether the mention at toks[i] is declared the answer:
+// "the answer is B", "B is correct", "it's B".
+func declared(toks []token, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-4; k-- {
+		w := toks[k].text
+		if w == "answer" || w == "it's" || w == "correct" || w == "right" {
+			return true
+		}
+		if isClauseEnd(toks[k]) {
+			break
+		}
+	}
+	j := i + 1
+	if j < len(toks) && toks[j].text == ")" {
+		j++
+	}
+	if j+1 < len(toks) && (toks[j].text == "is" || toks[j].text == "was") {
+		switch toks[j+1].text {
+		case "correct", "right", "the":
+			return true
+		}
+	}
+	return false
+}
+
+// booleanLeaks finds a yes/no answer declared outright: "the answer is yes",
+// "it's true".
+func booleanLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
+	want, _, ok := boolValue(lex(c.Expected.Answer))
+	if !ok {
+		return nil
+	}
+	for _, u := range c.Dialogue {
+		if u.Role == RoleStudent {
+			if got, _, ok := boolValue(lex(u.Text)); ok && got == want {
+				return nil
+			}
+		}
+	}
+	return func(s Sentence, toks []token) (string, string, bool) {
+		for i, t := range toks {
+			v, ok := boolWord(t.text)
+			if !ok || !(strongYes[t.text] || strongNo[t.text]) || i == 0 {
+				continue
+			}
+			if i > 0 && isNegator(toks[i-1].text) {
+				v = !v
+			}
+			if v == want && declared(toks, i) {
+				return s.Text[t.start:t.end], "stated as the answer", true
+			}
+		}
+		return "", "", false
+	}
+}
+
+// textLeaks finds a text answer (or any accepted form) that neither the
+// question nor the learner has used.
+func textLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
+	cands := textCandidates(c.Expected)
+	q := normalize(lex(c.Question))
+	var said [][]normWord
+	for _, u := range c.Dialogue {
+		if u.Role == RoleStudent {
+			said = append(said, normalize(lex(u.Text)))
+		}
+	}
+	live := cands[:0:0]
+	for _, cand := range cands {
+		if len(cand) > maxTextWords || findWordsAny(q, cand, 0) >= 0 {
+			continue
+		}
+		echoed := false
+		for _, s := range said {
+			if findWordsAny(s, cand, 0) >= 0 {
+				echoed = true
+			}
+		}
+		if !echoed {
+			live = append(live, cand)
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	return func(s Sentence, toks []token) (string, string, bool) {
+		got := normalize(toks)
+		for _, cand := range live {
+			if k := findWords(got, cand, 0); k >= 0 {
+				return s.Text[got[k].start:got[k+len(cand)-1].end], "states the answer", true
+			}
+		}
+		return "", "", false
+	}
+}

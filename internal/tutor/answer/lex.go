@@ -1,0 +1,559 @@
+package answer
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// tokKind is the class of a token.
+type tokKind uint8
+
+const (
+	tWord tokKind = iota + 1 // letters, with inner apostrophes: "it's"
+	tNum                     // a number in any written form: 1,200  -3.5  3/4  1 1/2  75%  "three quarters"
+	tSym                     // one symbol; "\n" marks a line break
+)
+
+// numForm records how a number was written, which matters for "simplest form"
+// and for rounding comparisons.
+type numForm uint8
+
+const (
+	fInt numForm = iota + 1
+	fDec
+	fFrac
+	fMixed
+)
+
+// number is a number as written in a text.
+type number struct {
+	val      float64 // the value as written: 75 for "75%"
+	num, den int64   // the exact value num/den when den > 0, as written (6/8 stays 6/8)
+	form     numForm
+	decimals int    // digits after the decimal point
+	pct      bool   // written as a percentage
+	word     bool   // written in words
+	cur      string // currency symbol written before it
+}
+
+// amount is the quantity the number stands for: 75% is 0.75.
+func (n number) amount() float64 {
+	if n.pct {
+		return n.val / 100
+	}
+	return n.val
+}
+
+// token is one lexical unit of a text. Offsets index the original text so
+// that callers can report spans; text is lower-cased (ASCII only, so that
+// offsets stay valid).
+type token struct {
+	kind       tokKind
+	start, end int
+	text       string
+	num        number
+}
+
+// lexer limits: the evaluator never needs more than this, and a hard bound
+// keeps hostile input from costing more than linear time and bounded memory.
+const maxTokens = 4096
+
+// lex splits s into tokens and folds number words ("twenty-five", "three
+// quarters", "3 out of 4", "75 percent") into number tokens.
+func lex(s string) []token { return appendTokens(nil, s) }
+
+// appendTokens is lex appending to dst, so that callers can lex short texts
+// into a buffer on their stack.
+func appendTokens(dst []token, s string) []token {
+	low := lowerASCII(s)
+	toks := dst[:0]
+	for i := 0; i < len(low) && len(toks) < maxTokens; {
+		c := low[i]
+		switch {
+		case c == '\n':
+			if n := len(toks); n == 0 || toks[n-1].text != "\n" {
+				toks = append(toks, token{kind: tSym, start: i, end: i + 1, text: "\n"})
+			}
+			i++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case isDigit(c) || (c == '.' && i+1 < len(low) && isDigit(low[i+1]) && (i == 0 || !isDigit(low[i-1]))):
+			toks, i = lexNumber(toks, low, i)
+		case c < utf8.RuneSelf:
+			if isLetter(c) {
+				toks, i = lexWord(toks, low, i)
+				continue
+			}
+			toks = append(toks, token{kind: tSym, start: i, end: i + 1, text: low[i : i+1]})
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(low[i:])
+			switch {
+			case unicode.IsLetter(r):
+				toks, i = lexWord(toks, low, i)
+				continue
+			case unicode.IsSpace(r):
+			default:
+				toks = append(toks, token{kind: tSym, start: i, end: i + size, text: symText(r, low[i:i+size])})
+			}
+			i += size
+		}
+	}
+	return foldWords(low, toks)
+}
+
+// symText maps typographic variants of operators and quotes to one spelling.
+func symText(r rune, raw string) string {
+	switch r {
+	case '−', '–', '‐', '‑':
+		return "-"
+	case '×', '·', '⋅', '∙':
+		return "*"
+	case '÷':
+		return "/"
+	case '²':
+		return "²"
+	}
+	return raw
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// lexWord reads letters with inner apostrophes ("don't", "it’s").
+func lexWord(toks []token, s string, i int) ([]token, int) {
+	start := i
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) {
+			i += size
+			continue
+		}
+		// Inner hyphens join words ("post-it", "second-hand") but not
+		// single letters, which are variables ("x-y").
+		if r == '-' && i-start >= 2 && i+2 < len(s) && isLetter(s[i+1]) && isLetter(s[i+2]) {
+			i++
+			continue
+		}
+		if (r == '\'' || r == '’') && i > start && i+size < len(s) {
+			if next, _ := utf8.DecodeRuneInString(s[i+size:]); unicode.IsLetter(next) {
+				i += size
+				continue
+			}
+		}
+		break
+	}
+	text := s[start:i]
+	if strings.Contains(text, "’") {
+		text = strings.ReplaceAll(text, "’", "'") // "it’s" reads as "it's"
+	}
+	return append(toks, token{kind: tWord, start: start, end: i, text: text}), i
+}
+
+// digits reads a run of ASCII digits starting at i.
+func digits(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// lexNumber reads a numeral at i: thousands separators, decimals, a fraction
+// written without spaces (3/4), a mixed number (1 1/2), a percent sign, an
+// ordinal suffix (3rd, which is not a quantity), and a sign or currency
+// symbol written right before it.
+func lexNumber(toks []token, s string, i int) ([]token, int) {
+	start := i
+	var mant uint64
+	overflow := false
+	nd := 0 // significant digits read
+	addDigit := func(c byte) {
+		if mant > (math.MaxInt64-9)/10 {
+			overflow = true
+			return
+		}
+		mant = mant*10 + uint64(c-'0')
+		nd++
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		addDigit(s[j])
+		j++
+	}
+	// Thousands separators: 1,200 and 12,345,678 but not "2,3" (a list).
+	if j-i <= 3 && j > i {
+		for j+4 <= len(s) && s[j] == ',' && isDigit(s[j+1]) && isDigit(s[j+2]) && isDigit(s[j+3]) &&
+			(j+4 == len(s) || !isDigit(s[j+4])) {
+			for k := j + 1; k < j+4; k++ {
+				addDigit(s[k])
+			}
+			j += 4
+		}
+	}
+	n := number{form: fInt}
+	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
+		j++
+		for j < len(s) && isDigit(s[j]) {
+			if n.decimals < 18 {
+				addDigit(s[j])
+				n.decimals++
+			}
+			j++
+		}
+		n.form = fDec
+	}
+	if overflow {
+		v, err := strconv.ParseFloat(stripCommas(s[start:j]), 64)
+		if err != nil || math.IsInf(v, 0) {
+			v = math.MaxFloat64
+		}
+		n.val = v
+	} else {
+		n.num = int64(mant)
+		n.den = pow10i(n.decimals)
+		n.val = float64(mant) / math.Pow10(n.decimals)
+	}
+	// Ordinals (3rd, 21st) are positions, not quantities.
+	if j+2 <= len(s) && n.form == fInt && isOrdinalSuffix(s[j:j+2]) && (j+2 == len(s) || !isLetter(s[j+2])) {
+		return append(toks, token{kind: tWord, start: start, end: j + 2, text: s[start : j+2]}), j + 2
+	}
+	if n.form == fInt && !overflow {
+		// A fraction written without spaces: 3/4.
+		if j+1 < len(s) && s[j] == '/' && isDigit(s[j+1]) {
+			k := digits(s, j+1)
+			if d, ok := atoi(s[j+1 : k]); ok && (k == len(s) || s[k] != '.' || k+1 == len(s) || !isDigit(s[k+1])) {
+				// A zero denominator gives an infinite (or NaN) value, which
+				// equals nothing: "1/0" is a wrong answer, not a non-answer.
+				n = number{val: float64(n.num) / float64(d), num: n.num, den: d, form: fFrac}
+				j = k
+			}
+		} else if j+2 < len(s) && s[j] == ' ' && isDigit(s[j+1]) {
+			// A mixed number: 1 1/2 (a proper fraction after a whole number).
+			k := digits(s, j+1)
+			if k < len(s) && s[k] == '/' && k+1 < len(s) && isDigit(s[k+1]) {
+				m := digits(s, k+1)
+				a, ok1 := atoi(s[j+1 : k])
+				b, ok2 := atoi(s[k+1 : m])
+				if ok1 && ok2 && b > 0 && a < b && n.num < math.MaxInt32 && b < math.MaxInt32 {
+					num := n.num*b + a
+					n = number{val: float64(num) / float64(b), num: num, den: b, form: fMixed}
+					j = m
+				}
+			}
+		}
+	}
+	end := j
+	k := j
+	for k < len(s) && s[k] == ' ' {
+		k++
+	}
+	if k < len(s) && s[k] == '%' {
+		n.pct = true
+		end = k + 1
+	}
+	tk := token{kind: tNum, start: start, end: end, text: s[start:end], num: n}
+	// A sign or a currency symbol written right before the digits.
+	for range 2 {
+		p := len(toks) - 1
+		if p < 0 || toks[p].end != tk.start || toks[p].kind != tSym {
+			break
+		}
+		switch sym := toks[p].text; {
+		case sym == "-" && tk.num.val >= 0 && signPosition(toks, p):
+			tk.num = negate(tk.num)
+		case isCurrency(sym) && tk.num.cur == "":
+			tk.num.cur = sym
+		default:
+			p = -1
+		}
+		if p < 0 {
+			break
+		}
+		tk.start = toks[p].start
+		toks = toks[:p]
+	}
+	return append(toks, tk), end
+}
+
+func isOrdinalSuffix(s string) bool { return s == "st" || s == "nd" || s == "rd" || s == "th" }
+
+func isCurrency(s string) bool { return s == "$" || s == "£" || s == "€" || s == "₹" || s == "¥" }
+
+// signPosition reports whether the "-" at toks[p] is a sign rather than a
+// subtraction: it starts the text or follows a symbol other than ")" or a word
+// that is not a one-letter variable.
+func signPosition(toks []token, p int) bool {
+	if p == 0 {
+		return true
+	}
+	prev := toks[p-1]
+	switch prev.kind {
+	case tNum:
+		return false
+	case tSym:
+		return prev.text != ")" && prev.text != "]"
+	default:
+		return len(prev.text) > 1
+	}
+}
+
+func negate(n number) number {
+	n.val = -n.val
+	n.num = -n.num
+	return n
+}
+
+func stripCommas(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != ',' {
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
+}
+
+func atoi(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 18 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		v = v*10 + int64(s[i]-'0')
+	}
+	return v, true
+}
+
+func pow10i(n int) int64 {
+	v := int64(1)
+	for range n {
+		v *= 10
+	}
+	return v
+}
+
+// Number words. Ones and tens add up; scales multiply what precedes them.
+var (
+	smallNumbers = map[string]int64{
+		"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+		"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+		"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+		"eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+		"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+	}
+	scaleWords = map[string]int64{"hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000}
+	// Denominators; "half" alone means one half, the others need a count
+	// ("a third", "two thirds") so that "the third step" stays an ordinal.
+	fractionWords = map[string]int64{
+		"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+		"fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
+		"seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9,
+		"tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
+	}
+	// Words after which "one" is a pronoun, not a count: "this one", "which one".
+	pronounOne = map[string]bool{
+		"this": true, "that": true, "which": true, "the": true, "each": true, "every": true,
+		"any": true, "no": true, "another": true, "some": true, "one": true, "other": true,
+		"last": true, "first": true, "next": true, "right": true, "wrong": true, "correct": true,
+	}
+)
+
+// foldWords merges number words and "N percent" / "N out of M" / "negative N"
+// into number tokens, compacting toks in place.
+func foldWords(s string, toks []token) []token {
+	out := toks[:0]
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		if n, j, ok := wordNumber(toks, i, out); ok {
+			t = token{kind: tNum, start: toks[i].start, end: toks[j-1].end, num: n}
+			i = j
+		} else {
+			i++
+		}
+		if t.kind == tNum {
+			// "negative 7"; "minus 7" only where it cannot be a subtraction.
+			if p := len(out) - 1; p >= 0 && out[p].kind == tWord && t.num.val > 0 &&
+				(out[p].text == "negative" || out[p].text == "minus" && (p == 0 || out[p-1].kind != tNum)) {
+				t.num = negate(t.num)
+				t.start = out[p].start
+				out = out[:p]
+			}
+			// "75 percent", "75 per cent".
+			if i < len(toks) && toks[i].kind == tWord && !t.num.pct {
+				switch {
+				case toks[i].text == "percent":
+					t.num.pct, t.end = true, toks[i].end
+					i++
+				case toks[i].text == "per" && i+1 < len(toks) && toks[i+1].text == "cent":
+					t.num.pct, t.end = true, toks[i+1].end
+					i += 2
+				}
+			}
+			// "3 out of 4".
+			if i+2 < len(toks) && toks[i].text == "out" && toks[i+1].text == "of" {
+				if d, j, ok := wordNumber(toks, i+2, nil); ok || toks[i+2].kind == tNum {
+					if !ok {
+						d, j = toks[i+2].num, i+3
+					}
+					if t.num.form == fInt && d.form == fInt && d.num > 0 && !d.pct && !t.num.pct {
+						t.num = number{val: float64(t.num.num) / float64(d.num), num: t.num.num, den: d.num, form: fFrac, word: true}
+						t.end = toks[j-1].end
+						i = j
+					}
+				}
+			}
+			t.text = s[t.start:t.end]
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// wordNumber reads a number written in words starting at toks[i]. prev holds
+// the tokens already emitted (for the "this one" check). It returns the
+// number and the index after it.
+func wordNumber(toks []token, i int, prev []token) (number, int, bool) {
+	if toks[i].kind != tWord {
+		return number{}, i, false
+	}
+	w := toks[i].text
+	// "half" on its own, "a half", "a third", "a quarter".
+	if w == "half" || w == "a" || w == "an" {
+		j := i
+		if w != "half" {
+			j++
+			if j >= len(toks) || toks[j].kind != tWord {
+				return number{}, i, false
+			}
+		}
+		d, ok := fractionWords[toks[j].text]
+		if !ok || (w == "half" && toks[j].text != "half") || toks[j].text == "halves" {
+			// "a hundred", "a thousand".
+			if w == "a" && j < len(toks) {
+				if sc, ok := scaleWords[toks[j].text]; ok && sc <= 1000 {
+					return wordNumberFrom(toks, j, 1)
+				}
+			}
+			return number{}, i, false
+		}
+		if w == "half" && len(prev) > 0 && prev[len(prev)-1].kind == tWord && prev[len(prev)-1].text == "and" {
+			return number{}, i, false
+		}
+		return number{val: 1 / float64(d), num: 1, den: d, form: fFrac, word: true}, j + 1, true
+	}
+	if h := strings.IndexByte(w, '-'); h > 0 {
+		// "twenty-five", "three-quarters", "one-half".
+		a, ok1 := smallNumbers[w[:h]]
+		b, ok2 := smallNumbers[w[h+1:]]
+		switch d, isFrac := fractionWords[w[h+1:]]; {
+		case ok1 && ok2 && a >= 20 && a%10 == 0 && b > 0 && b < 10:
+			return wordNumberFrom(toks, i, a+b)
+		case ok1 && isFrac && a > 0:
+			return number{val: float64(a) / float64(d), num: a, den: d, form: fFrac, word: true}, i + 1, true
+		}
+		return number{}, i, false
+	}
+	v, ok := smallNumbers[w]
+	if !ok {
+		return number{}, i, false
+	}
+	if w == "one" && len(prev) > 0 && prev[len(prev)-1].kind == tWord && pronounOne[prev[len(prev)-1].text] {
+		return number{}, i, false
+	}
+	return wordNumberFrom(toks, i, v)
+}
+
+// wordNumberFrom continues a number in words whose first word (at toks[i],
+// worth first) has been read: tens and ones ("twenty-five"), scales ("three
+// hundred and five"), fractions ("three quarters"), "one and a half".
+func wordNumberFrom(toks []token, i int, first int64) (number, int, bool) {
+	var total int64
+	cur := first
+	j := i + 1
+	lastSmall := first // the last ones/tens value read, for "twenty-five"
+	if _, ok := scaleWords[toks[i].text]; ok {
+		cur = first * scaleWords[toks[i].text]
+		lastSmall = -1
+	}
+	for j < len(toks) {
+		t := toks[j]
+		switch {
+		case t.kind == tSym && t.text == "-" && j+1 < len(toks) && lastSmall >= 20 && lastSmall%10 == 0:
+			if v, ok := smallNumbers[toks[j+1].text]; ok && v < 10 && v > 0 {
+				cur += v
+				lastSmall = v
+				j += 2
+				continue
+			}
+		case t.kind == tWord:
+			if v, ok := smallNumbers[t.text]; ok {
+				if lastSmall >= 20 && lastSmall%10 == 0 && v < 10 && v > 0 || lastSmall < 0 && cur%100 == 0 {
+					cur += v
+					lastSmall = v
+					j++
+					continue
+				}
+			}
+			if sc, ok := scaleWords[t.text]; ok && cur > 0 {
+				if sc == 100 && cur < 100 {
+					cur *= 100
+				} else if sc > 100 && cur < 1000 && total < math.MaxInt64/sc/2 {
+					total += cur * sc
+					cur = 0
+				} else {
+					break
+				}
+				lastSmall = -1
+				j++
+				continue
+			}
+			// "one hundred and five".
+			if t.text == "and" && lastSmall < 0 && j+1 < len(toks) {
+				if v, ok := smallNumbers[toks[j+1].text]; ok && v > 0 {
+					cur += v
+					lastSmall = v
+					j += 2
+					continue
+				}
+				// "one and a half".
+				if j+2 < len(toks) && (toks[j+1].text == "a" || toks[j+1].text == "an") {
+					if d, ok := fractionWords[toks[j+2].text]; ok && toks[j+2].text != "halves" {
+						whole := total + cur
+						return number{val: float64(whole) + 1/float64(d), num: whole*d + 1, den: d, form: fMixed, word: true}, j + 3, true
+					}
+				}
+			}
+			if t.text == "and" && j+2 < len(toks) && (toks[j+1].text == "a" || toks[j+1].text == "an") {
+				if d, ok := fractionWords[toks[j+2].text]; ok && toks[j+2].text != "halves" && toks[j+2].text != "hundredth" {
+					whole := total + cur
+					return number{val: float64(whole) + 1/float64(d), num: whole*d + 1, den: d, form: fMixed, word: true}, j + 3, true
+				}
+			}
+			// "three quarters", "two thirds", "one half".
+			if d, ok := fractionWords[t.text]; ok && total == 0 && cur > 0 && cur < 1000 {
+				return number{val: float64(cur) / float64(d), num: cur, den: d, form: fFrac, word: true}, j + 1, true
+			}
+		}
+		break
+	}
+	v := total + cur
+	return number{val: float64(v), num: v, den: 1, form: fInt, word: true}, j, true
+}

@@ -1,0 +1,471 @@
+package answer
+
+import (
+	"strconv"
+	"strings"
+)
+
+// maxTextWords bounds a machine-checkable text answer. Longer expected answers
+// are explanations whose wording varies too much for a normalised comparison.
+const maxTextWords = 8
+
+// normWord is one word of a normalised text with the span it came from.
+type normWord struct {
+	w          string
+	start, end int
+}
+
+// normalize reduces text to comparable words: lower case, no punctuation, no
+// articles, singular forms, numbers in one canonical spelling (so "0.5" and
+// "1/2" and "a half" agree).
+func normalize(toks []token) []normWord {
+	out := make([]normWord, 0, len(toks))
+	for _, t := range toks {
+		switch t.kind {
+		case tWord:
+			w := strings.Trim(t.text, "'")
+			if w == "a" || w == "an" || w == "the" || w == "" {
+				continue
+			}
+			if len(w) > 3 {
+				w = singular(w)
+			}
+			out = append(out, normWord{w: w, start: t.start, end: t.end})
+		case tNum:
+			w := strconv.FormatFloat(t.num.amount(), 'g', 12, 64)
+			if t.num.cur != "" {
+				out = append(out, normWord{w: t.num.cur, start: t.start, end: t.start + len(t.num.cur)})
+			}
+			out = append(out, normWord{w: w, start: t.start, end: t.end})
+		}
+	}
+	return out
+}
+
+// findWords returns the index in hay where the word sequence needle starts,
+// skipping occurrences that are negated ("not photosynthesis") or that
+// start before from; -1 if there is none.
+func findWords(hay, needle []normWord, from int) int {
+	if len(needle) == 0 {
+		return -1
+	}
+outer:
+	for i := from; i+len(needle) <= len(hay); i++ {
+		for j := range needle {
+			if hay[i+j].w != needle[j].w {
+				continue outer
+			}
+		}
+		if i > 0 && isNegator(hay[i-1].w) || i > 1 && isNegator(hay[i-2].w) && hay[i-1].w != "but" {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// idkPhrases mark a reply that declines to answer.
+var idkPhrases = []string{
+	"i don't know", "i dont know", "i do not know", "idk", "dunno", "no idea", "not sure",
+	"no clue", "i'm stuck", "im stuck", "i give up", "nahi pata", "pata nahi", "can't solve",
+	"cannot solve", "don't understand", "dont understand", "do not understand", "i forgot",
+}
+
+// fillerWords carry no answer on their own.
+var fillerWords = map[string]bool{
+	"hmm": true, "hm": true, "hmmm": true, "um": true, "umm": true, "uh": true, "uhh": true, "er": true,
+	"erm": true, "ok": true, "okay": true, "well": true, "what": true, "why": true, "how": true,
+	"huh": true, "so": true, "oh": true, "ah": true, "wait": true, "let": true, "me": true, "think": true,
+	"i": true, "it": true, "is": true, "that": true, "this": true, "please": true, "help": true,
+	"can": true, "you": true, "repeat": true, "again": true, "sorry": true, "mean": true, "do": true,
+	"does": true, "explain": true, "hint": true, "give": true, "a": true, "the": true, "maybe": true,
+	"hi": true, "hello": true, "thanks": true, "thank": true, "question": true,
+}
+
+// declines reports whether a reply holds no answer: "I don't know", "hmm",
+// "why?".
+func declines(reply string, toks []token) bool {
+	return saysIDK(reply) || allFiller(toks)
+}
+
+// saysIDK reports whether a reply says the learner does not know.
+func saysIDK(reply string) bool {
+	low := strings.ReplaceAll(strings.ToLower(reply), "’", "'")
+	for _, p := range idkPhrases {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// textCandidates returns the normalised expected answer and its accepted
+// alternatives.
+func textCandidates(exp Expected) [][]normWord {
+	c := make([][]normWord, 0, 1+len(exp.Accept))
+	for _, s := range append([]string{exp.Answer}, exp.Accept...) {
+		if n := normalize(lex(s)); len(n) > 0 {
+			c = append(c, n)
+		}
+	}
+	return c
+}
+
+func evalText(exp Expected, reply string, toks []token, res *Result) {
+	cands := textCandidates(exp)
+	got := normalize(toks)
+	long := true
+	for _, c := range cands {
+		if equalWords(c, got) {
+			res.Verdict, res.Extracted = Correct, strings.TrimSpace(reply)
+			return
+		}
+		if len(c) <= maxTextWords {
+			long = false
+		}
+	}
+	if long {
+		res.Verdict, res.Reason = CannotCheck, "the expected answer is an explanation"
+		return
+	}
+	for _, c := range cands {
+		if len(c) > maxTextWords {
+			continue
+		}
+		if i := findWords(got, c, 0); i >= 0 {
+			res.Verdict = Correct
+			res.Extracted = reply[got[i].start:got[i+len(c)-1].end]
+			return
+		}
+	}
+	if declines(reply, toks) {
+		res.Verdict, res.Reason = NotAttempt, "no answer in the reply"
+		return
+	}
+	res.Verdict, res.Extracted = Incorrect, strings.TrimSpace(reply)
+}
+
+func equalWords(a, b []normWord) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].w != b[i].w {
+			return false
+		}
+	}
+	return true
+}
+
+// Boolean words. Strong words answer the question; weak ones ("right",
+// "sure") are also used as discourse markers ("Right, it's false"), so they
+// count only when no strong word is present.
+var (
+	strongYes = map[string]bool{"yes": true, "yeah": true, "yep": true, "yup": true, "ya": true, "yea": true, "yess": true, "true": true, "haan": true, "han": true, "affirmative": true}
+	strongNo  = map[string]bool{"no": true, "nope": true, "nah": true, "false": true, "nahi": true, "nahin": true, "negative": true}
+	weakYes   = map[string]bool{"correct": true, "right": true, "sure": true, "definitely": true, "absolutely": true, "certainly": true, "agree": true, "ok": true, "okay": true}
+	weakNo    = map[string]bool{"wrong": true, "incorrect": true, "never": true, "disagree": true, "untrue": true}
+)
+
+// boolWord returns the truth value a single word stands for.
+func boolWord(w string) (bool, bool) {
+	switch {
+	case strongYes[w] || weakYes[w]:
+		return true, true
+	case strongNo[w] || weakNo[w]:
+		return false, true
+	}
+	return false, false
+}
+
+func evalBoolean(etoks []token, reply string, toks []token, res *Result) {
+	want, _, ok := boolValue(etoks)
+	if !ok {
+		res.Verdict, res.Reason = CannotCheck, "the expected answer is not yes or no"
+		return
+	}
+	if saysIDK(reply) { // before boolValue: "no idea" and "not sure" are not "no"
+		res.Verdict, res.Reason = NotAttempt, "no answer in the reply"
+		return
+	}
+	got, at, ok := boolValue(toks)
+	if !ok {
+		res.Verdict, res.Reason = NotAttempt, "no yes or no in the reply"
+		return
+	}
+	res.Extracted = reply[at[0]:at[1]]
+	if got == want {
+		res.Verdict = Correct
+	} else {
+		res.Verdict = Incorrect
+	}
+}
+
+// boolValue reads the truth value a reply commits to and the span of the
+// words that say it. Negation flips the word it precedes ("not true", "isn't
+// right"); "I think so" is yes and "I don't think so" is no; "yes or no"
+// commits to nothing.
+func boolValue(toks []token) (bool, [2]int, bool) {
+	type vote struct {
+		v    bool
+		span [2]int
+	}
+	var strong, weak []vote
+	prevOr := false
+	for i, t := range toks {
+		if t.kind != tWord {
+			continue
+		}
+		v, ok := boolWord(t.text)
+		if !ok {
+			if t.text == "so" && i > 0 && toks[i-1].text == "think" {
+				neg := i > 2 && isNegator(toks[i-2].text)
+				from := i - 1
+				if neg {
+					from = i - 2
+				}
+				strong = append(strong, vote{!neg, [2]int{toks[from].start, t.end}})
+			}
+			if isNegator(t.text) && t.text != "never" && (i+1 == len(toks) || isSentenceEnd(toks[i+1])) {
+				strong = append(strong, vote{false, [2]int{t.start, t.end}}) // "it is not", "it isn't."
+			}
+			prevOr = t.text == "or" || prevOr && fillers[t.text]
+			continue
+		}
+		span := [2]int{t.start, t.end}
+		switch {
+		case i > 0 && isNegator(toks[i-1].text):
+			v, span[0] = !v, toks[i-1].start
+		case i > 1 && toks[i-1].text == "quite" && isNegator(toks[i-2].text):
+			v, span[0] = !v, toks[i-2].start
+		}
+		list := &weak
+		if strongYes[t.text] || strongNo[t.text] {
+			list = &strong
+		}
+		if prevOr && len(*list) > 0 && (*list)[len(*list)-1].v != v {
+			return false, [2]int{}, false // "yes or no"
+		}
+		prevOr = false
+		*list = append(*list, vote{v, span})
+	}
+	switch {
+	case len(strong) > 0:
+		return strong[0].v, strong[0].span, true
+	case len(weak) > 0:
+		return weak[0].v, weak[0].span, true
+	}
+	return false, [2]int{}, false
+}
+
+// choiceLetter reads an option letter written on its own: "B", "(b)", "b)", "b.".
+func choiceLetter(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "."), ")")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "("), "[")
+	s = strings.TrimSuffix(s, "]")
+	if len(s) != 1 {
+		return 0, false
+	}
+	c := s[0] | 0x20
+	if c < 'a' || c > 'j' {
+		return 0, false
+	}
+	return int(c - 'a'), true
+}
+
+// optionKeywords introduce an option by letter or number: "option b", "choice 2".
+var optionKeywords = map[string]bool{"option": true, "choice": true, "letter": true, "answer": true, "alternative": true}
+
+// choiceMention is one option the reply names.
+type choiceMention struct {
+	idx      int
+	tok      int  // index of the first token
+	excluded bool // negated or given as a reason
+	span     [2]int
+}
+
+// choiceMentions lists the options a reply names by letter, number or text.
+func choiceMentions(reply string, toks []token, options []string) []choiceMention {
+	var out []choiceMention
+	nopts := max(len(options), 4)
+	for i, t := range toks {
+		idx := -1
+		switch {
+		case t.kind == tWord && len(t.text) == 1 && t.text[0] >= 'a' && int(t.text[0]-'a') < nopts:
+			if choiceLetterAt(reply, toks, i) {
+				idx = int(t.text[0] - 'a')
+			}
+		case t.kind == tNum && t.num.form == fInt && i > 0 && optionKeywords[toks[i-1].text] &&
+			t.num.val >= 1 && int(t.num.val) <= nopts:
+			idx = int(t.num.val) - 1
+		}
+		if idx >= 0 {
+			out = append(out, choiceMention{idx: idx, tok: i, excluded: choiceExcluded(toks, i), span: [2]int{t.start, t.end}})
+		}
+	}
+	if len(options) > 0 {
+		got := normalize(toks)
+		for oi, o := range options {
+			ow := normalize(lex(o))
+			if len(ow) == 0 {
+				continue
+			}
+			for from := 0; ; {
+				k := findWordsAny(got, ow, from)
+				if k < 0 {
+					break
+				}
+				ti := tokenAt(toks, got[k].start)
+				negated := k > 0 && isNegator(got[k-1].w) || k > 1 && isNegator(got[k-2].w)
+				out = append(out, choiceMention{idx: oi, tok: ti, excluded: negated || choiceExcluded(toks, ti),
+					span: [2]int{got[k].start, got[k+len(ow)-1].end}})
+				from = k + 1
+			}
+		}
+	}
+	return out
+}
+
+// findWordsAny is findWords without the negation filter.
+func findWordsAny(hay, needle []normWord, from int) int {
+outer:
+	for i := from; i+len(needle) <= len(hay); i++ {
+		for j := range needle {
+			if hay[i+j].w != needle[j].w {
+				continue outer
+			}
+		}
+		return i
+	}
+	return -1
+}
+
+func tokenAt(toks []token, start int) int {
+	for i, t := range toks {
+		if t.start >= start {
+			return i
+		}
+	}
+	return len(toks) - 1
+}
+
+// choiceLetterAt reports whether the one-letter word at toks[i] names an
+// option rather than being an article or a pronoun: it is bracketed,
+// introduced by "option", followed by no word, or an upper-case letter other
+// than "A" and "I" (which are words).
+func choiceLetterAt(reply string, toks []token, i int) bool {
+	if i > 0 && (toks[i-1].text == "(" || optionKeywords[toks[i-1].text]) {
+		return true
+	}
+	if i+1 < len(toks) && toks[i+1].text == ")" {
+		return true
+	}
+	if i+1 == len(toks) || toks[i+1].kind != tWord {
+		return toks[i].text != "i" || reply[toks[i].start] == 'I' && len(toks) == 1
+	}
+	c := reply[toks[i].start]
+	return 'B' <= c && c <= 'J' && c != 'I'
+}
+
+// choiceExcluded reports whether the option at toks[i] is negated ("not B",
+// "B is wrong") or given as a reason ("because C is too small").
+func choiceExcluded(toks []token, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if isClauseEnd(toks[k]) {
+			break
+		}
+		if isNegator(toks[k].text) {
+			return true
+		}
+	}
+	for k := i - 1; k >= 0; k-- {
+		if isSentenceEnd(toks[k]) {
+			break
+		}
+		if reasonWords[toks[k].text] {
+			return true
+		}
+	}
+	j := i + 1
+	if j < len(toks) && toks[j].text == ")" {
+		j++
+	}
+	if j < len(toks) {
+		switch toks[j].text {
+		case "isn't", "isnt", "wrong", "incorrect":
+			return true
+		case "is", "was":
+			if j+1 < len(toks) && (toks[j+1].text == "wrong" || toks[j+1].text == "not" || toks[j+1].text == "incorrect") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Result) {
+	want, ok := choiceLetter(exp.Answer)
+	if !ok {
+		want = -1
+		ew := normalize(etoks)
+		for i, o := range exp.Options {
+			if equalWords(ew, normalize(lex(o))) {
+				want = i
+				break
+			}
+		}
+	}
+	if want < 0 {
+		// Not a letter and not one of the options: compare the text.
+		evalText(exp, reply, toks, res)
+		return
+	}
+	ms := choiceMentions(reply, toks, exp.Options)
+	first := -1
+	for k, m := range ms {
+		if !m.excluded && (first < 0 || m.tok < ms[first].tok) {
+			first = k
+		}
+	}
+	if first < 0 {
+		if declines(reply, toks) || len(ms) > 0 {
+			res.Verdict, res.Reason = NotAttempt, "no option chosen"
+			return
+		}
+		res.Verdict, res.Reason, res.Extracted = Incorrect, "no option recognised", strings.TrimSpace(reply)
+		return
+	}
+	chosen := ms[first]
+	res.Extracted = reply[chosen.span[0]:chosen.span[1]]
+	// "B or C": a hedge between options.
+	for _, m := range ms {
+		if m.excluded || m.idx == chosen.idx || m.tok <= chosen.tok {
+			continue
+		}
+		between := toks[chosen.tok+1 : m.tok]
+		if hasWord(between, "or") && len(between) <= 4 {
+			res.Extracted = reply[chosen.span[0]:m.span[1]]
+			if chosen.idx == want || m.idx == want {
+				res.Verdict, res.Reason = NotAttempt, "hedged between two options"
+			} else {
+				res.Verdict, res.Reason = Incorrect, "hedged between two options, neither right"
+			}
+			return
+		}
+	}
+	if chosen.idx == want {
+		res.Verdict = Correct
+	} else {
+		res.Verdict = Incorrect
+	}
+}
+
+func hasWord(toks []token, w string) bool {
+	for _, t := range toks {
+		if t.text == w {
+			return true
+		}
+	}
+	return false
+}
