@@ -25,13 +25,14 @@ func commands() []command {
 	return []command{
 		{"serve", "", "run the HTTP and WebSocket server (the default command)", runServe},
 		{"migrate", "up | down N | version", "apply, roll back or show database migrations", runMigrate},
+		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
 		{"version", "", "print the version", runVersion},
 	}
 }
 
 // run runs tutord with the given arguments (without the program name).
-func run(ctx context.Context, args []string, environ map[string]string, stdout, stderr io.Writer) error {
-	e := env{environ: environ, stdout: stdout, stderr: stderr}
+func run(ctx context.Context, args []string, environ map[string]string, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := env{environ: environ, stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 			printUsage(stdout)

@@ -22,7 +22,7 @@ var version = ""
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, os.Args[1:], config.Environ(), os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], config.Environ(), os.Stdin, os.Stdout, os.Stderr)
 	if err != nil && !errors.Is(err, errHelp) {
 		fmt.Fprintf(os.Stderr, "tutord: %v\n", err)
 		os.Exit(exitCode(err))
@@ -49,6 +49,7 @@ func exitCode(err error) int {
 // commands in-process with their own.
 type env struct {
 	environ map[string]string
+	stdin   io.Reader
 	stdout  io.Writer
 	stderr  io.Writer
 }

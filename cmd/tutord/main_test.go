@@ -278,7 +278,7 @@ func TestCommandLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			err := run(context.Background(), tt.args, map[string]string{}, &out, &errOut)
+			err := run(context.Background(), tt.args, map[string]string{}, strings.NewReader(""), &out, &errOut)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitCode(err) != tt.wantCode {
 				t.Fatalf("err = %v (exit %d); want %q (exit %d)", err, exitCode(err), tt.wantErr, tt.wantCode)
 			}
@@ -288,7 +288,7 @@ func TestCommandLine(t *testing.T) {
 
 func TestHelpListsEverySetting(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"--help"}, nil, &out, io.Discard); err != errHelp {
+	if err := run(context.Background(), []string{"--help"}, nil, nil, &out, io.Discard); err != errHelp {
 		t.Fatalf("err = %v", err)
 	}
 	for _, want := range []string{"TUTORD_ADDR", ":8080", "TUTORD_DATABASE_URL", "TUTORD_DATA_DIR", "TUTORD_MIGRATE", "TUTORD_LOG_LEVEL", "TUTORD_LOG_FORMAT", "migrate up | down N | version", "-addr"} {
@@ -326,5 +326,36 @@ func TestMigrateUpDownVersion(t *testing.T) {
 	}
 	if out := run("migrate", "up"); out != latest {
 		t.Fatalf("up after down: %q, want %q", out, latest)
+	}
+}
+
+func TestCheckAnswer(t *testing.T) {
+	tests := []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"--expected", "3/4", "I think it's 0.75"}, "", `{"verdict":"correct","extracted":"0.75","kind":"fraction"}`},
+		{[]string{"--expected", "3/4", "--kind", "fraction", "-"}, "the answer is 2/3", `{"verdict":"incorrect","extracted":"2/3","kind":"fraction"}`},
+		{[]string{"--expected", "12 cm", "--require-unit", "12"}, "", `"verdict":"partial"`},
+		{[]string{"--expected", "B", "--option", "2", "--option", "4", "the second one, 4"}, "", `"verdict":"correct"`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var out bytes.Buffer
+			err := run(context.Background(), append([]string{"check-answer"}, tt.args...), nil, strings.NewReader(tt.stdin), &out, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), tt.want) {
+				t.Fatalf("output %s; want %s", out.String(), tt.want)
+			}
+		})
+	}
+	for _, bad := range [][]string{{"x"}, {"--expected", "1"}, {"--expected", "1", "--kind", "colour", "1"}, {"--expected", "1", "--tolerance", "-1", "1"}} {
+		err := run(context.Background(), append([]string{"check-answer"}, bad...), nil, nil, io.Discard, io.Discard)
+		if exitCode(err) != 2 {
+			t.Errorf("check-answer %v: err = %v, want a usage error", bad, err)
+		}
 	}
 }
