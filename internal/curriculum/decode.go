@@ -1,0 +1,289 @@
+package curriculum
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// decoder fills Go values from a YAML syntax tree by their yaml struct tags.
+// Unlike a decoder that stops at the first error, it reports every unknown
+// field and every value of the wrong shape, and it records the line of every
+// field it meets so that later checks can name the line of what they reject.
+//
+// Text fields take any scalar as written ("0.50" stays "0.50"), so authors
+// need not quote answers such as 12 or 0.5.
+type decoder struct {
+	lines map[string]int // field path → line
+	is    *issues
+}
+
+func newDecoder(is *issues) *decoder {
+	return &decoder{lines: map[string]int{}, is: is}
+}
+
+// line returns the line of the field at path, or of its closest recorded
+// parent when the field is absent.
+func (d *decoder) line(path string) int {
+	for {
+		if l, ok := d.lines[path]; ok {
+			return l
+		}
+		if path == "" {
+			return 0
+		}
+		path = path[:max(strings.LastIndexAny(path, ".["), 0)]
+	}
+}
+
+// present reports whether the file wrote the field at path.
+func (d *decoder) present(path string) bool {
+	_, ok := d.lines[path]
+	return ok
+}
+
+func (d *decoder) decode(path string, n ast.Node, v reflect.Value) {
+	n = unwrap(n)
+	if _, ok := n.(*ast.AliasNode); ok {
+		d.is.add(nodeLine(n), path, "aliases are not supported")
+		return
+	}
+	_, null := n.(*ast.NullNode)
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !null {
+			v.Set(reflect.New(v.Type().Elem()))
+			d.decode(path, n, v.Elem())
+		}
+	case reflect.Struct:
+		if !null {
+			d.decodeStruct(path, n, v)
+		}
+	case reflect.Slice:
+		if !null {
+			d.decodeSlice(path, n, v)
+		}
+	case reflect.String:
+		s, ok := scalarText(n)
+		if !ok {
+			d.is.add(nodeLine(n), path, "must be text, not %s", describe(n))
+			return
+		}
+		v.SetString(s)
+	case reflect.Int:
+		x, ok := integerValue(n)
+		if !ok || v.OverflowInt(x) {
+			d.is.add(nodeLine(n), path, "must be an integer, not %s", describe(n))
+			return
+		}
+		v.SetInt(x)
+	case reflect.Float64:
+		x, ok := numberValue(n)
+		if !ok {
+			d.is.add(nodeLine(n), path, "must be a number, not %s", describe(n))
+			return
+		}
+		v.SetFloat(x)
+	default:
+		// Unreachable for the types of this package.
+		d.is.add(nodeLine(n), path, "cannot hold a value of Go type %s", v.Type())
+	}
+}
+
+func (d *decoder) decodeStruct(path string, n ast.Node, v reflect.Value) {
+	var pairs []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	default:
+		d.is.add(nodeLine(n), path, "must be a mapping, not %s", describe(n))
+		return
+	}
+	fields := yamlFields(v.Type())
+	for _, kv := range pairs {
+		line := nodeLine(kv.Key)
+		name, ok := scalarText(unwrap(kv.Key))
+		if !ok {
+			d.is.add(line, path, "keys must be plain text, not %s", describe(kv.Key))
+			continue
+		}
+		fpath := name
+		if path != "" {
+			fpath = path + "." + name
+		}
+		i, ok := fields[name]
+		if !ok {
+			d.is.add(line, fpath, "unknown field%s", suggest(name, fields))
+			continue
+		}
+		d.lines[fpath] = line
+		d.decode(fpath, kv.Value, v.Field(i))
+	}
+}
+
+func (d *decoder) decodeSlice(path string, n ast.Node, v reflect.Value) {
+	seq, ok := n.(*ast.SequenceNode)
+	if !ok {
+		d.is.add(nodeLine(n), path, "must be a list, not %s", describe(n))
+		return
+	}
+	if len(seq.Values) == 0 {
+		return // an empty list is the same as none
+	}
+	s := reflect.MakeSlice(v.Type(), len(seq.Values), len(seq.Values))
+	for i, item := range seq.Values {
+		ipath := fmt.Sprintf("%s[%d]", path, i)
+		d.lines[ipath] = nodeLine(item)
+		d.decode(ipath, item, s.Index(i))
+	}
+	v.Set(s)
+}
+
+// yamlFields maps the yaml names of a struct's fields to their indexes.
+func yamlFields(t reflect.Type) map[string]int {
+	fields := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if name != "" && name != "-" {
+			fields[name] = i
+		}
+	}
+	return fields
+}
+
+// suggest names the known field closest to an unknown one, or lists them all.
+func suggest(name string, fields map[string]int) string {
+	names := make([]string, 0, len(fields))
+	for f := range fields {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	best, dist := "", 3
+	for _, f := range names {
+		if d := editDistance(name, f); d < dist {
+			best, dist = f, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return "; known fields: " + strings.Join(names, ", ")
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// unwrap looks through anchors and tags at the value they mark.
+func unwrap(n ast.Node) ast.Node {
+	for {
+		switch x := n.(type) {
+		case *ast.AnchorNode:
+			n = x.Value
+		case *ast.TagNode:
+			n = x.Value
+		case *ast.MappingKeyNode:
+			n = x.Value
+		default:
+			if n == nil {
+				return &ast.NullNode{}
+			}
+			return n
+		}
+	}
+}
+
+func integerValue(n ast.Node) (int64, bool) {
+	if i, ok := n.(*ast.IntegerNode); ok {
+		switch x := i.Value.(type) {
+		case int64:
+			return x, true
+		case uint64:
+			return int64(x), x <= math.MaxInt64
+		}
+	}
+	return 0, false
+}
+
+func numberValue(n ast.Node) (float64, bool) {
+	switch x := n.(type) {
+	case *ast.FloatNode:
+		return x.Value, true
+	case *ast.IntegerNode:
+		switch v := x.Value.(type) {
+		case int64:
+			return float64(v), true
+		case uint64:
+			return float64(v), true
+		}
+	}
+	return 0, false
+}
+
+// scalarText returns a scalar as written, and "" for null.
+func scalarText(n ast.Node) (string, bool) {
+	switch s := n.(type) {
+	case *ast.StringNode:
+		return s.Value, true
+	case *ast.LiteralNode:
+		return s.Value.Value, true
+	case *ast.NullNode:
+		return "", true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
+		return s.GetToken().Value, true
+	}
+	return "", false
+}
+
+// describe names a node's kind for error messages.
+func describe(n ast.Node) string {
+	switch n.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.NullNode:
+		return "nothing"
+	}
+	if s, ok := scalarText(n); ok {
+		if r := []rune(s); len(r) > 40 {
+			s = string(r[:40]) + "..."
+		}
+		return strconv.Quote(s)
+	}
+	return n.Type().String()
+}
+
+func nodeLine(n ast.Node) int {
+	if n == nil {
+		return 0
+	}
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		return tk.Position.Line
+	}
+	return 0
+}

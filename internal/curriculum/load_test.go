@@ -1,0 +1,209 @@
+package curriculum
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// subtopicDoc returns validDoc with another subtopic key and, if given,
+// prerequisites (on line 13, pushing the plan down by one line).
+func subtopicDoc(key string, prerequisites ...string) string {
+	doc := strings.Replace(validDoc, "key: adding-fractions", "key: "+key, 1)
+	if len(prerequisites) > 0 {
+		doc = strings.Replace(doc, "    plan:", "    prerequisites: ["+strings.Join(prerequisites, ", ")+"]\n    plan:", 1)
+	}
+	return doc
+}
+
+// writeFiles writes files (path → content) under a new directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func fileNames(dir string, files []*File) []string {
+	var names []string
+	for _, f := range files {
+		name := f.Name
+		if filepath.IsAbs(name) {
+			name, _ = filepath.Rel(dir, name)
+		}
+		names = append(names, filepath.ToSlash(name))
+	}
+	return names
+}
+
+func TestLoadPaths(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"b/second.yml":       subtopicDoc("second", "mathematics/fractions/first"),
+		"a/first.yaml":       subtopicDoc("first"),
+		"a/notes.txt":        "not a curriculum file",
+		".git/ignored.yaml":  "not: [valid",
+		"a/.hidden.yaml":     "not: [valid",
+		"c/third.yaml":       subtopicDoc("third"),
+		"c/deeper/four.yaml": subtopicDoc("four"),
+	})
+	// The same file named twice, in different ways, and paths out of order
+	// change nothing.
+	t.Chdir(dir)
+	files, err := LoadPaths("c", dir, filepath.Join("a", "first.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a/first.yaml", "b/second.yml", "c/deeper/four.yaml", "c/third.yaml"}
+	if diff := cmp.Diff(want, fileNames(dir, files)); diff != "" {
+		t.Errorf("files mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadPathsMissing(t *testing.T) {
+	_, err := LoadPaths(filepath.Join(t.TempDir(), "nothing"))
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadPaths error = %v, want fs.ErrNotExist", err)
+	}
+}
+
+func TestLoadFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"india/a.yaml":   {Data: []byte(subtopicDoc("first"))},
+		"india/b.yaml":   {Data: []byte(subtopicDoc("second", "mathematics/fractions/first"))},
+		"india/read.me":  {Data: []byte("not a curriculum file")},
+		".hidden/x.yaml": {Data: []byte("not: [valid")},
+	}
+	files, err := LoadFS(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	if diff := cmp.Diff([]string{"india/a.yaml", "india/b.yaml"}, names); diff != "" {
+		t.Errorf("files mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{
+			name: "duplicate subtopic across files",
+			files: map[string]string{
+				"a.yaml": validDoc,
+				"b.yaml": validDoc,
+			},
+			want: []string{`b.yaml:9: subtopics[0].key: duplicate subtopic "mathematics/fractions/adding-fractions": also at a.yaml:9`},
+		},
+		{
+			name: "topic titled differently",
+			files: map[string]string{
+				"a.yaml": subtopicDoc("first"),
+				"b.yaml": strings.Replace(subtopicDoc("second"), "title: Fractions", "title: Fractions and decimals", 1),
+			},
+			want: []string{`b.yaml:7: topic.title: topic "fractions" is titled "Fractions" in a.yaml`},
+		},
+		{
+			name: "unknown prerequisite",
+			files: map[string]string{
+				"a.yaml": subtopicDoc("first", "mathematics/fractions/zeroth"),
+			},
+			want: []string{`a.yaml:13: subtopics[0].prerequisites[0]: unknown subtopic "mathematics/fractions/zeroth"`},
+		},
+		{
+			name: "prerequisite cycle",
+			files: map[string]string{
+				"a.yaml": subtopicDoc("first", "mathematics/fractions/third"),
+				"b.yaml": subtopicDoc("second", "mathematics/fractions/first"),
+				"c.yaml": subtopicDoc("third", "mathematics/fractions/second"),
+			},
+			want: []string{`b.yaml:13: subtopics[0].prerequisites[0]: prerequisites form a cycle: ` +
+				`mathematics/fractions/first → mathematics/fractions/third → mathematics/fractions/second → mathematics/fractions/first`},
+		},
+		{
+			name: "problems in several files",
+			files: map[string]string{
+				"a.yaml": strings.Replace(subtopicDoc("first"), "grade: 7", "grade: seven", 1),
+				"b.yaml": strings.Replace(subtopicDoc("second"), "difficulty: easy", "difficulty: hardest", 1),
+			},
+			want: []string{
+				`a.yaml:3: grade: must be an integer, not "seven"`,
+				`b.yaml:25: subtopics[0].questions[0].difficulty: must be one of easy, medium, hard, not "hardest"`,
+			},
+		},
+		{
+			name: "an unreadable file may hold the prerequisites",
+			files: map[string]string{
+				"a.yaml": "country: [India",
+				"b.yaml": subtopicDoc("second", "mathematics/fractions/first"),
+			},
+			want: []string{`a.yaml:1: invalid YAML: sequence end token ']' not found`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{}
+			for name, content := range tt.files {
+				fsys[name] = &fstest.MapFile{Data: []byte(content)}
+			}
+			files, err := LoadFS(fsys)
+			var verr *ValidationError
+			if !errors.As(err, &verr) {
+				t.Fatalf("LoadFS = %d files, error %v; want a *ValidationError", len(files), err)
+			}
+			if files != nil {
+				t.Errorf("LoadFS returned %d files with an error", len(files))
+			}
+			var got []string
+			for _, i := range verr.Issues {
+				got = append(got, i.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("issues mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestValidationErrorCap(t *testing.T) {
+	doc := validDoc + strings.Repeat(`      - id: more
+        question: What is 2/7 + 3/7?
+        answer: "5/7"
+        concept: Like fractions
+        difficulty: easiest
+        type: procedural
+        hints: [Count the sevenths., Add the numerators 2 and 3.]
+        solution: 2/7 + 3/7 = 5/7.
+`, 150)
+	_, err := Parse("x.yaml", []byte(doc))
+	var verr *ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("Parse error = %v, want a *ValidationError", err)
+	}
+	// Each copy has a bad difficulty and all but the first repeat the id: 299 issues.
+	if len(verr.Issues) != maxIssues || verr.Omitted != 299-maxIssues {
+		t.Errorf("got %d issues and %d omitted, want %d and %d", len(verr.Issues), verr.Omitted, maxIssues, 299-maxIssues)
+	}
+	if msg := err.Error(); !strings.HasSuffix(msg, "\n(199 more not shown)") {
+		t.Errorf("error does not end with the count of omitted issues:\n%s", msg[max(0, len(msg)-200):])
+	}
+}

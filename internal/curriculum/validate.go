@@ -1,0 +1,335 @@
+package curriculum
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+var (
+	slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	keyPattern  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*/[a-z0-9]+(-[a-z0-9]+)*/[a-z0-9]+(-[a-z0-9]+)*$`)
+)
+
+// kinds are the answer kinds a file may name.
+var kinds = []answer.Kind{
+	answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber,
+	answer.KindPercentage, answer.KindUnit, answer.KindChoice, answer.KindText,
+	answer.KindBoolean, answer.KindList, answer.KindSet, answer.KindExpression,
+}
+
+// answerFormats catch an answer that cannot be of its kind (kind: integer,
+// answer: 3/4). They are deliberately loose: the evaluator is the judge.
+var answerFormats = map[answer.Kind]struct {
+	pattern *regexp.Regexp
+	example string
+}{
+	answer.KindInteger:     {regexp.MustCompile(`^[+-]?(\d+|\d{1,3}(,\d{3})+)$`), "42"},
+	answer.KindDecimal:     {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)$`), "3.14"},
+	answer.KindFraction:    {regexp.MustCompile(`^[+-]?\d+\s*/\s*0*[1-9]\d*$`), "3/4"},
+	answer.KindMixedNumber: {regexp.MustCompile(`^[+-]?\d+\s+\d+\s*/\s*0*[1-9]\d*$`), "1 1/2"},
+	answer.KindPercentage:  {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)\s*%$`), "75%"},
+	answer.KindUnit:        {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)\s*[^\d\s.].*$`), "12 cm"},
+	answer.KindBoolean:     {regexp.MustCompile(`^(?i:true|false|yes|no)$`), "yes"},
+}
+
+// checker checks one decoded file.
+type checker struct {
+	d  *decoder
+	is *issues
+}
+
+func check(f *File, d *decoder, is *issues) {
+	c := &checker{d: d, is: is}
+	c.file(f)
+}
+
+// errorf reports an issue with the field at path, unless the decoder has
+// already reported that field or one that holds it.
+func (c *checker) errorf(path, format string, args ...any) {
+	if c.is.reported(path) {
+		return
+	}
+	c.is.add(c.d.line(path), path, format, args...)
+}
+
+// required reports a blank value and reports whether the value is present.
+func (c *checker) required(path, value string) bool {
+	if strings.TrimSpace(value) == "" {
+		c.errorf(path, "required")
+		return false
+	}
+	return true
+}
+
+func (c *checker) slug(path, value, example string) {
+	if c.required(path, value) && !slugPattern.MatchString(value) {
+		c.errorf(path, "%q is not a key: use lowercase letters, digits and single hyphens, like %q", value, example)
+	}
+}
+
+// oneOf reports a value outside allowed; an empty value is allowed unless required.
+func oneOf[T ~string](c *checker, path string, v T, required bool, allowed ...T) {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	list := strings.Join(names, ", ")
+	switch {
+	case v == "" && required:
+		c.errorf(path, "required: one of %s", list)
+	case v != "" && !slices.Contains(allowed, v):
+		c.errorf(path, "must be one of %s, not %q", list, v)
+	}
+}
+
+func (c *checker) file(f *File) {
+	c.required("country", f.Country)
+	c.required("board", f.Board)
+	switch {
+	case !c.d.present("grade"):
+		c.errorf("grade", "required: an integer from 1 to 12")
+	case f.Grade < 1 || f.Grade > 12:
+		c.errorf("grade", "must be an integer from 1 to 12, not %d", f.Grade)
+	}
+	if c.required("subject", f.Subject) && Slug(f.Subject) == "" {
+		c.errorf("subject", "must contain a letter from a to z or a digit")
+	}
+	c.slug("topic.key", f.Topic.Key, "fractions")
+	c.required("topic.title", f.Topic.Title)
+	if len(f.Subtopics) == 0 {
+		c.errorf("subtopics", "required: at least one subtopic")
+	}
+	first := map[string]int{}
+	for i := range f.Subtopics {
+		s := &f.Subtopics[i]
+		p := fmt.Sprintf("subtopics[%d]", i)
+		if j, dup := first[s.Key]; dup {
+			c.errorf(p+".key", "duplicate subtopic key %q (also subtopics[%d])", s.Key, j)
+		} else if s.Key != "" {
+			first[s.Key] = i
+		}
+		c.subtopic(p, key(f.Subject, f.Topic.Key, s.Key), s)
+	}
+}
+
+func (c *checker) subtopic(p, fullKey string, s *Subtopic) {
+	c.slug(p+".key", s.Key, "adding-fractions")
+	c.required(p+".title", s.Title)
+	oneOf(c, p+".status", s.Status, false, StatusApproved, StatusDraft)
+	c.required(p+".teaching_approach", s.TeachingApproach)
+	if len(s.LearningObjectives) == 0 {
+		c.errorf(p+".learning_objectives", "required: at least one objective")
+	}
+	c.texts(p+".learning_objectives", s.LearningObjectives)
+	c.texts(p+".common_misconceptions", s.CommonMisconceptions)
+	c.prerequisites(p+".prerequisites", fullKey, s.Prerequisites)
+	oneOf(c, p+".required_depth", s.RequiredDepth, false, DepthBasic, DepthIntermediate, DepthAdvanced)
+	if s.Mastery != nil {
+		c.mastery(p+".mastery", s.Mastery)
+	}
+
+	plan := c.plan(p, s)
+	c.questions(p, s, plan)
+}
+
+// plan checks the steps of a subtopic's plan and returns the plan resolved.
+func (c *checker) plan(p string, s *Subtopic) []Step {
+	if c.d.present(p+".plan") && len(s.Plan) == 0 {
+		c.errorf(p+".plan", "has no steps; omit plan to use the default plan")
+	}
+	plan, _ := resolvePlan(s)
+	for i := range s.Plan {
+		c.step(fmt.Sprintf("%s.plan[%d]", p, i), &s.Plan[i], plan[i])
+	}
+	return plan
+}
+
+// questions checks a subtopic's question bank against its resolved plan.
+func (c *checker) questions(p string, s *Subtopic, plan []Step) {
+	if len(s.Questions) == 0 {
+		c.errorf(p+".questions", "required: at least one question")
+		return
+	}
+	concepts := Concepts(plan)
+	asked := map[string]bool{}
+	first := map[string]int{}
+	for i := range s.Questions {
+		q := &s.Questions[i]
+		qp := fmt.Sprintf("%s.questions[%d]", p, i)
+		if j, dup := first[q.ID]; dup {
+			c.errorf(qp+".id", "duplicate question id %q (also questions[%d])", q.ID, j)
+		} else if q.ID != "" {
+			first[q.ID] = i
+		}
+		asked[c.question(qp, q, concepts, strings.TrimSpace(s.Title))] = true
+	}
+	if s.Plan == nil {
+		return // every question counts for the default plan's single concept
+	}
+	for i, st := range plan {
+		if st.Type != StepExplain && !asked[st.Concept] {
+			c.errorf(fmt.Sprintf("%s.plan[%d]", p, i),
+				"%s step on %q has no questions: add questions with that concept", st.Type, st.Concept)
+		}
+	}
+}
+
+func (c *checker) texts(path string, list []string) {
+	for i, t := range list {
+		c.required(fmt.Sprintf("%s[%d]", path, i), t)
+	}
+}
+
+func (c *checker) prerequisites(path, self string, keys []string) {
+	seen := map[string]bool{}
+	for i, k := range keys {
+		kp := fmt.Sprintf("%s[%d]", path, i)
+		switch {
+		case !c.required(kp, k):
+		case !keyPattern.MatchString(k):
+			c.errorf(kp, "%q is not a subtopic key like %q", k, "mathematics/fractions/adding-fractions")
+		case k == self:
+			c.errorf(kp, "a subtopic cannot be its own prerequisite")
+		case seen[k]:
+			c.errorf(kp, "%q is listed twice", k)
+		}
+		seen[k] = true
+	}
+}
+
+func (c *checker) mastery(path string, m *Mastery) {
+	params := []struct {
+		name  string
+		value float64
+	}{{"prior", m.Prior}, {"learn", m.Learn}, {"guess", m.Guess}, {"slip", m.Slip}}
+	for _, x := range params {
+		xp := path + "." + x.name
+		switch {
+		case !c.d.present(xp):
+			c.errorf(xp, "required: a probability from 0 to 1")
+		case !(x.value >= 0 && x.value <= 1):
+			c.errorf(xp, "must be a probability from 0 to 1, not %v", x.value)
+		}
+	}
+	if m.Guess+m.Slip >= 1 {
+		c.errorf(path, "guess + slip must be below 1, or a right answer would say nothing about mastery")
+	}
+}
+
+func (c *checker) step(p string, st *Step, resolved Step) {
+	c.required(p+".title", st.Title)
+	oneOf(c, p+".type", st.Type, false, StepExplain, StepCheck, StepPractice)
+	if resolved.Type == StepExplain && strings.TrimSpace(st.Content) == "" {
+		if st.Type == "" {
+			c.errorf(p+".content", "required: this is an explain step (its type was inferred; set type to change it)")
+		} else {
+			c.errorf(p+".content", "required for an explain step")
+		}
+	}
+}
+
+// question checks one question and returns the concept it checks.
+func (c *checker) question(p string, q *Question, concepts []string, defaultConcept string) string {
+	c.slug(p+".id", q.ID, "like-1")
+	c.required(p+".question", q.Question)
+	hasAnswer := c.required(p+".answer", q.Answer)
+	oneOf(c, p+".kind", q.Kind, false, kinds...)
+	c.texts(p+".accept", q.Accept)
+	c.texts(p+".options", q.Options)
+
+	kind := questionKind(q)
+	switch {
+	case kind == answer.KindChoice:
+		c.choice(p, q, hasAnswer)
+	case len(q.Options) > 0:
+		c.errorf(p+".options", "only choice questions have options")
+	case hasAnswer:
+		if f, ok := answerFormats[kind]; ok && !f.pattern.MatchString(strings.TrimSpace(q.Answer)) {
+			c.errorf(p+".answer", "%q is not a valid %s answer (for example %q)", q.Answer, kind, f.example)
+		}
+	}
+
+	concept := strings.TrimSpace(q.Concept)
+	if concept == "" {
+		concept = defaultConcept
+	}
+	if !slices.Contains(concepts, concept) {
+		list := quoteAll(concepts)
+		if q.Concept == "" {
+			c.errorf(p+".concept", "required: one of the plan's concepts: %s", list)
+		} else {
+			c.errorf(p+".concept", "%q is not a concept of the plan: %s", q.Concept, list)
+		}
+	}
+
+	oneOf(c, p+".difficulty", q.Difficulty, true, Easy, Medium, Hard)
+	oneOf(c, p+".type", q.Type, true, Conceptual, Procedural, Application)
+	if len(q.Hints) != 2 {
+		c.errorf(p+".hints", "must be exactly two hints (a conceptual nudge, then the first step), not %d", len(q.Hints))
+	}
+	c.texts(p+".hints", q.Hints)
+	if len(q.Hints) == 2 && q.Hints[0] != "" && strings.TrimSpace(q.Hints[0]) == strings.TrimSpace(q.Hints[1]) {
+		c.errorf(p+".hints[1]", "repeats the first hint")
+	}
+	c.required(p+".solution", q.Solution)
+	return concept
+}
+
+func (c *checker) choice(p string, q *Question, hasAnswer bool) {
+	if len(q.Options) < 2 {
+		c.errorf(p+".options", "required: a choice question needs at least two options")
+		return
+	}
+	seen := map[string]int{}
+	for i, o := range q.Options {
+		norm := strings.ToLower(strings.TrimSpace(o))
+		if j, dup := seen[norm]; dup {
+			c.errorf(fmt.Sprintf("%s.options[%d]", p, i), "repeats options[%d]", j)
+			continue
+		}
+		seen[norm] = i
+	}
+	if !hasAnswer || choiceIndex(q.Answer, q.Options) >= 0 {
+		return
+	}
+	c.errorf(p+".answer", "must be an option's letter (A to %c) or the text of one of the options", 'A'+rune(min(len(q.Options), 26)-1))
+}
+
+// choiceIndex returns the index of the option an answer names, by letter or
+// by text, or -1.
+func choiceIndex(ans string, options []string) int {
+	ans = strings.TrimSpace(ans)
+	if len(ans) == 1 {
+		if i := int(unicode.ToUpper(rune(ans[0])) - 'A'); 0 <= i && i < len(options) {
+			return i
+		}
+	}
+	for i, o := range options {
+		if strings.EqualFold(strings.TrimSpace(o), ans) {
+			return i
+		}
+	}
+	return -1
+}
+
+// questionKind returns a question's kind, taking a question with options but
+// no kind to be a choice question.
+func questionKind(q *Question) answer.Kind {
+	if q.Kind == answer.KindAuto && len(q.Options) > 0 {
+		return answer.KindChoice
+	}
+	return q.Kind
+}
+
+func quoteAll(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
