@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"sync"
 	"testing"
@@ -38,6 +39,7 @@ import (
 const EnvURL = "TUTORD_TEST_DATABASE_URL"
 
 type server struct {
+	adminURL string          // the server's connection string, as given
 	admin    *pgx.ConnConfig // connects to the maintenance database
 	template string
 	cluster  *pgembed.Cluster
@@ -98,6 +100,7 @@ func setUp() (*server, error) {
 		return s, fmt.Errorf("%s: %w", EnvURL, err)
 	}
 	s.admin = cfg
+	s.adminURL = url
 	if err := s.makeTemplate(ctx); err != nil {
 		return s, err
 	}
@@ -143,10 +146,18 @@ func (s *server) makeTemplate(ctx context.Context) error {
 	return nil
 }
 
+// connString returns the server's connection string with the database
+// replaced by db. (pgx's ConnConfig.ConnString returns the string it was
+// parsed from, so the change must be made on the string.)
 func (s *server) connString(db string) string {
-	cfg := s.admin.Copy()
-	cfg.Database = db
-	return cfg.ConnString()
+	if u, err := url.Parse(s.adminURL); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		u.Path = "/" + db
+		q := u.Query()
+		q.Del("dbname")
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return s.adminURL + " dbname=" + db // later keywords win
 }
 
 func migrationsHash() string {

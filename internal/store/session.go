@@ -21,6 +21,8 @@ type Summary struct {
 	Coverage          float64 // percent of plan concepts covered
 	ExamScore         *int    // set when an exam is finished
 	ExamTotal         *int
+	ExamCorrect       *int // exams: correct answers so far
+	ExamQuestions     *int // exams: questions generated
 	ConceptsCovered   []string
 	ConceptsDiscussed []string
 	MasteryByConcept  map[string]float64
@@ -33,6 +35,7 @@ type Session struct {
 	Mode        string
 	GuidelineID *uuid.UUID
 	Subject     string
+	PlanVersion *uuid.UUID // the study plan version the session runs on
 	State       json.RawMessage
 	Version     int64
 	Summary     Summary
@@ -62,6 +65,7 @@ type NewSession struct {
 	Mode        string
 	GuidelineID *uuid.UUID
 	Subject     string
+	PlanVersion *uuid.UUID
 	State       json.RawMessage
 	Summary     Summary
 	Messages    []NewMessage // the first messages, e.g. the welcome
@@ -75,9 +79,10 @@ WITH ins AS (
     INSERT INTO sessions (id, learner_id, mode, guideline_id, subject, state_json, message_count,
         topic_name, turn_count, is_paused, is_complete, current_step, total_steps, mastery, coverage,
         exam_score, exam_total, concepts_covered, concepts_discussed, mastery_by_concept,
+        exam_correct, exam_questions, plan_version_id,
         created_at, updated_at, completed_at)
     VALUES ($1, $2, $3, $4, $5, $6, cardinality($7::text[]),
-        $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+        $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $23, $24, $25,
         $22::timestamptz, $22::timestamptz, CASE WHEN $12::boolean THEN $22::timestamptz END)
     RETURNING id
 )
@@ -90,14 +95,14 @@ FROM ins, unnest($7::text[], $8::text[]) WITH ORDINALITY AS m(role, content, seq
 		roles, contents,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		timeOrNow(n.Now))
+		timeOrNow(n.Now), sm.ExamCorrect, sm.ExamQuestions, n.PlanVersion)
 	return interpretError("create session "+n.ID.String(), err)
 }
 
 const sessionColumns = `id, learner_id, mode, guideline_id, coalesce(subject, ''), state_json, state_version,
     coalesce(topic_name, ''), turn_count, is_paused, is_complete, current_step, total_steps, mastery, coverage,
     exam_score, exam_total, concepts_covered, concepts_discussed, mastery_by_concept,
-    created_at, updated_at, completed_at`
+    exam_correct, exam_questions, plan_version_id, created_at, updated_at, completed_at`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -108,7 +113,7 @@ func scanSession(row scanner) (Session, error) {
 	err := row.Scan(&se.ID, &se.LearnerID, &se.Mode, &se.GuidelineID, &se.Subject, &state, &se.Version,
 		&sm.TopicName, &sm.TurnCount, &sm.IsPaused, &sm.IsComplete, &sm.CurrentStep, &sm.TotalSteps, &sm.Mastery, &sm.Coverage,
 		&sm.ExamScore, &sm.ExamTotal, &sm.ConceptsCovered, &sm.ConceptsDiscussed, &mastery,
-		&se.CreatedAt, &se.UpdatedAt, &se.CompletedAt)
+		&sm.ExamCorrect, &sm.ExamQuestions, &se.PlanVersion, &se.CreatedAt, &se.UpdatedAt, &se.CompletedAt)
 	if err != nil {
 		return Session{}, err
 	}

@@ -56,6 +56,15 @@ func createSession(t testing.TB, s *store.Store, f fixture) uuid.UUID {
 	return id
 }
 
+func newLearner(t testing.TB, s *store.Store) uuid.UUID {
+	t.Helper()
+	l, err := s.EnsureLearner(context.Background(), "sub-"+uuid.NewString())
+	if err != nil {
+		t.Fatalf("EnsureLearner: %v", err)
+	}
+	return l.ID
+}
+
 func turn(id uuid.UUID, version int64, n int) store.Turn {
 	lat := 3
 	return store.Turn{
@@ -74,7 +83,7 @@ func turn(id uuid.UUID, version int64, n int) store.Turn {
 func TestCreateAndGetSession(t *testing.T) {
 	s := setup(t)
 	ctx := context.Background()
-	learner := uuid.New()
+	learner := newLearner(t, s)
 	id := createSession(t, s, fixture{learner: learner, subject: "Mathematics"})
 	got, err := s.GetSession(ctx, id)
 	if err != nil {
@@ -284,7 +293,7 @@ func TestClientTurnIDIsIdempotent(t *testing.T) {
 func TestOnePausedSessionPerLearnerAndGuideline(t *testing.T) {
 	s := setup(t)
 	ctx := context.Background()
-	learner, guideline := uuid.New(), uuid.New()
+	learner, guideline := newLearner(t, s), uuid.New()
 	createSession(t, s, fixture{learner: learner, guideline: guideline, paused: true})
 	other := createSession(t, s, fixture{learner: learner, guideline: guideline})
 	tr := turn(other, 1, 1)
@@ -300,7 +309,7 @@ func TestOnePausedSessionPerLearnerAndGuideline(t *testing.T) {
 func TestListSessionsPagesNewestFirst(t *testing.T) {
 	s := setup(t)
 	ctx := context.Background()
-	learner := uuid.New()
+	learner := newLearner(t, s)
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var ids []uuid.UUID
 	for i := 0; i < 25; i++ {
@@ -310,7 +319,7 @@ func TestListSessionsPagesNewestFirst(t *testing.T) {
 		}
 		ids = append(ids, createSession(t, s, fixture{learner: learner, subject: subject, created: base.Add(time.Duration(i) * time.Minute)}))
 	}
-	createSession(t, s, fixture{learner: uuid.New(), subject: "Mathematics"}) // someone else's
+	createSession(t, s, fixture{learner: newLearner(t, s), subject: "Mathematics"}) // someone else's
 
 	page, total, err := s.ListSessions(ctx, learner, store.ListOptions{Page: 2, PageSize: 10})
 	if err != nil {

@@ -70,7 +70,7 @@ WITH upd AS (
         topic_name = $9, turn_count = $10, is_paused = $11, is_complete = $12,
         current_step = $13, total_steps = $14, mastery = $15, coverage = $16,
         exam_score = $17, exam_total = $18, concepts_covered = $19, concepts_discussed = $20,
-        mastery_by_concept = $21, updated_at = $22::timestamptz,
+        mastery_by_concept = $21, exam_correct = $23, exam_questions = $24, updated_at = $22::timestamptz,
         completed_at = CASE WHEN $12::boolean THEN coalesce(completed_at, $22::timestamptz) END
     WHERE id = $1 AND state_version = $2
     RETURNING state_version, message_count - cardinality($4::text[]) AS base
@@ -111,7 +111,7 @@ SELECT state_version FROM upd`
 		nullString(t.ClientTurnID), []byte(response), logs,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		now).Scan(&version)
+		now, sm.ExamCorrect, sm.ExamQuestions).Scan(&version)
 	switch {
 	case err == nil:
 		return version, nil

@@ -1,0 +1,284 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+)
+
+// GuidelineImport is one subtopic to import: its place in the curriculum,
+// its teaching text and its study plan. The store keeps both as JSON and
+// never interprets them.
+type GuidelineImport struct {
+	Country       string
+	Board         string
+	Grade         int
+	Subject       string
+	SubjectKey    string
+	TopicKey      string
+	TopicTitle    string
+	SubtopicKey   string
+	SubtopicTitle string
+	Key           string // SubjectKey/TopicKey/SubtopicKey
+	Approved      bool
+	Guideline     json.RawMessage // teaching approach, objectives, misconceptions, prerequisites, depth
+	Plan          json.RawMessage // steps, question bank, mastery parameters
+	PlanHash      string          // identifies Plan's content
+	SourceFile    string
+}
+
+// ImportResult counts what an import did.
+type ImportResult struct {
+	Created      int // new subtopics
+	Updated      int // subtopics whose text, titles or approval changed
+	Unchanged    int
+	PlanVersions int // new plan versions (one per new subtopic, one per changed plan)
+}
+
+// ImportGuidelines upserts subtopics by (country, board, grade, key) in one
+// transaction: all are imported or none. A subtopic whose plan hash differs
+// from its current plan's gets a new plan version; sessions keep the
+// version they started with.
+func (s *Store) ImportGuidelines(ctx context.Context, gs []GuidelineImport, now time.Time) (ImportResult, error) {
+	var res ImportResult
+	now = timeOrNow(now)
+	err := s.InTx(ctx, func(tx *Store) error {
+		for _, g := range gs {
+			created, updated, newPlan, err := tx.importGuideline(ctx, g, now)
+			if err != nil {
+				return fmt.Errorf("import %s (grade %d, %s): %w", g.Key, g.Grade, g.SourceFile, err)
+			}
+			switch {
+			case created:
+				res.Created++
+			case updated || newPlan:
+				res.Updated++
+			default:
+				res.Unchanged++
+			}
+			if newPlan {
+				res.PlanVersions++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return res, nil
+}
+
+func (s *Store) importGuideline(ctx context.Context, g GuidelineImport, now time.Time) (created, updated, newPlan bool, err error) {
+	// xmax = 0 tells an inserted row from an updated one; the WHERE makes an
+	// identical re-import touch nothing.
+	const upsert = `
+INSERT INTO guidelines AS g (id, country, board, grade, subject, subject_key, topic_key, topic_title,
+    subtopic_key, subtopic_title, key, approved, guideline, source_file, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
+ON CONFLICT (country, board, grade, key) DO UPDATE SET
+    subject = EXCLUDED.subject, subject_key = EXCLUDED.subject_key, topic_key = EXCLUDED.topic_key,
+    topic_title = EXCLUDED.topic_title, subtopic_key = EXCLUDED.subtopic_key,
+    subtopic_title = EXCLUDED.subtopic_title, approved = EXCLUDED.approved,
+    guideline = EXCLUDED.guideline, source_file = EXCLUDED.source_file, updated_at = EXCLUDED.updated_at
+WHERE (g.subject, g.subject_key, g.topic_key, g.topic_title, g.subtopic_key, g.subtopic_title, g.approved, g.guideline)
+    IS DISTINCT FROM (EXCLUDED.subject, EXCLUDED.subject_key, EXCLUDED.topic_key, EXCLUDED.topic_title,
+    EXCLUDED.subtopic_key, EXCLUDED.subtopic_title, EXCLUDED.approved, EXCLUDED.guideline)
+RETURNING id, xmax = 0`
+	var id uuid.UUID
+	err = s.db.QueryRow(ctx, upsert, uuid.New(), g.Country, g.Board, g.Grade, g.Subject, g.SubjectKey, g.TopicKey,
+		g.TopicTitle, g.SubtopicKey, g.SubtopicTitle, g.Key, g.Approved, []byte(g.Guideline), nullString(g.SourceFile), now).
+		Scan(&id, &created)
+	switch {
+	case err == nil:
+		updated = !created
+	case errors.Is(err, pgx.ErrNoRows): // unchanged
+		if err = s.db.QueryRow(ctx, `SELECT id FROM guidelines WHERE country = $1 AND board = $2 AND grade = $3 AND key = $4`,
+			g.Country, g.Board, g.Grade, g.Key).Scan(&id); err != nil {
+			return false, false, false, interpretError("look up guideline", err)
+		}
+	default:
+		return false, false, false, interpretError("upsert guideline", err)
+	}
+
+	var currentHash *string
+	if err := s.db.QueryRow(ctx, `
+SELECT p.content_hash FROM guidelines g LEFT JOIN plan_versions p ON p.id = g.current_plan_id WHERE g.id = $1`, id).
+		Scan(&currentHash); err != nil {
+		return false, false, false, interpretError("read current plan", err)
+	}
+	if currentHash != nil && *currentHash == g.PlanHash {
+		return created, updated, false, nil
+	}
+	const addVersion = `
+WITH v AS (
+    INSERT INTO plan_versions (id, guideline_id, version, content_hash, plan, created_at)
+    SELECT $1, $2, coalesce(max(version), 0) + 1, $3, $4, $5 FROM plan_versions WHERE guideline_id = $2
+    RETURNING id
+)
+UPDATE guidelines SET current_plan_id = (SELECT id FROM v), updated_at = $5 WHERE id = $2`
+	if _, err := s.db.Exec(ctx, addVersion, uuid.New(), id, g.PlanHash, []byte(g.Plan), now); err != nil {
+		return false, false, false, interpretError("add plan version", err)
+	}
+	return created, updated, true, nil
+}
+
+// Guideline is a stored subtopic with its current plan version.
+type Guideline struct {
+	ID            uuid.UUID
+	Country       string
+	Board         string
+	Grade         int
+	Subject       string
+	SubjectKey    string
+	TopicKey      string
+	TopicTitle    string
+	SubtopicKey   string
+	SubtopicTitle string
+	Key           string
+	Approved      bool
+	Guideline     json.RawMessage
+	SourceFile    string
+	Plan          PlanVersion // the current plan version
+	UpdatedAt     time.Time
+}
+
+// PlanVersion is one immutable version of a subtopic's study plan.
+type PlanVersion struct {
+	ID          uuid.UUID
+	GuidelineID uuid.UUID
+	Version     int
+	Hash        string
+	Plan        json.RawMessage
+	CreatedAt   time.Time
+}
+
+const guidelineColumns = `g.id, g.country, g.board, g.grade, g.subject, g.subject_key, g.topic_key, g.topic_title,
+    g.subtopic_key, g.subtopic_title, g.key, g.approved, g.guideline, coalesce(g.source_file, ''), g.updated_at,
+    p.id, p.guideline_id, p.version, p.content_hash, p.plan, p.created_at`
+
+func scanGuideline(row scanner) (Guideline, error) {
+	var g Guideline
+	var guideline, plan []byte
+	err := row.Scan(&g.ID, &g.Country, &g.Board, &g.Grade, &g.Subject, &g.SubjectKey, &g.TopicKey, &g.TopicTitle,
+		&g.SubtopicKey, &g.SubtopicTitle, &g.Key, &g.Approved, &guideline, &g.SourceFile, &g.UpdatedAt,
+		&g.Plan.ID, &g.Plan.GuidelineID, &g.Plan.Version, &g.Plan.Hash, &plan, &g.Plan.CreatedAt)
+	g.Guideline, g.Plan.Plan = guideline, plan
+	return g, err
+}
+
+// GetGuideline returns a subtopic with its current plan, approved or not,
+// or ErrNotFound.
+func (s *Store) GetGuideline(ctx context.Context, id uuid.UUID) (Guideline, error) {
+	g, err := scanGuideline(s.db.QueryRow(ctx, `SELECT `+guidelineColumns+`
+FROM guidelines g JOIN plan_versions p ON p.id = g.current_plan_id WHERE g.id = $1`, id))
+	return g, interpretError("get guideline "+id.String(), err)
+}
+
+// ListGuidelines returns every subtopic with its current plan, ordered by
+// country, board, grade and key.
+func (s *Store) ListGuidelines(ctx context.Context) ([]Guideline, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+guidelineColumns+`
+FROM guidelines g JOIN plan_versions p ON p.id = g.current_plan_id
+ORDER BY g.country, g.board, g.grade, g.key`)
+	if err != nil {
+		return nil, interpretError("list guidelines", err)
+	}
+	gs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Guideline, error) { return scanGuideline(r) })
+	return gs, interpretError("list guidelines", err)
+}
+
+// GetPlanVersion returns one plan version, or ErrNotFound.
+func (s *Store) GetPlanVersion(ctx context.Context, id uuid.UUID) (PlanVersion, error) {
+	var p PlanVersion
+	var plan []byte
+	err := s.db.QueryRow(ctx, `SELECT id, guideline_id, version, content_hash, plan, created_at FROM plan_versions WHERE id = $1`, id).
+		Scan(&p.ID, &p.GuidelineID, &p.Version, &p.Hash, &plan, &p.CreatedAt)
+	p.Plan = plan
+	return p, interpretError("get plan version "+id.String(), err)
+}
+
+// SetApproved approves or withdraws every subtopic with the given full key
+// (in every grade and board that has it) and returns how many it changed.
+// It returns ErrNotFound when no subtopic has the key.
+func (s *Store) SetApproved(ctx context.Context, key string, approved bool, now time.Time) (int, error) {
+	var matched, changed int
+	err := s.db.QueryRow(ctx, `
+WITH m AS (SELECT id, approved FROM guidelines WHERE key = $1),
+u AS (UPDATE guidelines g SET approved = $2, updated_at = $3 FROM m WHERE g.id = m.id AND m.approved <> $2 RETURNING g.id)
+SELECT (SELECT count(*) FROM m), (SELECT count(*) FROM u)`, key, approved, timeOrNow(now)).Scan(&matched, &changed)
+	if err != nil {
+		return 0, interpretError("approve "+key, err)
+	}
+	if matched == 0 {
+		return 0, fmt.Errorf("subtopic %s: %w", key, ErrNotFound)
+	}
+	return changed, nil
+}
+
+// CurriculumFilter selects part of the approved curriculum.
+type CurriculumFilter struct {
+	Country string
+	Board   string
+	Grade   int
+	Subject string // narrows to one subject
+	Topic   string // with Subject, narrows to one topic (its title)
+}
+
+// SubtopicEntry is one approved subtopic of a topic.
+type SubtopicEntry struct {
+	Subtopic    string
+	GuidelineID uuid.UUID
+	Key         string
+}
+
+// CurriculumSubjects returns the distinct subjects with approved subtopics, sorted.
+func (s *Store) CurriculumSubjects(ctx context.Context, f CurriculumFilter) ([]string, error) {
+	return s.strings(ctx, "list subjects", `
+SELECT DISTINCT subject FROM guidelines
+WHERE approved AND country = $1 AND board = $2 AND grade = $3 ORDER BY subject`, f.Country, f.Board, f.Grade)
+}
+
+// CurriculumTopics returns the distinct topics of a subject with approved subtopics, sorted.
+func (s *Store) CurriculumTopics(ctx context.Context, f CurriculumFilter) ([]string, error) {
+	return s.strings(ctx, "list topics", `
+SELECT DISTINCT topic_title FROM guidelines
+WHERE approved AND country = $1 AND board = $2 AND grade = $3 AND subject = $4 ORDER BY topic_title`,
+		f.Country, f.Board, f.Grade, f.Subject)
+}
+
+// CurriculumSubtopics returns the approved subtopics of a topic, sorted by title.
+func (s *Store) CurriculumSubtopics(ctx context.Context, f CurriculumFilter) ([]SubtopicEntry, error) {
+	rows, err := s.db.Query(ctx, `
+SELECT subtopic_title, id, key FROM guidelines
+WHERE approved AND country = $1 AND board = $2 AND grade = $3 AND subject = $4 AND topic_title = $5
+ORDER BY subtopic_title, key`, f.Country, f.Board, f.Grade, f.Subject, f.Topic)
+	if err != nil {
+		return nil, interpretError("list subtopics", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (SubtopicEntry, error) {
+		var e SubtopicEntry
+		err := r.Scan(&e.Subtopic, &e.GuidelineID, &e.Key)
+		return e, err
+	})
+	if out == nil {
+		out = []SubtopicEntry{}
+	}
+	return out, interpretError("list subtopics", err)
+}
+
+func (s *Store) strings(ctx context.Context, op, q string, args ...any) ([]string, error) {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, interpretError(op, err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if out == nil {
+		out = []string{}
+	}
+	return out, interpretError(op, err)
+}

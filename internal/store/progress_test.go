@@ -1,0 +1,205 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/store"
+)
+
+// progressSession is a session as the progress queries see it.
+type progressSession struct {
+	mode      string
+	guideline uuid.UUID
+	subject   string
+	topicName string
+	created   time.Time
+	paused    bool
+	covered   []string
+	discussed []string
+	mastery   map[string]float64
+	examScore *int // set on finished exams
+	examTotal *int
+	step      int
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func addSession(t *testing.T, s *store.Store, learner uuid.UUID, p progressSession) uuid.UUID {
+	t.Helper()
+	id := uuid.New()
+	g := p.guideline
+	mean := 0.0
+	for _, v := range p.mastery {
+		mean += v / float64(len(p.mastery))
+	}
+	err := s.CreateSession(context.Background(), store.NewSession{
+		ID: id, LearnerID: &learner, Mode: p.mode, GuidelineID: &g, Subject: p.subject,
+		State: json.RawMessage(`{}`), Now: p.created,
+		Summary: store.Summary{
+			TopicName: p.topicName, IsPaused: p.paused, CurrentStep: max(p.step, 1), TotalSteps: 4, Mastery: mean,
+			ConceptsCovered: p.covered, ConceptsDiscussed: p.discussed, MasteryByConcept: p.mastery,
+			ExamScore: p.examScore, ExamTotal: p.examTotal,
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+type progressFixture struct {
+	s                 *store.Store
+	learner, stranger uuid.UUID
+	adding, removed   uuid.UUID
+	clarifyOnly       uuid.UUID
+	paused            uuid.UUID
+	day               time.Time
+}
+
+// newProgressFixture builds a learner with known answers: on "Adding
+// fractions" two teach_me sessions (one paused), two finished exams and an
+// unfinished one, and a clarify session; a teach_me session on a subtopic
+// since removed from the curriculum; a subtopic with only a clarify session.
+func newProgressFixture(t *testing.T) progressFixture {
+	s := setup(t)
+	ctx := context.Background()
+	if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{guidelineImport("adding", "Adding fractions", "x", "h1")}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := s.CurriculumSubtopics(ctx, store.CurriculumFilter{Country: "India", Board: "CBSE", Grade: 7, Subject: "Mathematics", Topic: "Fractions"})
+	f := progressFixture{s: s, learner: newLearner(t, s), stranger: newLearner(t, s), adding: entries[0].GuidelineID,
+		removed: uuid.New(), clarifyOnly: uuid.New(), day: time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC)}
+	day := func(n int) time.Time { return f.day.AddDate(0, 0, n) }
+	plan := func(a, b float64) map[string]float64 { return map[string]float64{"A": a, "B": b, "C": 0, "D": 0} }
+	math := "Mathematics"
+	addSession(t, s, f.learner, progressSession{mode: "teach_me", guideline: f.adding, subject: math, topicName: "Fractions - Adding fractions", created: day(-5), covered: []string{"A"}, mastery: plan(0.5, 0), step: 2})
+	f.paused = addSession(t, s, f.learner, progressSession{mode: "teach_me", guideline: f.adding, subject: math, topicName: "Fractions - Adding fractions", created: day(-3), paused: true, covered: []string{"A", "B"}, mastery: plan(0.8, 0.6), step: 3})
+	addSession(t, s, f.learner, progressSession{mode: "exam", guideline: f.adding, subject: math, created: day(-2), examScore: ptr(3), examTotal: ptr(7)})
+	addSession(t, s, f.learner, progressSession{mode: "exam", guideline: f.adding, subject: math, created: day(-1), examScore: ptr(5), examTotal: ptr(7)})
+	addSession(t, s, f.learner, progressSession{mode: "exam", guideline: f.adding, subject: math, created: day(0)}) // unfinished
+	addSession(t, s, f.learner, progressSession{mode: "clarify_doubts", guideline: f.adding, subject: math, created: day(0), discussed: []string{"Like fractions"}})
+	addSession(t, s, f.learner, progressSession{mode: "teach_me", guideline: f.removed, subject: "Science", topicName: "Plants - Photosynthesis", created: day(-10), covered: []string{"P"}, mastery: map[string]float64{"P": 1, "Q": 0}})
+	addSession(t, s, f.learner, progressSession{mode: "clarify_doubts", guideline: f.clarifyOnly, subject: "Science", topicName: "Matter - States", created: day(-20)})
+	// Someone else's session must not count.
+	addSession(t, s, f.stranger, progressSession{mode: "teach_me", guideline: f.adding, subject: math, created: day(0), covered: []string{"A", "B", "C", "D"}, mastery: plan(1, 1)})
+	return f
+}
+
+func TestReportCard(t *testing.T) {
+	f := newProgressFixture(t)
+	rows, total, err := f.s.ReportCard(context.Background(), f.learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 8 {
+		t.Fatalf("total sessions = %d, want 8", total)
+	}
+	byID := map[uuid.UUID]store.SubtopicProgress{}
+	for _, r := range rows {
+		byID[r.GuidelineID] = r
+	}
+	if len(byID) != 3 {
+		t.Fatalf("%d subtopics, want 3", len(byID))
+	}
+	adding := byID[f.adding]
+	want := store.SubtopicProgress{
+		GuidelineID: f.adding, Subject: "Mathematics", TopicTitle: "Fractions", TopicKey: "fractions",
+		SubtopicTitle: "Adding fractions", SubtopicKey: "adding", TopicName: "Fractions - Adding fractions",
+		Coverage:        50, // {A, B} of {A, B, C, D}
+		ConceptMastery:  map[string]float64{"A": 0.8, "B": 0.6, "C": 0, "D": 0},
+		LatestExamScore: ptr(5), LatestExamTotal: ptr(7),
+		LastStudied:  ptr(f.day.AddDate(0, 0, -1)), // the latest teach_me or finished exam
+		SessionCount: 6, TeachSessions: 2,
+	}
+	if diff := cmp.Diff(want, adding, cmpopts.IgnoreFields(store.SubtopicProgress{}, "Exams"), cmpopts.EquateApproxTime(time.Millisecond)); diff != "" {
+		t.Errorf("adding fractions (-want +got):\n%s", diff)
+	}
+	if len(adding.Exams) != 2 || adding.Exams[0].Score != 3 || adding.Exams[1].Score != 5 {
+		t.Errorf("exam history = %+v; want the 3/7 then the 5/7 exam", adding.Exams)
+	}
+	removed := byID[f.removed]
+	if removed.SubtopicKey != "" || removed.TopicName != "Plants - Photosynthesis" || removed.Subject != "Science" || removed.Coverage != 50 {
+		t.Errorf("removed subtopic = %+v; want a fallback on the topic name, coverage 50", removed)
+	}
+	clarify := byID[f.clarifyOnly]
+	if clarify.LastStudied != nil || clarify.Coverage != 0 || clarify.LatestExamScore != nil {
+		t.Errorf("clarify-only subtopic = %+v; want no last_studied, coverage 0", clarify)
+	}
+
+	none, total, err := f.s.ReportCard(context.Background(), newLearner(t, f.s))
+	if err != nil || len(none) != 0 || total != 0 {
+		t.Fatalf("learner without sessions: %v, %d, %v", none, total, err)
+	}
+}
+
+func TestSubtopicProgressResumableAndPastDiscussions(t *testing.T) {
+	f := newProgressFixture(t)
+	ctx := context.Background()
+	m, err := f.s.SubtopicProgressMap(ctx, f.learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uuid.UUID]store.TeachProgress{f.adding: {Coverage: 50, SessionCount: 2}, f.removed: {Coverage: 50, SessionCount: 1}}
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("subtopic progress (-want +got):\n%s", diff)
+	}
+
+	se, err := f.s.Resumable(ctx, f.learner, f.adding)
+	if err != nil || se.ID != f.paused || se.Summary.CurrentStep != 3 {
+		t.Errorf("resumable = %v %+v, %v; want the paused session at step 3", se.ID, se.Summary, err)
+	}
+	if _, err := f.s.Resumable(ctx, f.stranger, f.adding); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("stranger's resumable: err = %v, want ErrNotFound", err)
+	}
+
+	past, err := f.s.PastDiscussions(ctx, f.learner, f.adding, uuid.New())
+	if err != nil || len(past) != 1 || past[0].Concepts[0] != "Like fractions" {
+		t.Errorf("past discussions = %+v, %v", past, err)
+	}
+	if past, _ := f.s.PastDiscussions(ctx, f.learner, f.clarifyOnly, uuid.New()); len(past) != 0 {
+		t.Errorf("a clarify session that discussed nothing is listed: %+v", past)
+	}
+}
+
+func TestStats(t *testing.T) {
+	f := newProgressFixture(t)
+	st, err := f.s.Stats(context.Background(), f.learner, "Asia/Kolkata", f.day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Active on day 0, -1, -2, -3 (then a gap to -5): a 4-day streak.
+	if st.TotalSessions != 8 || st.StreakDays != 4 || st.ExamsTaken != 2 || st.AverageExamScore != 57.1 {
+		t.Errorf("stats = %+v", st)
+	}
+	if diff := cmp.Diff([]string{"Mathematics", "Science"}, st.Subjects); diff != "" {
+		t.Errorf("subjects (-want +got):\n%s", diff)
+	}
+	// Two days later the streak is broken.
+	if st, _ := f.s.Stats(context.Background(), f.learner, "UTC", f.day.AddDate(0, 0, 2)); st.StreakDays != 0 {
+		t.Errorf("streak two days later = %d, want 0", st.StreakDays)
+	}
+	empty, err := f.s.Stats(context.Background(), newLearner(t, f.s), "UTC", f.day)
+	if err != nil || empty.TotalSessions != 0 || empty.AverageMastery != 0 || len(empty.Subjects) != 0 {
+		t.Errorf("no sessions: %+v, %v", empty, err)
+	}
+}
+
+func TestRoundLikePython(t *testing.T) {
+	for _, tt := range []struct {
+		x    float64
+		d    int
+		want float64
+	}{{2.675, 2, 2.67}, {0.125, 2, 0.12}, {0.375, 2, 0.38}, {33.333333, 1, 33.3}, {66.66666, 1, 66.7}, {12.25, 1, 12.2}, {12.35, 1, 12.3}} {
+		if got := store.Round(tt.x, tt.d); got != tt.want {
+			t.Errorf("Round(%v, %d) = %v, want %v", tt.x, tt.d, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,349 @@
+package tutor
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+// Outcome is everything a turn produced, for ApplyTurn.
+type Outcome struct {
+	// Now is the time of the turn.
+	Now time.Time
+	// StudentMessage is the learner's message as received.
+	StudentMessage string
+	// Reply is the final reply text shown to the learner. When it is empty
+	// and the domain has a fixed text for the situation (exam turns, a
+	// stop), ApplyTurn records that text; read it back with LastReply.
+	Reply string
+	// Precheck is the pre-check result of StudentMessage.
+	Precheck Precheck
+	// Verdict is the evaluator's verdict on the pending question (teach_me)
+	// or the current exam question; empty when there was nothing to check.
+	Verdict answer.Verdict
+	// Output is the tutor's structured output; nil when there is none (a
+	// failed model call, a stop request, an unsafe message).
+	Output *TutorOutput
+	// NextQuestion is the bank question the engine asked this turn, if any;
+	// it becomes the pending question with its id, answer kind and hints.
+	NextQuestion *BankQuestion
+	// Unsafe is set when the safety gate rejected the message.
+	Unsafe *Unsafe
+}
+
+// Unsafe is the safety gate's verdict on a rejected message.
+type Unsafe struct {
+	Flag string // the violation type; "unknown" when empty
+	Warn bool   // the message earns a warning
+}
+
+// ApplyTurn applies one turn's outcome to a state and returns the new state
+// and what happened. It never modifies s.
+//
+// In order: an empty or too-long message changes nothing; a session past
+// completion records the message and the post-completion reply without
+// counting a turn (PostCompletion); otherwise the turn is counted and then,
+// by situation, the message is flagged unsafe, meets a finished exam, stops
+// the session (Stop), or the guarded tutor output is applied by mode. A
+// sitting that reaches its time limit ends the session the same way as a
+// stop. The reply is recorded last.
+func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
+	now := NewTime(o.Now)
+	pre := o.Precheck
+	if pre == PrecheckNone && isBlank(o.StudentMessage) {
+		pre = PrecheckEmpty
+	}
+	if pre == PrecheckEmpty || pre == PrecheckTooLong {
+		return s, []Event{MessageIgnored{Reason: pre}}
+	}
+
+	n := s.Clone()
+	n.sanitize()
+	// The rules that read the state before the turn run before n changes.
+	postCompletion := n.PostCompletion(t)
+	timeUp := TimeUp(n, o.Now)
+	g := Guard(n, t, o)
+	var ev []Event
+	if postCompletion {
+		n.addMessage(RoleStudent, o.StudentMessage, now)
+		if o.Reply != "" {
+			n.addMessage(RoleTeacher, o.Reply, now)
+		}
+		n.UpdatedAt = now
+		return n.normalized(), append(ev, PostCompletionReplied{})
+	}
+
+	n.TurnCount++
+	if n.StartedAt == nil {
+		n.StartedAt = &now
+	}
+	n.addMessage(RoleStudent, o.StudentMessage, now)
+	n.LastAnswerResult = nil
+	reply := o.Reply
+	var fixed string // the domain's text for this turn, used when Reply is empty
+	ended := false
+
+	switch {
+	case o.Unsafe != nil:
+		flag := strings.TrimSpace(o.Unsafe.Flag)
+		if flag == "" {
+			flag = "unknown"
+		}
+		n.SafetyFlags = pushCapped(n.SafetyFlags, flag, maxSafetyFlags)
+		if o.Unsafe.Warn {
+			n.WarningCount++
+		}
+		ev = append(ev, SafetyFlagged{Flag: flag, Warned: o.Unsafe.Warn})
+	case n.Mode == ModeExam && (n.ExamFinished || n.ExamCurrentIdx >= len(n.ExamQuestions)):
+		fixed = ExamAlreadyCompleteReply
+		ev = append(ev, ExamAlreadyComplete{})
+	case pre == PrecheckStop:
+		ev = append(ev, stop(&n, EndStudentRequested)...)
+		fixed = endReply(n, t)
+		ended = true
+	default:
+		if len(g.Overrides) > 0 {
+			ev = append(ev, GuardrailApplied{Overrides: g.Overrides})
+		}
+		switch n.Mode {
+		case ModeClarify:
+			ev = append(ev, applyClarify(&n, t, g.Output, pre)...)
+		case ModeExam:
+			var e []Event
+			e, fixed = applyExam(&n, o, g)
+			ev = append(ev, e...)
+		default:
+			ev = append(ev, applyTeach(&n, t, o, g, now)...)
+		}
+	}
+
+	if !ended && timeUp && !n.IsComplete(t) {
+		ev = append(ev, TimeLimitReached{})
+		ev = append(ev, stop(&n, EndTimeLimit)...)
+		fixed = endReply(n, t)
+	}
+	if reply == "" {
+		reply = fixed
+	}
+	if reply != "" {
+		n.addMessage(RoleTeacher, reply, now)
+	}
+	n.UpdatedAt = now
+	return n.normalized(), ev
+}
+
+// applyTeach applies a guarded teach_me turn in the reference's order:
+// mastery, misconceptions, question lifecycle, step advance and coverage,
+// off-topic count, completion; then the summary.
+func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
+	var ev []Event
+	out := g.Output
+	if o.Precheck == PrecheckIDK && n.LastQuestion != nil {
+		n.LastQuestion.IDKCount++
+	}
+	offTopic := o.Precheck == PrecheckOffTopic || (out != nil && out.Intent == IntentOffTopic)
+	if out == nil {
+		return append(ev, countOffTopic(n, offTopic)...)
+	}
+	stepConcept, onStep := n.CurrentConcept(t)
+	concept := stepConcept
+	if !onStep {
+		concept = "unknown"
+	}
+
+	// Mastery: a judged answer is evidence for the pending question's concept.
+	var evid *evidence
+	if g.Result != nil {
+		c := stepConcept
+		if n.LastQuestion != nil {
+			c = n.LastQuestion.Concept
+		}
+		evid = &evidence{concept: c, result: *g.Result}
+	}
+	ev = append(ev, applyMastery(n, t, out.MasteryUpdates, evid)...)
+
+	// Misconceptions, once per description per turn. When the evaluator
+	// found a bank question's answer wrong and the tutor named nothing, the
+	// misconception that answer usually signals is recorded instead.
+	recorded := 0
+	for i, d := range out.MisconceptionsDetected {
+		if isBlank(d) || slices.ContainsFunc(out.MisconceptionsDetected[:i], func(e string) bool { return sameDescription(e, d) }) {
+			continue
+		}
+		recorded++
+		ev = append(ev, recordMisconception(n, concept, d, now))
+	}
+	if recorded == 0 && o.Verdict == answer.Incorrect && n.LastQuestion != nil {
+		if bq, ok := t.Question(n.LastQuestion.QuestionID); ok && !isBlank(bq.Misconception) {
+			ev = append(ev, recordMisconception(n, n.LastQuestion.Concept, bq.Misconception, now))
+		}
+	}
+
+	ev = append(ev, applyLifecycle(n, t, out, o.NextQuestion, o.StudentMessage, concept, now)...)
+
+	// Step advance: every step passed adds its concept to the coverage set.
+	total := t.TotalSteps()
+	if a := out.AdvanceToStep; a != nil && *a > n.CurrentStep {
+		from, to := n.CurrentStep, min(*a, total+1)
+		for id := from; id < to; id++ {
+			if st, ok := t.Step(id); ok {
+				n.cover(st.Concept)
+			}
+		}
+		n.CurrentStep = to
+		ev = append(ev, StepAdvanced{From: from, To: to})
+		if from <= total && to > total {
+			ev = append(ev, SessionCompleted{})
+		}
+	}
+
+	ev = append(ev, countOffTopic(n, offTopic)...)
+
+	// Completion on the final step covers the final step's concept too
+	// (the reference left it out, quirk #12).
+	if out.SessionComplete && !n.IsComplete(t) && n.CurrentStep >= total {
+		from := n.CurrentStep
+		for id := from; id <= total; id++ {
+			if st, ok := t.Step(id); ok {
+				n.cover(st.Concept)
+			}
+		}
+		n.CurrentStep = total + 1
+		ev = append(ev, StepAdvanced{From: from, To: n.CurrentStep}, SessionCompleted{})
+	}
+
+	n.LastAnswerResult = clonePtr(g.Result)
+	sum := &n.SessionSummary
+	sum.TurnTimeline = pushCapped(sum.TurnTimeline, "Turn "+strconv.Itoa(n.TurnCount)+": "+out.TurnSummary, TimelineCap)
+	if out.AnswerCorrect != nil {
+		avg := 0.5
+		if len(n.MasteryEstimates) > 0 {
+			avg = n.MasteryEstimates.Mean()
+		}
+		switch {
+		case *out.AnswerCorrect && avg >= 0.6:
+			sum.ProgressTrend = TrendImproving
+		case !*out.AnswerCorrect && avg < 0.4:
+			sum.ProgressTrend = TrendStruggling
+		default:
+			sum.ProgressTrend = TrendSteady
+		}
+	}
+	if c, ok := n.CurrentConcept(t); ok && c != "" && !slices.Contains(sum.ConceptsTaught, c) {
+		sum.ConceptsTaught = append(sum.ConceptsTaught, c)
+	}
+	return ev
+}
+
+func countOffTopic(n *State, offTopic bool) []Event {
+	if !offTopic {
+		return nil
+	}
+	n.OffTopicCount++
+	return []Event{OffTopic{Count: n.OffTopicCount}}
+}
+
+// applyClarify applies a doubts-session turn: the concepts the tutor names
+// are the concepts discussed; plan concepts among them count as covered (a
+// concept outside the plan never enters the covered set); intent "done" or
+// session_complete ends the session.
+func applyClarify(n *State, t *Topic, out *TutorOutput, pre Precheck) []Event {
+	var ev []Event
+	offTopic := pre == PrecheckOffTopic || (out != nil && out.Intent == IntentOffTopic)
+	ev = append(ev, countOffTopic(n, offTopic)...)
+	if out == nil {
+		return ev
+	}
+	for _, u := range out.MasteryUpdates {
+		name := truncateRunes(strings.TrimSpace(u.Concept), descriptionRunes)
+		if name == "" {
+			continue
+		}
+		if c, ok := t.canonicalConcept(name); ok {
+			name = c
+			n.cover(c)
+		}
+		if !slices.Contains(n.ConceptsDiscussed, name) && len(n.ConceptsDiscussed) < maxConceptsDiscussed {
+			n.ConceptsDiscussed = append(n.ConceptsDiscussed, name)
+		}
+	}
+	if (out.Intent == IntentDone || out.SessionComplete) && !n.ClarifyComplete {
+		n.ClarifyComplete = true
+		ev = append(ev, ClarifyCompleted{})
+	}
+	return ev
+}
+
+// recordMisconception counts a misconception under its description: a
+// description seen before (ignoring case and spacing) raises its count
+// instead of adding a row. When the list is full the one seen least
+// recently makes room.
+func recordMisconception(n *State, concept, description string, now Time) Event {
+	// Stored descriptions are cut; compare in the same form.
+	description = truncateRunes(strings.Join(strings.Fields(description), " "), descriptionRunes)
+	for i := range n.Misconceptions {
+		m := &n.Misconceptions[i]
+		if sameDescription(m.Description, description) {
+			m.Count++
+			m.LastDetectedAt = now
+			return MisconceptionRecorded{Concept: m.Concept, Description: m.Description, Count: m.Count}
+		}
+	}
+	if len(n.Misconceptions) >= maxMisconceptions {
+		oldest := 0
+		for i, m := range n.Misconceptions {
+			if m.LastDetectedAt.Time().Before(n.Misconceptions[oldest].LastDetectedAt.Time()) {
+				oldest = i
+			}
+		}
+		n.Misconceptions = slices.Delete(n.Misconceptions, oldest, oldest+1)
+	}
+	n.Misconceptions = append(n.Misconceptions, Misconception{
+		Concept: concept, Description: description, DetectedAt: now, Count: 1, LastDetectedAt: now,
+	})
+	if !slices.Contains(n.WeakAreas, concept) {
+		n.WeakAreas = append(n.WeakAreas, concept)
+	}
+	return MisconceptionRecorded{Concept: concept, Description: description, Count: 1}
+}
+
+// sameDescription reports whether two misconception descriptions are the
+// same, ignoring case and spacing. It does not allocate: it runs on every
+// recorded misconception of every turn.
+func sameDescription(a, b string) bool {
+	for {
+		var fa, fb string
+		fa, a = nextField(a)
+		fb, b = nextField(b)
+		if fa == "" || fb == "" {
+			return fa == fb
+		}
+		if !strings.EqualFold(fa, fb) {
+			return false
+		}
+	}
+}
+
+// nextField returns the first whitespace-separated field of s and the rest.
+func nextField(s string) (field, rest string) {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
+}
+
+// isBlank reports whether s has nothing but space and invisible format
+// characters (a zero-width space is not a message).
+func isBlank(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
+}

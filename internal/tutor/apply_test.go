@@ -1,0 +1,461 @@
+package tutor
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+func TestIgnoredMessages(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	tests := []struct {
+		name string
+		o    Outcome
+		want Precheck
+	}{
+		{"empty pre-check", Outcome{Now: t0, StudentMessage: "", Precheck: PrecheckEmpty}, PrecheckEmpty},
+		{"blank message without pre-check", Outcome{Now: t0, StudentMessage: " \t\u200b\n", Output: tutorSays(correct)}, PrecheckEmpty},
+		{"too long", Outcome{Now: t0, StudentMessage: "x", Precheck: PrecheckTooLong}, PrecheckTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ev := ApplyTurn(s, tp, tt.o)
+			if diff := cmp.Diff(s, got); diff != "" {
+				t.Errorf("state changed (-before +after)\n%s", diff)
+			}
+			if diff := cmp.Diff([]Event{MessageIgnored{Reason: tt.want}}, ev); diff != "" {
+				t.Errorf("events (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTurnBookkeeping(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	s, _ = ApplyTurn(s, tp, turnAt(1, "hello", tutorSays(intent(IntentContinuation))))
+	s, _ = ApplyTurn(s, tp, turnAt(3, "ok", tutorSays(intent(IntentContinuation))))
+	if s.TurnCount != 2 {
+		t.Errorf("turn_count = %d", s.TurnCount)
+	}
+	if !s.StartedAt.Equal(NewTime(t0.Add(time.Minute))) || !s.UpdatedAt.Equal(NewTime(t0.Add(3*time.Minute))) || !s.CreatedAt.Equal(NewTime(t0)) {
+		t.Errorf("times: started %v updated %v created %v", s.StartedAt, s.UpdatedAt, s.CreatedAt)
+	}
+	var roles []string
+	for _, m := range s.History {
+		roles = append(roles, string(m.Role)+":"+m.Content)
+	}
+	if diff := cmp.Diff([]string{"student:hello", "teacher:reply", "student:ok", "teacher:reply"}, roles); diff != "" {
+		t.Errorf("history (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Turn 1: worked on it", "Turn 2: worked on it"}, s.SessionSummary.TurnTimeline); diff != "" {
+		t.Errorf("timeline (-want +got)\n%s", diff)
+	}
+}
+
+func TestWindowsAreCapped(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	for i := 1; i <= 40; i++ {
+		s, _ = ApplyTurn(s, tp, turnAt(i, fmt.Sprint("m", i), tutorSays(intent(IntentContinuation), func(o *TutorOutput) {
+			o.TurnSummary = fmt.Sprint("summary ", i, " ", strings.Repeat("z", 100))
+		})))
+	}
+	if len(s.History) != HistoryWindow || s.History[0].Content != "m36" || s.History[9].Content != "reply" {
+		t.Errorf("history: %d messages, first %q", len(s.History), s.History[0].Content)
+	}
+	tl := s.SessionSummary.TurnTimeline
+	if len(tl) != TimelineCap || !strings.HasPrefix(tl[0], "Turn 11: summary 11 ") || !strings.HasPrefix(tl[29], "Turn 40: ") {
+		t.Errorf("timeline: %d entries, first %q", len(tl), tl[0])
+	}
+	if got := len([]rune(strings.TrimPrefix(tl[29], "Turn 40: "))); got != 80 {
+		t.Errorf("summary has %d runes, want 80", got)
+	}
+}
+
+func TestProgressTrend(t *testing.T) {
+	tests := []struct {
+		name    string
+		mastery []float64
+		out     *TutorOutput
+		start   Trend
+		want    Trend
+	}{
+		{"right and strong", []float64{0.9, 0.9}, tutorSays(correct), TrendSteady, TrendImproving},
+		{"right at a middling level", []float64{0.3, 0.3}, tutorSays(correct), TrendImproving, TrendSteady},
+		{"wrong and weak", []float64{0.3, 0.3}, tutorSays(wrong), TrendSteady, TrendStruggling},
+		{"wrong but strong", []float64{0.8, 0.8}, tutorSays(wrong), TrendImproving, TrendSteady},
+		{"no judgement keeps the trend", []float64{0.9, 0.9}, tutorSays(intent(IntentQuestion)), TrendStruggling, TrendStruggling},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tp := planOf(2)
+			s := newState(t, ModeTeachMe, tp)
+			for i, v := range tt.mastery {
+				s.MasteryEstimates[i].Score = v
+			}
+			s.SessionSummary.ProgressTrend = tt.start
+			got, _ := ApplyTurn(s, tp, turnAt(1, "x", tt.out))
+			if got.SessionSummary.ProgressTrend != tt.want {
+				t.Errorf("trend = %s, want %s (mastery %v)", got.SessionSummary.ProgressTrend, tt.want, got.MasteryEstimates)
+			}
+		})
+	}
+	t.Run("no mastery counts as 0.5", func(t *testing.T) {
+		tp := lesson()
+		s := newState(t, ModeTeachMe, tp)
+		s.AllowExtension = true
+		got, _ := ApplyTurn(s, tp, turnAt(1, "x", tutorSays(correct)))
+		if got.SessionSummary.ProgressTrend != TrendSteady {
+			t.Errorf("trend = %s", got.SessionSummary.ProgressTrend)
+		}
+	})
+}
+
+func TestStepAdvance(t *testing.T) {
+	tests := []struct {
+		name     string
+		tp       *Topic
+		step     int
+		out      *TutorOutput
+		wantStep int
+		covered  []string
+		events   []Event
+	}{
+		{"one step", planOf(4), 1, tutorSays(advance(2)), 2, []string{"c1"}, []Event{StepAdvanced{1, 2}}},
+		{"intermediate concepts are covered", planOf(4), 1, tutorSays(advance(4)), 4, []string{"c1", "c2", "c3"}, []Event{StepAdvanced{1, 4}}},
+		{"past the end is clamped and completes", planOf(3), 2, tutorSays(advance(99)), 4, []string{"c2", "c3"}, []Event{StepAdvanced{2, 4}, SessionCompleted{}}},
+		{"backwards is ignored", planOf(4), 3, tutorSays(advance(1)), 3, nil, nil},
+		{"completion on the final step covers its concept", planOf(3), 3, tutorSays(complete), 4, []string{"c3"}, []Event{StepAdvanced{3, 4}, SessionCompleted{}}},
+		{"completion before the final step is ignored", planOf(3), 2, tutorSays(complete), 2, nil, nil},
+		{"advance to the final step and complete", planOf(3), 1, tutorSays(advance(3), complete), 4, []string{"c1", "c2", "c3"},
+			[]Event{StepAdvanced{1, 3}, StepAdvanced{3, 4}, SessionCompleted{}}},
+		{"one-step plan completes on step 1", planOf(1), 1, tutorSays(complete), 2, []string{"c1"}, []Event{StepAdvanced{1, 2}, SessionCompleted{}}},
+		{"repeated concept is covered once", lesson("x", "y", "x", "z"), 1, tutorSays(advance(4)), 4, []string{"x", "y"}, []Event{StepAdvanced{1, 4}}},
+		{"empty plan stays put", lesson(), 1, tutorSays(advance(3), complete), 1, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newState(t, ModeTeachMe, tt.tp)
+			s.CurrentStep = tt.step
+			tt.out.Intent = IntentContinuation
+			got, ev := ApplyTurn(s, tt.tp, turnAt(1, "go on", tt.out))
+			if got.CurrentStep != tt.wantStep {
+				t.Errorf("current_step = %d, want %d", got.CurrentStep, tt.wantStep)
+			}
+			if diff := cmp.Diff(tt.covered, got.ConceptsCovered, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("covered (-want +got)\n%s", diff)
+			}
+			var steps []Event
+			for _, e := range ev {
+				switch e.(type) {
+				case StepAdvanced, SessionCompleted:
+					steps = append(steps, e)
+				}
+			}
+			if diff := cmp.Diff(tt.events, steps); diff != "" {
+				t.Errorf("events (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestConceptsTaught(t *testing.T) {
+	tp := planOf(3)
+	s := newState(t, ModeTeachMe, tp)
+	s, _ = run(s, tp,
+		turnAt(1, "a", tutorSays(intent(IntentContinuation))),
+		turnAt(2, "b", tutorSays(intent(IntentContinuation), advance(3))),
+		turnAt(3, "c", tutorSays(intent(IntentContinuation), complete)),
+	)
+	if diff := cmp.Diff([]string{"c1", "c3"}, s.SessionSummary.ConceptsTaught); diff != "" {
+		t.Errorf("concepts taught (-want +got)\n%s", diff)
+	}
+}
+
+func TestExtensionAfterCompletion(t *testing.T) {
+	tp := planOf(1) // 2 × total_steps = 2
+	s := newState(t, ModeTeachMe, tp)
+	s, _ = ApplyTurn(s, tp, turnAt(1, "done?", tutorSays(complete)))
+	if !s.IsComplete(tp) {
+		t.Fatal("not complete")
+	}
+	for i := 2; i <= 13; i++ { // turns 2..13 are extension turns: 13 − 2 = 11 only after turn 13
+		var ev []Event
+		s, ev = ApplyTurn(s, tp, turnAt(i, "more", tutorSays(intent(IntentContinuation))))
+		if _, ok := hasEvent[PostCompletionReplied](ev); ok {
+			t.Fatalf("turn %d short-circuited", i)
+		}
+	}
+	if s.TurnCount != 13 {
+		t.Fatalf("turn_count = %d", s.TurnCount)
+	}
+	got, ev := ApplyTurn(s, tp, Outcome{Now: t0.Add(time.Hour), StudentMessage: "thanks!", Reply: "Come back soon!", Output: tutorSays(correct)})
+	if diff := cmp.Diff([]Event{PostCompletionReplied{}}, ev); diff != "" {
+		t.Errorf("events (-want +got)\n%s", diff)
+	}
+	if got.TurnCount != 13 || got.History[len(got.History)-1].Content != "Come back soon!" || got.History[len(got.History)-2].Content != "thanks!" {
+		t.Errorf("post-completion turn: count %d, history %v", got.TurnCount, got.History[len(got.History)-2:])
+	}
+}
+
+func TestOffTopicCount(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	o := turnAt(1, "tell me a joke", tutorSays(intent(IntentOffTopic)))
+	o.Precheck = PrecheckOffTopic
+	s, _ = ApplyTurn(s, tp, o)
+	s, _ = ApplyTurn(s, tp, turnAt(2, "do you like cats", tutorSays(intent(IntentOffTopic))))
+	s, _ = ApplyTurn(s, tp, turnAt(3, "ok", tutorSays(intent(IntentContinuation))))
+	if s.OffTopicCount != 2 {
+		t.Errorf("off_topic_count = %d, want 2 (once per turn)", s.OffTopicCount)
+	}
+}
+
+func TestUnsafeMessage(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	o := Outcome{Now: t0, StudentMessage: "bad words", Reply: "Let's keep our conversation focused on learning.", Unsafe: &Unsafe{Warn: true}, Output: tutorSays(advance(2))}
+	got, ev := ApplyTurn(s, tp, o)
+	if diff := cmp.Diff([]Event{SafetyFlagged{Flag: "unknown", Warned: true}}, ev); diff != "" {
+		t.Errorf("events (-want +got)\n%s", diff)
+	}
+	if got.WarningCount != 1 || got.TurnCount != 1 || got.CurrentStep != 1 || len(got.History) != 2 {
+		t.Errorf("warning %d, turns %d, step %d, history %d", got.WarningCount, got.TurnCount, got.CurrentStep, len(got.History))
+	}
+	for i := range 30 {
+		got, _ = ApplyTurn(got, tp, Outcome{Now: t0, StudentMessage: "x", Unsafe: &Unsafe{Flag: fmt.Sprint("f", i)}})
+	}
+	if len(got.SafetyFlags) != maxSafetyFlags || got.SafetyFlags[maxSafetyFlags-1] != "f29" || got.WarningCount != 1 {
+		t.Errorf("safety flags %v, warnings %d", got.SafetyFlags, got.WarningCount)
+	}
+}
+
+func TestStopByMode(t *testing.T) {
+	tp := planOf(3)
+	tests := []struct {
+		mode  Mode
+		check func(t *testing.T, s State)
+		reply string
+		event Event
+	}{
+		{ModeTeachMe, func(t *testing.T, s State) {
+			if !s.IsPaused || s.IsComplete(tp) {
+				t.Errorf("paused %v, complete %v", s.IsPaused, s.IsComplete(tp))
+			}
+		}, "You've covered 0% so far. You can pick up where you left off anytime.", Paused{Reason: EndStudentRequested}},
+		{ModeClarify, func(t *testing.T, s State) {
+			if !s.ClarifyComplete {
+				t.Error("not complete")
+			}
+		}, ClarifyEndedReply, ClarifyCompleted{}},
+		{ModeExam, func(t *testing.T, s State) {
+			if !s.ExamFinished || s.ExamFeedback == nil || s.ExamFeedback.Total != 3 || s.ExamCurrentIdx != 0 {
+				t.Errorf("finished %v, feedback %+v", s.ExamFinished, s.ExamFeedback)
+			}
+		}, "✅ Exam complete!\nFinal Score: **0/3** (0.0%)\n\nQuestion Review:\nQ1: ❌ Incorrect\nQ2: ❌ Incorrect\nQ3: ❌ Incorrect",
+			ExamFinished{Score: 0, Total: 3, Early: true}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.mode), func(t *testing.T) {
+			s := newState(t, tt.mode, tp, examQuestions(3)...)
+			got, ev := ApplyTurn(s, tp, Outcome{Now: t0, StudentMessage: "bye", Precheck: PrecheckStop})
+			tt.check(t, got)
+			if r, _ := got.LastReply(); r != tt.reply {
+				t.Errorf("reply %q, want %q", r, tt.reply)
+			}
+			if diff := cmp.Diff([]Event{tt.event}, ev); diff != "" {
+				t.Errorf("events (-want +got)\n%s", diff)
+			}
+			if got.TurnCount != 1 {
+				t.Errorf("turn_count %d", got.TurnCount)
+			}
+		})
+	}
+}
+
+func TestTimeLimitEndsTheSitting(t *testing.T) {
+	tp := planOf(3)
+	s, err := NewState(NewSession{ID: "s", Topic: tp, Student: StudentContext{Grade: 4}, Now: t0, Config: Config{TimeLimitSeconds: 25 * 60}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ = ApplyTurn(s, tp, turnAt(0, "hi", tutorSays(intent(IntentContinuation))))
+	s, ev := ApplyTurn(s, tp, turnAt(24, "ok", tutorSays(intent(IntentContinuation))))
+	if s.IsPaused {
+		t.Fatalf("paused before the limit: %v", eventNames(ev))
+	}
+	s, ev = ApplyTurn(s, tp, Outcome{Now: t0.Add(25 * time.Minute), StudentMessage: "and?", Output: tutorSays(intent(IntentContinuation))})
+	if !s.IsPaused {
+		t.Fatal("not paused at the limit")
+	}
+	if diff := cmp.Diff([]string{"time_limit_reached", "paused"}, eventNames(ev)); diff != "" {
+		t.Errorf("events (-want +got)\n%s", diff)
+	}
+	if r, _ := s.LastReply(); !strings.HasPrefix(r, "You've covered") {
+		t.Errorf("reply %q", r)
+	}
+	s, err = Resume(s, t0.Add(2*time.Hour))
+	if err != nil || s.StartedAt != nil {
+		t.Fatalf("resume: %v, started %v", err, s.StartedAt)
+	}
+	s, _ = ApplyTurn(s, tp, turnAt(121, "back", tutorSays(intent(IntentContinuation))))
+	if s.IsPaused {
+		t.Error("a resumed sitting ended at once")
+	}
+}
+
+func TestMisconceptions(t *testing.T) {
+	tp := planOf(3)
+	s := newState(t, ModeTeachMe, tp)
+	says := func(d ...string) *TutorOutput {
+		return tutorSays(intent(IntentQuestion), func(o *TutorOutput) { o.MisconceptionsDetected = d })
+	}
+	s, ev := run(s, tp,
+		turnAt(1, "x", says("Bigger denominator means bigger fraction", "", "  ")),
+		turnAt(2, "x", says("bigger   denominator means BIGGER fraction", "Bigger denominator means bigger fraction")),
+		turnAt(3, "x", says("adds numerators")),
+	)
+	if len(s.Misconceptions) != 2 {
+		t.Fatalf("misconceptions %+v", s.Misconceptions)
+	}
+	m := s.Misconceptions[0]
+	if m.Count != 2 || !m.Recurring() || m.Concept != "c1" || !m.DetectedAt.Equal(NewTime(t0.Add(time.Minute))) || !m.LastDetectedAt.Equal(NewTime(t0.Add(2*time.Minute))) {
+		t.Errorf("first misconception %+v", m)
+	}
+	if s.Misconceptions[1].Recurring() {
+		t.Error("seen once but recurring")
+	}
+	if diff := cmp.Diff([]string{"c1"}, s.WeakAreas); diff != "" {
+		t.Errorf("weak areas (-want +got)\n%s", diff)
+	}
+	var counts []int
+	for _, e := range ev {
+		if r, ok := e.(MisconceptionRecorded); ok {
+			counts = append(counts, r.Count)
+		}
+	}
+	if diff := cmp.Diff([]int{1, 2, 1}, counts); diff != "" {
+		t.Errorf("recorded counts (-want +got)\n%s", diff)
+	}
+
+	// A full list makes room by dropping the misconception seen least recently.
+	for i := range 12 {
+		s, _ = ApplyTurn(s, tp, turnAt(10+i, "x", says(fmt.Sprint("m", i))))
+	}
+	if len(s.Misconceptions) != maxMisconceptions || s.Misconceptions[0].Description != "m2" {
+		t.Errorf("kept %d, first %q", len(s.Misconceptions), s.Misconceptions[0].Description)
+	}
+}
+
+func TestMisconceptionConceptPastThePlan(t *testing.T) {
+	tp := planOf(1)
+	s := newState(t, ModeTeachMe, tp)
+	s.CurrentStep = 2
+	s, _ = ApplyTurn(s, tp, turnAt(1, "x", tutorSays(func(o *TutorOutput) { o.MisconceptionsDetected = []string{"m"} })))
+	if s.Misconceptions[0].Concept != "unknown" || s.WeakAreas[0] != "unknown" {
+		t.Errorf("concept %q, weak areas %v", s.Misconceptions[0].Concept, s.WeakAreas)
+	}
+}
+
+func TestBankMisconceptionOnWrongVerdict(t *testing.T) {
+	s, tp := askedState(t)
+	o := turnAt(2, "13", tutorSays())
+	o.Verdict = answer.Incorrect
+	got, _ := ApplyTurn(s, tp, o)
+	if len(got.Misconceptions) != 1 || got.Misconceptions[0].Description != "adds instead of multiplying" || got.Misconceptions[0].Concept != "a" {
+		t.Errorf("misconceptions %+v", got.Misconceptions)
+	}
+	o.Output = tutorSays(func(o *TutorOutput) { o.MisconceptionsDetected = []string{"counted wrong"} })
+	got, _ = ApplyTurn(s, tp, o)
+	if len(got.Misconceptions) != 1 || got.Misconceptions[0].Description != "counted wrong" {
+		t.Errorf("the tutor's diagnosis should replace the usual one: %+v", got.Misconceptions)
+	}
+}
+
+func TestLastAnswerResult(t *testing.T) {
+	s, tp := askedState(t)
+	steps := []struct {
+		verdict answer.Verdict
+		out     *TutorOutput
+		want    *Result
+	}{
+		{answer.Partial, tutorSays(), ptr(ResultPartial)},
+		{"", tutorSays(intent(IntentQuestion)), nil},
+		{answer.Correct, tutorSays(), ptr(ResultCorrect)},
+	}
+	for i, st := range steps {
+		o := turnAt(i+2, "x", st.out)
+		o.Verdict = st.verdict
+		s, _ = ApplyTurn(s, tp, o)
+		if diff := cmp.Diff(st.want, s.LastAnswerResult); diff != "" {
+			t.Errorf("turn %d (-want +got)\n%s", i+2, diff)
+		}
+	}
+}
+
+func TestFailedTutorCallOnlyRecordsTheTurn(t *testing.T) {
+	s, tp := askedState(t)
+	o := Outcome{Now: t0.Add(time.Hour), StudentMessage: "41", Reply: "I apologize, but I had a moment of confusion. Could you please repeat that?", Verdict: answer.Incorrect}
+	got, ev := ApplyTurn(s, tp, o)
+	if len(ev) != 0 || got.TurnCount != s.TurnCount+1 || len(got.History) != len(s.History)+2 {
+		t.Errorf("events %v, turns %d, history %d", eventNames(ev), got.TurnCount, len(got.History))
+	}
+	if diff := cmp.Diff(s.LastQuestion, got.LastQuestion); diff != "" {
+		t.Errorf("question changed (-before +after)\n%s", diff)
+	}
+	if diff := cmp.Diff(s.MasteryEstimates, got.MasteryEstimates); diff != "" {
+		t.Errorf("mastery changed (-before +after)\n%s", diff)
+	}
+}
+
+func TestClarifyTurns(t *testing.T) {
+	tp := lesson("Fractions", "Decimals")
+	s := newState(t, ModeClarify, tp)
+	s, ev := run(s, tp,
+		turnAt(1, "what is a fraction", tutorSays(intent(IntentQuestion), updates(MasteryUpdate{"fractions", 0.5}, MasteryUpdate{"Dragons", 0.5}, MasteryUpdate{" ", 1}))),
+		turnAt(2, "and decimals", tutorSays(intent(IntentFollowup), updates(MasteryUpdate{"Decimals", 0.5}, MasteryUpdate{"Fractions", 0.9}))),
+	)
+	if diff := cmp.Diff([]string{"Fractions", "Dragons", "Decimals"}, s.ConceptsDiscussed); diff != "" {
+		t.Errorf("discussed (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Fractions", "Decimals"}, s.ConceptsCovered); diff != "" {
+		t.Errorf("covered (-want +got)\n%s", diff)
+	}
+	if s.ClarifyComplete || len(ev) != 0 {
+		t.Fatalf("complete %v, events %v", s.ClarifyComplete, eventNames(ev))
+	}
+	s, ev = ApplyTurn(s, tp, turnAt(3, "thanks, that's all", tutorSays(intent(IntentDone))))
+	if !s.ClarifyComplete || !s.IsComplete(tp) {
+		t.Error("intent done did not complete")
+	}
+	if diff := cmp.Diff([]string{"clarify_completed"}, eventNames(ev)); diff != "" {
+		t.Errorf("events (-want +got)\n%s", diff)
+	}
+	_, ev = ApplyTurn(s, tp, turnAt(4, "one more thing", tutorSays(intent(IntentQuestion))))
+	if diff := cmp.Diff([]string{"post_completion_replied"}, eventNames(ev)); diff != "" {
+		t.Errorf("after completion (-want +got)\n%s", diff)
+	}
+	s2 := newState(t, ModeClarify, tp)
+	s2, _ = ApplyTurn(s2, tp, turnAt(1, "bye", tutorSays(complete, intent(IntentQuestion))))
+	if !s2.ClarifyComplete {
+		t.Error("session_complete did not complete")
+	}
+}
+
+func TestConceptsDiscussedAreCapped(t *testing.T) {
+	tp := lesson("a")
+	s := newState(t, ModeClarify, tp)
+	for i := range 60 {
+		s, _ = ApplyTurn(s, tp, turnAt(i, "q", tutorSays(intent(IntentQuestion), updates(MasteryUpdate{fmt.Sprint("topic ", i), 0.5}))))
+	}
+	if len(s.ConceptsDiscussed) != maxConceptsDiscussed {
+		t.Errorf("%d concepts discussed", len(s.ConceptsDiscussed))
+	}
+}

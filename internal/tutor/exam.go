@@ -1,0 +1,237 @@
+package tutor
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Fixed exam texts of the reference service.
+const (
+	ExamAlreadyCompleteReply = "The exam is already complete. Check your results!"
+	examContinue             = "Got it — let's continue."
+	examRepeat               = "Let's stay with the exam."
+)
+
+// ExamScore is the score of an exam: Score counts correct answers only (as
+// the reference does, and as clients expect); WeightedScore also gives half
+// a point per partial answer. Total counts every question, answered or not.
+type ExamScore struct {
+	Score         int           `json:"score"`
+	Total         int           `json:"total"`
+	Percentage    float64       `json:"percentage"`
+	WeightedScore float64       `json:"weighted_score"`
+	Feedback      *ExamFeedback `json:"feedback"`
+}
+
+// ExamProgress is the exam progress of the REST turn objects: the current
+// question clamped to the number of questions.
+type ExamProgress struct {
+	CurrentQuestion   int `json:"current_question"`
+	TotalQuestions    int `json:"total_questions"`
+	AnsweredQuestions int `json:"answered_questions"`
+}
+
+// LiveExamProgress is the exam progress of the WebSocket state update. The
+// reference did not clamp its current question (quirk #5); tutord does, so
+// a finished exam shows N of N, not N+1.
+type LiveExamProgress struct {
+	CurrentQuestion int `json:"current_question"`
+	TotalQuestions  int `json:"total_questions"`
+	CorrectSoFar    int `json:"correct_so_far"`
+}
+
+// ExamProgress returns the REST exam progress of an exam session.
+func (s State) ExamProgress() (ExamProgress, bool) {
+	if s.Mode != ModeExam {
+		return ExamProgress{}, false
+	}
+	n := len(s.ExamQuestions)
+	return ExamProgress{CurrentQuestion: min(s.ExamCurrentIdx+1, n), TotalQuestions: n, AnsweredQuestions: s.ExamCurrentIdx}, true
+}
+
+// LiveExamProgress returns the WebSocket exam progress of an exam session
+// with at least one question.
+func (s State) LiveExamProgress() (LiveExamProgress, bool) {
+	n := len(s.ExamQuestions)
+	if s.Mode != ModeExam || n == 0 {
+		return LiveExamProgress{}, false
+	}
+	return LiveExamProgress{CurrentQuestion: min(s.ExamCurrentIdx+1, n), TotalQuestions: n, CorrectSoFar: s.ExamTotalCorrect}, true
+}
+
+// BuildExamFeedback builds the feedback on an exam from its answered
+// questions. Strengths are the concepts answered correctly; weak areas the
+// concepts answered incorrectly, then those answered partly. The reference
+// took both from Python sets, in no particular order; tutord lists each
+// concept once in question order, so the output is reproducible.
+func BuildExamFeedback(questions []ExamQuestion) ExamFeedback {
+	var correct, partial, incorrect []string // concepts, one per answer
+	for _, q := range questions {
+		if q.Result == nil {
+			continue
+		}
+		switch *q.Result {
+		case ResultCorrect:
+			correct = append(correct, q.Concept)
+		case ResultPartial:
+			partial = append(partial, q.Concept)
+		case ResultIncorrect:
+			incorrect = append(incorrect, q.Concept)
+		}
+	}
+	f := ExamFeedback{
+		Score:     len(correct),
+		Total:     len(questions),
+		Strengths: distinct(correct),
+		WeakAreas: distinct(append(slices.Clip(incorrect), partial...)),
+		Patterns:  []string{},
+		NextSteps: []string{},
+	}
+	switch {
+	case len(correct) > len(incorrect):
+		f.Patterns = append(f.Patterns, "Overall strong performance")
+	case len(incorrect) > len(correct):
+		f.Patterns = append(f.Patterns, "More practice needed across concepts")
+	}
+	if len(f.WeakAreas) > 0 {
+		f.NextSteps = append(f.NextSteps, "Review these concepts in Teach Me: "+strings.Join(f.WeakAreas[:min(3, len(f.WeakAreas))], ", "))
+	}
+	if p := distinct(partial); len(p) > 0 {
+		f.NextSteps = append(f.NextSteps, "Clarify your understanding of: "+strings.Join(p[:min(3, len(p))], ", "))
+	}
+	if len(f.WeakAreas) == 0 {
+		f.NextSteps = append(f.NextSteps, "Great job! Try a harder topic or retake to aim for a perfect score.")
+	}
+	f.WeightedScore = float64(len(correct)) + 0.5*float64(len(partial))
+	if f.Total > 0 {
+		f.Percentage = pyRound(float64(f.Score)/float64(f.Total)*100, 1)
+		f.WeightedPercentage = pyRound(f.WeightedScore/float64(f.Total)*100, 1)
+	}
+	return f
+}
+
+// distinct returns the distinct elements of s in first-seen order.
+func distinct(s []string) []string {
+	out := make([]string, 0, len(s))
+	for _, v := range s {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ExamReply returns the fixed reply after an exam turn: the next question,
+// or, once the exam has finished, the final score and a review line per
+// question.
+func ExamReply(s State) string {
+	if s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
+		return examFinalReply(s)
+	}
+	return examContinue + "\n\n" + s.ExamQuestions[s.ExamCurrentIdx].Prompt()
+}
+
+// Prompt returns the question as the exam shows it: "**Question k:** text".
+// The exam's welcome ends with the first question's prompt.
+func (q ExamQuestion) Prompt() string {
+	return "**Question " + strconv.Itoa(q.QuestionIdx+1) + ":** " + q.QuestionText
+}
+
+func examFinalReply(s State) string {
+	f := BuildExamFeedback(s.ExamQuestions)
+	var b strings.Builder
+	b.WriteString("✅ Exam complete!\nFinal Score: **")
+	b.WriteString(strconv.Itoa(f.Score))
+	b.WriteByte('/')
+	b.WriteString(strconv.Itoa(f.Total))
+	b.WriteString("** (")
+	b.WriteString(strconv.FormatFloat(f.Percentage, 'f', 1, 64))
+	b.WriteString("%)\n\nQuestion Review:\n")
+	for i, q := range s.ExamQuestions {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("Q" + strconv.Itoa(i+1) + ": ")
+		switch {
+		case q.Result != nil && *q.Result == ResultCorrect:
+			b.WriteString("✅ Correct")
+		case q.Result != nil && *q.Result == ResultPartial:
+			b.WriteString("🟨 Partial")
+		default:
+			b.WriteString("❌ Incorrect")
+		}
+	}
+	return b.String()
+}
+
+// applyExam records the answer to the current exam question, moves to the
+// next one and finishes the exam after the last. It returns the events and
+// the fixed reply for the turn.
+func applyExam(n *State, o Outcome, g Guarded) ([]Event, string) {
+	i := n.ExamCurrentIdx
+	if o.Precheck == PrecheckOffTopic {
+		ev := countOffTopic(n, true)
+		return append(ev, ExamQuestionRepeated{Index: i}), examRepeat + "\n\n" + n.ExamQuestions[i].Prompt()
+	}
+	if g.Result == nil {
+		// Nothing judged the answer (the model failed): the question stands.
+		return []Event{ExamQuestionRepeated{Index: i}}, examRepeat + "\n\n" + n.ExamQuestions[i].Prompt()
+	}
+	q := &n.ExamQuestions[i]
+	msg, r := o.StudentMessage, *g.Result
+	q.StudentAnswer, q.Result = &msg, &r
+	if g.Output != nil {
+		q.Feedback = g.Output.TurnSummary
+	}
+	switch r {
+	case ResultCorrect:
+		n.ExamTotalCorrect++
+	case ResultPartial:
+		n.ExamTotalPartial++
+	default:
+		n.ExamTotalIncorrect++
+	}
+	n.ExamCurrentIdx++
+	ev := []Event{ExamAnswerRecorded{Index: i, Result: r}}
+	if n.ExamCurrentIdx >= len(n.ExamQuestions) {
+		ev = append(ev, finishExam(n, false))
+	}
+	return ev, ExamReply(*n)
+}
+
+func finishExam(n *State, early bool) Event {
+	f := BuildExamFeedback(n.ExamQuestions)
+	n.ExamFinished = true
+	n.ExamFeedback = &f
+	return ExamFinished{Score: f.Score, Total: f.Total, Early: early}
+}
+
+// ExamScore returns the exam's score: from its feedback once finished,
+// else from the questions answered so far.
+func (s State) ExamScore() ExamScore {
+	f := BuildExamFeedback(s.ExamQuestions)
+	if s.ExamFeedback != nil {
+		f = *s.ExamFeedback
+	}
+	return ExamScore{Score: f.Score, Total: f.Total, Percentage: f.Percentage, WeightedScore: f.WeightedScore, Feedback: &f}
+}
+
+// EndExam ends an exam early: it is marked finished and gets its feedback
+// from the questions answered so far; unanswered questions keep a null
+// result and count in the total. Errors: ErrWrongMode ("Not an exam
+// session"), ErrExamFinished.
+func EndExam(s State, now time.Time) (State, ExamScore, error) {
+	if s.Mode != ModeExam {
+		return s, ExamScore{}, &Error{Code: ErrWrongMode.Code, Message: "Not an exam session"}
+	}
+	if s.ExamFinished {
+		return s, ExamScore{}, ErrExamFinished
+	}
+	n := s.Clone()
+	finishExam(&n, true)
+	n.UpdatedAt = NewTime(now)
+	n = n.normalized()
+	return n, n.ExamScore(), nil
+}

@@ -1,0 +1,207 @@
+package tutor
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Precheck is what the program makes of a message before any model sees it.
+type Precheck string
+
+// The pre-check results.
+const (
+	PrecheckNone     Precheck = ""          // an ordinary message: evaluate and tutor it
+	PrecheckEmpty    Precheck = "empty"     // nothing to read: a gentle nudge, no turn counted
+	PrecheckTooLong  Precheck = "too_long"  // over the length limit: ask for less, no turn counted
+	PrecheckStop     Precheck = "stop"      // the learner wants to stop
+	PrecheckOffTopic Precheck = "off_topic" // chit-chat away from the lesson
+	PrecheckIDK      Precheck = "idk"       // "I don't know": encourage, never give the answer
+)
+
+// Replies to messages that do not count as a turn.
+const (
+	NudgeReply   = "Take your time — type your answer or your question whenever you're ready." // an empty message
+	TooLongReply = "That's a lot to read at once — could you send a shorter message?"          // a message over the limit
+)
+
+// PrecheckConfig holds the phrase lists of the pre-checks. Phrases match
+// whole words, case-insensitively, with apostrophes ignored ("don't" is
+// "dont"): "end" does not fire on "friend", nor "stop" on "stopwatch".
+type PrecheckConfig struct {
+	// Stop phrases ask to stop wherever they appear ("bye", "i'm done").
+	Stop []string
+	// StopExact phrases ask to stop only as the whole message, give or take
+	// Fillers: "done" alone stops, "are we done with step two" does not.
+	StopExact []string
+	// Fillers are words ignored at either end of a message for StopExact.
+	Fillers []string
+	// IDK phrases say "I don't know" (English and Hinglish).
+	IDK []string
+	// OffTopic phrases are chit-chat away from the lesson.
+	OffTopic []string
+	// MaxStopWords: a longer message is never a stop request (0: 8).
+	MaxStopWords int
+	// MaxRunes: a longer message is too long (0: 4000).
+	MaxRunes int
+}
+
+// DefaultPrecheckConfig returns the default phrase lists.
+func DefaultPrecheckConfig() PrecheckConfig {
+	return PrecheckConfig{
+		Stop: []string{
+			"bye", "bye bye", "goodbye", "good bye", "quit", "i quit", "i'm done", "i am done",
+			"i'm finished", "i am finished", "end the session", "end session", "end this session",
+			"stop the session", "stop the lesson", "stop the exam", "let's stop", "i want to stop",
+			"can we stop", "can i stop", "can we end", "can we finish", "that's all for today",
+			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
+			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
+		},
+		StopExact: []string{
+			"stop", "end", "done", "exit", "finish", "finished", "enough", "the end",
+			"that's it", "that's all", "no more", "bas", "khatam",
+		},
+		Fillers: []string{
+			"ok", "okay", "please", "pls", "plz", "now", "just", "so", "um", "umm", "hmm",
+			"then", "yes", "yeah", "thanks", "thank", "you", "sir", "maam", "didi", "bhaiya",
+		},
+		IDK: []string{
+			"i don't know", "dont know", "do not know", "dunno", "idk", "no idea", "no clue",
+			"not sure", "i give up", "i can't", "i cannot", "skip", "tell me the answer",
+			"just tell me", "what is the answer", "nahi pata", "nahin pata", "pata nahi",
+			"pata nahin", "pta nahi", "nahi pta", "maloom nahi", "malum nahi", "nahi maloom",
+			"nahi malum", "nahi aata", "nahi aati", "पता नहीं", "नहीं पता", "मालूम नहीं",
+		},
+		OffTopic: []string{
+			"who are you", "what is your name", "what's your name", "tell me a joke",
+			"tell me a story", "play a game", "let's play", "sing", "sing a song",
+			"are you a robot", "are you human", "are you real", "what's the weather",
+			"favourite movie", "favorite movie", "favourite song", "favorite song",
+		},
+	}
+}
+
+// Prechecker runs the pre-checks with one configuration. It is safe for
+// concurrent use.
+type Prechecker struct {
+	stop, exact, idk, offTopic [][]string
+	fillers                    []string
+	maxStopWords, maxRunes     int
+}
+
+// NewPrechecker returns a Prechecker for c.
+func NewPrechecker(c PrecheckConfig) *Prechecker {
+	compile := func(phrases []string) [][]string {
+		var out [][]string
+		for _, p := range phrases {
+			if w, _ := words(p, nil); len(w) > 0 {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	p := &Prechecker{
+		stop:         compile(c.Stop),
+		exact:        compile(c.StopExact),
+		idk:          compile(c.IDK),
+		offTopic:     compile(c.OffTopic),
+		maxStopWords: c.MaxStopWords,
+		maxRunes:     c.MaxRunes,
+	}
+	for _, f := range compile(c.Fillers) {
+		p.fillers = append(p.fillers, f...)
+	}
+	if p.maxStopWords <= 0 {
+		p.maxStopWords = 8
+	}
+	if p.maxRunes <= 0 {
+		p.maxRunes = 4000
+	}
+	return p
+}
+
+// Check returns the pre-check result of a message. In order: empty; too
+// long; then, only when the message holds no digit (a number makes it an
+// answer attempt: "I'm done, it's 12" is an answer), a stop request in at
+// most MaxStopWords words, off-topic chit-chat, "I don't know".
+func (p *Prechecker) Check(msg string) Precheck {
+	if isBlank(msg) {
+		return PrecheckEmpty
+	}
+	if utf8.RuneCountInString(msg) > p.maxRunes {
+		return PrecheckTooLong
+	}
+	var buf [32]string
+	w, digit := words(msg, buf[:0])
+	if digit {
+		return PrecheckNone
+	}
+	if len(w) <= p.maxStopWords && (containsAny(w, p.stop) || p.exactStop(w)) {
+		return PrecheckStop
+	}
+	if containsAny(w, p.offTopic) {
+		return PrecheckOffTopic
+	}
+	if containsAny(w, p.idk) {
+		return PrecheckIDK
+	}
+	return PrecheckNone
+}
+
+func (p *Prechecker) exactStop(w []string) bool {
+	for len(w) > 0 && slices.Contains(p.fillers, w[0]) {
+		w = w[1:]
+	}
+	for len(w) > 0 && slices.Contains(p.fillers, w[len(w)-1]) {
+		w = w[:len(w)-1]
+	}
+	for _, phrase := range p.exact {
+		if slices.Equal(w, phrase) {
+			return true
+		}
+	}
+	return false
+}
+
+// words splits s into lowercase words of letters, marks and digits, with
+// apostrophes dropped, appending to dst; it also reports whether s holds a
+// digit or other number character.
+func words(s string, dst []string) ([]string, bool) {
+	digit := false
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			dst = append(dst, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsNumber(r):
+			digit = true
+			b.WriteRune(r)
+		case unicode.IsLetter(r) || unicode.IsMark(r):
+			b.WriteRune(unicode.ToLower(r))
+		case r == '\'' || r == '’' || r == 'ʼ' || r == '`':
+			// "don't" and "dont" are the same word.
+		default:
+			flush()
+		}
+	}
+	flush()
+	return dst, digit
+}
+
+// containsAny reports whether one of the phrases occurs in w as a run of
+// whole words.
+func containsAny(w []string, phrases [][]string) bool {
+	for _, ph := range phrases {
+		for i := 0; i+len(ph) <= len(w); i++ {
+			if slices.Equal(w[i:i+len(ph)], ph) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,142 @@
+package tutor
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestPrecheck(t *testing.T) {
+	p := NewPrechecker(DefaultPrecheckConfig())
+	tests := []struct {
+		msg  string
+		want Precheck
+	}{
+		// Empty and too long.
+		{"", PrecheckEmpty},
+		{"   \n\t", PrecheckEmpty},
+		{"\u200b", PrecheckEmpty},
+		{strings.Repeat("a", 4001), PrecheckTooLong},
+		{strings.Repeat("a", 4000), PrecheckNone},
+
+		// Stop requests.
+		{"stop", PrecheckStop},
+		{"Stop!", PrecheckStop},
+		{"ok stop please", PrecheckStop},
+		{"done", PrecheckStop},
+		{"I'm done", PrecheckStop},
+		{"im done for today", PrecheckStop},
+		{"bye", PrecheckStop},
+		{"Bye bye didi", PrecheckStop},
+		{"that's it", PrecheckStop},
+		{"thats all", PrecheckStop},
+		{"can we stop now?", PrecheckStop},
+		{"I want to stop", PrecheckStop},
+		{"the end", PrecheckStop},
+		{"quit", PrecheckStop},
+		{"bas karo", PrecheckStop},
+		{"END", PrecheckStop},
+
+		// Not stop requests.
+		{"my friend helped me", PrecheckNone},
+		{"I used a stopwatch", PrecheckNone},
+		{"I'm done, it's 12", PrecheckNone},
+		{"bye, the answer is 7", PrecheckNone},
+		{"should I stop at the decimal point?", PrecheckNone},
+		{"what happens at the end of the number line", PrecheckNone},
+		{"are we done with step two", PrecheckNone},
+		{"done adding the numerators and the denominators now what", PrecheckNone},
+		{"the weekend was fun", PrecheckNone},
+		{"abundant", PrecheckNone},
+		{"done done done done done done done done bye", PrecheckNone}, // nine words
+
+		// I don't know.
+		{"I don't know", PrecheckIDK},
+		{"i dont know", PrecheckIDK},
+		{"I DON’T KNOW", PrecheckIDK},
+		{"idk", PrecheckIDK},
+		{"no idea, sorry", PrecheckIDK},
+		{"I'm not sure what to do", PrecheckIDK},
+		{"nahi pata", PrecheckIDK},
+		{"Pata nahi yaar", PrecheckIDK},
+		{"mujhe maloom nahi", PrecheckIDK},
+		{"मुझे पता नहीं", PrecheckIDK},
+		{"just tell me the answer", PrecheckIDK},
+
+		// Not "I don't know".
+		{"I don't know, maybe 12?", PrecheckNone},
+		{"I know it!", PrecheckNone},
+		{"the kidney is an organ", PrecheckNone},
+		{"pata hai: it is half", PrecheckNone},
+
+		// Off-topic.
+		{"who are you", PrecheckOffTopic},
+		{"What's your name?", PrecheckOffTopic},
+		{"tell me a joke", PrecheckOffTopic},
+		{"can you sing", PrecheckOffTopic},
+		{"let's play a game", PrecheckOffTopic},
+
+		// Not off-topic.
+		{"who are you to say 3 is wrong", PrecheckNone},
+		{"a single fraction", PrecheckNone},
+		{"is the answer singing?", PrecheckNone},
+		{"2 players play a game", PrecheckNone},
+
+		// Answers.
+		{"42", PrecheckNone},
+		{"three quarters", PrecheckNone},
+		{"½", PrecheckNone},
+	}
+	for _, tt := range tests {
+		name := tt.msg
+		if len(name) > 40 {
+			name = name[:40]
+		}
+		t.Run(name, func(t *testing.T) {
+			if got := p.Check(tt.msg); got != tt.want {
+				t.Errorf("Check(%q) = %q, want %q", tt.msg, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPrecheckConfig(t *testing.T) {
+	p := NewPrechecker(PrecheckConfig{Stop: []string{"khatam", "  ", ""}, IDK: []string{"no se"}, MaxStopWords: 2, MaxRunes: 20})
+	tests := []struct {
+		msg  string
+		want Precheck
+	}{
+		{"khatam", PrecheckStop},
+		{"sab khatam", PrecheckStop},
+		{"ab sab khatam", PrecheckNone}, // over MaxStopWords
+		{"stop", PrecheckNone},          // not in this configuration
+		{"no se", PrecheckIDK},
+		{strings.Repeat("é", 21), PrecheckTooLong},
+	}
+	for _, tt := range tests {
+		if got := p.Check(tt.msg); got != tt.want {
+			t.Errorf("Check(%q) = %q, want %q", tt.msg, got, tt.want)
+		}
+	}
+}
+
+func FuzzPrecheck(f *testing.F) {
+	for _, s := range []string{"", "stop", "I'm done, it's 12", "nahi pata", "who are you", "don’t", "\xff\xfe", "पता नहीं", "ok ok ok"} {
+		f.Add(s)
+	}
+	p := NewPrechecker(DefaultPrecheckConfig())
+	f.Fuzz(func(t *testing.T, msg string) {
+		got := p.Check(msg)
+		switch got {
+		case PrecheckNone, PrecheckEmpty, PrecheckTooLong, PrecheckStop, PrecheckOffTopic, PrecheckIDK:
+		default:
+			t.Fatalf("Check(%q) = %q", msg, got)
+		}
+		if got == PrecheckEmpty && !isBlank(msg) {
+			t.Fatalf("%q is not blank", msg)
+		}
+		if (got == PrecheckStop || got == PrecheckOffTopic || got == PrecheckIDK) && utf8.ValidString(msg) && strings.ContainsAny(msg, "0123456789") {
+			t.Fatalf("%q holds a digit but is %s", msg, got)
+		}
+	})
+}

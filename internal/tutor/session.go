@@ -1,0 +1,265 @@
+package tutor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxExamQuestions bounds the questions of one exam.
+const MaxExamQuestions = 50
+
+// ClarifyEndedReply is the reply when a doubts session ends by request.
+const ClarifyEndedReply = "Doubts session ended successfully."
+
+// EndReason says why a session ended before its natural end.
+type EndReason string
+
+// The end reasons.
+const (
+	EndStudentRequested EndReason = "student_requested"
+	EndTimeLimit        EndReason = "time_limit"
+)
+
+// NewSession describes a session to create.
+type NewSession struct {
+	ID      string
+	Mode    Mode   // "" means teach_me
+	Topic   *Topic // the lesson; nil only for sessions without one
+	Student StudentContext
+	Pace    string // slow | normal | fast; "" means normal
+	Config  Config // pinned for the session's lifetime
+	// ExamQuestions are the exam's questions (exam mode only), in order.
+	ExamQuestions []ExamQuestion
+	Now           time.Time
+}
+
+// NewState returns the initial state of a session: step 1, no turns, a
+// teach_me session with every plan concept at mastery 0 (the reference's
+// start), the other modes with none. Exam questions are numbered in order;
+// a question without a concept gets the plan concept at its index modulo
+// the number of plan concepts, as in the reference.
+//
+// Errors (ErrInvalid): an unknown mode or pace, a grade outside 1..12, an
+// exam without questions or with more than MaxExamQuestions.
+func NewState(p NewSession) (State, error) {
+	mode := p.Mode
+	if mode == "" {
+		mode = ModeTeachMe
+	}
+	pace := p.Pace
+	if pace == "" {
+		pace = "normal"
+	}
+	switch {
+	case !mode.Valid():
+		return State{}, invalid(fmt.Sprintf("unknown mode %q", p.Mode))
+	case pace != "slow" && pace != "normal" && pace != "fast":
+		return State{}, invalid(fmt.Sprintf("unknown pace %q", p.Pace))
+	case p.Student.Grade < 1 || p.Student.Grade > 12:
+		return State{}, invalid(fmt.Sprintf("grade %d is outside 1..12", p.Student.Grade))
+	case mode == ModeExam && len(p.ExamQuestions) == 0:
+		return State{}, invalid("an exam needs at least one question")
+	case len(p.ExamQuestions) > MaxExamQuestions:
+		return State{}, invalid(fmt.Sprintf("an exam has at most %d questions", MaxExamQuestions))
+	}
+	now := NewTime(p.Now)
+	s := State{
+		SchemaVersion:  SchemaVersion,
+		SessionID:      p.ID,
+		CreatedAt:      now,
+		UpdatedAt:      now,
+		Topic:          p.Topic.Ref(),
+		CurrentStep:    1,
+		AllowExtension: true,
+		StudentContext: p.Student,
+		PacePreference: pace,
+		Mode:           mode,
+		EngineConfig:   p.Config,
+	}
+	if s.StudentContext.LanguageLevel == "" {
+		s.StudentContext.LanguageLevel = "standard"
+	}
+	if s.StudentContext.PreferredExamples == nil {
+		s.StudentContext.PreferredExamples = DefaultPreferredExamples()
+	}
+	concepts := p.Topic.Concepts()
+	if mode == ModeTeachMe {
+		s.MasteryEstimates = make(Mastery, len(concepts))
+		for i, c := range concepts {
+			s.MasteryEstimates[i] = ConceptScore{Concept: c}
+		}
+	}
+	if mode == ModeExam {
+		s.ExamQuestions = make([]ExamQuestion, len(p.ExamQuestions))
+		for i, q := range p.ExamQuestions {
+			q.QuestionIdx = i
+			if q.Concept == "" && len(concepts) > 0 {
+				q.Concept = concepts[i%len(concepts)]
+			}
+			if q.Difficulty == "" {
+				q.Difficulty = Medium
+			}
+			if q.QuestionType == "" {
+				q.QuestionType = QuestionConceptual
+			}
+			q.StudentAnswer, q.Result, q.Feedback = nil, nil, ""
+			s.ExamQuestions[i] = q
+		}
+	}
+	// Clone so that the state shares nothing with the caller's values.
+	return s.Clone().normalized(), nil
+}
+
+// AddReply records a teacher message outside a turn, such as the welcome
+// of a new session: no turn is counted.
+func AddReply(s State, now time.Time, text string) State {
+	n := s.Clone()
+	n.addMessage(RoleTeacher, text, NewTime(now))
+	n.UpdatedAt = NewTime(now)
+	return n.normalized()
+}
+
+// PauseSummary is what a learner is told when a teach_me session pauses.
+type PauseSummary struct {
+	Coverage        float64  `json:"coverage"`
+	ConceptsCovered []string `json:"concepts_covered"`
+	Message         string   `json:"message"`
+}
+
+// PauseSummary returns the session's pause summary.
+func (s State) PauseSummary(t *Topic) PauseSummary {
+	c := s.Coverage(t)
+	return PauseSummary{
+		Coverage:        c,
+		ConceptsCovered: append([]string{}, s.ConceptsCovered...),
+		Message:         "You've covered " + strconv.FormatFloat(c, 'f', 0, 64) + "% so far. You can pick up where you left off anytime.",
+	}
+}
+
+// Pause pauses a teach_me session; pausing a paused session succeeds again.
+// Errors: ErrWrongMode ("Only Teach Me sessions can be paused").
+func Pause(s State, t *Topic, now time.Time) (State, PauseSummary, error) {
+	if s.Mode != ModeTeachMe {
+		return s, PauseSummary{}, &Error{Code: ErrWrongMode.Code, Message: "Only Teach Me sessions can be paused"}
+	}
+	n := s.Clone()
+	n.IsPaused = true
+	n.UpdatedAt = NewTime(now)
+	n = n.normalized()
+	return n, n.PauseSummary(t), nil
+}
+
+// Resume resumes a paused session. The resumed sitting gets a fresh time
+// limit, counted from its first turn. Errors: ErrNotPaused.
+func Resume(s State, now time.Time) (State, error) {
+	if !s.IsPaused {
+		return s, ErrNotPaused
+	}
+	n := s.Clone()
+	n.IsPaused = false
+	n.StartedAt = nil
+	n.UpdatedAt = NewTime(now)
+	return n.normalized(), nil
+}
+
+// EndClarify ends a doubts session. Errors: ErrWrongMode ("Only Clarify
+// Doubts sessions can use this endpoint"), ErrAlreadyEnded.
+func EndClarify(s State, now time.Time) (State, error) {
+	if s.Mode != ModeClarify {
+		return s, &Error{Code: ErrWrongMode.Code, Message: "Only Clarify Doubts sessions can use this endpoint"}
+	}
+	if s.ClarifyComplete {
+		return s, ErrAlreadyEnded
+	}
+	n := s.Clone()
+	n.ClarifyComplete = true
+	n.UpdatedAt = NewTime(now)
+	return n.normalized(), nil
+}
+
+// Stop ends a session at the learner's request or at the time limit, by
+// mode: a teach_me session pauses (it can be resumed), a doubts session
+// completes, an exam ends early with its results. Ending what has already
+// ended changes nothing but updated_at.
+func Stop(s State, now time.Time, reason EndReason) (State, []Event) {
+	n := s.Clone()
+	ev := stop(&n, reason)
+	n.UpdatedAt = NewTime(now)
+	return n.normalized(), ev
+}
+
+func stop(n *State, reason EndReason) []Event {
+	switch n.Mode {
+	case ModeTeachMe:
+		n.IsPaused = true
+		return []Event{Paused{Reason: reason}}
+	case ModeClarify:
+		if !n.ClarifyComplete {
+			n.ClarifyComplete = true
+			return []Event{ClarifyCompleted{}}
+		}
+	case ModeExam:
+		if !n.ExamFinished {
+			return []Event{finishExam(n, true)}
+		}
+	}
+	return nil
+}
+
+// endReply is the fixed reply when a session ends by request or by time.
+func endReply(s State, t *Topic) string {
+	switch s.Mode {
+	case ModeClarify:
+		return ClarifyEndedReply
+	case ModeExam:
+		return ExamReply(s)
+	}
+	return s.PauseSummary(t).Message
+}
+
+// Summary is the session summary of GET /sessions/{id}/summary.
+type Summary struct {
+	StepsCompleted     int      `json:"steps_completed"`
+	MasteryScore       float64  `json:"mastery_score"`
+	MisconceptionsSeen []string `json:"misconceptions_seen"`
+	Suggestions        []string `json:"suggestions"`
+}
+
+// Summary returns the session summary: steps completed, mean mastery
+// rounded to 2 decimals, the misconceptions seen and suggestions. Since
+// misconceptions are counted rather than repeated, each description is
+// listed once, in the order first seen (the reference repeated them).
+func (s State) Summary(t *Topic) Summary {
+	steps := max(0, s.CurrentStep-1)
+	if t != nil {
+		steps = min(steps, t.TotalSteps())
+	}
+	seen := make([]string, len(s.Misconceptions))
+	for i, m := range s.Misconceptions {
+		seen[i] = m.Description
+	}
+	topic := "the topic"
+	if s.Topic != nil && s.Topic.TopicName != "" {
+		topic = s.Topic.TopicName
+	}
+	var sug []string
+	switch m := s.OverallMastery(); {
+	case m >= 0.85:
+		sug = append(sug, "Excellent work on "+topic+"!", "You're ready to move to more advanced topics.")
+	case m >= 0.7:
+		sug = append(sug, "Good progress! Try 3-5 more practice problems.")
+	default:
+		sug = append(sug, "Keep practicing! Review the examples.", "Revisit the concepts around "+topic)
+	}
+	if len(seen) > 0 {
+		sug = append(sug, "Work on understanding: "+strings.Join(seen[:min(2, len(seen))], ", "))
+	}
+	return Summary{
+		StepsCompleted:     steps,
+		MasteryScore:       pyRound(s.OverallMastery(), 2),
+		MisconceptionsSeen: seen,
+		Suggestions:        sug,
+	}
+}

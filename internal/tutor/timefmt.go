@@ -1,0 +1,98 @@
+package tutor
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Time is an instant in UTC with microsecond precision. It marshals the way
+// the reference service writes timestamps: naive ISO-8601 without offset or
+// "Z", the fraction only when it is not zero (2026-02-27T10:11:12.123456).
+// It parses that form and, for robustness, RFC 3339 with any offset.
+//
+// Precision is cut to microseconds on construction so that a value survives a
+// JSON round trip unchanged.
+type Time struct{ t time.Time }
+
+const naiveLayout = "2006-01-02T15:04:05"
+
+// NewTime returns t in UTC, truncated to the microsecond.
+func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Microsecond)} }
+
+// ParseTime parses a naive ISO-8601 timestamp (taken as UTC; a space may
+// stand for the "T") or an RFC 3339 timestamp.
+func ParseTime(s string) (Time, error) {
+	if len(s) > 10 && s[10] == ' ' {
+		s = s[:10] + "T" + s[11:]
+	}
+	// When parsing, Go accepts a fractional second after the seconds field
+	// even though the layout does not show one.
+	if t, err := time.Parse(naiveLayout, s); err == nil {
+		return NewTime(t), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return Time{}, errors.New("invalid timestamp " + quote(s))
+	}
+	return NewTime(t), nil
+}
+
+// Time returns the instant as a time.Time in UTC.
+func (t Time) Time() time.Time { return t.t }
+
+// IsZero reports whether t is the zero instant.
+func (t Time) IsZero() bool { return t.t.IsZero() }
+
+// Equal reports whether t and u are the same instant.
+func (t Time) Equal(u Time) bool { return t.t.Equal(u.t) }
+
+// String returns the naive ISO-8601 form.
+func (t Time) String() string { return string(t.AppendFormat(nil)) }
+
+// AppendFormat appends the naive ISO-8601 form to b.
+func (t Time) AppendFormat(b []byte) []byte {
+	b = t.t.AppendFormat(b, naiveLayout)
+	us := t.t.Nanosecond() / 1000
+	if us == 0 {
+		return b
+	}
+	b = append(b, '.')
+	for div := 100000; div > 0; div /= 10 {
+		b = append(b, byte('0'+us/div%10))
+	}
+	return b
+}
+
+// MarshalJSON implements json.Marshaler.
+func (t Time) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 28)
+	b = append(b, '"')
+	b = t.AppendFormat(b)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler. JSON null leaves t unchanged.
+func (t *Time) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return errors.New("timestamp must be a JSON string")
+	}
+	p, err := ParseTime(s)
+	if err != nil {
+		return err
+	}
+	*t = p
+	return nil
+}
+
+func quote(s string) string {
+	const max = 40
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return `"` + s + `"`
+}

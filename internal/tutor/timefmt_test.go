@@ -1,0 +1,91 @@
+package tutor
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func TestTimeMarshal(t *testing.T) {
+	tests := []struct {
+		name string
+		in   time.Time
+		want string
+	}{
+		{"whole seconds have no fraction", time.Date(2026, 2, 27, 10, 11, 12, 0, time.UTC), `"2026-02-27T10:11:12"`},
+		{"microseconds, six digits", time.Date(2026, 2, 27, 10, 11, 12, 123456000, time.UTC), `"2026-02-27T10:11:12.123456"`},
+		{"leading zeros kept", time.Date(2026, 2, 27, 10, 11, 12, 5000, time.UTC), `"2026-02-27T10:11:12.000005"`},
+		{"nanoseconds truncated", time.Date(2026, 2, 27, 10, 11, 12, 999, time.UTC), `"2026-02-27T10:11:12"`},
+		{"converted to UTC, no offset", time.Date(2026, 2, 27, 15, 41, 12, 0, time.FixedZone("IST", 5*3600+1800)), `"2026-02-27T10:11:12"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := json.Marshal(NewTime(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	want := time.Date(2026, 2, 27, 10, 11, 12, 123456000, time.UTC)
+	tests := []struct {
+		in      string
+		want    time.Time
+		wantErr bool
+	}{
+		{in: "2026-02-27T10:11:12.123456", want: want},
+		{in: "2026-02-27 10:11:12.123456", want: want},
+		{in: "2026-02-27T10:11:12.123456Z", want: want},
+		{in: "2026-02-27T15:41:12.123456+05:30", want: want},
+		{in: "2026-02-27T10:11:12.1234569", want: want},
+		{in: "2026-02-27T10:11:12", want: want.Truncate(time.Second)},
+		{in: "2026-02-27", wantErr: true},
+		{in: "yesterday", wantErr: true},
+		{in: "", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseTime(tt.in)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && !got.Time().Equal(tt.want) {
+				t.Errorf("got %v, want %v", got.Time(), tt.want)
+			}
+		})
+	}
+}
+
+func TestTimeJSONRoundTrip(t *testing.T) {
+	for _, in := range []time.Time{t0, t0.Add(123456789), {}} {
+		b, err := json.Marshal(NewTime(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Time
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if !got.Equal(NewTime(in)) {
+			t.Errorf("%s round-tripped to %v", b, got)
+		}
+	}
+}
+
+func TestTimeUnmarshalRejectsNonStrings(t *testing.T) {
+	for _, in := range []string{`12`, `{}`, `"noon"`} {
+		var got Time
+		if err := json.Unmarshal([]byte(in), &got); err == nil {
+			t.Errorf("%s: no error", in)
+		}
+	}
+	got := NewTime(t0)
+	if err := json.Unmarshal([]byte(`null`), &got); err != nil || !got.Equal(NewTime(t0)) {
+		t.Errorf("null changed the time or failed: %v, %v", got, err)
+	}
+}
