@@ -67,6 +67,13 @@ type StudentContext struct {
 	StudentName       *string  `json:"student_name"`
 	StudentAge        *int     `json:"student_age"`
 	AboutMe           *string  `json:"about_me"`
+	// Language is the learner's preferred language (the request's
+	// prefs.lang, e.g. "en", "hi"); "" means English. Prompts ask a model
+	// to answer in it; the rules engine answers in English.
+	Language string `json:"language"`
+	// Style is the requested challenge level (prefs.style: simple, standard,
+	// challenge); "" means standard.
+	Style string `json:"style"`
 }
 
 // DefaultPreferredExamples are the reference's default example themes.

@@ -55,7 +55,7 @@ func TestStateJSONKeys(t *testing.T) {
 		"topic": sorted("topic_id", "topic_name", "subject", "grade_level", "plan_version_id"),
 		"last_question": sorted("question_text", "expected_answer", "concept", "rubric", "hints", "hints_used",
 			"wrong_attempts", "previous_student_answers", "phase", "question_id", "answer_kind", "idk_count", "asked_at"),
-		"student_context": sorted("grade", "board", "language_level", "preferred_examples", "student_name", "student_age", "about_me"),
+		"student_context": sorted("grade", "board", "language_level", "preferred_examples", "student_name", "student_age", "about_me", "language", "style"),
 		"session_summary": sorted("turn_timeline", "concepts_taught", "depth_reached", "examples_used", "analogies_used",
 			"student_responses_summary", "progress_trend", "stuck_points", "what_helped", "next_focus"),
 	}
