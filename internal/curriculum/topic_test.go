@@ -1,0 +1,76 @@
+package curriculum
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tutord/tutord/curricula"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+func TestSampleBecomesValidTopics(t *testing.T) {
+	files, err := LoadFS(curricula.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		for _, g := range f.Guidelines() {
+			gj, pj, err := g.Stored()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := FromStored(g.Subtopic.Key, gj, pj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(g.Subtopic, s); diff != "" {
+				t.Fatalf("%s: stored round trip (-want +got):\n%s", g.Key, diff)
+			}
+			topic := TopicOf(LessonMeta{GuidelineID: "g", PlanVersionID: "p", Subject: g.Subject, Grade: g.Grade, TopicTitle: g.Topic.Title}, s)
+			if err := topic.Validate(); err != nil {
+				t.Errorf("%s: %v", g.Key, err)
+			}
+			if topic.TopicName != g.Topic.Title+" - "+g.Subtopic.Title || len(topic.Steps) != len(g.Subtopic.Plan) || len(topic.Questions) != len(g.Subtopic.Questions) {
+				t.Errorf("%s: topic %q with %d steps, %d questions", g.Key, topic.TopicName, len(topic.Steps), len(topic.Questions))
+			}
+			for _, q := range topic.Questions {
+				if !topic.HasConcept(q.Concept) {
+					t.Errorf("%s: question %s checks %q, not a plan concept", g.Key, q.ID, q.Concept)
+				}
+			}
+		}
+	}
+}
+
+func TestTopicOfDefaultPlanAndInference(t *testing.T) {
+	meta := LessonMeta{GuidelineID: "g1", PlanVersionID: "v1", Subject: "Mathematics", Grade: 7, TopicTitle: "Fractions"}
+	// No plan: the reference default plan, one concept.
+	topic := TopicOf(meta, Subtopic{Key: "adding", Title: "Adding fractions", TeachingApproach: "Use pizzas."})
+	want := []tutor.Step{
+		{ID: 1, Type: tutor.StepExplain, Concept: "Adding fractions", Title: "Adding fractions", ContentHint: "Introduce Adding fractions with a concrete example", Content: "Use pizzas."},
+		{ID: 2, Type: tutor.StepCheck, Concept: "Adding fractions", Title: "Adding fractions", QuestionType: tutor.QuestionConceptual},
+		{ID: 3, Type: tutor.StepExplain, Concept: "Adding fractions", Title: "Adding fractions", ContentHint: "Deepen understanding of Adding fractions", Content: "Use pizzas."},
+		{ID: 4, Type: tutor.StepPractice, Concept: "Adding fractions", Title: "Adding fractions", QuestionCount: 2},
+	}
+	if diff := cmp.Diff(want, topic.Steps); diff != "" {
+		t.Errorf("default plan (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Learn about Adding fractions"}, topic.Guideline.LearningObjectives); diff != "" {
+		t.Errorf("default objectives (-want +got):\n%s", diff)
+	}
+	// Types inferred from titles with the reference keywords.
+	topic = TopicOf(meta, Subtopic{Key: "x", Title: "X", Plan: []Step{
+		{Title: "Meet like fractions"}, {Title: "Quick quiz"}, {Title: "Try some sums"}, {Title: "Why it works"},
+	}})
+	var types []tutor.StepType
+	for _, s := range topic.Steps {
+		types = append(types, s.Type)
+	}
+	if diff := cmp.Diff([]tutor.StepType{tutor.StepExplain, tutor.StepCheck, tutor.StepPractice, tutor.StepPractice}, types); diff != "" {
+		t.Errorf("inferred types (-want +got):\n%s", diff)
+	}
+	if topic.PlanVersionID != "v1" || topic.TopicID != "g1" || topic.GradeLevel != 7 {
+		t.Errorf("meta not carried: %+v", topic)
+	}
+}
