@@ -133,9 +133,9 @@ type ExamGenerator interface {
 
 // ExamJudgement is the exam evaluator's judgement of one answer.
 type ExamJudgement struct {
-	AnswerCorrect *bool               `json:"answer_correct"`
+	AnswerCorrect *bool                `json:"answer_correct"`
 	MasterySignal *tutor.MasterySignal `json:"mastery_signal"`
-	Feedback      string              `json:"feedback"` // one line, recorded, not shown mid-exam
+	Feedback      string               `json:"feedback"` // one line, recorded, not shown mid-exam
 }
 
 // ExamEvaluator judges an exam answer the deterministic evaluator could not
