@@ -30,6 +30,9 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.close(context.Background(), log)
+	if err := importAtStart(ctx, cfg, db, log); err != nil {
+		return err
+	}
 
 	api := httpapi.New(httpapi.Deps{
 		DB:            db.store,

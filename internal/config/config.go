@@ -29,6 +29,8 @@ type Config struct {
 	ShutdownTimeout  time.Duration `env:"TUTORD_SHUTDOWN_TIMEOUT" envDefault:"30s" help:"how long shutdown waits for in-flight requests and turns"`
 	DBConnectTimeout time.Duration `env:"TUTORD_DB_CONNECT_TIMEOUT" envDefault:"10s" help:"how long start-up waits for the database to answer"`
 	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
+	CurriculumDir    string        `env:"TUTORD_CURRICULUM_DIR" help:"curriculum YAML files imported at start (idempotent)"`
+	LoadSample       string        `env:"TUTORD_LOAD_SAMPLE" envDefault:"auto" help:"import the shipped sample curriculum at start: true, false, or auto (with the embedded database)"`
 }
 
 // Load parses the environment (a map, so that tests pass their own) into a
@@ -82,6 +84,11 @@ func (c Config) Validate() error {
 	}
 	if c.DBConnectTimeout <= 0 {
 		return fmt.Errorf("TUTORD_DB_CONNECT_TIMEOUT: must be positive, got %s", c.DBConnectTimeout)
+	}
+	switch c.LoadSample {
+	case "auto", "true", "false":
+	default:
+		return fmt.Errorf("TUTORD_LOAD_SAMPLE: %q is not one of auto, true, false", c.LoadSample)
 	}
 	if c.DBMaxConns < 1 {
 		return fmt.Errorf("TUTORD_DB_MAX_CONNS: must be at least 1, got %d", c.DBMaxConns)

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tutord runs the binary on the embedded database in dir and returns its
+// standard output, standard error and exit code.
+func tutord(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "TUTORD_DATA_DIR="+dir, "TUTORD_DATABASE_URL=", "TUTORD_LOG_FORMAT=json")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func TestCurriculumCommands(t *testing.T) {
+	dir := dataDir(t)
+	out, errOut, code := tutord(t, dir, "curriculum", "import", "../../curricula")
+	if code != 0 || !strings.Contains(out, "12 subtopics created") {
+		t.Fatalf("import: exit %d, %q %s", code, out, errOut)
+	}
+	exportDir := filepath.Join(dir, "export")
+	if out, _, code = tutord(t, dir, "curriculum", "--out", exportDir, "export"); code != 0 || !strings.Contains(out, "exported 6 files") {
+		t.Fatalf("export: exit %d, %q", code, out)
+	}
+	if out, _, code = tutord(t, dir, "curriculum", "import", exportDir); code != 0 || !strings.Contains(out, "0 subtopics created, 0 updated, 12 unchanged, 0 new plan versions") {
+		t.Fatalf("re-import of the export: exit %d, %q", code, out)
+	}
+	if out, _, code = tutord(t, dir, "curriculum", "unapprove", "mathematics/fractions/multiplying-fractions"); code != 0 || !strings.Contains(out, "1 changed") {
+		t.Fatalf("unapprove: exit %d, %q", code, out)
+	}
+	if _, errOut, code = tutord(t, dir, "curriculum", "approve", "no/such/key"); code == 0 || !strings.Contains(lastLine(errOut), `no subtopic has the key "no/such/key"`) {
+		t.Fatalf("approve of an unknown key: exit %d, %q", code, lastLine(errOut))
+	}
+
+	// A malformed file among good ones: nothing is imported, and the error
+	// names the file, the line and the field.
+	bad := filepath.Join(dir, "bad")
+	if err := os.MkdirAll(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile("../../curricula/india/cbse/grade-7/science/states-of-matter.yaml")
+	changed := strings.Replace(string(good), "board: CBSE", "board: ICSE", 1)
+	os.WriteFile(filepath.Join(bad, "a.yaml"), []byte(changed), 0o644)
+	os.WriteFile(filepath.Join(bad, "b.yaml"), []byte("country: India\nboard: ICSE\ngrade: seven\nsubject: Science\n"), 0o644)
+	_, errOut, code = tutord(t, dir, "curriculum", "import", bad)
+	if code == 0 || !strings.Contains(errOut, "b.yaml:3: grade: must be an integer") {
+		t.Fatalf("bad import: exit %d, %s", code, errOut)
+	}
+	exportDir2 := filepath.Join(dir, "export2")
+	tutord(t, dir, "curriculum", "--out", exportDir2, "export")
+	if _, err := os.Stat(filepath.Join(exportDir2, "india/icse")); !os.IsNotExist(err) {
+		t.Fatalf("the good file of a rejected import was imported: %v", err)
+	}
+	exported, _ := os.ReadFile(filepath.Join(exportDir2, "india/cbse/grade-7/mathematics/fractions.yaml"))
+	if !strings.Contains(string(exported), "status: draft") {
+		t.Fatal("the export does not record the unapproved subtopic as a draft")
+	}
+}
+
+func TestCurriculumUsage(t *testing.T) {
+	for _, args := range [][]string{{"curriculum"}, {"curriculum", "import"}, {"curriculum", "export"}, {"curriculum", "approve"}, {"curriculum", "bake"}} {
+		_, _, code := tutord(t, dataDir(t), args...)
+		if code != 2 {
+			t.Errorf("tutord %v: exit %d, want 2", args, code)
+		}
+	}
+}
