@@ -36,6 +36,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 
 	api := httpapi.New(httpapi.Deps{
 		DB:            db.store,
+		Curriculum:    db.store,
 		SchemaVersion: store.LatestVersion(),
 		Version:       buildVersion(),
 		Logger:        log,

@@ -23,6 +23,7 @@ type Database interface {
 // Deps are the server's collaborators.
 type Deps struct {
 	DB            Database
+	Curriculum    Curriculum
 	SchemaVersion uint // the migration version this binary expects
 	Version       string
 	Logger        *slog.Logger
@@ -52,6 +53,7 @@ func New(d Deps) *Server {
 	e.GET("/health/db", s.healthDB)
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
+	e.GET("/curriculum", s.getCurriculum)
 	return s
 }
 
