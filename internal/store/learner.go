@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 )
 
 // Learner is a learner's profile. Text and number fields are nil until set.
@@ -149,4 +150,46 @@ func (s *Store) DeleteLearner(ctx context.Context, externalID string) error {
 		return fmt.Errorf("delete learner %s: %w", externalID, ErrNotFound)
 	}
 	return nil
+}
+
+// LearnerExport is everything stored about a learner.
+type LearnerExport struct {
+	Learner  Learner
+	Sessions []Session
+	Messages map[uuid.UUID][]Message
+}
+
+// ExportLearner returns everything stored about a learner: the profile,
+// every session with its state, and every message.
+func (s *Store) ExportLearner(ctx context.Context, id uuid.UUID) (LearnerExport, error) {
+	l, err := s.GetLearner(ctx, id)
+	if err != nil {
+		return LearnerExport{}, err
+	}
+	out := LearnerExport{Learner: l, Messages: map[uuid.UUID][]Message{}}
+	rows, err := s.db.Query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE learner_id = $1 ORDER BY created_at, id`, id)
+	if err != nil {
+		return LearnerExport{}, interpretError("export sessions", err)
+	}
+	out.Sessions, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Session, error) { return scanSession(r) })
+	if err != nil {
+		return LearnerExport{}, interpretError("export sessions", err)
+	}
+	rows, err = s.db.Query(ctx, `
+SELECT m.session_id, m.seq, m.role, m.content, m.created_at
+FROM session_messages m JOIN sessions s ON s.id = m.session_id
+WHERE s.learner_id = $1 ORDER BY m.session_id, m.seq`, id)
+	if err != nil {
+		return LearnerExport{}, interpretError("export messages", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sid uuid.UUID
+		var m Message
+		if err := rows.Scan(&sid, &m.Seq, &m.Role, &m.Content, &m.CreatedAt); err != nil {
+			return LearnerExport{}, interpretError("export messages", err)
+		}
+		out.Messages[sid] = append(out.Messages[sid], m)
+	}
+	return out, interpretError("export messages", rows.Err())
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -69,6 +70,7 @@ type NewSession struct {
 	State       json.RawMessage
 	Summary     Summary
 	Messages    []NewMessage // the first messages, e.g. the welcome
+	Logs        []AgentLog   // the creation's agent calls (exam generation, welcome)
 	Now         time.Time
 }
 
@@ -85,17 +87,32 @@ WITH ins AS (
         $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $23, $24, $25,
         $22::timestamptz, $22::timestamptz, CASE WHEN $12::boolean THEN $22::timestamptz END)
     RETURNING id
+), msgs AS (
+    INSERT INTO session_messages (session_id, seq, role, content, created_at)
+    SELECT ins.id, m.seq, m.role, m.content, $22::timestamptz
+    FROM ins, unnest($7::text[], $8::text[]) WITH ORDINALITY AS m(role, content, seq)
 )
-INSERT INTO session_messages (session_id, seq, role, content, created_at)
-SELECT ins.id, m.seq, m.role, m.content, $22::timestamptz
-FROM ins, unnest($7::text[], $8::text[]) WITH ORDINALITY AS m(role, content, seq)`
+INSERT INTO agent_logs (session_id, turn_id, agent, event, provider, model, latency_ms,
+    input_tokens, output_tokens, cached_tokens, cost_usd, input_summary, prompt, output,
+    reasoning, error, created_at)
+SELECT ins.id, l.turn_id, l.agent, l.event, l.provider, l.model, l.latency_ms,
+    l.input_tokens, l.output_tokens, l.cached_tokens, l.cost_usd, l.input_summary, l.prompt, l.output,
+    l.reasoning, l.error, l.created_at
+FROM ins, jsonb_to_recordset($26::jsonb) AS l(turn_id text, agent text, event text, provider text,
+    model text, latency_ms int, input_tokens int, output_tokens int, cached_tokens int,
+    cost_usd double precision, input_summary text, prompt text, output jsonb, reasoning text,
+    error text, created_at timestamptz)`
+	logs, err := encodeLogs(n.Logs, timeOrNow(n.Now))
+	if err != nil {
+		return fmt.Errorf("create session %s: %w", n.ID, err)
+	}
 	roles, contents := splitMessages(n.Messages)
 	sm := n.Summary
-	_, err := s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), []byte(n.State),
+	_, err = s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), []byte(n.State),
 		roles, contents,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		timeOrNow(n.Now), sm.ExamCorrect, sm.ExamQuestions, n.PlanVersion)
+		timeOrNow(n.Now), sm.ExamCorrect, sm.ExamQuestions, n.PlanVersion, logs)
 	return interpretError("create session "+n.ID.String(), err)
 }
 
@@ -233,4 +250,19 @@ func timeOrNow(t time.Time) time.Time {
 		return time.Now()
 	}
 	return t
+}
+
+// PurgeAnonymous deletes anonymous sessions (with their messages, turns,
+// agent logs and usage records) not updated since before, and returns how
+// many sessions it deleted.
+func (s *Store) PurgeAnonymous(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := s.db.QueryRow(ctx, `
+WITH gone AS (
+    DELETE FROM sessions WHERE learner_id IS NULL AND updated_at < $1 RETURNING id
+), usage AS (
+    DELETE FROM llm_usage WHERE session_id IN (SELECT id FROM gone)
+)
+SELECT count(*) FROM gone`, before).Scan(&n)
+	return n, interpretError("purge anonymous sessions", err)
 }

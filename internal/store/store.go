@@ -23,6 +23,8 @@ var (
 	// ErrConflict reports a unique-constraint violation, such as a second
 	// paused session for the same learner and subtopic.
 	ErrConflict = errors.New("conflict")
+	// ErrInvalid reports a value a table's checks refuse, such as grade 13.
+	ErrInvalid = errors.New("invalid value")
 	// ErrDuplicateTurn reports that a turn with the same client turn id was
 	// already committed on the session.
 	ErrDuplicateTurn = errors.New("turn already committed")
@@ -93,8 +95,13 @@ func interpretError(op string, err error) error {
 		return fmt.Errorf("%s: %w", op, ErrNotFound)
 	}
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-		return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "23505":
+			return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
+		case "23514":
+			return fmt.Errorf("%s: %w (%s)", op, ErrInvalid, pgErr.ConstraintName)
+		}
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

@@ -176,3 +176,44 @@ FROM session_turns WHERE session_id = $1 AND client_turn_id = $2`, sessionID, cl
 	r.Response = response
 	return r, interpretError("find turn "+clientTurnID, err)
 }
+
+// LogFilter selects agent logs of a session.
+type LogFilter struct {
+	TurnID string // one turn's entries
+	Agent  string // one agent's entries
+	Limit  int    // without a turn or agent: the last Limit entries (100 when 0)
+}
+
+// ListAgentLogs returns a session's agent logs, oldest first: those of a
+// turn or an agent when the filter names one (all of them), else the last
+// Limit entries.
+func (s *Store) ListAgentLogs(ctx context.Context, sessionID uuid.UUID, f LogFilter) ([]AgentLog, error) {
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	limit := f.Limit
+	if f.TurnID != "" || f.Agent != "" {
+		limit = 1 << 30
+	}
+	rows, err := s.db.Query(ctx, `
+SELECT turn_id, agent, event, coalesce(provider, ''), coalesce(model, ''), latency_ms,
+    coalesce(input_tokens, 0), coalesce(output_tokens, 0), coalesce(cached_tokens, 0), coalesce(cost_usd, 0),
+    coalesce(input_summary, ''), coalesce(prompt, ''), output, coalesce(reasoning, ''), coalesce(error, ''), created_at
+FROM (
+    SELECT * FROM agent_logs
+    WHERE session_id = $1 AND ($2 = '' OR turn_id = $2) AND ($3 = '' OR agent = $3)
+    ORDER BY id DESC LIMIT $4
+) l ORDER BY id`, sessionID, f.TurnID, f.Agent, limit)
+	if err != nil {
+		return nil, interpretError("list agent logs", err)
+	}
+	logs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AgentLog, error) {
+		var l AgentLog
+		var out []byte
+		err := r.Scan(&l.TurnID, &l.Agent, &l.Event, &l.Provider, &l.Model, &l.LatencyMS, &l.InputTokens,
+			&l.OutputTokens, &l.CachedTokens, &l.CostUSD, &l.InputSummary, &l.Prompt, &out, &l.Reasoning, &l.Error, &l.CreatedAt)
+		l.Output = out
+		return l, err
+	})
+	return logs, interpretError("list agent logs", err)
+}

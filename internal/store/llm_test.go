@@ -1,0 +1,91 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/store"
+)
+
+func TestLLMConfigRoundTrip(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	if rows, err := s.ListLLMConfig(ctx); err != nil || len(rows) != 0 {
+		t.Fatalf("fresh table: %v, %v", rows, err)
+	}
+	temp := 0.3
+	c := llm.Config{Component: llm.ComponentTutor, Provider: llm.ProviderAnthropic, Model: "claude-haiku-4-5", Description: "fast", Effort: llm.Effort("low"), Temperature: &temp, MaxOutputTokens: 800}
+	if _, err := s.SetLLMConfig(ctx, c, "admin@example.com", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	c.Model = "claude-sonnet-4-5"
+	if _, err := s.SetLLMConfig(ctx, c, "admin@example.com", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.ListLLMConfig(ctx)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("rows = %+v, %v", rows, err)
+	}
+	got := rows[0]
+	if got.Config.Model != "claude-sonnet-4-5" || *got.Config.Temperature != 0.3 || got.Config.MaxOutputTokens != 800 || got.UpdatedBy != "admin@example.com" || got.Config.Effort != "low" {
+		t.Fatalf("row = %+v", got)
+	}
+	bad := c
+	bad.Component = "grader"
+	if _, err := s.SetLLMConfig(ctx, bad, "", time.Time{}); !errors.Is(err, store.ErrInvalid) {
+		t.Fatalf("unknown component: err = %v, want ErrInvalid (the table's check)", err)
+	}
+	if err := s.DeleteLLMConfig(ctx, llm.ComponentTutor); err != nil {
+		t.Fatal(err)
+	}
+	if rows, _ := s.ListLLMConfig(ctx); len(rows) != 0 {
+		t.Fatalf("after delete: %+v", rows)
+	}
+}
+
+func TestUsageAndSpend(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	learner := newLearner(t, s)
+	day := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
+	for i, cost := range []float64{0.01, 0.02, 0.5} {
+		err := s.RecordUsage(ctx, llm.UsageRecord{Time: day.Add(time.Duration(i-1) * 12 * time.Hour), LearnerID: learner.String(),
+			SessionID: uuid.NewString(), Component: llm.ComponentTutor, Provider: llm.ProviderOpenAI, Model: "gpt-5.2",
+			Attempts: 1, Latency: time.Second, Usage: llm.Usage{InputTokens: 100, OutputTokens: 20}, CostUSD: cost, Priced: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	spend, err := s.LearnerSpendSince(ctx, learner.String(), day.Truncate(24*time.Hour))
+	if err != nil || spend < 0.519 || spend > 0.521 {
+		t.Fatalf("spend since midnight = %v, %v; want 0.52", spend, err)
+	}
+	if err := s.RecordUsage(ctx, llm.UsageRecord{LearnerID: "not-a-uuid"}); err == nil {
+		t.Fatal("a malformed learner id was accepted")
+	}
+}
+
+func TestPurgeAnonymous(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	old := createSession(t, s, fixture{created: time.Now().AddDate(0, 0, -40)})
+	fresh := createSession(t, s, fixture{})
+	owned := createSession(t, s, fixture{learner: newLearner(t, s), created: time.Now().AddDate(0, 0, -40)})
+	n, err := s.PurgeAnonymous(ctx, time.Now().AddDate(0, 0, -30))
+	if err != nil || n != 1 {
+		t.Fatalf("purged %d, %v; want 1", n, err)
+	}
+	if _, err := s.GetSession(ctx, old); !errors.Is(err, store.ErrNotFound) {
+		t.Fatal("the old anonymous session survived")
+	}
+	for _, id := range []uuid.UUID{fresh, owned} {
+		if _, err := s.GetSession(ctx, id); err != nil {
+			t.Fatalf("session %s was purged: %v", id, err)
+		}
+	}
+}

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS llm_usage;
+DROP TABLE IF EXISTS llm_config;
