@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,11 @@ import (
 	"runtime/debug"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
 )
 
 // Error is an error with a status code, a stable machine code and a
@@ -71,6 +77,9 @@ func (s *Server) toAPIError(err error) *Error {
 	if errors.As(err, &apiErr) {
 		return apiErr
 	}
+	if e := domainError(err); e != nil {
+		return e
+	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		switch he.Code {
@@ -89,6 +98,50 @@ func (s *Server) toAPIError(err error) *Error {
 	}
 	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "Internal error", Err: err}
 }
+
+// domainError maps the errors of the orchestrator, the domain and the store
+// to responses, with the reference's messages where it has them.
+func domainError(err error) *Error {
+	var conflict *orchestrator.ConflictError
+	var te *tutor.Error
+	var le *llm.Error
+	switch {
+	case errors.Is(err, orchestrator.ErrSessionNotFound):
+		return errSessionNotFound
+	case errors.As(err, &conflict):
+		return &Error{Status: http.StatusConflict, Code: "stale_state", Message: conflict.Error(), Err: err}
+	case errors.Is(err, orchestrator.ErrAnotherPaused):
+		return &Error{Status: http.StatusConflict, Code: "another_session_paused",
+			Message: "Another session of yours on this subtopic is already paused; resume or finish it first", Err: err}
+	case errors.Is(err, orchestrator.ErrExamGeneration):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "exam_generation_unavailable",
+			Message: "Exam generation is temporarily unavailable. Please try again.",
+			Detail:  map[string]string{"message": "Exam generation is temporarily unavailable. Please try again.", "type": "ExamGenerationError"}}
+	case errors.Is(err, orchestrator.ErrShuttingDown):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "The server is shutting down; please retry"}
+	case errors.Is(err, llm.ErrBudgetExceeded):
+		return &Error{Status: http.StatusTooManyRequests, Code: "budget_exceeded", Message: "Today's usage budget is spent; please come back tomorrow", Err: err}
+	case errors.As(err, &le):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "llm_unavailable", Message: "The tutor's model provider is unavailable; please try again shortly", Err: err}
+	case errors.As(err, &te):
+		switch te.Code {
+		case tutor.ErrInvalid.Code:
+			return &Error{Status: http.StatusUnprocessableEntity, Code: "validation_error", Message: te.Message,
+				Detail: []fieldError{{Type: "value_error", Loc: []any{"body"}, Msg: te.Message, Input: nil}}}
+		case tutor.ErrWrongMode.Code, tutor.ErrNotPaused.Code, tutor.ErrAlreadyEnded.Code, tutor.ErrExamFinished.Code:
+			return &Error{Status: http.StatusBadRequest, Code: te.Code, Message: te.Message}
+		}
+	case errors.Is(err, store.ErrInvalid):
+		return &Error{Status: http.StatusUnprocessableEntity, Code: "validation_error", Message: "A value is out of range",
+			Detail: []fieldError{{Type: "value_error", Loc: []any{"body"}, Msg: "A value is out of range", Input: nil}}}
+	case errors.Is(err, context.Canceled):
+		// The client went away; nobody reads this.
+		return &Error{Status: 499, Code: "client_closed_request", Message: "Request cancelled"}
+	}
+	return nil
+}
+
+func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
 
 func codeForStatus(status int) string {
 	switch status {

@@ -1,15 +1,21 @@
-// Package httpapi serves tutord's HTTP API with Echo: health and readiness
-// now, and the REST and WebSocket tutoring API. Handlers return errors;
-// one error handler maps them to status codes and the error body.
+// Package httpapi serves tutord's HTTP API with Echo: the reference's REST
+// routes, the WebSocket, health and metrics. Handlers translate HTTP and
+// WebSocket messages to orchestrator calls; they return errors, and one
+// error handler maps them to status codes and the one error body.
 package httpapi
 
 import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/tutord/tutord/internal/llm"
 )
 
 // Database is what the health endpoints need of the store.
@@ -20,40 +26,146 @@ type Database interface {
 	SchemaVersion(ctx context.Context) (uint, bool, error)
 }
 
-// Deps are the server's collaborators.
+// Deps are the server's collaborators. Routes whose collaborator is nil
+// answer 503.
 type Deps struct {
 	DB            Database
-	Curriculum    Curriculum
 	SchemaVersion uint // the migration version this binary expects
 	Version       string
 	Logger        *slog.Logger
+
+	Curriculum Curriculum
+	Sessions   Sessions
+	Learners   LearnerStore
+	Profiles   Profiles
+	Progress   Progress
+	AgentLogs  AgentLogs
+	Auth       Authenticator
+	LLMConfig  LLMConfigStore
+	// LLMKeys reports a provider whose API key is missing from the
+	// environment (setting it up for a component then fails clearly).
+	LLMKeys    func(llm.Provider) error
+	Transcribe Transcriber
+	Metrics    *Metrics
+}
+
+// Options are the API's settings.
+type Options struct {
+	// AllowAnonymous lets callers without a token create and use
+	// anonymous sessions (a development default).
+	AllowAnonymous bool
+	// MaxReplyChars bounds a learner message (413 beyond).
+	MaxReplyChars int
+	// CORSOrigins lists the allowed origins; "*" allows any.
+	CORSOrigins []string
+	// TurnRate and CreateRate limit turns and session creations per learner
+	// (or client address, for anonymous callers): a sustained rate per
+	// second and a burst. Zero disables the limit.
+	TurnRate, CreateRate RateLimit
+	// WSIdleTimeout closes a WebSocket that has been silent this long;
+	// WSPingInterval is how often the server pings.
+	WSIdleTimeout, WSPingInterval time.Duration
+	// Validator validates requests against the API contract; nil skips it.
+	Validator echo.MiddlewareFunc
+}
+
+// RateLimit is a token bucket: Rate tokens a second, Burst at most.
+type RateLimit struct {
+	Rate  float64
+	Burst int
 }
 
 // Server is the HTTP API.
 type Server struct {
-	echo *echo.Echo
-	deps Deps
-	log  *slog.Logger
+	echo     *echo.Echo
+	deps     Deps
+	opts     Options
+	log      *slog.Logger
+	learners *learnerCache
+	limiter  *limiter
+	hub      *hub
+	metrics  *Metrics
 }
 
 // New builds the server and its routes.
-func New(d Deps) *Server {
+func New(d Deps, opts ...Options) *Server {
+	o := Options{AllowAnonymous: true, MaxReplyChars: 4000, CORSOrigins: []string{"*"}, WSIdleTimeout: 2 * time.Minute, WSPingInterval: 30 * time.Second}
+	if len(opts) > 0 {
+		o = opts[0]
+		if o.MaxReplyChars == 0 {
+			o.MaxReplyChars = 4000
+		}
+		if o.WSIdleTimeout == 0 {
+			o.WSIdleTimeout = 2 * time.Minute
+		}
+		if o.WSPingInterval == 0 {
+			o.WSPingInterval = 30 * time.Second
+		}
+	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	s := &Server{echo: e, deps: d, log: d.Logger}
+	s := &Server{echo: e, deps: d, opts: o, log: d.Logger, metrics: d.Metrics,
+		learners: &learnerCache{st: d.Learners, ttl: time.Minute, m: map[string]cachedLearner{}},
+		limiter:  newLimiter(), hub: newHub()}
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.recoverPanics)
+	e.Use(s.recoverPanics, middleware.RequestIDWithConfig(middleware.RequestIDConfig{
+		RequestIDHandler: func(c echo.Context, id string) { c.Set("request_id", id) },
+	}), s.accessLog, s.cors)
+	if s.metrics != nil {
+		e.Use(s.metrics.httpMiddleware)
+	}
+	limit := middleware.BodyLimit("1M")
 
 	e.GET("/", s.root)
 	e.GET("/health", s.health)
 	e.GET("/health/db", s.healthDB)
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
-	e.GET("/curriculum", s.getCurriculum)
+	if s.metrics != nil {
+		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()))
+	}
+
+	api := e.Group("", s.withCaller)
+	if o.Validator != nil {
+		api.Use(o.Validator)
+	}
+	api.GET("/curriculum", s.getCurriculum)
+	api.GET("/config/models", s.configModels)
+
+	api.GET("/sessions", s.listSessions)
+	api.GET("/sessions/history", s.history)
+	api.GET("/sessions/stats", s.stats)
+	api.GET("/sessions/report-card", s.reportCard)
+	api.GET("/sessions/subtopic-progress", s.subtopicProgress)
+	api.GET("/sessions/resumable", s.resumable)
+	api.POST("/sessions", s.createSession, limit)
+	api.POST("/sessions/:id/step", s.step, limit)
+	api.POST("/sessions/:id/pause", s.pause, limit)
+	api.POST("/sessions/:id/resume", s.resume, limit)
+	api.POST("/sessions/:id/end-clarify", s.endClarify, limit)
+	api.POST("/sessions/:id/end-exam", s.endExam, limit)
+	api.GET("/sessions/:id/summary", s.summary)
+	api.GET("/sessions/:id/replay", s.getSession)
+	api.GET("/sessions/:id/agent-logs", s.agentLogs)
+	api.GET("/sessions/:id", s.getSession)
+	api.GET("/sessions/ws/:id", s.websocket)
+
+	api.POST("/transcribe", s.transcribe, middleware.BodyLimit("26M"))
+
+	api.GET("/profile", s.getProfile)
+	api.PUT("/profile", s.putProfile, limit)
+	api.GET("/profile/export", s.exportProfile)
+	api.POST("/auth/sync", s.authSync, limit)
+	api.POST("/auth/phone/provision", s.phoneProvision, limit)
+	api.DELETE("/auth/admin/user", s.deleteUser)
+
+	api.GET("/api/admin/llm-config", s.listLLMConfig)
+	api.GET("/api/admin/llm-config/options", s.llmConfigOptions)
+	api.PUT("/api/admin/llm-config/:component", s.putLLMConfig, limit)
 	return s
 }
 
@@ -68,5 +180,74 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+// Shutdown closes every WebSocket with 1001 (going away) once its turn in
+// flight, if any, has finished, or ctx ends.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.hub.shutdown(ctx)
+}
+
+// accessLog logs each request at info level: method, route, status,
+// latency and request id — never bodies or messages, since learners are
+// often minors.
+func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		status := c.Response().Status
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		s.log.LogAttrs(c.Request().Context(), level, "request",
+			slog.String("method", c.Request().Method), slog.String("route", c.Path()),
+			slog.Int("status", status), slog.Duration("latency", time.Since(start)),
+			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)))
+		return nil
+	}
+}
+
+// cors answers preflights and marks responses as the reference did:
+// preflights echo the origin and the requested headers; other responses
+// allow any origin (the origin itself when a cookie is sent), with
+// credentials. With a list of origins, only those are allowed.
+func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
+	any := slices.Contains(s.opts.CORSOrigins, "*")
+	return func(c echo.Context) error {
+		req, h := c.Request(), c.Response().Header()
+		origin := req.Header.Get("Origin")
+		if origin == "" {
+			return next(c)
+		}
+		allowed := any || slices.Contains(s.opts.CORSOrigins, origin)
+		h.Add("Vary", "Origin")
+		if req.Method == http.MethodOptions && req.Header.Get("Access-Control-Request-Method") != "" {
+			if !allowed {
+				return c.NoContent(http.StatusForbidden)
+			}
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Set("Access-Control-Allow-Credentials", "true")
+			h.Set("Access-Control-Allow-Methods", "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT")
+			if rh := req.Header.Get("Access-Control-Request-Headers"); rh != "" {
+				h.Set("Access-Control-Allow-Headers", rh)
+			}
+			h.Set("Access-Control-Max-Age", "600")
+			return c.NoContent(http.StatusOK)
+		}
+		if allowed {
+			if any && req.Header.Get("Cookie") == "" {
+				h.Set("Access-Control-Allow-Origin", "*")
+			} else {
+				h.Set("Access-Control-Allow-Origin", origin)
+			}
+			h.Set("Access-Control-Allow-Credentials", "true")
+			h.Set("Access-Control-Expose-Headers", strings.Join([]string{echo.HeaderXRequestID, "Retry-After"}, ", "))
+		}
+		return next(c)
 	}
 }

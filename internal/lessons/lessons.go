@@ -132,22 +132,22 @@ func NewSource(st Store) *Source {
 }
 
 // Current returns the lesson of a guideline at its current plan version,
-// approved or not (the caller decides who may start it), and the guideline.
-// It returns ErrNotFound for an unknown guideline.
-func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Topic, store.Guideline, error) {
+// approved or not (the caller decides who may start it), and whether the
+// guideline is approved. It returns ErrNotFound for an unknown guideline.
+func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Topic, bool, error) {
 	g, err := s.st.GetGuideline(ctx, guidelineID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, store.Guideline{}, fmt.Errorf("guideline %s: %w", guidelineID, ErrNotFound)
+		return nil, false, fmt.Errorf("guideline %s: %w", guidelineID, ErrNotFound)
 	}
 	if err != nil {
-		return nil, store.Guideline{}, err
+		return nil, false, err
 	}
 	t, err := topicOf(g, g.Plan)
 	if err != nil {
-		return nil, store.Guideline{}, err
+		return nil, false, err
 	}
 	s.put(g.Plan.ID, t)
-	return t, g, nil
+	return t, g.Approved, nil
 }
 
 // Version returns the lesson of a plan version, with its guideline's

@@ -75,10 +75,11 @@ func TestSessionsKeepTheirPlanVersion(t *testing.T) {
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("subtopics: %v, %v", entries, err)
 	}
-	before, g, err := src.Current(ctx, entries[0].GuidelineID)
-	if err != nil {
-		t.Fatal(err)
+	before, approved, err := src.Current(ctx, entries[0].GuidelineID)
+	if err != nil || !approved {
+		t.Fatal(err, approved)
 	}
+	g, _ := st.GetGuideline(ctx, entries[0].GuidelineID)
 	pinned := uuid.MustParse(before.PlanVersionID)
 
 	// The curriculum team changes the plan of that subtopic and re-imports.

@@ -1,0 +1,198 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/tutord/tutord/internal/store"
+)
+
+// Identity is who a verified token says the caller is.
+type Identity struct {
+	Subject      string
+	Admin        bool
+	Email        string
+	Phone        string
+	Name         string
+	AuthProvider string // email, phone or google
+}
+
+// Authenticator verifies bearer tokens. Its errors carry messages that
+// are safe to show the client (e.g. "Invalid token: Signature has expired.").
+type Authenticator interface {
+	// Access verifies an access token, which every route but /auth/sync takes.
+	Access(ctx context.Context, token string) (Identity, error)
+	// ID verifies an ID token, which /auth/sync takes.
+	ID(ctx context.Context, token string) (Identity, error)
+}
+
+// caller is who made a request: a learner (with their identity), or
+// nobody (anonymous).
+type caller struct {
+	identity *Identity
+	learner  *store.Learner
+}
+
+func (c caller) anonymous() bool { return c.learner == nil }
+func (c caller) admin() bool     { return c.identity != nil && c.identity.Admin }
+
+// learnerID returns the caller's learner id, or nil when anonymous.
+func (c caller) learnerID() *uuid.UUID {
+	if c.learner == nil {
+		return nil
+	}
+	id := c.learner.ID
+	return &id
+}
+
+const callerKey = "tutord.caller"
+
+func errUnauthorized(msg string) *Error {
+	return &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: msg}
+}
+
+// bearer returns the token of an Authorization header, or "" when there is none.
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return "", false
+	}
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return "", true
+	}
+	return strings.TrimSpace(token), true
+}
+
+// authenticate resolves the caller of a request from its bearer token (or
+// the WebSocket's token query parameter). No token means anonymous; a token
+// that does not verify is a 401 (the reference silently fell back to
+// anonymous, or crashed on a malformed token). A learner record is created
+// on first use.
+func (s *Server) authenticate(c echo.Context, token string, present bool) (caller, error) {
+	if !present {
+		return caller{}, nil
+	}
+	if token == "" {
+		return caller{}, errUnauthorized("Not authenticated")
+	}
+	if s.deps.Auth == nil {
+		return caller{}, errUnauthorized("Authentication not configured")
+	}
+	id, err := s.deps.Auth.Access(c.Request().Context(), token)
+	if err != nil {
+		return caller{}, errUnauthorized(err.Error())
+	}
+	l, err := s.learners.get(c.Request().Context(), id.Subject)
+	if err != nil {
+		return caller{}, err
+	}
+	return caller{identity: &id, learner: &l}, nil
+}
+
+// withCaller authenticates every request that carries a token and keeps
+// the caller for the handlers.
+func (s *Server) withCaller(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		token, present := bearer(c.Request())
+		if !present && c.QueryParam("token") != "" && strings.HasPrefix(c.Path(), "/sessions/ws/") {
+			token, present = c.QueryParam("token"), true
+		}
+		if c.Path() == "/auth/sync" {
+			return next(c) // takes an ID token, verified by the handler
+		}
+		who, err := s.authenticate(c, token, present)
+		if err != nil {
+			return err
+		}
+		c.Set(callerKey, who)
+		return next(c)
+	}
+}
+
+func callerOf(c echo.Context) caller {
+	who, _ := c.Get(callerKey).(caller)
+	return who
+}
+
+// requireLearner returns the caller's learner, or a 401 for anonymous callers.
+func requireLearner(c echo.Context) (*store.Learner, error) {
+	who := callerOf(c)
+	if who.anonymous() {
+		return nil, errUnauthorized("Not authenticated")
+	}
+	return who.learner, nil
+}
+
+func requireAdmin(c echo.Context) error {
+	who := callerOf(c)
+	if who.anonymous() {
+		return errUnauthorized("Not authenticated")
+	}
+	if !who.admin() {
+		return &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "Admin only"}
+	}
+	return nil
+}
+
+// LearnerStore is what the server needs of learner records.
+type LearnerStore interface {
+	EnsureLearner(ctx context.Context, externalID string) (store.Learner, error)
+}
+
+// learnerCache remembers learner records by subject for a short while, so
+// that an authenticated request does not cost a database round trip just
+// to find its learner.
+type learnerCache struct {
+	st  LearnerStore
+	ttl time.Duration
+
+	mu sync.Mutex
+	m  map[string]cachedLearner
+}
+
+type cachedLearner struct {
+	l       store.Learner
+	expires time.Time
+}
+
+func (lc *learnerCache) get(ctx context.Context, sub string) (store.Learner, error) {
+	lc.mu.Lock()
+	e, ok := lc.m[sub]
+	lc.mu.Unlock()
+	if ok && time.Now().Before(e.expires) {
+		return e.l, nil
+	}
+	if lc.st == nil {
+		return store.Learner{}, errors.New("no learner store")
+	}
+	l, err := lc.st.EnsureLearner(ctx, sub)
+	if err != nil {
+		return store.Learner{}, err
+	}
+	lc.put(l)
+	return l, nil
+}
+
+func (lc *learnerCache) put(l store.Learner) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if len(lc.m) > 100_000 {
+		clear(lc.m)
+	}
+	lc.m[l.ExternalID] = cachedLearner{l: l, expires: time.Now().Add(lc.ttl)}
+}
+
+// forget drops a learner from the cache (after a profile change or deletion).
+func (lc *learnerCache) forget(sub string) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	delete(lc.m, sub)
+}

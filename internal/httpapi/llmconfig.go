@@ -1,0 +1,187 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// LLMConfigStore reads and writes the llm_config table.
+type LLMConfigStore interface {
+	ListLLMConfig(ctx context.Context) ([]store.LLMConfig, error)
+	SetLLMConfig(ctx context.Context, c llm.Config, by string, now time.Time) (store.LLMConfig, error)
+}
+
+// suggestedModels are the models the admin page offers per provider; any
+// model id the provider serves is accepted.
+var suggestedModels = map[string][]string{
+	"openai":            {"gpt-5.2", "gpt-5.1", "gpt-4o", "gpt-4o-mini"},
+	"anthropic":         {"claude-opus-4-6", "claude-sonnet-4-5", "claude-haiku-4-5-20251001"},
+	"google":            {"gemini-3-pro-preview", "gemini-2.5-flash"},
+	"openai-compatible": {},
+	"rules":             {"rules"},
+}
+
+type llmConfigRow struct {
+	ComponentKey    string      `json:"component_key"`
+	Provider        string      `json:"provider"`
+	ModelID         string      `json:"model_id"`
+	Description     *string     `json:"description"`
+	UpdatedAt       *tutor.Time `json:"updated_at"`
+	UpdatedBy       *string     `json:"updated_by"`
+	ReasoningEffort string      `json:"reasoning_effort"`
+	Temperature     *float64    `json:"temperature"`
+	MaxOutputTokens int         `json:"max_output_tokens"`
+}
+
+// effectiveConfig returns every component's configuration: its row, or
+// the rules engine.
+func (s *Server) effectiveConfig(ctx context.Context) ([]llmConfigRow, error) {
+	byKey := map[string]llmConfigRow{}
+	if s.deps.LLMConfig != nil {
+		rows, err := s.deps.LLMConfig.ListLLMConfig(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			t := tutor.NewTime(r.UpdatedAt)
+			byKey[string(r.Config.Component)] = llmConfigRow{
+				ComponentKey: string(r.Config.Component), Provider: string(r.Config.Provider), ModelID: r.Config.Model,
+				Description: nonEmpty(r.Config.Description), UpdatedAt: &t, UpdatedBy: nonEmpty(r.UpdatedBy),
+				ReasoningEffort: string(r.Config.Effort), Temperature: r.Config.Temperature, MaxOutputTokens: r.Config.MaxOutputTokens,
+			}
+		}
+	}
+	var out []llmConfigRow
+	for _, c := range llm.Components() {
+		r, ok := byKey[string(c)]
+		if !ok {
+			d := "Built-in rules engine"
+			r = llmConfigRow{ComponentKey: string(c), Provider: "rules", ModelID: "rules", Description: &d}
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ComponentKey < out[j].ComponentKey })
+	return out, nil
+}
+
+// configModels serves GET /config/models: each component's provider and model.
+func (s *Server) configModels(c echo.Context) error {
+	rows, err := s.effectiveConfig(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := make(map[string]any, len(rows))
+	for _, r := range rows {
+		out[r.ComponentKey] = map[string]any{"provider": r.Provider, "model_id": r.ModelID, "description": r.Description}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (s *Server) listLLMConfig(c echo.Context) error {
+	if err := requireAdmin(c); err != nil {
+		return err
+	}
+	rows, err := s.effectiveConfig(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, rows)
+}
+
+func (s *Server) llmConfigOptions(c echo.Context) error {
+	if err := requireAdmin(c); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, suggestedModels)
+}
+
+type llmConfigUpdate struct {
+	Provider        string   `json:"provider"`
+	ModelID         string   `json:"model_id"`
+	Description     *string  `json:"description"`
+	ReasoningEffort *string  `json:"reasoning_effort"`
+	Temperature     *float64 `json:"temperature"`
+	MaxOutputTokens *int     `json:"max_output_tokens"`
+}
+
+// putLLMConfig serves PUT /api/admin/llm-config/{component_key}. New
+// sessions use the change; running sessions keep the configuration they
+// were created with.
+func (s *Server) putLLMConfig(c echo.Context) error {
+	if err := requireAdmin(c); err != nil {
+		return err
+	}
+	if s.deps.LLMConfig == nil {
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "LLM configuration is not available"}
+	}
+	var u llmConfigUpdate
+	if err := bindJSON(c, &u); err != nil {
+		return err
+	}
+	badRequest := func(code, msg string) error {
+		return &Error{Status: http.StatusBadRequest, Code: code, Message: msg}
+	}
+	component, err := llm.ParseComponent(c.Param("component"))
+	if err != nil {
+		return &Error{Status: http.StatusNotFound, Code: "not_found", Message: "Unknown component '" + c.Param("component") + "'"}
+	}
+	provider, err := llm.ParseProvider(u.Provider)
+	if err != nil {
+		var names []string
+		for _, p := range llm.Providers() {
+			names = append(names, "'"+string(p)+"'")
+		}
+		return badRequest("unknown_provider", "Unknown provider '"+u.Provider+"'. Valid: ["+strings.Join(names, ", ")+"]")
+	}
+	cfg := llm.Config{Component: component, Provider: provider, Model: strings.TrimSpace(u.ModelID), Temperature: u.Temperature}
+	if provider == llm.ProviderRules && cfg.Model == "" {
+		cfg.Model = "rules"
+	}
+	if u.Description != nil {
+		cfg.Description = *u.Description
+	}
+	if u.ReasoningEffort != nil {
+		cfg.Effort = llm.Effort(*u.ReasoningEffort)
+	}
+	if u.MaxOutputTokens != nil {
+		cfg.MaxOutputTokens = *u.MaxOutputTokens
+	}
+	if err := cfg.Validate(); err != nil {
+		return badRequest("invalid_llm_config", strings.TrimPrefix(err.Error(), llm.ErrInvalidConfig.Error()+": "))
+	}
+	if s.deps.LLMKeys != nil && provider != llm.ProviderRules {
+		if err := s.deps.LLMKeys(provider); err != nil {
+			return badRequest("missing_api_key", err.Error())
+		}
+	}
+	by := ""
+	if id := callerOf(c).identity; id != nil {
+		by = id.Email
+		if by == "" {
+			by = id.Subject
+		}
+	}
+	row, err := s.deps.LLMConfig.SetLLMConfig(c.Request().Context(), cfg, by, time.Now())
+	if err != nil {
+		if errors.Is(err, store.ErrInvalid) {
+			return badRequest("invalid_llm_config", "the configuration is out of range")
+		}
+		return err
+	}
+	t := tutor.NewTime(row.UpdatedAt)
+	return c.JSON(http.StatusOK, llmConfigRow{
+		ComponentKey: string(component), Provider: string(provider), ModelID: cfg.Model, Description: nonEmpty(cfg.Description),
+		UpdatedAt: &t, UpdatedBy: nonEmpty(by), ReasoningEffort: string(cfg.Effort), Temperature: cfg.Temperature,
+		MaxOutputTokens: cfg.MaxOutputTokens,
+	})
+}

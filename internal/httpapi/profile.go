@@ -1,0 +1,236 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// Profiles is what the profile and account routes need of the store.
+type Profiles interface {
+	GetLearner(ctx context.Context, id uuid.UUID) (store.Learner, error)
+	SyncLearner(ctx context.Context, in store.SignIn) (store.Learner, error)
+	UpdateProfile(ctx context.Context, id uuid.UUID, u store.ProfileUpdate) (store.Learner, error)
+	DeleteLearner(ctx context.Context, externalID string) error
+	ExportLearner(ctx context.Context, id uuid.UUID) (store.LearnerExport, error)
+}
+
+// userProfile is the reference's UserProfile plus tutord's additions.
+type userProfile struct {
+	ID                 string   `json:"id"`
+	Email              *string  `json:"email"`
+	Phone              *string  `json:"phone"`
+	Name               *string  `json:"name"`
+	Age                *int     `json:"age"`
+	Grade              *int     `json:"grade"`
+	Board              *string  `json:"board"`
+	SchoolName         *string  `json:"school_name"`
+	AboutMe            *string  `json:"about_me"`
+	OnboardingComplete bool     `json:"onboarding_complete"`
+	AuthProvider       string   `json:"auth_provider"`
+	Country            *string  `json:"country"`
+	TimeZone           string   `json:"time_zone"`
+	LanguageLevel      *string  `json:"language_level"`
+	PreferredExamples  []string `json:"preferred_examples"`
+}
+
+func toProfile(l store.Learner) userProfile {
+	ex := l.PreferredExamples
+	if ex == nil {
+		ex = []string{}
+	}
+	return userProfile{
+		ID: l.ID.String(), Email: l.Email, Phone: l.Phone, Name: l.Name, Age: l.Age, Grade: l.Grade, Board: l.Board,
+		SchoolName: l.SchoolName, AboutMe: l.AboutMe, OnboardingComplete: l.OnboardingComplete,
+		AuthProvider: l.AuthProvider, Country: l.Country, TimeZone: l.TimeZone, LanguageLevel: l.LanguageLevel,
+		PreferredExamples: ex,
+	}
+}
+
+func (s *Server) getProfile(c echo.Context) error {
+	l, err := requireLearner(c)
+	if err != nil {
+		return err
+	}
+	fresh, err := s.deps.Profiles.GetLearner(c.Request().Context(), l.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toProfile(fresh))
+}
+
+type profileUpdate struct {
+	Name              *string  `json:"name"`
+	Age               *int     `json:"age"`
+	Grade             *int     `json:"grade"`
+	Board             *string  `json:"board"`
+	SchoolName        *string  `json:"school_name"`
+	AboutMe           *string  `json:"about_me"`
+	Country           *string  `json:"country"`
+	TimeZone          *string  `json:"time_zone"`
+	LanguageLevel     *string  `json:"language_level"`
+	PreferredExamples []string `json:"preferred_examples"`
+}
+
+// putProfile writes the fields given (a field cannot be cleared, as in the
+// reference); onboarding completes once name, age, grade and board are set.
+func (s *Server) putProfile(c echo.Context) error {
+	l, err := requireLearner(c)
+	if err != nil {
+		return err
+	}
+	var u profileUpdate
+	if err := bindJSON(c, &u); err != nil {
+		return err
+	}
+	var bad []fieldError
+	check := func(ok bool, field, msg string, input any) {
+		if !ok {
+			bad = append(bad, fieldError{Type: "value_error", Loc: []any{"body", field}, Msg: msg, Input: input})
+		}
+	}
+	if u.Age != nil {
+		check(*u.Age >= 1 && *u.Age <= 120, "age", "Age must be between 1 and 120", *u.Age)
+	}
+	if u.Grade != nil {
+		check(*u.Grade >= 1 && *u.Grade <= 12, "grade", "Grade must be between 1 and 12", *u.Grade)
+	}
+	if u.LanguageLevel != nil {
+		v := *u.LanguageLevel
+		check(v == "simple" || v == "standard" || v == "advanced", "language_level", "Language level must be simple, standard or advanced", v)
+	}
+	if u.TimeZone != nil {
+		_, tzErr := time.LoadLocation(*u.TimeZone)
+		check(tzErr == nil && *u.TimeZone != "" && *u.TimeZone != "Local", "time_zone", "Unknown time zone; use an IANA name such as Asia/Kolkata", *u.TimeZone)
+	}
+	for _, p := range []*string{u.Name, u.Board, u.SchoolName, u.AboutMe, u.Country} {
+		if p != nil && len(*p) > 2000 {
+			bad = append(bad, fieldError{Type: "string_too_long", Loc: []any{"body"}, Msg: "Text fields are limited to 2000 characters", Input: nil})
+			break
+		}
+	}
+	if len(bad) > 0 {
+		return validationError(bad...)
+	}
+	updated, err := s.deps.Profiles.UpdateProfile(c.Request().Context(), l.ID, store.ProfileUpdate{
+		Name: u.Name, Age: u.Age, Grade: u.Grade, Board: u.Board, SchoolName: u.SchoolName, AboutMe: u.AboutMe,
+		Country: u.Country, TimeZone: u.TimeZone, LanguageLevel: u.LanguageLevel, PreferredExamples: u.PreferredExamples,
+	})
+	if err != nil {
+		return err
+	}
+	s.learners.forget(updated.ExternalID)
+	return c.JSON(http.StatusOK, toProfile(updated))
+}
+
+type exportedSession struct {
+	SessionID string          `json:"session_id"`
+	Mode      string          `json:"mode"`
+	CreatedAt tutor.Time      `json:"created_at"`
+	UpdatedAt tutor.Time      `json:"updated_at"`
+	State     json.RawMessage `json:"state"`
+	Messages  []exportMessage `json:"messages"`
+}
+
+type exportMessage struct {
+	Role      string     `json:"role"`
+	Content   string     `json:"content"`
+	Timestamp tutor.Time `json:"timestamp"`
+}
+
+// exportProfile serves GET /profile/export: everything stored about the
+// caller, as one JSON document.
+func (s *Server) exportProfile(c echo.Context) error {
+	l, err := requireLearner(c)
+	if err != nil {
+		return err
+	}
+	ex, err := s.deps.Profiles.ExportLearner(c.Request().Context(), l.ID)
+	if err != nil {
+		return err
+	}
+	sessions := make([]exportedSession, len(ex.Sessions))
+	for i, se := range ex.Sessions {
+		msgs := ex.Messages[se.ID]
+		out := make([]exportMessage, len(msgs))
+		for j, m := range msgs {
+			out[j] = exportMessage{Role: m.Role, Content: m.Content, Timestamp: tutor.NewTime(m.CreatedAt)}
+		}
+		sessions[i] = exportedSession{SessionID: se.ID.String(), Mode: se.Mode, CreatedAt: tutor.NewTime(se.CreatedAt),
+			UpdatedAt: tutor.NewTime(se.UpdatedAt), State: se.State, Messages: out}
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="tutord-export.json"`)
+	return c.JSON(http.StatusOK, map[string]any{
+		"exported_at": tutor.NewTime(time.Now()), "profile": toProfile(ex.Learner), "sessions": sessions,
+	})
+}
+
+// authSync serves POST /auth/sync: a sign-in with an ID token creates or
+// updates the learner and returns their profile.
+func (s *Server) authSync(c echo.Context) error {
+	token, present := bearer(c.Request())
+	if !present || token == "" {
+		return errUnauthorized("Not authenticated")
+	}
+	if s.deps.Auth == nil {
+		return errUnauthorized("Authentication not configured")
+	}
+	id, err := s.deps.Auth.ID(c.Request().Context(), token)
+	if err != nil {
+		return errUnauthorized(err.Error())
+	}
+	l, err := s.deps.Profiles.SyncLearner(c.Request().Context(), store.SignIn{
+		ExternalID: id.Subject, Email: id.Email, Phone: id.Phone, Name: id.Name, AuthProvider: id.AuthProvider, Now: time.Now(),
+	})
+	if err != nil {
+		return err
+	}
+	s.learners.forget(id.Subject)
+	return c.JSON(http.StatusOK, toProfile(l))
+}
+
+// phoneProvision serves POST /auth/phone/provision. Phone sign-up lives
+// with the identity provider; tutord answers as the reference did, without
+// side effects.
+func (s *Server) phoneProvision(c echo.Context) error {
+	var body struct {
+		Phone string `json:"phone"`
+	}
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	if strings.TrimSpace(body.Phone) == "" {
+		return validationError(missing("body", "phone"))
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// deleteUser serves DELETE /auth/admin/user?cognito_sub= (admins only):
+// the learner and every row of theirs.
+func (s *Server) deleteUser(c echo.Context) error {
+	if err := requireAdmin(c); err != nil {
+		return err
+	}
+	q := queryParams{c: c}
+	sub := q.requiredString("cognito_sub")
+	if err := q.err(); err != nil {
+		return err
+	}
+	if err := s.deps.Profiles.DeleteLearner(c.Request().Context(), sub); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return &Error{Status: http.StatusNotFound, Code: "user_not_found", Message: "User not found"}
+		}
+		return err
+	}
+	s.learners.forget(sub)
+	return c.JSON(http.StatusOK, map[string]string{"status": "deleted", "cognito_sub": sub})
+}

@@ -1,0 +1,413 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// Sessions is the orchestrator, as the handlers use it.
+type Sessions interface {
+	CreateSession(ctx context.Context, r orchestrator.CreateRequest) (orchestrator.Created, error)
+	ProcessTurn(ctx context.Context, id uuid.UUID, message, clientTurnID string) (orchestrator.TurnResult, error)
+	Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error)
+	Pause(ctx context.Context, id uuid.UUID) (tutor.PauseSummary, error)
+	Resume(ctx context.Context, id uuid.UUID) (orchestrator.Resumed, error)
+	EndClarify(ctx context.Context, id uuid.UUID) ([]string, error)
+	EndExam(ctx context.Context, id uuid.UUID) (tutor.ExamScore, error)
+	Messages(ctx context.Context, id uuid.UUID) ([]store.Message, error)
+	Welcome(ctx context.Context, id uuid.UUID) (string, error)
+}
+
+var _ Sessions = (*orchestrator.Orchestrator)(nil)
+
+var errSessionNotFound = &Error{Status: http.StatusNotFound, Code: "session_not_found", Message: "Session not found"}
+
+// session loads a session the caller may use: its learner, an admin, or
+// anyone for an anonymous session. Another learner's session is "not
+// found" (404, not 403), so that ids cannot be probed.
+func (s *Server) session(c echo.Context) (orchestrator.Session, error) {
+	id, err := uuid.Parse(c.Param("id"))
+	if err != nil {
+		return orchestrator.Session{}, errSessionNotFound
+	}
+	who := callerOf(c)
+	if who.anonymous() && !s.opts.AllowAnonymous {
+		return orchestrator.Session{}, errUnauthorized("Not authenticated")
+	}
+	se, err := s.deps.Sessions.Load(c.Request().Context(), id)
+	if err != nil {
+		return orchestrator.Session{}, err
+	}
+	if owner := se.Row.LearnerID; owner != nil && !who.admin() && (who.anonymous() || who.learner.ID != *owner) {
+		return orchestrator.Session{}, errSessionNotFound
+	}
+	return se, nil
+}
+
+// createSessionRequest is the body of POST /sessions (the reference's).
+type createSessionRequest struct {
+	Student struct {
+		ID    string `json:"id"`
+		Grade int    `json:"grade"`
+		Prefs *struct {
+			Style *string `json:"style"`
+			Lang  *string `json:"lang"`
+		} `json:"prefs"`
+	} `json:"student"`
+	Goal struct {
+		Topic              string   `json:"topic"`
+		Syllabus           string   `json:"syllabus"`
+		LearningObjectives []string `json:"learning_objectives"`
+		GuidelineID        *string  `json:"guideline_id"`
+	} `json:"goal"`
+	Mode *string `json:"mode"`
+}
+
+type createSessionResponse struct {
+	SessionID       string                 `json:"session_id"`
+	FirstTurn       orchestrator.FirstTurn `json:"first_turn"`
+	Mode            tutor.Mode             `json:"mode"`
+	PastDiscussions []pastDiscussion       `json:"past_discussions"`
+}
+
+type pastDiscussion struct {
+	SessionDate       *tutor.Time `json:"session_date"`
+	ConceptsDiscussed []string    `json:"concepts_discussed"`
+}
+
+func (s *Server) createSession(c echo.Context) error {
+	var req createSessionRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	who := callerOf(c)
+	if who.anonymous() && !s.opts.AllowAnonymous {
+		return errUnauthorized("Not authenticated")
+	}
+	if err := s.allow(c, "create"); err != nil {
+		return err
+	}
+	mode := tutor.ModeTeachMe
+	if req.Mode != nil {
+		mode = tutor.Mode(*req.Mode)
+	}
+	gid := "None"
+	if req.Goal.GuidelineID != nil {
+		gid = *req.Goal.GuidelineID
+	}
+	guideline, err := uuid.Parse(gid)
+	if err != nil {
+		return guidelineNotFound(gid)
+	}
+	student := s.studentContext(c.Request().Context(), who, req)
+	if student.Grade < 1 || student.Grade > 12 {
+		return validationError(fieldError{Type: "less_than_equal", Loc: []any{"body", "student", "grade"},
+			Msg: "Grade must be between 1 and 12", Input: req.Student.Grade})
+	}
+	created, err := s.deps.Sessions.CreateSession(c.Request().Context(), orchestrator.CreateRequest{
+		LearnerID: who.learnerID(), GuidelineID: guideline, Mode: mode, Student: student,
+	})
+	if errors.Is(err, orchestrator.ErrGuidelineNotFound) {
+		return guidelineNotFound(gid)
+	}
+	if err != nil {
+		return err
+	}
+	resp := createSessionResponse{
+		SessionID: created.Session.Row.ID.String(),
+		FirstTurn: orchestrator.NewFirstTurn(created.Session.State, created.Welcome),
+		Mode:      created.Session.State.Mode,
+	}
+	if len(created.PastDiscussions) > 0 {
+		for _, p := range created.PastDiscussions {
+			d := tutor.NewTime(p.SessionDate)
+			resp.PastDiscussions = append(resp.PastDiscussions, pastDiscussion{SessionDate: &d, ConceptsDiscussed: p.Concepts})
+		}
+	}
+	if s.metrics != nil {
+		s.metrics.sessionCreated(string(mode))
+	}
+	return c.JSON(http.StatusOK, resp)
+}
+
+func guidelineNotFound(id string) *Error {
+	return &Error{Status: http.StatusNotFound, Code: "guideline_not_found", Message: fmt.Sprintf("Teaching guideline %s not found", id)}
+}
+
+// studentContext is the learner's context at session creation (CONTRACT
+// §2.3.1 step 3): from the profile when it has a grade and a board, else
+// from the request.
+func (s *Server) studentContext(ctx context.Context, who caller, req createSessionRequest) tutor.StudentContext {
+	sc := tutor.StudentContext{PreferredExamples: tutor.DefaultPreferredExamples()}
+	if p := req.Student.Prefs; p != nil {
+		if p.Lang != nil {
+			sc.Language = *p.Lang
+		}
+		if p.Style != nil {
+			sc.Style = *p.Style
+		}
+	}
+	if !who.anonymous() && s.deps.Profiles != nil {
+		if l, err := s.deps.Profiles.GetLearner(ctx, who.learner.ID); err == nil && l.Grade != nil && *l.Grade > 0 && l.Board != nil && *l.Board != "" {
+			sc.Grade, sc.Board = *l.Grade, *l.Board
+			sc.LanguageLevel = "standard"
+			if l.Age != nil && *l.Age <= 10 {
+				sc.LanguageLevel = "simple"
+			}
+			if l.LanguageLevel != nil && *l.LanguageLevel != "" {
+				sc.LanguageLevel = *l.LanguageLevel
+			}
+			if len(l.PreferredExamples) > 0 {
+				sc.PreferredExamples = l.PreferredExamples
+			}
+			sc.StudentName, sc.StudentAge, sc.AboutMe = l.Name, l.Age, l.AboutMe
+			return sc
+		}
+	}
+	sc.Grade = req.Student.Grade
+	sc.Board = "CBSE"
+	if f := strings.Fields(req.Goal.Syllabus); len(f) > 0 {
+		sc.Board = f[0]
+	}
+	sc.LanguageLevel = "standard"
+	if sc.Grade <= 5 {
+		sc.LanguageLevel = "simple"
+	}
+	return sc
+}
+
+type stepRequest struct {
+	StudentReply string `json:"student_reply"`
+}
+
+func (s *Server) step(c echo.Context) error {
+	var req stepRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(req.StudentReply); n > s.opts.MaxReplyChars {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+			Message: fmt.Sprintf("student_reply is %d characters; at most %d are accepted", n, s.opts.MaxReplyChars)}
+	}
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	if err := s.allow(c, "turn"); err != nil {
+		return err
+	}
+	key := c.Request().Header.Get("Idempotency-Key")
+	if len(key) > 255 {
+		return validationError(fieldError{Type: "string_too_long", Loc: []any{"header", "Idempotency-Key"}, Msg: "Idempotency-Key is longer than 255 characters", Input: nil})
+	}
+	res, err := s.deps.Sessions.ProcessTurn(c.Request().Context(), se.Row.ID, req.StudentReply, key)
+	if err != nil {
+		return err
+	}
+	if res.Committed && !res.Replayed {
+		s.broadcast(se.Row.ID, res.Session)
+	}
+	return c.JSONBlob(http.StatusOK, res.Response)
+}
+
+func (s *Server) pause(c echo.Context) error {
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	ps, err := s.deps.Sessions.Pause(c.Request().Context(), se.Row.ID)
+	if err != nil {
+		return err
+	}
+	s.broadcastLatest(c.Request().Context(), se.Row.ID)
+	return c.JSON(http.StatusOK, ps)
+}
+
+type resumeResponse struct {
+	SessionID           string        `json:"session_id"`
+	Message             string        `json:"message"`
+	CurrentStep         int           `json:"current_step"`
+	ConversationHistory []roleContent `json:"conversation_history"`
+}
+
+type roleContent struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+func (s *Server) resume(c echo.Context) error {
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	r, err := s.deps.Sessions.Resume(c.Request().Context(), se.Row.ID)
+	if err != nil {
+		return err
+	}
+	resp := resumeResponse{SessionID: se.Row.ID.String(), Message: "Session resumed", CurrentStep: r.Session.State.CurrentStep,
+		ConversationHistory: make([]roleContent, len(r.Messages))}
+	for i, m := range r.Messages {
+		resp.ConversationHistory[i] = roleContent{Role: m.Role, Content: m.Content}
+	}
+	s.broadcastLatest(c.Request().Context(), se.Row.ID)
+	return c.JSON(http.StatusOK, resp)
+}
+
+func (s *Server) endClarify(c echo.Context) error {
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	concepts, err := s.deps.Sessions.EndClarify(c.Request().Context(), se.Row.ID)
+	if err != nil {
+		return err
+	}
+	s.broadcastLatest(c.Request().Context(), se.Row.ID)
+	return c.JSON(http.StatusOK, map[string]any{"concepts_discussed": concepts, "message": tutor.ClarifyEndedReply})
+}
+
+func (s *Server) endExam(c echo.Context) error {
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	score, err := s.deps.Sessions.EndExam(c.Request().Context(), se.Row.ID)
+	if err != nil {
+		return err
+	}
+	s.broadcastLatest(c.Request().Context(), se.Row.ID)
+	return c.JSON(http.StatusOK, score)
+}
+
+func (s *Server) summary(c echo.Context) error {
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, se.State.Summary(se.Topic))
+}
+
+// getSession serves the stored session document (GET /sessions/{id} and
+// /replay), with answer-bearing values hidden from everyone but admins.
+func (s *Server) getSession(c echo.Context) error {
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	msgs, err := s.deps.Sessions.Messages(c.Request().Context(), se.Row.ID)
+	if err != nil {
+		return err
+	}
+	doc, err := sessionDocument(se, msgs, !callerOf(c).admin())
+	if err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, doc)
+}
+
+// AgentLogs reads a session's agent logs.
+type AgentLogs interface {
+	ListAgentLogs(ctx context.Context, sessionID uuid.UUID, f store.LogFilter) ([]store.AgentLog, error)
+}
+
+type agentLogEntry struct {
+	Timestamp    tutor.Time      `json:"timestamp"`
+	TurnID       string          `json:"turn_id"`
+	AgentName    string          `json:"agent_name"`
+	EventType    string          `json:"event_type"`
+	InputSummary *string         `json:"input_summary"`
+	Output       json.RawMessage `json:"output"`
+	Reasoning    *string         `json:"reasoning"`
+	DurationMS   *int            `json:"duration_ms"`
+	Prompt       *string         `json:"prompt"`
+	Model        *string         `json:"model"`
+	// tutord's additions.
+	Provider     *string `json:"provider"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	CachedTokens int     `json:"cached_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
+	Error        *string `json:"error"`
+}
+
+// agentLogs serves a session's agent logs (admins only: they hold full prompts).
+func (s *Server) agentLogs(c echo.Context) error {
+	if err := requireAdmin(c); err != nil {
+		return err
+	}
+	se, err := s.session(c)
+	if err != nil {
+		return err
+	}
+	q := queryParams{c: c}
+	f := store.LogFilter{TurnID: q.optionalString("turn_id"), Agent: q.optionalString("agent_name"), Limit: q.intParam("limit", false, 100)}
+	q.min("limit", f.Limit, 1)
+	if err := q.err(); err != nil {
+		return err
+	}
+	logs, err := s.deps.AgentLogs.ListAgentLogs(c.Request().Context(), se.Row.ID, f)
+	if err != nil {
+		return err
+	}
+	entries := make([]agentLogEntry, len(logs))
+	for i, l := range logs {
+		entries[i] = agentLogEntry{
+			Timestamp: tutor.NewTime(l.CreatedAt), TurnID: l.TurnID, AgentName: l.Agent, EventType: l.Event,
+			InputSummary: nonEmpty(l.InputSummary), Output: l.Output, Reasoning: nonEmpty(l.Reasoning),
+			DurationMS: l.LatencyMS, Prompt: nonEmpty(l.Prompt), Model: nonEmpty(l.Model), Provider: nonEmpty(l.Provider),
+			InputTokens: l.InputTokens, OutputTokens: l.OutputTokens, CachedTokens: l.CachedTokens, CostUSD: l.CostUSD,
+			Error: nonEmpty(l.Error),
+		}
+		if len(entries[i].Output) == 0 {
+			entries[i].Output = json.RawMessage("null")
+		}
+	}
+	var turnID *string
+	if f.TurnID != "" {
+		turnID = &f.TurnID
+	}
+	return c.JSON(http.StatusOK, map[string]any{"session_id": se.Row.ID.String(), "turn_id": turnID, "logs": entries, "total_count": len(entries)})
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// bindJSON decodes a JSON body, turning malformed JSON into the
+// reference's 422 json_invalid error.
+func bindJSON(c echo.Context, v any) error {
+	dec := json.NewDecoder(c.Request().Body)
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "Request body too large"}
+		}
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			loc := []any{"body"}
+			for _, p := range strings.Split(ute.Field, ".") {
+				if p != "" {
+					loc = append(loc, p)
+				}
+			}
+			return validationError(fieldError{Type: ute.Value + "_type", Loc: loc, Msg: "Input should be a valid " + ute.Type.String(), Input: nil})
+		}
+		return validationError(fieldError{Type: "json_invalid", Loc: []any{"body", 0}, Msg: "JSON decode error", Input: map[string]any{}})
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// maxAudioBytes bounds an upload (25 MiB, as the reference).
+const maxAudioBytes = 25 << 20
+
+// Transcriber turns speech into text through a Whisper-compatible server.
+type Transcriber interface {
+	// Configured reports whether a server is set up.
+	Configured() bool
+	// Detect names the audio format of a file's first bytes.
+	Detect(head []byte) (format string, ok bool)
+	// Transcribe returns the text of the audio. Its errors are
+	// ErrTranscriberUnavailable, or carry a message safe to show.
+	Transcribe(ctx context.Context, audio io.Reader, size int64, format string) (string, error)
+}
+
+// ErrTranscriberUnavailable reports that the speech-to-text server could
+// not be reached or failed.
+var ErrTranscriberUnavailable = errors.New("the speech-to-text service is unavailable")
+
+// sttNotConfigured explains how to set transcription up.
+const sttNotConfigured = "Transcription is not configured: set TUTORD_STT_BASE_URL (e.g. https://api.openai.com/v1, or a local whisper.cpp or faster-whisper server) and TUTORD_STT_API_KEY"
+
+// transcribe serves POST /transcribe: one multipart `file` of at most
+// 25 MiB in webm, ogg, mp4, mpeg, wav or flac, recognised by its content,
+// not its name or declared type.
+func (s *Server) transcribe(c echo.Context) error {
+	if s.deps.Transcribe == nil || !s.deps.Transcribe.Configured() {
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: sttNotConfigured}
+	}
+	fh, err := c.FormFile("file")
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
+		}
+		return validationError(missing("body", "file"))
+	}
+	if fh.Size > maxAudioBytes {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
+	}
+	if fh.Size == 0 {
+		return &Error{Status: http.StatusBadRequest, Code: "empty_audio", Message: "Empty audio file"}
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	format, ok := s.deps.Transcribe.Detect(head[:n])
+	if !ok {
+		return &Error{Status: http.StatusBadRequest, Code: "unsupported_audio_format",
+			Message: fmt.Sprintf("Unsupported audio format: %s (send webm, ogg, mp4, mpeg, wav or flac)", fh.Header.Get("Content-Type"))}
+	}
+	audio := io.MultiReader(bytes.NewReader(head[:n]), f)
+	text, err := s.deps.Transcribe.Transcribe(c.Request().Context(), audio, fh.Size, format)
+	if err != nil {
+		if errors.Is(err, ErrTranscriberUnavailable) {
+			return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Transcription is temporarily unavailable; please try again", Err: err}
+		}
+		return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed: " + err.Error()}
+	}
+	return c.JSON(http.StatusOK, map[string]string{"text": text})
+}

@@ -1,0 +1,163 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/lessons"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// CreateRequest describes a session to create; the API resolves the
+// learner and their context (profile or request) before.
+type CreateRequest struct {
+	LearnerID   *uuid.UUID // nil for an anonymous session
+	GuidelineID uuid.UUID
+	Mode        tutor.Mode
+	Student     tutor.StudentContext
+}
+
+// Created is a new session.
+type Created struct {
+	Session Session
+	// Welcome is the first teacher message (for an exam, with the first
+	// question appended).
+	Welcome string
+	// PastDiscussions are the learner's earlier doubts sessions on the
+	// subtopic (clarify_doubts with a known learner only).
+	PastDiscussions []store.PastDiscussion
+}
+
+// CreateSession creates a session: it resolves the guideline's current
+// plan version (which the session keeps for life), pins the engine
+// configuration, generates the exam questions for an exam (7, retried with
+// 3), writes the mode's welcome and stores the session at version 1.
+//
+// Errors: ErrGuidelineNotFound (unknown or unapproved guideline),
+// ErrExamGeneration, tutor.ErrInvalid (e.g. a grade outside 1..12).
+func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Created, error) {
+	if err := o.begin(); err != nil {
+		return Created{}, err
+	}
+	defer o.inflight.Done()
+
+	topic, approved, err := o.lessons.Current(ctx, r.GuidelineID)
+	if err != nil && !errors.Is(err, lessons.ErrNotFound) {
+		return Created{}, err
+	}
+	if err != nil || !approved {
+		return Created{}, fmt.Errorf("%w: %s", ErrGuidelineNotFound, r.GuidelineID)
+	}
+	cfg, err := o.engines.Config(ctx)
+	if err != nil {
+		return Created{}, err
+	}
+	set, err := o.engines.Agents(cfg)
+	if err != nil {
+		return Created{}, err
+	}
+	now := o.now()
+	id := uuid.New()
+	var logs []store.AgentLog
+
+	var questions []tutor.ExamQuestion
+	if r.Mode == tutor.ModeExam {
+		for _, n := range []int{o.examN, o.examRetry} {
+			qs, call, err := set.ExamGenerator.Generate(ctx, agents.ExamRequest{Topic: topic, Student: r.Student, Count: n, Seed: id.String()})
+			logs = append(logs, agentLog("turn_0", call, fmt.Sprintf("Generate %d exam questions", n)))
+			if err == nil && len(qs) > 0 {
+				questions = qs
+				break
+			}
+			o.log.Warn("exam generation failed", "session_id", id, "questions", n, "err", err)
+		}
+		if len(questions) == 0 {
+			return Created{}, ErrExamGeneration
+		}
+	}
+	st, err := tutor.NewState(tutor.NewSession{
+		ID: id.String(), Mode: r.Mode, Topic: topic, Student: r.Student, Config: cfg,
+		ExamQuestions: questions, Now: now,
+	})
+	if err != nil {
+		return Created{}, err
+	}
+	welcome, call, err := set.Welcome.Welcome(ctx, st, topic)
+	logs = append(logs, agentLog("turn_0", call, "Welcome ("+string(st.Mode)+")"))
+	if err != nil || strings.TrimSpace(welcome) == "" {
+		welcome = fallbackWelcome(st, topic)
+	}
+	if st.Mode == tutor.ModeExam && len(st.ExamQuestions) > 0 {
+		welcome += "\n\n**Question 1:** " + st.ExamQuestions[0].Prompt()
+	}
+	st = tutor.AddReply(st, now, welcome)
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return Created{}, err
+	}
+	guideline := r.GuidelineID
+	planVersion, err := uuid.Parse(topic.PlanVersionID)
+	if err != nil {
+		return Created{}, fmt.Errorf("lesson of %s has no plan version: %w", r.GuidelineID, err)
+	}
+	row := store.NewSession{
+		ID: id, LearnerID: r.LearnerID, Mode: string(st.Mode), GuidelineID: &guideline, Subject: topic.Subject,
+		PlanVersion: &planVersion, State: raw, Summary: summary(st, topic),
+		Messages: []store.NewMessage{{Role: "teacher", Content: welcome}}, Logs: logs, Now: now,
+	}
+	if err := o.st.CreateSession(ctx, row); err != nil {
+		return Created{}, err
+	}
+	created := Created{Welcome: welcome, Session: Session{
+		Row: store.Session{ID: id, LearnerID: r.LearnerID, Mode: row.Mode, GuidelineID: &guideline,
+			Subject: topic.Subject, PlanVersion: &planVersion, State: raw, Version: 1, Summary: row.Summary,
+			CreatedAt: now, UpdatedAt: now},
+		State: st, Topic: topic,
+	}}
+	if st.Mode == tutor.ModeClarify && r.LearnerID != nil {
+		if created.PastDiscussions, err = o.st.PastDiscussions(ctx, *r.LearnerID, guideline, id); err != nil {
+			o.log.Warn("past discussions", "session_id", id, "err", err)
+		}
+	}
+	return created, nil
+}
+
+// fallbackWelcome is the reference's welcome when no agent wrote one.
+func fallbackWelcome(s tutor.State, t *tutor.Topic) string {
+	switch s.Mode {
+	case tutor.ModeClarify:
+		if t == nil {
+			return "Hi! I'm here to help answer your questions. What would you like to know?"
+		}
+		return "Hi! I'm here to help with " + t.TopicName + ". What questions do you have?"
+	case tutor.ModeExam:
+		if t == nil {
+			return "Let's test your knowledge! I'll ask you some questions. Ready?"
+		}
+		return fmt.Sprintf("Let's test your knowledge of %s! I'll ask you %d questions. Ready?", t.TopicName, len(s.ExamQuestions))
+	}
+	return "Welcome! Let's start learning together."
+}
+
+// Welcome returns a session's stored welcome: its first teacher message.
+// A WebSocket that opens on a session with no turn yet sends it, instead of
+// generating a second one.
+func (o *Orchestrator) Welcome(ctx context.Context, id uuid.UUID) (string, error) {
+	msgs, err := o.st.ListMessages(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range msgs {
+		if m.Role == "teacher" {
+			return m.Content, nil
+		}
+	}
+	return "", nil
+}

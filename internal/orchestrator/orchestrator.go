@@ -1,0 +1,199 @@
+// Package orchestrator runs tutoring sessions: the TeacherOrchestrator
+// creates a session, and runs each turn through one pipeline — pre-checks,
+// safety gate, deterministic evaluation, mode router (teach_me, clarify
+// doubts, exam), guardrails, sanitization, pure state updates — ending in
+// one atomic commit of the session (compare-and-swap on its version, the
+// turn's messages, its turn record and its agent logs).
+//
+// It knows the agents and a narrow store interface, not SQL or HTTP.
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// Store is what the orchestrator needs of the database.
+type Store interface {
+	CreateSession(ctx context.Context, n store.NewSession) error
+	GetSession(ctx context.Context, id uuid.UUID) (store.Session, error)
+	CommitTurn(ctx context.Context, t store.Turn) (int64, error)
+	FindTurn(ctx context.Context, sessionID uuid.UUID, clientTurnID string) (store.TurnRecord, error)
+	ListMessages(ctx context.Context, sessionID uuid.UUID) ([]store.Message, error)
+	PastDiscussions(ctx context.Context, learnerID, guidelineID, except uuid.UUID) ([]store.PastDiscussion, error)
+}
+
+var _ Store = (*store.Store)(nil)
+
+// Lessons loads the lessons sessions run on (package lessons).
+type Lessons interface {
+	// Current returns a guideline's lesson at its current plan version and
+	// whether the guideline is approved.
+	Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Topic, bool, error)
+	// Version returns the lesson of a plan version.
+	Version(ctx context.Context, planVersionID uuid.UUID) (*tutor.Topic, error)
+}
+
+// Engines gives the agents a session's pinned configuration selects.
+type Engines interface {
+	// Agents returns the agents for a configuration.
+	Agents(cfg tutor.Config) (agents.Set, error)
+	// Config returns the configuration to pin on a new session.
+	Config(ctx context.Context) (tutor.Config, error)
+}
+
+// Observer hears about turns, for metrics. Its methods must be fast and
+// safe for concurrent use.
+type Observer interface {
+	TurnCompleted(mode tutor.Mode, engine string, d time.Duration)
+	Conflict()
+}
+
+// Options configure an Orchestrator.
+type Options struct {
+	Store   Store
+	Lessons Lessons
+	Engines Engines
+	// FallbackSafety judges messages when the configured safety agent
+	// fails: the safety gate fails closed for what it flags and open
+	// otherwise. Normally the rules engine's classifier.
+	FallbackSafety agents.Safety
+	Prechecks      tutor.PrecheckConfig
+	Now            func() time.Time // the clock; time.Now when nil
+	Logger         *slog.Logger
+	Observer       Observer
+	// ExamQuestions is how many questions an exam gets (7 when zero); on
+	// failure generation is retried once with ExamRetryQuestions (3).
+	ExamQuestions      int
+	ExamRetryQuestions int
+}
+
+// Orchestrator is the TeacherOrchestrator. It is safe for concurrent use.
+type Orchestrator struct {
+	st        Store
+	lessons   Lessons
+	engines   Engines
+	fallback  agents.Safety
+	prechecks *tutor.Prechecker
+	now       func() time.Time
+	log       *slog.Logger
+	obs       Observer
+	examN     int
+	examRetry int
+
+	locks sessionLocks
+
+	mu       sync.Mutex
+	stopping bool
+	inflight sync.WaitGroup
+}
+
+// New returns an Orchestrator.
+func New(o Options) *Orchestrator {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.ExamQuestions == 0 {
+		o.ExamQuestions = 7
+	}
+	if o.ExamRetryQuestions == 0 {
+		o.ExamRetryQuestions = 3
+	}
+	if o.Prechecks.Stop == nil && o.Prechecks.IDK == nil && o.Prechecks.OffTopic == nil {
+		o.Prechecks = tutor.DefaultPrecheckConfig()
+	}
+	return &Orchestrator{
+		st: o.Store, lessons: o.Lessons, engines: o.Engines, fallback: o.FallbackSafety,
+		prechecks: tutor.NewPrechecker(o.Prechecks), now: o.Now, log: o.Logger, obs: o.Observer,
+		examN: o.ExamQuestions, examRetry: o.ExamRetryQuestions,
+		locks: sessionLocks{m: map[uuid.UUID]*sessionLock{}},
+	}
+}
+
+// ErrShuttingDown reports that the orchestrator no longer starts work.
+var ErrShuttingDown = errors.New("the server is shutting down")
+
+// begin registers a piece of work that Stop waits for.
+func (o *Orchestrator) begin() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.stopping {
+		return ErrShuttingDown
+	}
+	o.inflight.Add(1)
+	return nil
+}
+
+// Stop refuses new work and waits until the work in flight has finished,
+// or ctx ends.
+func (o *Orchestrator) Stop(ctx context.Context) error {
+	o.mu.Lock()
+	o.stopping = true
+	o.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		o.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// sessionLocks serialise the turns of one session within this process: a
+// model call sits between a turn's read and its write, so a second turn on
+// the same session would almost always lose the compare-and-swap and waste
+// its call. It waits instead, then runs on the fresh state.
+type sessionLocks struct {
+	mu sync.Mutex
+	m  map[uuid.UUID]*sessionLock
+}
+
+type sessionLock struct {
+	ch   chan struct{}
+	refs int
+}
+
+// lock takes the session's lock, waiting for the turn holding it, and
+// returns the function that releases it.
+func (l *sessionLocks) lock(ctx context.Context, id uuid.UUID) (func(), error) {
+	l.mu.Lock()
+	e, ok := l.m[id]
+	if !ok {
+		e = &sessionLock{ch: make(chan struct{}, 1)}
+		l.m[id] = e
+	}
+	e.refs++
+	l.mu.Unlock()
+
+	release := func() {
+		l.mu.Lock()
+		e.refs--
+		if e.refs == 0 {
+			delete(l.m, id)
+		}
+		l.mu.Unlock()
+	}
+	select {
+	case e.ch <- struct{}{}:
+		return func() { <-e.ch; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}

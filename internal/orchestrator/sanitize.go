@@ -1,0 +1,172 @@
+package orchestrator
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+// internalLanguage matches what a learner must never read: talk about "the
+// student" in the third person and diagnostic labels (the reference's
+// sanitizer patterns, with its colon quirk fixed), structured-output field
+// names and JSON fragments, and talk of being an AI or of instructions.
+var internalLanguage = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)\b(?:the student'?s?|the message contains|the answer is incorrect because|the learner|student appears to|misconception detected|the response should|the user)\b`),
+	regexp.MustCompile(`(?i)\b(?:assessment|diagnostic)\s*:`),
+	regexp.MustCompile(`\b(?:expected_answer|answer_correct|mastery_signal|mastery_updates|mastery_estimates|misconceptions_detected|advance_to_step|question_asked|question_concept|session_complete|turn_summary|needs_remediation)\b`),
+	regexp.MustCompile(`(?i)\bmastery\s*(?:score|estimate)s?\b|\bmastery\s*[:=]\s*\d`),
+	regexp.MustCompile(`[{\[,]\s*"[A-Za-z_]+"\s*:`),
+	regexp.MustCompile(`(?i)\bas an? (?:ai|a\.i\.|artificial intelligence|language model|assistant)\b|\blanguage model\b|\bsystem prompt\b`),
+}
+
+// problem is one sentence of a reply that must not be shown.
+type problem struct {
+	span   answer.Sentence
+	reason string
+}
+
+// protected is an answer a reply must not give away, with its question.
+type protected struct {
+	expected answer.Expected
+	question string
+}
+
+// findProblems returns the sentences of reply that hold internal language
+// or give a protected answer away.
+func findProblems(reply string, answers []protected, dialogue []answer.Utterance) []problem {
+	var out []problem
+	for _, sent := range answer.SplitSentences(reply) {
+		for _, re := range internalLanguage {
+			if re.MatchString(sent.Text) {
+				out = append(out, problem{sent, "internal language"})
+				break
+			}
+		}
+	}
+	for _, p := range answers {
+		for _, l := range answer.DetectLeaks(answer.LeakCheck{Expected: p.expected, Question: p.question, Dialogue: dialogue, Reply: reply}) {
+			out = append(out, problem{l.Sentence, "reveals the answer (" + l.Reason + ")"})
+		}
+	}
+	return out
+}
+
+// protectedAnswers lists the answers this turn's reply must not reveal:
+// the pending question's, until the learner has given it or the explain
+// phase allows it, and that of any new question the reply asks.
+func protectedAnswers(turn agents.Turn, out *tutor.Outcome) []protected {
+	var ps []protected
+	s, t := turn.State, turn.Topic
+	if s.Mode == tutor.ModeTeachMe && s.LastQuestion != nil && !turn.Guard.MayRevealAnswer {
+		ps = append(ps, protected{s.LastQuestion.Expected(t), s.LastQuestion.QuestionText})
+	}
+	switch {
+	case out.NextQuestion != nil:
+		ps = append(ps, protected{out.NextQuestion.Expected(), out.NextQuestion.Text})
+	case out.Output != nil && out.Output.QuestionAsked != nil && out.Output.ExpectedAnswer != nil && strings.TrimSpace(*out.Output.ExpectedAnswer) != "":
+		if s.LastQuestion == nil || s.LastQuestion.ExpectedAnswer != *out.Output.ExpectedAnswer {
+			ps = append(ps, protected{answer.Expected{Answer: *out.Output.ExpectedAnswer}, *out.Output.QuestionAsked})
+		}
+	}
+	return ps
+}
+
+func dialogue(s tutor.State, msg string) []answer.Utterance {
+	d := make([]answer.Utterance, 0, len(s.History)+1)
+	for _, m := range s.History {
+		role := answer.RoleTutor
+		if m.Role == tutor.RoleStudent {
+			role = answer.RoleStudent
+		}
+		d = append(d, answer.Utterance{Role: role, Text: m.Content})
+	}
+	return append(d, answer.Utterance{Role: answer.RoleStudent, Text: msg})
+}
+
+// sanitize checks a reply for internal language and answer leaks. A tutor
+// reply with problems is regenerated once with a corrective instruction;
+// whatever still breaks a rule is replaced sentence by sentence with a safe
+// sentence. The reference only logged such replies; tutord repairs them.
+func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome, reply string, canRegenerate bool) string {
+	dl := dialogue(turn.State, turn.Message)
+	problems := findProblems(reply, protectedAnswers(turn, out), dl)
+	if len(problems) == 0 {
+		return reply
+	}
+	r.o.log.Warn("reply needs repair", "session_id", turn.State.SessionID, "turn_id", r.turnID, "problem", problems[0].reason)
+	if canRegenerate {
+		turn.Correction = correction(problems)
+		tr, call, err := r.set.Tutor.Respond(ctx, turn)
+		r.log(call, "Regenerate: "+problems[0].reason)
+		if err == nil {
+			candidate := tutor.Outcome{Output: &tr.Output, NextQuestion: tr.NextQuestion}
+			again := findProblems(tr.Output.Response, protectedAnswers(turn, &candidate), dl)
+			out.Output, out.NextQuestion = &tr.Output, tr.NextQuestion
+			reply, problems = tr.Output.Response, again
+			if len(problems) == 0 {
+				return reply
+			}
+		}
+	}
+	return redact(reply, problems)
+}
+
+func correction(ps []problem) string {
+	var b strings.Builder
+	b.WriteString("Your previous reply broke a rule and was not shown. Write it again without: ")
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if seen[p.reason] {
+			continue
+		}
+		seen[p.reason] = true
+		if len(seen) > 1 {
+			b.WriteString("; ")
+		}
+		if strings.HasPrefix(p.reason, "reveals") {
+			b.WriteString("stating or hinting the answer value in any form (guide the learner to find it)")
+		} else {
+			b.WriteString("internal language (talking about the student in the third person, field names, JSON, being an AI)")
+		}
+	}
+	b.WriteString(". Speak directly to the learner.")
+	return b.String()
+}
+
+// safeSentence replaces a sentence that could not be shown.
+const safeSentence = "Let's work it out together, one step at a time."
+
+// redact replaces every problem sentence with one safe sentence.
+func redact(reply string, ps []problem) string {
+	var b strings.Builder
+	last := 0
+	replaced := false
+	for _, sent := range answer.SplitSentences(reply) {
+		bad := false
+		for _, p := range ps {
+			if sent.Start < p.span.End && p.span.Start < sent.End {
+				bad = true
+				break
+			}
+		}
+		if !bad {
+			continue
+		}
+		b.WriteString(reply[last:sent.Start])
+		if !replaced {
+			b.WriteString(safeSentence)
+			replaced = true
+		}
+		last = sent.End
+	}
+	b.WriteString(reply[last:])
+	out := strings.TrimSpace(strings.ReplaceAll(b.String(), "  ", " "))
+	if out == "" {
+		return safeSentence
+	}
+	return out
+}

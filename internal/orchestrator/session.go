@@ -1,0 +1,133 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// Session is a session as the orchestrator loaded it: the stored row, the
+// decoded state and the lesson it runs on.
+type Session struct {
+	Row   store.Session
+	State tutor.State
+	Topic *tutor.Topic
+}
+
+// Load returns a session with its state and lesson. It returns
+// ErrSessionNotFound for an unknown id.
+func (o *Orchestrator) Load(ctx context.Context, id uuid.UUID) (Session, error) {
+	row, err := o.st.GetSession(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Session{}, ErrSessionNotFound
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	return o.decode(ctx, row)
+}
+
+func (o *Orchestrator) decode(ctx context.Context, row store.Session) (Session, error) {
+	st, err := tutor.DecodeState(row.State)
+	if err != nil {
+		return Session{}, fmt.Errorf("session %s: %w", row.ID, err)
+	}
+	se := Session{Row: row, State: st}
+	if row.PlanVersion != nil {
+		// A plan whose subtopic was removed since leaves the session
+		// without a lesson; it can still be read.
+		if se.Topic, err = o.lessons.Version(ctx, *row.PlanVersion); err != nil {
+			o.log.Warn("session plan unavailable", "session_id", row.ID, "plan_version_id", row.PlanVersion, "err", err)
+			se.Topic = nil
+		}
+	}
+	return se, nil
+}
+
+// summary returns the columns stored beside a state.
+func summary(s tutor.State, t *tutor.Topic) store.Summary {
+	sm := store.Summary{
+		TurnCount:         s.TurnCount,
+		IsPaused:          s.Mode == tutor.ModeTeachMe && s.IsPaused,
+		IsComplete:        s.IsComplete(t),
+		CurrentStep:       s.CurrentStep,
+		TotalSteps:        t.TotalSteps(),
+		Mastery:           finite(s.OverallMastery()),
+		Coverage:          finite(s.Coverage(t)),
+		ConceptsCovered:   s.ConceptsCovered,
+		ConceptsDiscussed: s.ConceptsDiscussed,
+		MasteryByConcept:  map[string]float64{},
+	}
+	if s.Topic != nil {
+		sm.TopicName = s.Topic.TopicName
+	}
+	for c, v := range s.MasteryEstimates.Map() {
+		sm.MasteryByConcept[c] = finite(v)
+	}
+	if s.Mode == tutor.ModeExam {
+		correct, n := s.ExamTotalCorrect, len(s.ExamQuestions)
+		sm.ExamCorrect, sm.ExamQuestions = &correct, &n
+		if s.ExamFinished {
+			sm.ExamScore, sm.ExamTotal = &correct, &n
+		}
+	}
+	return sm
+}
+
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
+// commitState writes a state change outside a turn (pause, resume, the end
+// of a doubts session or an exam): no messages, a turn record without a
+// client turn id.
+func (o *Orchestrator) commitState(ctx context.Context, se Session, next tutor.State, response any) (int64, error) {
+	raw, err := json.Marshal(next)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := json.Marshal(response)
+	if err != nil {
+		return 0, err
+	}
+	v, err := o.st.CommitTurn(ctx, store.Turn{
+		SessionID: se.Row.ID, Version: se.Row.Version, State: raw, Summary: summary(next, se.Topic),
+		Response: resp, Now: o.now(),
+	})
+	return v, o.commitError(ctx, se, err)
+}
+
+// commitError maps the store's commit errors to the orchestrator's.
+func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) error {
+	var stale *store.StaleStateError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &stale):
+		if o.obs != nil {
+			o.obs.Conflict()
+		}
+		ce := &ConflictError{SessionID: se.Row.ID.String(), Expected: stale.Expected, Version: stale.Version, Topic: se.Topic}
+		if st, derr := tutor.DecodeState(stale.State); derr == nil {
+			ce.State = st
+		} else {
+			ce.State = se.State
+		}
+		return ce
+	case errors.Is(err, store.ErrAnotherPaused):
+		return ErrAnotherPaused
+	case errors.Is(err, store.ErrNotFound):
+		return ErrSessionNotFound
+	}
+	return err
+}

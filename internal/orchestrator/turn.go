@@ -1,0 +1,440 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+// Fixed replies of the pipeline.
+const (
+	// FailureReply answers a turn whose model call failed after its retries.
+	FailureReply = "Sorry — I had trouble answering just then. Could you send that again?"
+	// UnsafeRedirectReply answers an unsafe message when the safety agent
+	// gave no guidance (the reference's text).
+	UnsafeRedirectReply = "Let's keep our conversation focused on learning. How can I help you with the lesson?"
+	// PostCompletionFallback answers a message after the session ended when
+	// no agent wrote a reply (the reference's text).
+	PostCompletionFallback = "Feel free to start a new session whenever you're ready!"
+	// unsafeReplyFallback replaces a tutor reply that the safety check flagged.
+	unsafeReplyFallback = "Let's get back to our lesson."
+)
+
+// Intents of turns the tutor did not answer itself.
+const (
+	IntentUnsafe          = "unsafe"
+	IntentSessionComplete = "session_complete"
+	IntentExamAnswer      = "exam_answer"
+	IntentExamComplete    = "exam_complete"
+	IntentStop            = "stop"
+	IntentError           = "error"
+	IntentNudge           = "nudge"
+)
+
+// TurnResult is the outcome of a turn.
+type TurnResult struct {
+	// Reply is the tutor's reply to the learner.
+	Reply string
+	// Intent is the tutor's intent, or one of the Intent constants.
+	Intent string
+	// Session is the session after the turn.
+	Session Session
+	// Events are what the turn changed (empty for a replayed turn).
+	Events []tutor.Event
+	// Response is the REST step response, the same bytes for a retry.
+	Response json.RawMessage
+	// Replayed reports that the client turn id had been committed before:
+	// nothing was processed, Response is the stored one.
+	Replayed bool
+	// Committed reports that the turn was written (a nudge for an empty
+	// message is not).
+	Committed bool
+}
+
+// ProcessTurn runs one learner message through the pipeline and commits the
+// turn atomically.
+//
+// Turns on one session are serialised in this process; a retry carrying a
+// client turn id that was already committed returns the stored response and
+// processes nothing (a duplicate that arrives while the first is running
+// waits for it). Errors: ErrSessionNotFound, *ConflictError when another
+// writer changed the session since it was read (nothing of this turn is
+// written), ErrShuttingDown, and the context's error.
+func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, clientTurnID string) (TurnResult, error) {
+	if err := o.begin(); err != nil {
+		return TurnResult{}, err
+	}
+	defer o.inflight.Done()
+	unlock, err := o.locks.lock(ctx, id)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	defer unlock()
+
+	if clientTurnID != "" {
+		if r, ok, err := o.replay(ctx, id, clientTurnID); ok || err != nil {
+			return r, err
+		}
+	}
+	se, err := o.Load(ctx, id)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	set, err := o.engines.Agents(se.State.EngineConfig)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	started := o.now()
+	r := &run{o: o, se: se, set: set, msg: cleanMessage(message), clientTurnID: clientTurnID, now: started,
+		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1)}
+	res, err := r.run(ctx)
+	if err != nil {
+		var dup *duplicateTurn
+		if errors.As(err, &dup) {
+			if r, ok, err := o.replay(ctx, id, clientTurnID); ok || err != nil {
+				return r, err
+			}
+		}
+		return TurnResult{}, err
+	}
+	if o.obs != nil && res.Committed {
+		o.obs.TurnCompleted(se.State.Mode, engineName(se.State.EngineConfig), o.now().Sub(started))
+	}
+	return res, nil
+}
+
+// replay returns the stored result of a committed client turn id.
+func (o *Orchestrator) replay(ctx context.Context, id uuid.UUID, clientTurnID string) (TurnResult, bool, error) {
+	rec, err := o.st.FindTurn(ctx, id, clientTurnID)
+	if errors.Is(err, store.ErrNotFound) {
+		return TurnResult{}, false, nil
+	}
+	if err != nil {
+		return TurnResult{}, false, err
+	}
+	se, err := o.Load(ctx, id)
+	if err != nil {
+		return TurnResult{}, false, err
+	}
+	var resp struct {
+		NextTurn struct {
+			Message string `json:"message"`
+		} `json:"next_turn"`
+		Intent string `json:"intent"`
+	}
+	_ = json.Unmarshal(rec.Response, &resp)
+	return TurnResult{Reply: resp.NextTurn.Message, Intent: resp.Intent, Session: se, Response: rec.Response, Replayed: true, Committed: true}, true, nil
+}
+
+type duplicateTurn struct{ err error }
+
+func (d *duplicateTurn) Error() string { return d.err.Error() }
+func (d *duplicateTurn) Unwrap() error { return d.err }
+
+// run is one turn in progress.
+type run struct {
+	o            *Orchestrator
+	se           Session
+	set          agents.Set
+	msg          string
+	clientTurnID string
+	turnID       string
+	now          time.Time
+	logs         []store.AgentLog
+}
+
+func (r *run) run(ctx context.Context) (TurnResult, error) {
+	o, t := r.o, r.se.Topic
+	if r.se.State.IsPaused {
+		// A message on a paused session resumes it.
+		if resumed, err := tutor.Resume(r.se.State, r.now); err == nil {
+			r.se.State = resumed
+		}
+	}
+	s := r.se.State
+	r.logs = append(r.logs, store.AgentLog{TurnID: r.turnID, Agent: "orchestrator", Event: "turn_started",
+		InputSummary: "Student: " + ellipsis(r.msg, 100), CreatedAt: r.now})
+
+	pre := o.prechecks.Check(r.msg)
+	if pre == tutor.PrecheckEmpty || pre == tutor.PrecheckTooLong {
+		reply := tutor.NudgeReply
+		if pre == tutor.PrecheckTooLong {
+			reply = tutor.TooLongReply
+		}
+		resp, err := json.Marshal(stepResponse(s, t, reply, IntentNudge))
+		return TurnResult{Reply: reply, Intent: IntentNudge, Session: r.se, Response: resp}, err
+	}
+	turn := agents.Turn{State: s, Topic: t, Message: r.msg, Precheck: pre, Now: r.now}
+	out := tutor.Outcome{Now: r.now, StudentMessage: r.msg, Precheck: pre}
+	var intent string
+	var reply string
+	writer := "" // the agent whose reply is sanitized; "" for fixed texts
+
+	switch {
+	case s.PostCompletion(t):
+		text, call, err := r.set.PostCompletion.Reply(ctx, turn)
+		r.log(call, "Post-completion: "+ellipsis(r.msg, 80))
+		if err != nil || strings.TrimSpace(text) == "" {
+			text = PostCompletionFallback
+		}
+		reply, intent, writer = text, IntentSessionComplete, agents.NamePostCompletion
+	default:
+		safe, guidance := r.checkSafety(ctx, "student", r.msg, s)
+		if !safe.Safe {
+			out.Unsafe = &tutor.Unsafe{Flag: safe.Category, Warn: safe.Warn}
+			reply, intent, writer = guidance, IntentUnsafe, agents.NameSafety
+			break
+		}
+		turn.Evaluation = evaluate(s, t, r.msg, pre)
+		out.Verdict = turn.Evaluation.Verdict
+		turn.Guard = tutor.Guard(s, t, out)
+		if s.Mode == tutor.ModeClarify && r.se.Row.LearnerID != nil && r.se.Row.GuidelineID != nil {
+			turn.PastDiscussions = r.pastDiscussions(ctx)
+		}
+		var err error
+		reply, intent, writer, err = r.route(ctx, turn, &out)
+		if err != nil {
+			return r.failed(ctx, err)
+		}
+	}
+
+	if writer != "" {
+		reply = r.sanitize(ctx, turn, &out, reply, writer == agents.NameMasterTutor)
+		if safe, _ := r.checkSafety(ctx, "tutor", reply, s); !safe.Safe {
+			o.log.Warn("tutor reply flagged by the safety check", "session_id", s.SessionID, "category", safe.Category)
+			reply = unsafeReplyFallback
+		}
+	}
+	out.Reply = reply
+	next, events := tutor.ApplyTurn(s, t, out)
+	if reply == "" {
+		reply, _ = next.LastReply()
+	}
+	if intent == "" {
+		intent = fixedIntent(s, next)
+	}
+	return r.commit(ctx, next, events, reply, intent)
+}
+
+// route runs the mode's agents and fills the outcome. It returns the
+// reply ("" for the domain's fixed text), the intent and the writer of the
+// reply.
+func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (reply, intent, writer string, err error) {
+	s := turn.State
+	switch {
+	case turn.Precheck == tutor.PrecheckStop:
+		return "", IntentStop, "", nil
+	case s.Mode == tutor.ModeExam:
+		if s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
+			return "", IntentExamComplete, "", nil
+		}
+		if turn.Evaluation.Verdict.Known() || turn.Precheck != tutor.PrecheckNone || turn.Evaluation.Verdict == answer.NotAttempt {
+			return "", IntentExamAnswer, "", nil
+		}
+		j, call, err := r.set.ExamEvaluator.Judge(ctx, turn, s.ExamQuestions[s.ExamCurrentIdx])
+		r.log(call, "Judge: "+ellipsis(r.msg, 80))
+		if err != nil {
+			return "", "", "", err
+		}
+		out.Output = &tutor.TutorOutput{Intent: "answer", AnswerCorrect: j.AnswerCorrect, MasterySignal: j.MasterySignal, TurnSummary: j.Feedback}
+		return "", IntentExamAnswer, "", nil
+	default:
+		tr, call, err := r.set.Tutor.Respond(ctx, turn)
+		r.log(call, "")
+		if err != nil {
+			return "", "", "", err
+		}
+		out.Output, out.NextQuestion = &tr.Output, tr.NextQuestion
+		return tr.Output.Response, string(tr.Output.Intent), agents.NameMasterTutor, nil
+	}
+}
+
+// evaluate judges the message against the pending question (teach_me) or
+// the current exam question with the deterministic evaluator.
+func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) answer.Result {
+	if pre != tutor.PrecheckNone {
+		return answer.Result{}
+	}
+	switch s.Mode {
+	case tutor.ModeTeachMe:
+		if s.LastQuestion != nil {
+			return answer.Evaluate(s.LastQuestion.Expected(t), msg)
+		}
+	case tutor.ModeExam:
+		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
+			return answer.Evaluate(s.ExamQuestions[s.ExamCurrentIdx].Expected(t), msg)
+		}
+	}
+	return answer.Result{}
+}
+
+// checkSafety runs the safety agent. When it fails, the rules classifier
+// decides: the gate fails closed for what the classifier flags and open
+// otherwise. It returns the verdict and the reply for an unsafe message.
+func (r *run) checkSafety(ctx context.Context, role, text string, s tutor.State) (agents.SafetyVerdict, string) {
+	v, call, err := r.set.Safety.Check(ctx, role, text, s)
+	if role == "student" {
+		r.log(call, "Check: "+ellipsis(text, 80))
+	}
+	if err != nil && r.o.fallback != nil {
+		v, call, err = r.o.fallback.Check(ctx, role, text, s)
+		if role == "student" {
+			r.log(call, "Check (fallback): "+ellipsis(text, 80))
+		}
+	}
+	if err != nil {
+		return agents.SafetyVerdict{Safe: true}, ""
+	}
+	guidance := strings.TrimSpace(v.Guidance)
+	if guidance == "" {
+		guidance = UnsafeRedirectReply
+	}
+	return v, guidance
+}
+
+func (r *run) pastDiscussions(ctx context.Context) []agents.PastDiscussion {
+	past, err := r.o.st.PastDiscussions(ctx, *r.se.Row.LearnerID, *r.se.Row.GuidelineID, r.se.Row.ID)
+	if err != nil {
+		r.o.log.Warn("past discussions", "session_id", r.se.Row.ID, "err", err)
+		return nil
+	}
+	out := make([]agents.PastDiscussion, len(past))
+	for i, p := range past {
+		out[i] = agents.PastDiscussion{Date: p.SessionDate, Concepts: p.Concepts}
+	}
+	return out
+}
+
+// failed commits a turn whose agent failed: the learner gets an honest
+// "let's try that again", the state stays as it was, the conversation log
+// keeps both messages and the agent log the failure.
+func (r *run) failed(ctx context.Context, cause error) (TurnResult, error) {
+	r.o.log.Warn("turn failed", "session_id", r.se.State.SessionID, "turn_id", r.turnID, "err", cause)
+	return r.commit(ctx, r.se.State, nil, FailureReply, IntentError)
+}
+
+func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event, reply, intent string) (TurnResult, error) {
+	o, t := r.o, r.se.Topic
+	resp := stepResponse(next, t, reply, intent)
+	respJSON, err := json.Marshal(resp)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	raw, err := json.Marshal(next)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	done := o.now()
+	lat := int(done.Sub(r.now) / time.Millisecond)
+	out, _ := json.Marshal(map[string]any{"intent": intent, "events": eventNames(events)})
+	r.logs = append(r.logs, store.AgentLog{TurnID: r.turnID, Agent: "orchestrator", Event: "turn_completed", LatencyMS: &lat, Output: out, CreatedAt: done})
+	v, err := o.st.CommitTurn(ctx, store.Turn{
+		SessionID: r.se.Row.ID, Version: r.se.Row.Version, State: raw, Summary: summary(next, t),
+		Messages:     []store.NewMessage{{Role: "student", Content: r.msg}, {Role: "teacher", Content: reply}},
+		ClientTurnID: r.clientTurnID, Response: respJSON, Logs: r.logs, Now: done,
+	})
+	if errors.Is(err, store.ErrDuplicateTurn) {
+		return TurnResult{}, &duplicateTurn{err}
+	}
+	if err := o.commitError(ctx, r.se, err); err != nil {
+		return TurnResult{}, err
+	}
+	se := r.se
+	se.State, se.Row.State, se.Row.Version, se.Row.Summary, se.Row.UpdatedAt = next, raw, v, summary(next, t), done
+	return TurnResult{Reply: reply, Intent: intent, Session: se, Events: events, Response: respJSON, Committed: true}, nil
+}
+
+// log records an agent call in the turn's trace.
+func (r *run) log(c agents.Call, input string) {
+	if c.Agent == "" {
+		return
+	}
+	r.logs = append(r.logs, agentLog(r.turnID, c, input))
+}
+
+func agentLog(turnID string, c agents.Call, input string) store.AgentLog {
+	l := store.AgentLog{
+		TurnID: turnID, Agent: c.Agent, Event: "completed", Provider: c.Provider, Model: c.Model,
+		InputTokens: c.InputTokens, OutputTokens: c.OutputTokens, CachedTokens: c.CachedTokens, CostUSD: c.CostUSD,
+		InputSummary: input, Prompt: c.Prompt, Output: c.Output, Reasoning: c.Reasoning,
+	}
+	if c.Agent == "" {
+		l.Agent = "unknown"
+	}
+	if c.Latency > 0 {
+		ms := int(c.Latency / time.Millisecond)
+		l.LatencyMS = &ms
+	}
+	if c.Err != nil {
+		l.Event, l.Error = "failed", c.Err.Error()
+	}
+	if len(l.Output) > 0 && !json.Valid(l.Output) {
+		l.Output = nil
+	}
+	return l
+}
+
+func eventNames(events []tutor.Event) []string {
+	names := make([]string, len(events))
+	for i, e := range events {
+		names[i] = e.EventName()
+	}
+	return names
+}
+
+// fixedIntent names a turn that the domain answered with a fixed text.
+func fixedIntent(before, after tutor.State) string {
+	switch {
+	case before.Mode == tutor.ModeExam && after.ExamFinished:
+		return IntentExamComplete
+	case before.Mode == tutor.ModeExam:
+		return IntentExamAnswer
+	}
+	return IntentStop
+}
+
+func engineName(c tutor.Config) string {
+	if cc, ok := c.Components["tutor"]; ok && cc.Provider != "" {
+		return cc.Provider
+	}
+	return "rules"
+}
+
+// cleanMessage makes a message safe to store and read: valid UTF-8, no
+// control characters but line breaks and tabs, trimmed.
+func cleanMessage(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	clean := strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || !unicode.IsControl(r) {
+			return r
+		}
+		return -1
+	}, s)
+	return strings.TrimSpace(clean)
+}
+
+func ellipsis(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "..."
+		}
+		i++
+	}
+	return s
+}
