@@ -1,0 +1,560 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/tutord/tutord/internal/llm/llmtest"
+)
+
+// These tests drive every adapter, through Resolve and the resilient
+// client, against a fake server speaking the provider's wire format.
+
+const testKey = "sk-test-do-not-leak"
+
+type providerCase struct {
+	name     Provider
+	model    string
+	newFake  func(testing.TB, ...llmtest.Reply) *llmtest.Server
+	settings func(url string) Settings
+	// authHeader is where the key must travel.
+	authHeader, authValue string
+	// outputSchema returns the output schema of a request body in the
+	// provider's form, and the form it must have.
+	outputSchema func(body map[string]any) (got, want any)
+	// lastMessage returns the last conversation entry of a request body.
+	lastMessage func(body map[string]any) any
+}
+
+func providerCases() []providerCase {
+	strict := func(s *Schema) any { return decodeJSON(s.strict) }
+	return []providerCase{
+		{
+			name: ProviderOpenAI, model: "gpt-4o-mini", newFake: llmtest.NewOpenAI,
+			settings:   func(url string) Settings { return Settings{OpenAIKey: testKey, OpenAIBaseURL: url} },
+			authHeader: "Authorization", authValue: "Bearer " + testKey,
+			outputSchema: func(body map[string]any) (any, any) {
+				return body["response_format"], map[string]any{"type": "json_schema", "json_schema": map[string]any{
+					"name": "tutor_turn", "strict": true, "schema": strict(schemaOf[tutorTurn]()),
+				}}
+			},
+			lastMessage: func(body map[string]any) any { return last(body["messages"]) },
+		},
+		{
+			name: ProviderOpenAICompatible, model: "llama3.1:8b", newFake: llmtest.NewOpenAI,
+			settings:   func(url string) Settings { return Settings{CompatibleBaseURL: url, CompatibleKey: testKey} },
+			authHeader: "Authorization", authValue: "Bearer " + testKey,
+			outputSchema: func(body map[string]any) (any, any) {
+				return body["response_format"], map[string]any{"type": "json_schema", "json_schema": map[string]any{
+					"name": "tutor_turn", "strict": true, "schema": strict(schemaOf[tutorTurn]()),
+				}}
+			},
+			lastMessage: func(body map[string]any) any { return last(body["messages"]) },
+		},
+		{
+			name: ProviderAnthropic, model: "claude-haiku-4-5", newFake: llmtest.NewAnthropic,
+			settings:   func(url string) Settings { return Settings{AnthropicKey: testKey, AnthropicBaseURL: url} },
+			authHeader: "Authorization", authValue: "Bearer " + testKey,
+			outputSchema: func(body map[string]any) (any, any) {
+				got := map[string]any{"tools": body["tools"], "tool_choice": body["tool_choice"]}
+				return got, map[string]any{
+					"tools": []any{map[string]any{
+						"name":         "tutor_turn",
+						"description":  "Give your answer by calling this tool: its input is your whole reply.",
+						"strict":       true,
+						"input_schema": decodeJSON(schemaOf[tutorTurn]().anthropic),
+					}},
+					"tool_choice": map[string]any{"type": "tool", "name": "tutor_turn"},
+				}
+			},
+			lastMessage: func(body map[string]any) any { return last(body["messages"]) },
+		},
+		{
+			name: ProviderGoogle, model: "gemini-2.5-flash", newFake: llmtest.NewGemini,
+			settings:   func(url string) Settings { return Settings{GoogleKey: testKey, GoogleBaseURL: url} },
+			authHeader: "X-Goog-Api-Key", authValue: testKey,
+			outputSchema: func(body map[string]any) (any, any) {
+				gc, _ := body["generationConfig"].(map[string]any)
+				got := map[string]any{"responseMimeType": gc["responseMimeType"], "responseJsonSchema": gc["responseJsonSchema"]}
+				return got, map[string]any{"responseMimeType": "application/json", "responseJsonSchema": strict(schemaOf[tutorTurn]())}
+			},
+			lastMessage: func(body map[string]any) any { return last(body["contents"]) },
+		},
+	}
+}
+
+func schemaOf[T any]() *Schema {
+	s, err := SchemaFor[T]()
+	if err != nil {
+		panic(err) // test types only
+	}
+	return s
+}
+
+func decodeJSON(b []byte) any {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func last(v any) any {
+	list, _ := v.([]any)
+	if len(list) == 0 {
+		return nil
+	}
+	return list[len(list)-1]
+}
+
+func body(t *testing.T, r llmtest.Request) map[string]any {
+	t.Helper()
+	v, err := r.JSON()
+	if err != nil {
+		t.Fatalf("request body is not JSON: %v\n%s", err, r.Body)
+	}
+	return v
+}
+
+// newTestClient resolves a client for pc against srv, with a fake clock for
+// waits and short timeouts.
+func (pc providerCase) newTestClient(t *testing.T, srv *llmtest.Server, configure func(*Options)) (Client, *fakeTime) {
+	t.Helper()
+	clock := newFakeTime()
+	o := Options{
+		Sleep:          clock.Sleep,
+		Jitter:         func() float64 { return 0 },
+		AttemptTimeout: 5 * time.Second,
+		CallTimeout:    10 * time.Second,
+		Breakers:       NewBreakers(BreakerOptions{}),
+	}
+	if configure != nil {
+		configure(&o)
+	}
+	c, err := Resolve(Config{Component: ComponentTutor, Provider: pc.name, Model: pc.model}, pc.settings(srv.URL), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, clock
+}
+
+func tutorRequest() Request {
+	return Request{
+		Call:     CallInfo{LearnerID: "l1", SessionID: "s1"},
+		System:   "You are a patient maths tutor.",
+		Messages: []Message{{Role: RoleUser, Content: "Is 1/2 + 1/4 = 3/4?"}},
+	}
+}
+
+var invalidTurnJSON = strings.Replace(validTurnJSON, `"intent": "answer"`, `"intent": "chitchat"`, 1)
+
+func TestAdapterStructuredOutput(t *testing.T) {
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name), func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Text: validTurnJSON, Usage: llmtest.Usage{Input: 1200, Output: 150, Cached: 1000}})
+			c, _ := pc.newTestClient(t, srv, nil)
+			got, res, err := Structured[tutorTurn](context.Background(), c, tutorRequest())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(validTurn(), got); diff != "" {
+				t.Errorf("decoded (-want +got):\n%s", diff)
+			}
+			want := &Response{
+				Text: res.Last().Text, StopReason: StopEnd, Provider: pc.name, Model: pc.model, Attempts: 1,
+				Usage: Usage{InputTokens: 1200, OutputTokens: 150, CachedInputTokens: 1000},
+			}
+			if diff := cmp.Diff(want, res.Last(), cmpopts.IgnoreFields(Response{}, "Latency")); diff != "" {
+				t.Errorf("response (-want +got):\n%s", diff)
+			}
+
+			reqs := srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			if got := reqs[0].Header.Get(pc.authHeader); got != pc.authValue {
+				t.Errorf("%s header = %q, want the key", pc.authHeader, got)
+			}
+			gotSchema, wantSchema := pc.outputSchema(body(t, reqs[0]))
+			if diff := cmp.Diff(wantSchema, gotSchema); diff != "" {
+				t.Errorf("output schema in the request (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAdapterRepair(t *testing.T) {
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name)+"/repaired", func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Text: invalidTurnJSON}, llmtest.Reply{Text: validTurnJSON})
+			c, _ := pc.newTestClient(t, srv, nil)
+			got, res, err := Structured[tutorTurn](context.Background(), c, tutorRequest())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Repaired() || got.Intent != "answer" {
+				t.Errorf("repaired = %v, intent = %q", res.Repaired(), got.Intent)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests, want exactly 2", len(reqs))
+			}
+			repair, _ := json.Marshal(pc.lastMessage(body(t, reqs[1])))
+			if !strings.Contains(string(repair), "chitchat") {
+				t.Errorf("the repair request does not quote the validation error: %s", repair)
+			}
+			gotSchema, wantSchema := pc.outputSchema(body(t, reqs[1]))
+			if diff := cmp.Diff(wantSchema, gotSchema); diff != "" {
+				t.Errorf("repair request lost the schema (-want +got):\n%s", diff)
+			}
+		})
+		t.Run(string(pc.name)+"/still invalid", func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Text: invalidTurnJSON}, llmtest.Reply{Text: `{"response": "oops"}`})
+			c, _ := pc.newTestClient(t, srv, nil)
+			got, res, err := Structured[tutorTurn](context.Background(), c, tutorRequest())
+			if !errors.Is(err, ErrInvalidOutput) {
+				t.Fatalf("error = %v, want invalid output", err)
+			}
+			if !cmp.Equal(got, tutorTurn{}) || len(res.Calls) != 2 || len(srv.Requests()) != 2 {
+				t.Errorf("value %+v, %d calls, %d requests; want zero value, 2, 2", got, len(res.Calls), len(srv.Requests()))
+			}
+		})
+	}
+}
+
+func TestAdapterRetries(t *testing.T) {
+	for _, pc := range providerCases() {
+		for _, tc := range []struct {
+			name      string
+			first     llmtest.Reply
+			wantSleep time.Duration
+		}{
+			// The fake clock's jitter is 0, so backoff waits half of 500 ms.
+			{"429 with Retry-After", llmtest.Reply{Fail: llmtest.RateLimited, RetryAfter: time.Second}, time.Second},
+			{"500", llmtest.Reply{Fail: llmtest.ServerError}, 250 * time.Millisecond},
+			{"overloaded", llmtest.Reply{Fail: llmtest.Overloaded}, 250 * time.Millisecond},
+			{"malformed body", llmtest.Reply{Fail: llmtest.MalformedBody}, 250 * time.Millisecond},
+		} {
+			t.Run(string(pc.name)+"/"+tc.name, func(t *testing.T) {
+				srv := pc.newFake(t, tc.first, llmtest.Reply{Text: validTurnJSON})
+				c, clock := pc.newTestClient(t, srv, nil)
+				_, res, err := Structured[tutorTurn](context.Background(), c, tutorRequest())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff([]time.Duration{tc.wantSleep}, clock.Sleeps()); diff != "" {
+					t.Errorf("waits (-want +got):\n%s", diff)
+				}
+				if len(srv.Requests()) != 2 || res.Last().Attempts != 2 {
+					t.Errorf("%d requests, %d attempts; want 2", len(srv.Requests()), res.Last().Attempts)
+				}
+			})
+		}
+	}
+}
+
+// TestAdapterRetryAfterWaits checks on the wall clock that a sub-second
+// Retry-After is honoured (retry-after-ms for OpenAI; RetryInfo for Gemini).
+func TestAdapterRetryAfterWaits(t *testing.T) {
+	for _, pc := range providerCases() {
+		if pc.name == ProviderAnthropic {
+			continue // Anthropic's Retry-After is whole seconds; covered above
+		}
+		t.Run(string(pc.name), func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.RateLimited, RetryAfter: 200 * time.Millisecond}, llmtest.Reply{Text: "hi"})
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Sleep = nil })
+			start := time.Now()
+			resp, err := c.Generate(context.Background(), new(tutorRequest()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if elapsed := time.Since(start); elapsed < 200*time.Millisecond || elapsed > 2*time.Second {
+				t.Errorf("took %s, want just over the 200 ms Retry-After", elapsed)
+			}
+			if resp.Attempts != 2 {
+				t.Errorf("attempts = %d", resp.Attempts)
+			}
+		})
+	}
+}
+
+func TestAdapterHungServer(t *testing.T) {
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name), func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.Hang}, llmtest.Reply{Fail: llmtest.Hang}, llmtest.Reply{Fail: llmtest.Hang})
+			c, _ := pc.newTestClient(t, srv, func(o *Options) {
+				o.AttemptTimeout = 100 * time.Millisecond
+				o.CallTimeout = 250 * time.Millisecond
+				o.Sleep = nil
+			})
+			start := time.Now()
+			_, err := c.Generate(context.Background(), new(tutorRequest()))
+			if !errors.Is(err, ErrTimeout) {
+				t.Fatalf("error = %v, want timeout", err)
+			}
+			if elapsed := time.Since(start); elapsed > 2*time.Second {
+				t.Errorf("took %s; the deadline is 250 ms", elapsed)
+			}
+		})
+	}
+}
+
+func TestAdapterErrors(t *testing.T) {
+	for _, pc := range providerCases() {
+		for _, tc := range []struct {
+			name  string
+			reply llmtest.Reply
+			want  ErrorKind
+		}{
+			{"refusal", llmtest.Reply{Refusal: "I can't help with that."}, KindRefused},
+			{"context too long", llmtest.Reply{Fail: llmtest.ContextTooLong}, KindContextTooLong},
+			{"bad key", llmtest.Reply{Fail: llmtest.Unauthorized}, KindAuth},
+		} {
+			t.Run(string(pc.name)+"/"+tc.name, func(t *testing.T) {
+				srv := pc.newFake(t, tc.reply)
+				rec := &recorder{}
+				c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+				_, err := c.Generate(context.Background(), new(tutorRequest()))
+				if KindOf(err) != tc.want {
+					t.Fatalf("error = %v, want kind %s", err, tc.want)
+				}
+				if len(srv.Requests()) != 1 {
+					t.Errorf("%d requests; a %s must not be retried", len(srv.Requests()), tc.want)
+				}
+				if strings.Contains(err.Error(), testKey) {
+					t.Errorf("the error shows the key: %v", err)
+				}
+				if len(rec.records) != 1 || rec.records[0].ErrorKind != tc.want {
+					t.Errorf("usage records = %+v", rec.records)
+				}
+			})
+		}
+	}
+}
+
+type lookupArgs struct {
+	Concept string `json:"concept"`
+}
+
+func TestAdapterToolCalls(t *testing.T) {
+	tools := []Tool{{Name: "lookup_concept", Description: "Look a concept up in the curriculum.", Parameters: schemaOf[lookupArgs]()}}
+	call := ToolCall{ID: "call_1", Name: "lookup_concept", Arguments: json.RawMessage(`{"concept":"fractions"}`)}
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name), func(t *testing.T) {
+			srv := pc.newFake(t,
+				llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: call.ID, Name: call.Name, Arguments: string(call.Arguments)}}},
+				llmtest.Reply{Text: "Fractions are parts of a whole."},
+			)
+			c, _ := pc.newTestClient(t, srv, nil)
+			req := tutorRequest()
+			req.Tools = tools
+			req.ToolChoice = ToolChoice{Mode: ToolChoiceRequired}
+			resp, err := c.Generate(context.Background(), &req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]ToolCall{call}, resp.ToolCalls); diff != "" {
+				t.Errorf("tool calls (-want +got):\n%s", diff)
+			}
+			if resp.StopReason != StopToolUse {
+				t.Errorf("stop reason = %s", resp.StopReason)
+			}
+
+			req.ToolChoice = ToolChoice{}
+			req.Messages = append(req.Messages,
+				Message{Role: RoleAssistant, ToolCalls: resp.ToolCalls},
+				Message{Role: RoleTool, ToolCallID: "call_1", Content: "A fraction names part of a whole."},
+			)
+			resp, err = c.Generate(context.Background(), &req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Text != "Fractions are parts of a whole." {
+				t.Errorf("text = %q", resp.Text)
+			}
+			want := map[Provider]any{
+				ProviderOpenAI:           map[string]any{"role": "tool", "tool_call_id": "call_1", "content": "A fraction names part of a whole."},
+				ProviderOpenAICompatible: map[string]any{"role": "tool", "tool_call_id": "call_1", "content": "A fraction names part of a whole."},
+				ProviderAnthropic: map[string]any{"role": "user", "content": []any{map[string]any{
+					"type": "tool_result", "tool_use_id": "call_1", "is_error": false,
+					"content": []any{map[string]any{"type": "text", "text": "A fraction names part of a whole."}},
+				}}},
+				ProviderGoogle: map[string]any{"role": "user", "parts": []any{map[string]any{"functionResponse": map[string]any{
+					"id": "call_1", "name": "lookup_concept", "response": map[string]any{"output": "A fraction names part of a whole."},
+				}}}},
+			}[pc.name]
+			if diff := cmp.Diff(want, pc.lastMessage(body(t, srv.Requests()[1]))); diff != "" {
+				t.Errorf("tool result in the request (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAdapterStream(t *testing.T) {
+	replies := []struct {
+		name  string
+		reply llmtest.Reply
+	}{
+		{"text", llmtest.Reply{Text: "Let's add the fractions step by step.", Usage: llmtest.Usage{Input: 300, Output: 40, Cached: 100}}},
+		{"structured", llmtest.Reply{Text: validTurnJSON}},
+		{"tool calls", llmtest.Reply{Text: "Let me check.", ToolCalls: []llmtest.ToolCall{
+			{ID: "call_1", Name: "lookup_concept", Arguments: `{"concept":"fractions"}`},
+			{ID: "call_2", Name: "lookup_concept", Arguments: `{"concept":"decimals"}`},
+		}}},
+		{"cut off", llmtest.Reply{Text: "A long answer that", MaxTokens: true}},
+	}
+	for _, pc := range providerCases() {
+		for _, r := range replies {
+			t.Run(string(pc.name)+"/"+r.name, func(t *testing.T) {
+				srv := pc.newFake(t, r.reply, r.reply)
+				c, _ := pc.newTestClient(t, srv, nil)
+				req := tutorRequest()
+				if r.name == "structured" {
+					req.Output = schemaOf[tutorTurn]()
+				}
+				if r.name == "tool calls" {
+					req.Tools = []Tool{{Name: "lookup_concept", Parameters: schemaOf[lookupArgs]()}}
+				}
+				want, err := c.Generate(context.Background(), &req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var deltas []Delta
+				got, err := c.Stream(context.Background(), &req, func(d Delta) error {
+					deltas = append(deltas, d)
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !srv.Requests()[1].Stream || srv.Requests()[0].Stream {
+					t.Error("Generate streamed or Stream did not")
+				}
+				if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Response{}, "Latency")); diff != "" {
+					t.Errorf("streamed response differs from Generate's (-generate +stream):\n%s", diff)
+				}
+				// The deltas, in order, rebuild the reply.
+				var text strings.Builder
+				args := map[int]string{}
+				var ids []string
+				textDeltas := 0
+				for _, d := range deltas {
+					text.WriteString(d.Text)
+					if d.Text != "" {
+						textDeltas++
+					}
+					if tc := d.ToolCall; tc != nil {
+						if tc.ID != "" {
+							ids = append(ids, tc.ID)
+						}
+						args[tc.Index] += tc.Arguments
+					}
+				}
+				if text.String() != want.Text {
+					t.Errorf("text deltas give %q, want %q", text.String(), want.Text)
+				}
+				if want.Text != "" && textDeltas < 2 {
+					t.Errorf("%d text deltas; the fake sends several", textDeltas)
+				}
+				var wantIDs []string
+				for i, call := range want.ToolCalls {
+					wantIDs = append(wantIDs, call.ID)
+					if !jsonEqual(args[i], string(call.Arguments)) {
+						t.Errorf("tool call %d: argument deltas give %s, want %s", i, args[i], call.Arguments)
+					}
+				}
+				if diff := cmp.Diff(wantIDs, ids); diff != "" {
+					t.Errorf("tool call ids in delta order (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+func jsonEqual(a, b string) bool {
+	var x, y any
+	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && cmp.Equal(x, y)
+}
+
+// TestAdapterIgnoresAmbientEnvironment checks that the SDKs' habit of
+// reading their own environment variables cannot redirect a request or leak
+// a key to an OpenAI-compatible server.
+func TestAdapterIgnoresAmbientEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-ambient")
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
+	t.Setenv("OPENAI_ORG_ID", "org-ambient")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ambient")
+	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
+	t.Setenv("GEMINI_API_KEY", "sk-ambient")
+	t.Setenv("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:1")
+	t.Setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name), func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Text: "hi"})
+			c, _ := pc.newTestClient(t, srv, nil)
+			if _, err := c.Generate(context.Background(), new(tutorRequest())); err != nil {
+				t.Fatal(err)
+			}
+			h := srv.Requests()[0].Header
+			for name, values := range h {
+				for _, v := range values {
+					if strings.Contains(v, "ambient") {
+						t.Errorf("header %s carries an ambient setting: %q", name, v)
+					}
+				}
+			}
+		})
+	}
+	t.Run("openai-compatible without a key sends none", func(t *testing.T) {
+		srv := llmtest.NewOpenAI(t, llmtest.Reply{Text: "hi"})
+		c, err := Resolve(Config{Component: ComponentTutor, Provider: ProviderOpenAICompatible, Model: "llama3.1"},
+			Settings{CompatibleBaseURL: srv.URL}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Generate(context.Background(), new(tutorRequest())); err != nil {
+			t.Fatal(err)
+		}
+		if auth := srv.Requests()[0].Header.Get("Authorization"); auth != "" {
+			t.Errorf("Authorization = %q, want none", auth)
+		}
+	})
+}
+
+func TestAnthropicThinkingUsesOutputFormat(t *testing.T) {
+	srv := llmtest.NewAnthropic(t, llmtest.Reply{Text: validTurnJSON})
+	pc := providerCases()[2]
+	c, _ := pc.newTestClient(t, srv, nil)
+	req := tutorRequest()
+	req.Effort = EffortHigh
+	req.MaxOutputTokens = 1000
+	got, _, err := Structured[tutorTurn](context.Background(), c, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Intent != "answer" {
+		t.Errorf("intent = %q", got.Intent)
+	}
+	b := body(t, srv.Requests()[0])
+	want := map[string]any{
+		"output_config": map[string]any{"format": map[string]any{"type": "json_schema", "schema": decodeJSON(schemaOf[tutorTurn]().anthropic)}},
+		"thinking":      map[string]any{"type": "enabled", "budget_tokens": 16384.0},
+		"max_tokens":    17384.0,
+		"tool_choice":   nil,
+		"tools":         nil,
+	}
+	gotParts := map[string]any{}
+	for k := range want {
+		gotParts[k] = b[k]
+	}
+	if diff := cmp.Diff(want, gotParts); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,329 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+)
+
+// anthropicDefaultMaxTokens is used when neither the request nor the
+// configuration sets a limit: the Messages API requires one.
+const anthropicDefaultMaxTokens = 4096
+
+// anthropicThinkingBudget maps an effort to an extended-thinking budget in
+// tokens (the API's minimum is 1024). The budget is added to max_tokens,
+// which counts thinking, so the answer keeps its own allowance.
+func anthropicThinkingBudget(e Effort) int64 {
+	switch e {
+	case EffortLow:
+		return 1024
+	case EffortMedium:
+		return 4096
+	case EffortHigh:
+		return 16384
+	}
+	return 0
+}
+
+type anthropicBackend struct {
+	client anthropic.Client
+}
+
+func newAnthropicBackend(baseURL, apiKey string, hc *http.Client) *anthropicBackend {
+	opts := []option.RequestOption{
+		// Settings come from our caller, never from ANTHROPIC_* variables
+		// or profile files the SDK would otherwise read.
+		option.WithoutEnvironmentDefaults(),
+		option.WithAPIKey(apiKey),
+		option.WithMaxRetries(0), // the client owns the retry loop
+	}
+	if baseURL != "" {
+		opts = append(opts, option.WithBaseURL(baseURL))
+	}
+	if hc != nil {
+		opts = append(opts, option.WithHTTPClient(hc))
+	}
+	return &anthropicBackend{client: anthropic.NewClient(opts...)}
+}
+
+func (b *anthropicBackend) generate(ctx context.Context, model string, req *Request) (*Response, error) {
+	params, outputTool, err := toAnthropicRequest(model, req)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := b.client.Messages.New(ctx, params)
+	if err != nil {
+		return nil, anthropicError(err)
+	}
+	return fromAnthropicResponse(msg, outputTool)
+}
+
+func (b *anthropicBackend) stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error) {
+	params, outputTool, err := toAnthropicRequest(model, req)
+	if err != nil {
+		return nil, err
+	}
+	s := b.client.Messages.NewStreaming(ctx, params)
+	defer s.Close()
+	var msg anthropic.Message
+	deltas := anthropicDeltas{outputTool: outputTool, outputIndex: -1, calls: map[int64]int{}}
+	for s.Next() {
+		ev := s.Current()
+		if err := msg.Accumulate(ev); err != nil {
+			return nil, &Error{Kind: KindInvalidOutput, Message: "inconsistent stream: " + truncate(err.Error(), 200), Err: err}
+		}
+		if d, ok := deltas.next(ev); ok {
+			if err := onDelta(d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, anthropicError(err)
+	}
+	return fromAnthropicResponse(&msg, outputTool)
+}
+
+// anthropicDeltas turns stream events into deltas.
+type anthropicDeltas struct {
+	outputTool  string
+	outputIndex int64         // content block of the output tool, or -1
+	calls       map[int64]int // content block → index among the caller's tool calls
+}
+
+func (a *anthropicDeltas) next(ev anthropic.MessageStreamEventUnion) (Delta, bool) {
+	switch ev.Type {
+	case "content_block_start":
+		cb := ev.ContentBlock
+		switch {
+		case cb.Type != "tool_use":
+		case cb.Name == a.outputTool:
+			a.outputIndex = ev.Index
+		default:
+			i := len(a.calls)
+			a.calls[ev.Index] = i
+			return Delta{ToolCall: &ToolCallDelta{Index: i, ID: cb.ID, Name: cb.Name}}, true
+		}
+	case "content_block_delta":
+		switch d := ev.Delta; {
+		case d.Type == "text_delta" && d.Text != "":
+			return Delta{Text: d.Text}, true
+		case d.Type != "input_json_delta" || d.PartialJSON == "":
+		case ev.Index == a.outputIndex:
+			// The output tool's input is the structured answer: stream it
+			// as text, as the other providers do.
+			return Delta{Text: d.PartialJSON}, true
+		default:
+			if i, ok := a.calls[ev.Index]; ok {
+				return Delta{ToolCall: &ToolCallDelta{Index: i, Arguments: d.PartialJSON}}, true
+			}
+		}
+	}
+	return Delta{}, false
+}
+
+// toAnthropicRequest converts req to Messages API parameters. When req asks
+// for structured output without extended thinking or tools of its own, the
+// output schema becomes a strict tool the model is forced to call; its name
+// is returned so that the reply can be read back. Otherwise the schema goes
+// into output_config.format, because the API does not allow a forced tool
+// together with extended thinking.
+func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams, string, error) {
+	p := anthropic.MessageNewParams{
+		Model:     anthropic.Model(model),
+		MaxTokens: int64(req.MaxOutputTokens),
+	}
+	if p.MaxTokens == 0 {
+		p.MaxTokens = anthropicDefaultMaxTokens
+	}
+	if req.System != "" {
+		p.System = []anthropic.TextBlockParam{{Text: req.System}}
+	}
+	// Consecutive messages of one role form one turn: the tool results of a
+	// turn must all be in the user message that follows it.
+	type turn struct {
+		user   bool
+		blocks []anthropic.ContentBlockParamUnion
+	}
+	var turns []turn
+	for _, m := range req.Messages {
+		var t turn
+		switch m.Role {
+		case RoleUser:
+			t = turn{true, []anthropic.ContentBlockParamUnion{anthropic.NewTextBlock(m.Content)}}
+		case RoleAssistant:
+			if m.Content != "" {
+				t.blocks = append(t.blocks, anthropic.NewTextBlock(m.Content))
+			}
+			for _, c := range m.ToolCalls {
+				t.blocks = append(t.blocks, anthropic.NewToolUseBlock(c.ID, argumentsOrEmpty(c.Arguments), c.Name))
+			}
+		case RoleTool:
+			// Tool results travel in a user message.
+			t = turn{true, []anthropic.ContentBlockParamUnion{anthropic.NewToolResultBlock(m.ToolCallID, m.Content, m.IsError)}}
+		default:
+			return p, "", &Error{Kind: KindInvalidRequest, Message: fmt.Sprintf("unknown role %q", m.Role)}
+		}
+		if n := len(turns); n > 0 && turns[n-1].user == t.user {
+			turns[n-1].blocks = append(turns[n-1].blocks, t.blocks...)
+			continue
+		}
+		turns = append(turns, t)
+	}
+	for _, t := range turns {
+		if t.user {
+			p.Messages = append(p.Messages, anthropic.NewUserMessage(t.blocks...))
+		} else {
+			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(t.blocks...))
+		}
+	}
+
+	switch budget := anthropicThinkingBudget(req.Effort); {
+	case budget > 0:
+		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(budget)
+		p.MaxTokens += budget
+	case req.Effort == EffortNone:
+		p.Thinking.OfDisabled = &anthropic.ThinkingConfigDisabledParam{}
+	}
+	// Messages API v2 has no sampling temperature: req.Temperature is not sent.
+
+	for _, t := range req.Tools {
+		p.Tools = append(p.Tools, anthropicTool(t.Name, t.Description, toolSchema(t)))
+	}
+	if len(req.Tools) > 0 {
+		switch req.ToolChoice.Mode {
+		case "", ToolChoiceAuto:
+		case ToolChoiceNone:
+			p.ToolChoice.OfNone = &anthropic.ToolChoiceNoneParam{}
+		case ToolChoiceRequired:
+			p.ToolChoice.OfAny = &anthropic.ToolChoiceAnyParam{}
+		case ToolChoiceTool:
+			p.ToolChoice = anthropic.ToolChoiceParamOfTool(req.ToolChoice.Name)
+		}
+	}
+
+	outputTool := ""
+	if s := req.Output; s != nil {
+		if p.Thinking.OfEnabled != nil || len(req.Tools) > 0 {
+			p.OutputConfig.Format = anthropic.JSONOutputFormatParam{Schema: s.anthropicMembers}
+		} else {
+			p.Tools = append(p.Tools, anthropicTool(s.Name(), "Give your answer by calling this tool: its input is your whole reply.", s))
+			p.ToolChoice = anthropic.ToolChoiceParamOfTool(s.Name())
+			outputTool = s.Name()
+		}
+	}
+	return p, outputTool, nil
+}
+
+// anthropicTool declares a strict tool whose input schema is s.
+func anthropicTool(name, description string, s *Schema) anthropic.ToolUnionParam {
+	schema := anthropic.ToolInputSchemaParam{
+		Properties:  s.anthropicMembers["properties"],
+		Required:    s.required,
+		ExtraFields: make(map[string]any, len(s.anthropicMembers)),
+	}
+	for k, v := range s.anthropicMembers {
+		if k != "type" && k != "properties" && k != "required" {
+			schema.ExtraFields[k] = v
+		}
+	}
+	tool := &anthropic.ToolParam{Name: name, InputSchema: schema, Strict: anthropic.Bool(true)}
+	if description != "" {
+		tool.Description = anthropic.String(description)
+	}
+	return anthropic.ToolUnionParam{OfTool: tool}
+}
+
+// fromAnthropicResponse converts a message. outputTool names the forced
+// output tool, whose input is the structured reply.
+func fromAnthropicResponse(msg *anthropic.Message, outputTool string) (*Response, error) {
+	u := msg.Usage
+	resp := &Response{
+		Model: string(msg.Model),
+		Usage: Usage{
+			// input_tokens excludes cache reads and writes; ours includes them.
+			InputTokens:       u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens,
+			OutputTokens:      u.OutputTokens,
+			CachedInputTokens: u.CacheReadInputTokens,
+		},
+	}
+	switch msg.StopReason {
+	case anthropic.StopReasonRefusal:
+		why := "the model refused"
+		if d := msg.StopDetails; d.Explanation != "" || d.Category != "" {
+			why += " (" + strings.TrimSpace(string(d.Category)+": "+truncate(d.Explanation, 300)) + ")"
+		}
+		return resp, &Error{Kind: KindRefused, Message: why}
+	case anthropic.StopReasonModelContextWindowExceeded:
+		return resp, &Error{Kind: KindContextTooLong, Message: "the reply reached the end of the context window"}
+	case anthropic.StopReasonMaxTokens:
+		resp.StopReason = StopMaxTokens
+	case anthropic.StopReasonToolUse:
+		resp.StopReason = StopToolUse
+	case anthropic.StopReasonEndTurn, anthropic.StopReasonStopSequence:
+		resp.StopReason = StopEnd
+	default:
+		resp.StopReason = StopOther
+	}
+	var text strings.Builder
+	for _, b := range msg.Content {
+		switch b.Type {
+		case "text":
+			text.WriteString(b.Text)
+		case "tool_use":
+			if outputTool != "" && b.Name == outputTool {
+				resp.Text = string(b.Input)
+				continue
+			}
+			resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: argumentsOrEmpty(b.Input)})
+		}
+	}
+	switch {
+	case outputTool == "":
+		resp.Text = text.String()
+	case resp.Text == "":
+		// The model answered in prose instead of calling the output tool;
+		// validation will say so, and the repair prompt will ask again.
+		resp.Text = text.String()
+	}
+	if outputTool != "" && resp.StopReason == StopToolUse && len(resp.ToolCalls) == 0 {
+		resp.StopReason = StopEnd
+	}
+	return resp, nil
+}
+
+// anthropicError maps an error of the anthropic SDK.
+func anthropicError(err error) *Error {
+	if k := contextKind(err); k != "" {
+		return &Error{Kind: k, Err: err}
+	}
+	ae, ok := errors.AsType[*anthropic.Error](err)
+	if !ok {
+		return transportError(err)
+	}
+	e := &Error{
+		Kind:       kindForStatus(ae.StatusCode),
+		StatusCode: ae.StatusCode,
+		Message:    providerMessage(ae.Message),
+		Err:        err,
+	}
+	if ae.Response != nil {
+		e.RetryAfter = retryAfter(ae.Response.Header)
+	}
+	switch t := string(ae.Type()); {
+	case t == "overloaded_error" || ae.StatusCode == 529:
+		e.Kind = KindUnavailable
+	case t == "rate_limit_error":
+		e.Kind = KindRateLimited
+	case t == "authentication_error" || t == "permission_error":
+		e.Kind = KindAuth
+	case e.Kind == KindInvalidRequest && looksLikeContextOverflow(ae.Message):
+		e.Kind = KindContextTooLong
+	}
+	return e
+}

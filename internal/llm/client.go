@@ -1,0 +1,294 @@
+package llm
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+// Client is the one interface every agent uses to call a model. The clients
+// Resolve returns add to a provider adapter: the component's configuration
+// as defaults, the learner's budget, a deadline per call and per attempt,
+// retries with backoff, a circuit breaker per provider and model, and a
+// usage record per call. Their errors are *Error; on error the response is
+// nil. Clients are safe for concurrent use.
+type Client interface {
+	// Generate sends req and returns the model's reply.
+	Generate(ctx context.Context, req *Request) (*Response, error)
+	// Stream sends req and passes the reply's text and tool-call deltas to
+	// onDelta as they arrive, in order, then returns the same response
+	// Generate would have. An attempt is retried only if it failed before
+	// its first delta. If onDelta returns an error, the call stops with an
+	// error of kind KindCanceled wrapping it.
+	Stream(ctx context.Context, req *Request, onDelta func(Delta) error) (*Response, error)
+}
+
+// Options wire clients into the service. The zero value works: no usage
+// records, no budget, a private set of breakers, default timeouts.
+type Options struct {
+	Recorder UsageRecorder
+	Budget   *Budget
+	// Breakers should be shared by all clients of the process.
+	Breakers *Breakers
+	Retry    RetryPolicy
+	// AttemptTimeout bounds one attempt (default 60 s). CallTimeout bounds a
+	// call with its retries when the request has no Timeout (default 120 s).
+	// The caller's context can only shorten them.
+	AttemptTimeout time.Duration
+	CallTimeout    time.Duration
+	// HTTPClient is used by the provider SDKs; nil means a default client.
+	HTTPClient *http.Client
+	// Logger receives failures to record usage; nil means slog.Default().
+	Logger *slog.Logger
+
+	// Now, Sleep and Jitter replace the clock, the retry timer and the
+	// backoff randomness (a number in [0, 1)) in tests.
+	Now    func() time.Time
+	Sleep  func(ctx context.Context, d time.Duration) error
+	Jitter func() float64
+}
+
+func (o Options) withDefaults() Options {
+	o.Retry = o.Retry.withDefaults()
+	o.AttemptTimeout = cmp.Or(o.AttemptTimeout, 60*time.Second)
+	o.CallTimeout = cmp.Or(o.CallTimeout, 120*time.Second)
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleep
+	}
+	if o.Jitter == nil {
+		o.Jitter = rand.Float64
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Breakers == nil {
+		o.Breakers = NewBreakers(BreakerOptions{Now: o.Now})
+	}
+	return o
+}
+
+// backend is a provider adapter: one attempt, no retries. It returns *Error
+// values; it may return a response together with an error when the provider
+// answered (a refusal, say), so that the tokens it billed are recorded.
+type backend interface {
+	generate(ctx context.Context, model string, req *Request) (*Response, error)
+	stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error)
+}
+
+type client struct {
+	cfg     Config
+	backend backend
+	breaker *breaker
+	prices  PriceTable
+	opts    Options
+}
+
+// recordTimeout bounds the write of a usage record, which runs even when the
+// caller has given up.
+const recordTimeout = 5 * time.Second
+
+func newClient(cfg Config, b backend, prices PriceTable, o Options) *client {
+	o = o.withDefaults()
+	return &client{
+		cfg:     cfg,
+		backend: b,
+		breaker: o.Breakers.get(cfg.Provider, cfg.Model),
+		prices:  prices,
+		opts:    o,
+	}
+}
+
+// Generate implements Client.
+func (c *client) Generate(ctx context.Context, req *Request) (*Response, error) {
+	return c.call(ctx, req, nil)
+}
+
+// Stream implements Client.
+func (c *client) Stream(ctx context.Context, req *Request, onDelta func(Delta) error) (*Response, error) {
+	if onDelta == nil {
+		return nil, c.errorf(KindInvalidRequest, "Stream needs a delta callback")
+	}
+	return c.call(ctx, req, onDelta)
+}
+
+func (c *client) call(ctx context.Context, req *Request, onDelta func(Delta) error) (*Response, error) {
+	if req == nil {
+		return nil, c.errorf(KindInvalidRequest, "nil request")
+	}
+	r := c.withDefaults(req)
+	if err := r.validate(); err != nil {
+		e := c.errorf(KindInvalidRequest, "%v", err)
+		e.Err = err
+		return nil, e
+	}
+	if err := c.opts.Budget.Check(ctx, r.Call.LearnerID); err != nil {
+		e, ok := errors.AsType[*Error](err)
+		if !ok {
+			// The spend could not be read: fail closed, the call would not
+			// be accounted for either.
+			e = &Error{Kind: KindUnavailable, Message: "checking the learner's budget failed", Err: err}
+		}
+		e.Provider, e.Model = c.cfg.Provider, c.cfg.Model
+		return nil, e
+	}
+
+	start := c.opts.Now()
+	callCtx, cancel := context.WithTimeout(ctx, cmp.Or(r.Timeout, c.opts.CallTimeout))
+	defer cancel()
+	resp, usage, attempts, err := c.attempts(callCtx, &r, onDelta)
+	latency := c.opts.Now().Sub(start)
+	c.record(ctx, &r, start, usage, attempts, latency, err)
+	if err != nil {
+		return nil, err
+	}
+	resp.Provider = c.cfg.Provider
+	resp.Model = cmp.Or(resp.Model, c.cfg.Model)
+	resp.Latency = latency
+	resp.Attempts = attempts
+	return resp, nil
+}
+
+// withDefaults returns a copy of req with the component's configuration
+// filling what the request leaves unset.
+func (c *client) withDefaults(req *Request) Request {
+	r := *req
+	if r.Temperature == nil {
+		r.Temperature = c.cfg.Temperature
+	}
+	r.MaxOutputTokens = cmp.Or(r.MaxOutputTokens, c.cfg.MaxOutputTokens)
+	r.Effort = cmp.Or(r.Effort, c.cfg.Effort)
+	r.Call.Component = cmp.Or(r.Call.Component, c.cfg.Component)
+	return r
+}
+
+// attempts runs the retry loop. It returns the tokens billed over all
+// attempts, whether they succeeded or not.
+func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta) error) (*Response, Usage, int, error) {
+	var (
+		usage     Usage
+		delivered bool
+		stopped   error
+		last      *Error
+	)
+	deliver := func(d Delta) error {
+		delivered = true
+		if err := onDelta(d); err != nil {
+			stopped = err
+			return err
+		}
+		return nil
+	}
+	for n := 1; ; n++ {
+		if wait, ok := c.breaker.allow(); !ok {
+			e := c.errorf(KindUnavailable, "circuit open after repeated failures; next probe in %s", wait.Round(time.Millisecond))
+			e.RetryAfter = wait
+			if last != nil {
+				e.Err = last
+			}
+			return nil, usage, n - 1, e
+		}
+
+		actx, cancel := context.WithTimeout(ctx, c.opts.AttemptTimeout)
+		var (
+			resp *Response
+			err  error
+		)
+		if onDelta == nil {
+			resp, err = c.backend.generate(actx, c.cfg.Model, req)
+		} else {
+			resp, err = c.backend.stream(actx, c.cfg.Model, req, deliver)
+		}
+		cancel()
+		if resp != nil {
+			usage = usage.Add(resp.Usage)
+		} else if err == nil {
+			err = &Error{Kind: KindInvalidOutput, Message: "the adapter returned no reply"}
+		}
+		if stopped != nil {
+			c.breaker.report(KindCanceled)
+			e := c.errorf(KindCanceled, "the stream consumer stopped the call")
+			e.Err = stopped
+			return nil, usage, n, e
+		}
+		if err == nil {
+			c.breaker.report("")
+			return resp, usage, n, nil
+		}
+
+		e := c.classify(ctx, err)
+		c.breaker.report(e.Kind)
+		last = e
+		if !e.Kind.retryable() || delivered || n >= c.opts.Retry.MaxAttempts || ctx.Err() != nil {
+			return nil, usage, n, e
+		}
+		d := c.opts.Retry.delay(n, e.RetryAfter, c.opts.Jitter())
+		// Contexts run on the wall clock, so the deadline is compared with it.
+		if deadline, ok := ctx.Deadline(); ok && d >= time.Until(deadline) {
+			return nil, usage, n, e
+		}
+		if err := c.opts.Sleep(ctx, d); err != nil {
+			return nil, usage, n, c.classify(ctx, e)
+		}
+	}
+}
+
+// classify turns an attempt's error into an *Error of this client. When the
+// call's own context has ended, that is the cause, whatever the adapter saw.
+func (c *client) classify(ctx context.Context, err error) *Error {
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
+		e = &Error{Kind: KindUnavailable, Message: truncate(err.Error(), 300), Err: err}
+	}
+	switch ctxErr := ctx.Err(); {
+	case errors.Is(ctxErr, context.DeadlineExceeded):
+		e = &Error{Kind: KindTimeout, Message: "call deadline exceeded", Err: errors.Join(ctxErr, e)}
+	case ctxErr != nil:
+		e = &Error{Kind: KindCanceled, Message: "call canceled", Err: errors.Join(ctxErr, e)}
+	case e.Kind == KindTimeout && e.Message == "":
+		e.Message = "attempt timed out"
+	}
+	e.Provider, e.Model = c.cfg.Provider, c.cfg.Model
+	return e
+}
+
+func (c *client) errorf(kind ErrorKind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Provider: c.cfg.Provider, Model: c.cfg.Model, Message: fmt.Sprintf(format, args...)}
+}
+
+func (c *client) record(ctx context.Context, req *Request, start time.Time, usage Usage, attempts int, latency time.Duration, err error) {
+	if c.opts.Recorder == nil {
+		return
+	}
+	rec := UsageRecord{
+		Time:       start,
+		LearnerID:  req.Call.LearnerID,
+		SessionID:  req.Call.SessionID,
+		Component:  req.Call.Component,
+		Provider:   c.cfg.Provider,
+		Model:      c.cfg.Model,
+		Attempts:   attempts,
+		Latency:    latency,
+		Usage:      usage,
+		ErrorKind:  KindOf(err),
+		PromptHash: promptHash(req),
+	}
+	rec.CostUSD, rec.Priced = c.prices.Cost(c.cfg.Provider, c.cfg.Model, usage)
+	// The tokens are spent even if the caller has gone: record them anyway.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	if rerr := c.opts.Recorder.RecordUsage(rctx, rec); rerr != nil {
+		c.opts.Logger.LogAttrs(ctx, slog.LevelWarn, "llm: recording usage failed",
+			slog.String("component", string(rec.Component)),
+			slog.String("provider", string(rec.Provider)),
+			slog.String("model", rec.Model),
+			slog.Any("error", rerr))
+	}
+}

@@ -1,0 +1,164 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// NewAnthropic starts a fake Anthropic Messages API server.
+func NewAnthropic(t testing.TB, replies ...Reply) *Server {
+	return newServer(t, anthropicDialect{}, "", replies)
+}
+
+type anthropicDialect struct{}
+
+func (anthropicDialect) isStream(_ *http.Request, body []byte) bool {
+	var v struct{ Stream bool }
+	json.Unmarshal(body, &v)
+	return v.Stream
+}
+
+func (anthropicDialect) malformed() string {
+	return `{"id": "msg_broken", "type": "message", "content": [`
+}
+
+func (anthropicDialect) writeError(w http.ResponseWriter, _ Request, f Failure, retryAfter time.Duration) {
+	status, typ, msg := http.StatusInternalServerError, "api_error", "Internal server error"
+	switch f {
+	case RateLimited:
+		status, typ, msg = http.StatusTooManyRequests, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit."
+		setRetryAfter(w.Header(), retryAfter, false)
+	case Overloaded:
+		status, typ, msg = 529, "overloaded_error", "Overloaded"
+	case ContextTooLong:
+		status, typ, msg = http.StatusBadRequest, "invalid_request_error", "prompt is too long: 215000 tokens > 200000 maximum"
+	case Unauthorized:
+		status, typ, msg = http.StatusUnauthorized, "authentication_error", "invalid x-api-key"
+	}
+	w.Header().Set("Request-Id", "req_fake")
+	writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
+}
+
+// anthropicRequest is what the fake reads from a request.
+type anthropicRequest struct {
+	Model      string
+	ToolChoice struct {
+		Type string
+		Name string
+	} `json:"tool_choice"`
+}
+
+func parseAnthropic(req Request) anthropicRequest {
+	var v anthropicRequest
+	json.Unmarshal(req.Body, &v)
+	return v
+}
+
+// anthropicBlocks renders a reply's content blocks and stop reason.
+func anthropicBlocks(req anthropicRequest, n int, r Reply) ([]map[string]any, string) {
+	if r.Refusal != "" {
+		return []map[string]any{}, "refusal"
+	}
+	var blocks []map[string]any
+	stop := "end_turn"
+	if obj, ok := jsonObject(r.Text); ok && req.ToolChoice.Type == "tool" {
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_out_%d", n), "name": req.ToolChoice.Name, "input": obj})
+		stop = "tool_use"
+	} else if r.Text != "" {
+		blocks = append(blocks, map[string]any{"type": "text", "text": r.Text})
+	}
+	for _, c := range r.ToolCalls {
+		input, _ := jsonObject(c.Arguments)
+		if input == nil {
+			input = map[string]any{}
+		}
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": input})
+		stop = "tool_use"
+	}
+	if r.MaxTokens {
+		stop = "max_tokens"
+	}
+	if blocks == nil {
+		blocks = []map[string]any{}
+	}
+	return blocks, stop
+}
+
+func anthropicUsage(u Usage) map[string]any {
+	u = u.orDefault()
+	return map[string]any{
+		// input_tokens excludes cache reads, as in the real API.
+		"input_tokens":                u.Input - u.Cached,
+		"output_tokens":               u.Output,
+		"cache_read_input_tokens":     u.Cached,
+		"cache_creation_input_tokens": 0,
+	}
+}
+
+func anthropicStopDetails(r Reply) any {
+	if r.Refusal == "" {
+		return nil
+	}
+	return map[string]any{"type": "refusal", "category": nil, "explanation": r.Refusal}
+}
+
+func (anthropicDialect) writeReply(w http.ResponseWriter, req Request, n int, r Reply) {
+	ar := parseAnthropic(req)
+	blocks, stop := anthropicBlocks(ar, n, r)
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id":            fmt.Sprintf("msg_%d", n),
+		"type":          "message",
+		"role":          "assistant",
+		"model":         ar.Model,
+		"content":       blocks,
+		"stop_reason":   stop,
+		"stop_sequence": nil,
+		"stop_details":  anthropicStopDetails(r),
+		"usage":         anthropicUsage(r.Usage),
+	})
+}
+
+func (anthropicDialect) writeStream(w http.ResponseWriter, req Request, n int, r Reply) {
+	ar := parseAnthropic(req)
+	blocks, stop := anthropicBlocks(ar, n, r)
+	s := startSSE(w)
+	usage := anthropicUsage(r.Usage)
+	startUsage := map[string]any{
+		"input_tokens":                usage["input_tokens"],
+		"output_tokens":               1,
+		"cache_read_input_tokens":     usage["cache_read_input_tokens"],
+		"cache_creation_input_tokens": 0,
+	}
+	s.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": fmt.Sprintf("msg_%d", n), "type": "message", "role": "assistant", "model": ar.Model,
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": startUsage,
+	}})
+	s.event("ping", map[string]any{"type": "ping"})
+	for i, b := range blocks {
+		switch b["type"] {
+		case "text":
+			s.event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "text", "text": ""}})
+			for _, p := range pieces(b["text"].(string)) {
+				s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+					"delta": map[string]any{"type": "text_delta", "text": p}})
+			}
+		case "tool_use":
+			s.event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}})
+			input, _ := json.Marshal(b["input"])
+			for _, p := range pieces(string(input)) {
+				s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+					"delta": map[string]any{"type": "input_json_delta", "partial_json": p}})
+			}
+		}
+		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
+	s.event("message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil, "stop_details": anthropicStopDetails(r)},
+		"usage": map[string]any{"output_tokens": usage["output_tokens"]}})
+	s.event("message_stop", map[string]any{"type": "message_stop"})
+}

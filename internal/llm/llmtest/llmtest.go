@@ -1,0 +1,309 @@
+// Package llmtest provides fake model providers for tests: httptest servers
+// that speak the wire formats of OpenAI Chat Completions (JSON and SSE), the
+// Anthropic Messages API (JSON and SSE events) and the Gemini API
+// (generateContent and streamGenerateContent SSE). Each answers with
+// scripted replies, injects failures on demand and records every request.
+// It does not import package llm, so that llm's own tests can use it.
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// Failure is a fault a reply injects instead of answering.
+type Failure int
+
+// The failures. Each is rendered in the provider's own error format.
+const (
+	// NoFailure answers normally.
+	NoFailure Failure = iota
+	// RateLimited answers 429, with Reply.RetryAfter as Retry-After (whole
+	// seconds), retry-after-ms (OpenAI, fractions) or a RetryInfo detail
+	// (Gemini).
+	RateLimited
+	// ServerError answers 500.
+	ServerError
+	// Overloaded answers 529 (Anthropic) or 503 (the others).
+	Overloaded
+	// ContextTooLong answers 400 with the provider's context-length error.
+	ContextTooLong
+	// Unauthorized answers the provider's bad-key error.
+	Unauthorized
+	// Hang never answers; the handler returns when the client gives up or
+	// the server closes.
+	Hang
+	// MalformedBody answers 200 with a body that is not valid JSON.
+	MalformedBody
+)
+
+// Reply scripts one answer of a fake server.
+type Reply struct {
+	// Text is the model's text; for a structured request, the JSON document
+	// (valid or not, as the test needs). Anthropic's fake returns it as the
+	// input of the forced output tool when the request forces a tool and
+	// Text is a JSON object.
+	Text      string
+	ToolCalls []ToolCall
+	// MaxTokens says the reply was cut off by the output limit.
+	MaxTokens bool
+	// Refusal makes the model refuse (OpenAI refusal, Anthropic stop reason
+	// refusal) or the provider block the prompt (Gemini safety block).
+	Refusal string
+
+	Fail       Failure
+	RetryAfter time.Duration
+
+	// Usage defaults to 100 input and 20 output tokens.
+	Usage Usage
+}
+
+// ToolCall is a scripted tool call; Arguments is a JSON object.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments string
+}
+
+// Usage is the token count a reply reports.
+type Usage struct {
+	Input, Output, Cached int
+}
+
+func (u Usage) orDefault() Usage {
+	if u == (Usage{}) {
+		return Usage{Input: 100, Output: 20}
+	}
+	return u
+}
+
+// Request is a request the fake received.
+type Request struct {
+	Method string
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+	Stream bool
+}
+
+// JSON decodes the request body into a generic value.
+func (r Request) JSON() (map[string]any, error) {
+	var v map[string]any
+	err := json.Unmarshal(r.Body, &v)
+	return v, err
+}
+
+// Server is a fake provider.
+type Server struct {
+	// URL is the base URL to configure the client with: it includes the
+	// API version path where the provider's SDK expects it (OpenAI's /v1).
+	URL string
+
+	t       testing.TB
+	srv     *httptest.Server
+	dialect dialect
+	stop    chan struct{}
+
+	mu       sync.Mutex
+	replies  []Reply
+	requests []Request
+}
+
+// dialect renders replies in one provider's wire format.
+type dialect interface {
+	// isStream reports whether the request asks for a stream.
+	isStream(r *http.Request, body []byte) bool
+	// writeError answers with failure f; req is the request that fails.
+	writeError(w http.ResponseWriter, req Request, f Failure, retryAfter time.Duration)
+	writeReply(w http.ResponseWriter, req Request, n int, reply Reply)
+	writeStream(w http.ResponseWriter, req Request, n int, reply Reply)
+	malformed() string
+}
+
+func newServer(t testing.TB, d dialect, basePath string, replies []Reply) *Server {
+	t.Helper()
+	s := &Server{t: t, dialect: d, stop: make(chan struct{}), replies: replies}
+	s.srv = httptest.NewServer(s)
+	s.URL = s.srv.URL + basePath
+	t.Cleanup(func() {
+		close(s.stop) // release hanging handlers before Close waits for them
+		s.srv.Close()
+	})
+	return s
+}
+
+// Push appends scripted replies.
+func (s *Server) Push(replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = append(s.replies, replies...)
+}
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Pending returns how many scripted replies have not been used.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.replies)
+}
+
+// ServeHTTP answers with the next scripted reply. A request without one
+// fails the test.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "read body", http.StatusBadRequest)
+		return
+	}
+	req := Request{
+		Method: r.Method,
+		Path:   r.URL.Path,
+		Query:  r.URL.RawQuery,
+		Header: r.Header.Clone(),
+		Body:   body,
+		Stream: s.dialect.isStream(r, body),
+	}
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	n := len(s.requests)
+	reply, ok := Reply{}, len(s.replies) > 0
+	if ok {
+		reply, s.replies = s.replies[0], s.replies[1:]
+	}
+	s.mu.Unlock()
+	if !ok {
+		s.t.Errorf("llmtest: request %d (%s %s) has no scripted reply", n, r.Method, r.URL.Path)
+		s.dialect.writeError(w, req, ServerError, 0)
+		return
+	}
+
+	switch reply.Fail {
+	case NoFailure:
+	case Hang:
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		return
+	case MalformedBody:
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, s.dialect.malformed())
+		return
+	default:
+		s.dialect.writeError(w, req, reply.Fail, reply.RetryAfter)
+		return
+	}
+	if req.Stream {
+		s.dialect.writeStream(w, req, n, reply)
+		return
+	}
+	s.dialect.writeReply(w, req, n, reply)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// sse writes server-sent events, flushing each one.
+type sse struct {
+	w http.ResponseWriter
+}
+
+func startSSE(w http.ResponseWriter) sse {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	return sse{w}
+}
+
+// event writes one event; name may be empty. data is marshalled unless it is
+// a string.
+func (s sse) event(name string, data any) {
+	if name != "" {
+		fmt.Fprintf(s.w, "event: %s\n", name)
+	}
+	switch d := data.(type) {
+	case string:
+		fmt.Fprintf(s.w, "data: %s\n\n", d)
+	default:
+		b, _ := json.Marshal(d)
+		fmt.Fprintf(s.w, "data: %s\n\n", b)
+	}
+	if f, ok := s.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// pieces splits s into up to three pieces on rune boundaries, so that
+// streams carry several deltas.
+func pieces(s string) []string {
+	if s == "" {
+		return nil
+	}
+	n := utf8.RuneCountInString(s)
+	size := max(1, (n+2)/3)
+	var out []string
+	for len(s) > 0 {
+		i, count := 0, 0
+		for i < len(s) && count < size {
+			_, w := utf8.DecodeRuneInString(s[i:])
+			i += w
+			count++
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
+}
+
+// retryAfterSeconds renders d for a Retry-After header, or "" when d is not
+// a whole number of seconds (then OpenAI's retry-after-ms is used).
+func retryAfterSeconds(d time.Duration) string {
+	if d <= 0 || d%time.Second != 0 {
+		return ""
+	}
+	return strconv.Itoa(int(d / time.Second))
+}
+
+func setRetryAfter(h http.Header, d time.Duration, withMillis bool) {
+	if s := retryAfterSeconds(d); s != "" {
+		h.Set("Retry-After", s)
+	} else if d > 0 {
+		if withMillis {
+			h.Set("Retry-After-Ms", strconv.FormatInt(d.Milliseconds(), 10))
+		}
+		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(d.Seconds()))))
+	}
+}
+
+// jsonObject decodes s when it is a JSON object.
+func jsonObject(s string) (map[string]any, bool) {
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil || v == nil {
+		return nil, false
+	}
+	return v, true
+}

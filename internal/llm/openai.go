@@ -1,0 +1,298 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// openaiDefaultBaseURL is set explicitly because the SDK would otherwise
+// read OPENAI_BASE_URL from the process environment.
+const openaiDefaultBaseURL = "https://api.openai.com/v1/"
+
+// openaiBackend speaks Chat Completions to OpenAI or, with compat set, to an
+// OpenAI-compatible server.
+type openaiBackend struct {
+	client openai.Client
+	compat bool
+}
+
+func newOpenAIBackend(baseURL, apiKey string, compat bool, hc *http.Client) *openaiBackend {
+	opts := []option.RequestOption{
+		// The SDK reads OPENAI_* variables from the process environment and
+		// offers no way to stop it; every setting they could carry that
+		// matters (endpoint, credentials, organisation) is overridden here,
+		// so that a key can never be sent to another server.
+		option.WithBaseURL(baseURL),
+		option.WithAPIKey(apiKey),
+		option.WithAdminAPIKey(""),
+		option.WithHeaderDel("OpenAI-Organization"),
+		option.WithHeaderDel("OpenAI-Project"),
+		option.WithMaxRetries(0), // the client owns the retry loop
+	}
+	if hc != nil {
+		opts = append(opts, option.WithHTTPClient(hc))
+	}
+	return &openaiBackend{client: openai.NewClient(opts...), compat: compat}
+}
+
+func (b *openaiBackend) generate(ctx context.Context, model string, req *Request) (*Response, error) {
+	params, err := toOpenAIRequest(model, req, b.compat)
+	if err != nil {
+		return nil, err
+	}
+	c, err := b.client.Chat.Completions.New(ctx, params)
+	if err != nil {
+		return nil, openaiError(err)
+	}
+	return fromOpenAIResponse(c)
+}
+
+func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error) {
+	params, err := toOpenAIRequest(model, req, b.compat)
+	if err != nil {
+		return nil, err
+	}
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	s := b.client.Chat.Completions.NewStreaming(ctx, params)
+	defer s.Close()
+	acc := &openai.ChatCompletionAccumulator{}
+	for s.Next() {
+		chunk := s.Current()
+		if !acc.AddChunk(chunk) {
+			return nil, &Error{Kind: KindInvalidOutput, Message: "inconsistent stream from the provider"}
+		}
+		for _, ch := range chunk.Choices {
+			if ch.Index != 0 {
+				continue
+			}
+			if ch.Delta.Content != "" {
+				if err := onDelta(Delta{Text: ch.Delta.Content}); err != nil {
+					return nil, err
+				}
+			}
+			for _, tc := range ch.Delta.ToolCalls {
+				d := &ToolCallDelta{Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
+				if err := onDelta(Delta{ToolCall: d}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, openaiError(err)
+	}
+	return fromOpenAIResponse(&acc.ChatCompletion)
+}
+
+// toOpenAIRequest converts req to Chat Completions parameters. compat
+// selects the dialect of OpenAI-compatible servers.
+func toOpenAIRequest(model string, req *Request, compat bool) (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{Model: model}
+	if req.System != "" {
+		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
+	}
+	for _, m := range req.Messages {
+		switch m.Role {
+		case RoleUser:
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		case RoleAssistant:
+			a := &openai.ChatCompletionAssistantMessageParam{}
+			if m.Content != "" {
+				a.Content.OfString = param.NewOpt(m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID: c.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
+							Name:      c.Name,
+							Arguments: string(argumentsOrEmpty(c.Arguments)),
+						},
+					},
+				})
+			}
+			p.Messages = append(p.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: a})
+		case RoleTool:
+			p.Messages = append(p.Messages, openai.ToolMessage(toolResultText(m), m.ToolCallID))
+		default:
+			return p, &Error{Kind: KindInvalidRequest, Message: fmt.Sprintf("unknown role %q", m.Role)}
+		}
+	}
+
+	if s := req.Output; s != nil {
+		p.ResponseFormat.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+				Name:   s.Name(),
+				Schema: s.strict,
+				Strict: openai.Bool(true),
+			},
+		}
+	}
+	for _, t := range req.Tools {
+		fn := shared.FunctionDefinitionParam{Name: t.Name, Strict: openai.Bool(true)}
+		if t.Description != "" {
+			fn.Description = openai.String(t.Description)
+		}
+		fn.Parameters = toolSchema(t).strictMembers
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fn))
+	}
+	if len(req.Tools) > 0 {
+		switch req.ToolChoice.Mode {
+		case "", ToolChoiceAuto:
+		case ToolChoiceNone, ToolChoiceRequired:
+			p.ToolChoice.OfAuto = param.NewOpt(string(req.ToolChoice.Mode))
+		case ToolChoiceTool:
+			p.ToolChoice.OfFunctionToolChoice = &openai.ChatCompletionNamedToolChoiceParam{
+				Function: openai.ChatCompletionNamedToolChoiceFunctionParam{Name: req.ToolChoice.Name},
+			}
+		}
+	}
+
+	reasoning := !compat && openaiReasoningModel(model)
+	if req.Temperature != nil && !reasoning {
+		// OpenAI's reasoning models reject temperature.
+		p.Temperature = openai.Float(*req.Temperature)
+	}
+	if req.MaxOutputTokens > 0 {
+		if compat {
+			// Ollama, llama.cpp and LM Studio know max_tokens only.
+			p.MaxTokens = openai.Int(int64(req.MaxOutputTokens))
+		} else {
+			// OpenAI deprecated max_tokens; reasoning models reject it.
+			p.MaxCompletionTokens = openai.Int(int64(req.MaxOutputTokens))
+		}
+	}
+	switch {
+	case req.Effort == EffortDefault:
+	case compat:
+		// Servers that do not reason ignore the field; those that do (gpt-oss
+		// on vLLM, Ollama) understand OpenAI's values.
+		p.ReasoningEffort = shared.ReasoningEffort(req.Effort)
+	case reasoning:
+		p.ReasoningEffort = openaiEffort(model, req.Effort)
+	}
+	return p, nil
+}
+
+// openaiReasoningModel reports whether model takes reasoning_effort (and
+// refuses temperature): the o-series and GPT-5 families.
+func openaiReasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	if strings.HasPrefix(m, "gpt-5") {
+		return !strings.Contains(m, "chat") // gpt-5-chat-latest does not reason
+	}
+	return len(m) > 1 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9'
+}
+
+// openaiEffort maps an effort to reasoning_effort. "none" exists from
+// GPT-5.1 on; earlier reasoning models get their lowest setting.
+func openaiEffort(model string, e Effort) shared.ReasoningEffort {
+	if e != EffortNone {
+		return shared.ReasoningEffort(e)
+	}
+	m := strings.ToLower(model)
+	switch {
+	case m == "gpt-5" || strings.HasPrefix(m, "gpt-5-"):
+		return shared.ReasoningEffortMinimal
+	case strings.HasPrefix(m, "o"):
+		return shared.ReasoningEffortLow
+	}
+	return shared.ReasoningEffortNone
+}
+
+// fromOpenAIResponse converts a chat completion. A refusal or a content
+// filter stop is an error of kind KindRefused; the response is returned with
+// it for its usage.
+func fromOpenAIResponse(c *openai.ChatCompletion) (*Response, error) {
+	resp := &Response{
+		Model: c.Model,
+		Usage: Usage{
+			InputTokens:       c.Usage.PromptTokens,
+			OutputTokens:      c.Usage.CompletionTokens,
+			CachedInputTokens: c.Usage.PromptTokensDetails.CachedTokens,
+		},
+	}
+	if len(c.Choices) == 0 {
+		return resp, &Error{Kind: KindInvalidOutput, Message: "the reply has no choices"}
+	}
+	ch := c.Choices[0]
+	if ch.Message.Refusal != "" {
+		return resp, &Error{Kind: KindRefused, Message: "the model refused: " + truncate(ch.Message.Refusal, 300)}
+	}
+	switch ch.FinishReason {
+	case "stop":
+		resp.StopReason = StopEnd
+	case "length":
+		resp.StopReason = StopMaxTokens
+	case "tool_calls", "function_call":
+		resp.StopReason = StopToolUse
+	case "content_filter":
+		return resp, &Error{Kind: KindRefused, Message: "the provider's content filter stopped the reply"}
+	default:
+		resp.StopReason = StopOther
+	}
+	resp.Text = ch.Message.Content
+	for _, tc := range ch.Message.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		args := json.RawMessage(tc.Function.Arguments)
+		if len(args) == 0 {
+			args = json.RawMessage(`{}`)
+		}
+		if !json.Valid(args) {
+			return resp, &Error{Kind: KindInvalidOutput, Message: fmt.Sprintf("tool call %s has arguments that are not JSON", tc.Function.Name)}
+		}
+		resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
+	}
+	return resp, nil
+}
+
+// openaiError maps an error of the openai SDK.
+func openaiError(err error) *Error {
+	if k := contextKind(err); k != "" {
+		return &Error{Kind: k, Err: err}
+	}
+	ae, ok := errors.AsType[*openai.Error](err)
+	if !ok {
+		return transportError(err)
+	}
+	e := &Error{
+		Kind:       kindForStatus(ae.StatusCode),
+		StatusCode: ae.StatusCode,
+		Message:    providerMessage(ae.Message),
+		Err:        err,
+	}
+	if ae.Response != nil {
+		e.RetryAfter = retryAfter(ae.Response.Header)
+	}
+	if e.Kind == KindInvalidRequest {
+		switch {
+		case ae.Code == "context_length_exceeded" || looksLikeContextOverflow(ae.Message):
+			e.Kind = KindContextTooLong
+		case ae.Code == "content_policy_violation" || ae.Code == "content_filter" || ae.Code == "invalid_prompt":
+			e.Kind = KindRefused
+		case ae.Code == "invalid_api_key":
+			e.Kind = KindAuth
+		}
+	}
+	return e
+}
+
+// toolResultText marks failed tool results for providers that have no flag
+// for them.
+func toolResultText(m Message) string {
+	if m.IsError {
+		return "Error: " + m.Content
+	}
+	return m.Content
+}

@@ -1,0 +1,161 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"strings"
+)
+
+// Price is what a model costs, in US dollars per million tokens.
+type Price struct {
+	Input       float64 `json:"input"`
+	Output      float64 `json:"output"`
+	CachedInput float64 `json:"cached_input"`
+}
+
+// Cost returns the estimated cost of u in US dollars.
+func (p Price) Cost(u Usage) float64 {
+	uncached := max(u.InputTokens-u.CachedInputTokens, 0)
+	cached := min(u.CachedInputTokens, u.InputTokens)
+	return (float64(uncached)*p.Input + float64(cached)*p.CachedInput + float64(u.OutputTokens)*p.Output) / 1e6
+}
+
+// PriceTable holds prices per provider and model id. A model id that is not
+// listed takes the price of its longest listed prefix, so that dated
+// snapshots (claude-haiku-4-5-20251001, gpt-4o-2024-08-06) are priced like
+// their family.
+type PriceTable map[Provider]map[string]Price
+
+// DefaultPrices returns list prices of current models as of late 2025
+// (standard tier, prompts under 200k tokens). They are estimates for budgets
+// and reports, not invoices: override them with ParsePrices when they change.
+// Models served by OpenAI-compatible servers have no default price.
+func DefaultPrices() PriceTable {
+	return PriceTable{
+		ProviderOpenAI: {
+			"gpt-5.2":      {Input: 1.75, CachedInput: 0.175, Output: 14},
+			"gpt-5.1":      {Input: 1.25, CachedInput: 0.125, Output: 10},
+			"gpt-5":        {Input: 1.25, CachedInput: 0.125, Output: 10},
+			"gpt-5-mini":   {Input: 0.25, CachedInput: 0.025, Output: 2},
+			"gpt-5-nano":   {Input: 0.05, CachedInput: 0.005, Output: 0.40},
+			"gpt-4.1":      {Input: 2, CachedInput: 0.50, Output: 8},
+			"gpt-4.1-mini": {Input: 0.40, CachedInput: 0.10, Output: 1.60},
+			"gpt-4.1-nano": {Input: 0.10, CachedInput: 0.025, Output: 0.40},
+			"gpt-4o":       {Input: 2.50, CachedInput: 1.25, Output: 10},
+			"gpt-4o-mini":  {Input: 0.15, CachedInput: 0.075, Output: 0.60},
+			"o3":           {Input: 2, CachedInput: 0.50, Output: 8},
+			"o4-mini":      {Input: 1.10, CachedInput: 0.275, Output: 4.40},
+		},
+		ProviderAnthropic: {
+			"claude-opus-4-6":   {Input: 5, CachedInput: 0.50, Output: 25},
+			"claude-opus-4-5":   {Input: 5, CachedInput: 0.50, Output: 25},
+			"claude-opus-4":     {Input: 15, CachedInput: 1.50, Output: 75},
+			"claude-sonnet-4":   {Input: 3, CachedInput: 0.30, Output: 15},
+			"claude-haiku-4-5":  {Input: 1, CachedInput: 0.10, Output: 5},
+			"claude-3-5-haiku":  {Input: 0.80, CachedInput: 0.08, Output: 4},
+			"claude-3-7-sonnet": {Input: 3, CachedInput: 0.30, Output: 15},
+		},
+		ProviderGoogle: {
+			"gemini-3-pro":          {Input: 2, CachedInput: 0.20, Output: 12},
+			"gemini-3-flash":        {Input: 0.50, CachedInput: 0.05, Output: 3},
+			"gemini-2.5-pro":        {Input: 1.25, CachedInput: 0.125, Output: 10},
+			"gemini-2.5-flash":      {Input: 0.30, CachedInput: 0.03, Output: 2.50},
+			"gemini-2.5-flash-lite": {Input: 0.10, CachedInput: 0.01, Output: 0.40},
+			"gemini-2.0-flash":      {Input: 0.10, CachedInput: 0.025, Output: 0.40},
+		},
+	}
+}
+
+// Lookup returns the price of a model: its own entry, else the entry of its
+// longest listed prefix.
+func (t PriceTable) Lookup(p Provider, model string) (Price, bool) {
+	models := t[p]
+	if price, ok := models[model]; ok {
+		return price, true
+	}
+	best, found := "", false
+	for prefix := range models {
+		if strings.HasPrefix(model, prefix) && len(prefix) > len(best) {
+			best, found = prefix, true
+		}
+	}
+	return models[best], found
+}
+
+// Cost returns the estimated cost of u on a model, and whether the model has
+// a price.
+func (t PriceTable) Cost(p Provider, model string, u Usage) (float64, bool) {
+	price, ok := t.Lookup(p, model)
+	if !ok {
+		return 0, false
+	}
+	return price.Cost(u), true
+}
+
+// With returns a copy of t with the entries of overrides added or replaced.
+func (t PriceTable) With(overrides PriceTable) PriceTable {
+	out := make(PriceTable, len(t)+len(overrides))
+	for p, models := range t {
+		out[p] = maps.Clone(models)
+	}
+	for p, models := range overrides {
+		if out[p] == nil {
+			out[p] = make(map[string]Price, len(models))
+		}
+		maps.Copy(out[p], models)
+	}
+	return out
+}
+
+// ParsePrices reads a price table from JSON, for overriding the defaults:
+//
+//	{"openai": {"gpt-5.2": {"input": 1.75, "output": 14, "cached_input": 0.175}}}
+//
+// Prices are US dollars per million tokens. A missing cached_input is the
+// input price (no discount assumed). Providers are named as in Config
+// ("gemini" is accepted); unknown providers or fields, and negative or
+// non-finite prices, are errors.
+func ParsePrices(data []byte) (PriceTable, error) {
+	var raw map[string]map[string]struct {
+		Input       *float64 `json:"input"`
+		Output      *float64 `json:"output"`
+		CachedInput *float64 `json:"cached_input"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("%w: price table: %v", ErrInvalidConfig, err)
+	}
+	out := make(PriceTable, len(raw))
+	for name, models := range raw {
+		p, err := ParseProvider(name)
+		if err != nil {
+			return nil, fmt.Errorf("price table: %w", err)
+		}
+		if p == ProviderRules {
+			return nil, fmt.Errorf("%w: price table: the rules engine has no price", ErrInvalidConfig)
+		}
+		if out[p] == nil {
+			out[p] = make(map[string]Price, len(models))
+		}
+		for model, v := range models {
+			if v.Input == nil || v.Output == nil {
+				return nil, fmt.Errorf("%w: price table: %s/%s needs input and output prices", ErrInvalidConfig, p, model)
+			}
+			price := Price{Input: *v.Input, Output: *v.Output, CachedInput: *v.Input}
+			if v.CachedInput != nil {
+				price.CachedInput = *v.CachedInput
+			}
+			for _, f := range []float64{price.Input, price.Output, price.CachedInput} {
+				if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+					return nil, fmt.Errorf("%w: price table: %s/%s has a negative or non-finite price", ErrInvalidConfig, p, model)
+				}
+			}
+			out[p][model] = price
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,69 @@
+package llm
+
+import "time"
+
+// StopReason says why the model stopped.
+type StopReason string
+
+// The stop reasons. Refusals and safety blocks are not stop reasons: they are
+// errors of kind KindRefused.
+const (
+	StopEnd       StopReason = "end"
+	StopMaxTokens StopReason = "max_tokens"
+	StopToolUse   StopReason = "tool_use"
+	StopOther     StopReason = "other"
+)
+
+// Usage counts the tokens of a call.
+type Usage struct {
+	// InputTokens counts the whole prompt, cached tokens included.
+	InputTokens int64
+	// OutputTokens counts the reply, reasoning tokens included (they are
+	// billed as output by every provider).
+	OutputTokens int64
+	// CachedInputTokens is the part of InputTokens read from the provider's
+	// prompt cache, billed at a lower price.
+	CachedInputTokens int64
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:       u.InputTokens + v.InputTokens,
+		OutputTokens:      u.OutputTokens + v.OutputTokens,
+		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
+	}
+}
+
+// Response is a model's reply to one call.
+type Response struct {
+	// Text is the reply's text; for a request with an Output schema, the JSON
+	// document (not yet validated: Structured does that).
+	Text       string
+	ToolCalls  []ToolCall
+	StopReason StopReason
+	Usage      Usage
+
+	Provider Provider
+	// Model is the model that answered, as the provider names it.
+	Model string
+	// Latency is the wall time of the call, retries and waits included.
+	Latency time.Duration
+	// Attempts is how many requests were sent (1 without retries).
+	Attempts int
+}
+
+// Delta is one increment of a streamed reply: text or a piece of a tool call.
+type Delta struct {
+	Text     string
+	ToolCall *ToolCallDelta
+}
+
+// ToolCallDelta is a piece of a tool call. The first piece of a call carries
+// its ID and Name; later pieces with the same Index append to Arguments.
+type ToolCallDelta struct {
+	Index     int
+	ID        string
+	Name      string
+	Arguments string
+}

@@ -1,0 +1,139 @@
+package llm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+)
+
+// UsageRecord describes one model call, successful or not, for the usage
+// table, budgets and cost reports.
+type UsageRecord struct {
+	Time      time.Time // when the call started
+	LearnerID string
+	SessionID string
+	Component Component
+	Provider  Provider
+	Model     string // the configured model id
+	Attempts  int
+	Latency   time.Duration
+	Usage     Usage
+	// ErrorKind is empty for a successful call.
+	ErrorKind ErrorKind
+	// PromptHash identifies the prompt (system prompt, messages, schema and
+	// tools) without storing it: equal prompts have equal hashes.
+	PromptHash string
+	// CostUSD is the estimated cost; Priced is false when the model has no
+	// price, and CostUSD is then zero.
+	CostUSD float64
+	Priced  bool
+}
+
+// UsageRecorder stores usage records. The client calls it once per call, as
+// soon as the call completes and outside any transaction of the caller, so
+// that spend on a turn that is later discarded still counts. It is called
+// with a context that outlives the caller's cancellation (but with a
+// deadline of its own). Implementations must be safe for concurrent use.
+type UsageRecorder interface {
+	// RecordUsage stores r. An error is logged by the client; it does not
+	// fail the call, whose tokens are already spent.
+	RecordUsage(ctx context.Context, r UsageRecord) error
+}
+
+// SpendReader reports what a learner has spent; the usage store implements
+// it from the recorded costs.
+type SpendReader interface {
+	// LearnerSpendSince returns the estimated cost in US dollars of the
+	// learner's calls that started at or after since.
+	LearnerSpendSince(ctx context.Context, learnerID string, since time.Time) (float64, error)
+}
+
+// Budget caps what one learner may spend on model calls per UTC day.
+type Budget struct {
+	// DailyUSD is the cap; zero turns the budget off.
+	DailyUSD float64
+	Spend    SpendReader
+	// Now replaces time.Now in tests.
+	Now func() time.Time
+}
+
+// Validate reports whether b is usable.
+func (b *Budget) Validate() error {
+	if b == nil {
+		return nil
+	}
+	if b.DailyUSD < 0 || math.IsNaN(b.DailyUSD) || math.IsInf(b.DailyUSD, 0) {
+		return fmt.Errorf("%w: daily budget %v must be a non-negative number of US dollars", ErrInvalidConfig, b.DailyUSD)
+	}
+	if b.DailyUSD > 0 && b.Spend == nil {
+		return fmt.Errorf("%w: a daily budget needs a spend reader", ErrInvalidConfig)
+	}
+	return nil
+}
+
+// Check returns an error of kind KindBudgetExceeded, with RetryAfter set to
+// the next UTC midnight, when the learner has spent the day's budget. A nil
+// or zero budget, or an empty learner id (anonymous sessions), always
+// passes. Other errors come from the SpendReader.
+func (b *Budget) Check(ctx context.Context, learnerID string) error {
+	if b == nil || b.DailyUSD <= 0 || learnerID == "" {
+		return nil
+	}
+	now := time.Now
+	if b.Now != nil {
+		now = b.Now
+	}
+	t := now().UTC()
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	spent, err := b.Spend.LearnerSpendSince(ctx, learnerID, day)
+	if err != nil {
+		return fmt.Errorf("llm: reading the learner's spend: %w", err)
+	}
+	if spent >= b.DailyUSD {
+		return &Error{
+			Kind:       KindBudgetExceeded,
+			Message:    fmt.Sprintf("the learner has spent $%.4f of a $%.2f daily budget", spent, b.DailyUSD),
+			RetryAfter: day.AddDate(0, 0, 1).Sub(t),
+		}
+	}
+	return nil
+}
+
+// promptHash returns a hex SHA-256 of everything in req that the provider
+// sees, in an unambiguous encoding (each field length-prefixed).
+func promptHash(req *Request) string {
+	h := sha256.New()
+	var n [20]byte
+	field := func(s string) {
+		h.Write(strconv.AppendInt(n[:0], int64(len(s)), 10))
+		h.Write([]byte{':'})
+		io.WriteString(h, s)
+	}
+	field(req.System)
+	for _, m := range req.Messages {
+		field(string(m.Role))
+		field(m.Content)
+		field(m.ToolCallID)
+		for _, c := range m.ToolCalls {
+			field(c.ID)
+			field(c.Name)
+			field(string(c.Arguments))
+		}
+	}
+	if req.Output != nil {
+		field(string(req.Output.strict))
+	}
+	for _, t := range req.Tools {
+		field(t.Name)
+		field(t.Description)
+		if t.Parameters != nil {
+			field(string(t.Parameters.strict))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
