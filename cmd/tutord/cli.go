@@ -26,6 +26,7 @@ func commands() []command {
 		{"serve", "", "run the HTTP and WebSocket server (the default command)", runServe},
 		{"migrate", "up | down N | version", "apply, roll back or show database migrations", runMigrate},
 		{"curriculum", "import PATH... | --out DIR export | approve KEY | unapprove KEY", "import, export or approve curriculum files", runCurriculum},
+		{"llm-config", "list | set COMPONENT PROVIDER MODEL | reset COMPONENT", "show or set the provider and model of each component", runLLMConfig},
 		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
 		{"version", "", "print the version", runVersion},
 	}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestLLMConfigCommand(t *testing.T) {
+	dir := dataDir(t)
+	run := func(env []string, args ...string) (string, string, int) {
+		t.Helper()
+		cmd := exec.Command(binary, args...)
+		cmd.Env = append(os.Environ(), append([]string{"TUTORD_DATA_DIR=" + dir, "TUTORD_DATABASE_URL=", "OPENAI_API_KEY=", "ANTHROPIC_API_KEY="}, env...)...)
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return out.String(), errOut.String(), code
+	}
+	if _, errOut, code := run(nil, "llm-config", "set", "tutor", "openai", "gpt-5.2"); code == 0 || !strings.Contains(errOut, "needs OPENAI_API_KEY") {
+		t.Fatalf("set without a key: exit %d, %s", code, errOut)
+	}
+	if out, errOut, code := run([]string{"ANTHROPIC_API_KEY=sk-ant-test"}, "llm-config", "--effort", "low", "--temperature", "0.4", "set", "safety", "anthropic", "claude-haiku-4-5"); code != 0 {
+		t.Fatalf("set: exit %d, %s %s", code, out, errOut)
+	}
+	out, _, _ := run(nil, "llm-config", "list")
+	if !strings.Contains(out, "safety          anthropic  claude-haiku-4-5  low     0.4") || !strings.Contains(out, "tutor           rules") {
+		t.Fatalf("list:\n%s", out)
+	}
+	if strings.Contains(out, "sk-ant-test") {
+		t.Fatal("list shows an API key")
+	}
+	for _, bad := range [][]string{
+		{"llm-config", "set", "grader", "openai", "x"},
+		{"llm-config", "set", "tutor", "watson", "x"},
+		{"llm-config", "--temperature", "hot", "set", "tutor", "rules", "rules"},
+		{"llm-config", "--temperature", "3", "set", "tutor", "rules", "rules"},
+		{"llm-config", "--max-output-tokens", "-5", "set", "tutor", "rules", "rules"},
+		{"llm-config", "set", "tutor"},
+		{"llm-config", "frobnicate"},
+	} {
+		if _, errOut, code := run(nil, bad...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want a usage error", bad, code, strings.TrimSpace(errOut))
+		}
+	}
+	if _, _, code := run(nil, "llm-config", "reset", "safety"); code != 0 {
+		t.Fatal("reset failed")
+	}
+	if out, _, _ := run(nil, "llm-config", "list"); !strings.Contains(out, "safety          rules") {
+		t.Fatalf("after reset:\n%s", out)
+	}
+}
