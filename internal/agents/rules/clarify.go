@@ -1,0 +1,146 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// clarify returns the tutor output of a clarify_doubts turn: the learner
+// asks, the engine answers from the lesson's explanations and closes with
+// one question; "no, I'm done" ends the session.
+func clarify(t agents.Turn) tutor.TutorOutput {
+	s, msg := t.State, t.Message
+	v := newVoice(s)
+	out := tutor.TutorOutput{Intent: tutor.IntentFollowup, MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
+	var parts []string
+	note := ""
+	switch {
+	case t.Precheck == tutor.PrecheckStop || isDone(msg):
+		out.Intent, out.SessionComplete = tutor.IntentDone, true
+		parts = append(parts, v.say(mGoodbye))
+		note = "learner is done"
+	case t.Precheck == tutor.PrecheckOffTopic:
+		out.Intent = tutor.IntentOffTopic
+		parts = append(parts, v.say(mStayOnTopic, "{topic}", topicTitle(t.Topic)))
+		note = "off topic; redirected"
+	case t.Precheck == tutor.PrecheckIDK:
+		parts = append(parts, v.say(mSuggest, "{concepts}", conceptList(t.Topic.Concepts(), 3)))
+		note = "suggested doubts to ask"
+	case isAck(msg):
+		parts = append(parts, v.say(mGlad))
+		note = "acknowledged"
+	case isNo(msg) && !isQuestion(msg):
+		parts = append(parts, v.say(mUnclear))
+		note = "the answer did not help; asked what is unclear"
+	default:
+		concept, sents, ok := explain(t.Topic, msg, 2, nil)
+		if !ok {
+			out.Intent = tutor.IntentQuestion
+			first := "the basics"
+			if cs := t.Topic.Concepts(); len(cs) > 0 {
+				first = lowerFirst(cs[0])
+			}
+			parts = append(parts, v.say(mNotInTopic, "{topic}", topicTitle(t.Topic), "{concept}", first))
+			note = "doubt not found in the lesson"
+			break
+		}
+		out.Intent = tutor.IntentQuestion
+		if n := len(s.ConceptsDiscussed); n > 0 && s.ConceptsDiscussed[n-1] == concept {
+			out.Intent = tutor.IntentFollowup
+		}
+		if concept != "" && discussedBefore(t.PastDiscussions, concept) && !slices.Contains(s.ConceptsDiscussed, concept) {
+			parts = append(parts, v.say(mLastTime, "{concept}", lowerFirst(concept)))
+			sents = sents[:1]
+		}
+		parts = append(parts, sents...)
+		parts = append(parts, v.say(mClosure))
+		if concept != "" {
+			// The domain records the concepts a doubts session names;
+			// doubts sessions keep no mastery, so the score is neutral.
+			out.MasteryUpdates = append(out.MasteryUpdates, tutor.MasteryUpdate{Concept: concept, Score: 0.5})
+			note = "answered a doubt on " + concept
+		} else {
+			note = "answered a doubt from the guideline"
+		}
+	}
+	out.Response = compose(parts...)
+	out.TurnSummary = cut("Doubts: "+note, 80)
+	out.Reasoning = "Rules engine: " + note + "."
+	return out
+}
+
+// discussedBefore reports whether an earlier doubts session discussed c.
+func discussedBefore(past []agents.PastDiscussion, c string) bool {
+	for _, p := range past {
+		for _, pc := range p.Concepts {
+			if strings.EqualFold(strings.TrimSpace(pc), c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// doneWords are the only words of a short reply that says "no more
+// doubts" without a done phrase: "no", "no thanks", "nope, I'm good".
+var doneWords = wordSet("no nope nah nahi nahin thanks thank you ok okay sir maam im i am good fine all that is its clear")
+
+// donePhrases end a doubts session wherever they appear in a short reply.
+var donePhrases = []string{
+	"no more doubts", "no more questions", "no other doubts", "no other questions", "nothing else",
+	"thats all", "thats it", "im done", "i am done", "all clear", "no thanks", "no thank you",
+	"all good", "im good", "bas",
+}
+
+// isDone reports whether a message in a doubts session says the learner has
+// no more doubts. A question never does, and neither does a long message.
+func isDone(msg string) bool {
+	w := words(msg)
+	if len(w) == 0 || len(w) > 8 || strings.ContainsAny(msg, "?？") {
+		return false
+	}
+	joined := " " + strings.Join(w, " ") + " "
+	for _, p := range donePhrases {
+		if strings.Contains(joined, " "+p+" ") {
+			return true
+		}
+	}
+	if w[0] != "no" && w[0] != "nope" && w[0] != "nah" && w[0] != "nahi" {
+		return false
+	}
+	for _, x := range w {
+		if !doneWords[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// ackWords are the words of a short reply that only agrees or thanks.
+var ackWords = wordSet("yes yeah yep ok okay haan ha sure thanks thank you got it great cool nice that helps helped makes sense understood clear now i see")
+
+// isAck reports whether a message only agrees or thanks: "yes, that
+// helps", "ok got it".
+func isAck(msg string) bool {
+	w := words(msg)
+	if len(w) == 0 || len(w) > 6 || strings.ContainsAny(msg, "?？") {
+		return false
+	}
+	for _, x := range w {
+		if !ackWords[x] {
+			return false
+		}
+	}
+	return true
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// TestClarifySession runs a doubts session: three doubts, each answered
+// from the right step with one closure question, then "no, I'm done".
+func TestClarifySession(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "doubts-1", tutor.ModeClarify)
+	doubts := []struct {
+		msg     string
+		concept string
+		from    string // a phrase of the step content the answer should quote
+	}{
+		{"How do I add fractions with different denominators?", "Unlike fractions", "different denominators"},
+		{"What is a mixed number?", "Mixed numbers", "whole part and a fraction part"},
+		{"why do we keep the denominator when adding like fractions", "Like fractions", "keep the denominator"},
+	}
+	closures := phrasebook[mClosure]
+	for i, dt := range doubts {
+		x := d.say(dt.msg)
+		out := x.reply.Output
+		if !strings.Contains(x.text(), dt.from) {
+			t.Errorf("doubt %d: reply %q does not answer from %q", i+1, x.text(), dt.concept)
+		}
+		n := 0
+		for _, c := range closures {
+			if strings.Contains(x.text(), strings.ReplaceAll(c, "{name}", "")) || strings.Contains(x.text(), strings.ReplaceAll(c, "{name}", ", Asha")) {
+				n++
+			}
+		}
+		if n != 1 || strings.Count(x.text(), "?") != 1 {
+			t.Errorf("doubt %d: want exactly one closure question, got %q", i+1, x.text())
+		}
+		if diff := cmp.Diff([]tutor.MasteryUpdate{{Concept: dt.concept, Score: 0.5}}, out.MasteryUpdates); diff != "" {
+			t.Errorf("doubt %d: mastery updates (-want +got):\n%s", i+1, diff)
+		}
+		if out.Intent != tutor.IntentQuestion || out.SessionComplete || x.after.ClarifyComplete {
+			t.Errorf("doubt %d: intent %q, complete %t", i+1, out.Intent, out.SessionComplete)
+		}
+	}
+	if diff := cmp.Diff([]string{"Unlike fractions", "Mixed numbers", "Like fractions"}, d.state.ConceptsDiscussed); diff != "" {
+		t.Errorf("concepts discussed (-want +got):\n%s", diff)
+	}
+
+	x := d.say("no, I'm done")
+	if x.reply.Output.Intent != tutor.IntentDone || !x.reply.Output.SessionComplete || !d.state.ClarifyComplete {
+		t.Errorf("\"no, I'm done\": intent %q, complete %t, state complete %t", x.reply.Output.Intent, x.reply.Output.SessionComplete, d.state.ClarifyComplete)
+	}
+	if !slices.Contains(d.state.History, tutor.Message{Role: tutor.RoleTeacher, Content: x.text(), Timestamp: d.state.History[len(d.state.History)-1].Timestamp}) {
+		t.Errorf("the goodbye was not recorded")
+	}
+}
+
+func TestClarifyMoves(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	tests := []struct {
+		name   string
+		msg    string
+		intent tutor.Intent
+		done   bool
+	}{
+		{"no more doubts", "no more doubts", tutor.IntentDone, true},
+		{"that's all", "that's all, thanks", tutor.IntentDone, true},
+		{"no", "no", tutor.IntentDone, true},
+		{"nope thanks", "nope, thank you", tutor.IntentDone, true},
+		{"no but a question", "no, but why are leaves green?", tutor.IntentQuestion, false},
+		{"not really", "not really", tutor.IntentFollowup, false},
+		{"thanks", "yes that helps", tutor.IntentFollowup, false},
+		{"off topic", "tell me a joke", tutor.IntentOffTopic, false},
+		{"unsure", "I don't know what to ask", tutor.IntentFollowup, false},
+		{"outside the topic", "who won the cricket match yesterday?", tutor.IntentQuestion, false},
+		{"a doubt", "what are stomata?", tutor.IntentQuestion, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDriver(t, topic, "doubts-moves", tutor.ModeClarify)
+			x := d.say(tt.msg)
+			if x.reply.Output.Intent != tt.intent || x.reply.Output.SessionComplete != tt.done {
+				t.Errorf("%q: intent %q complete %t, want %q %t (reply %q)", tt.msg, x.reply.Output.Intent, x.reply.Output.SessionComplete, tt.intent, tt.done, x.text())
+			}
+		})
+	}
+}
+
+func TestClarifyPastDiscussions(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	d := newDriver(t, topic, "doubts-past", tutor.ModeClarify)
+	past := []agents.PastDiscussion{{Date: epoch.AddDate(0, 0, -3), Concepts: []string{"The leaf as a food factory"}}}
+	x := d.sayWith("what are stomata?", past)
+	if !strings.Contains(x.text(), "the leaf as a food factory") || !strings.Contains(strings.ToLower(x.text()), "last time") {
+		t.Errorf("reply %q does not recall the earlier session", x.text())
+	}
+	x = d.sayWith("and what do guard cells do?", past)
+	if strings.Contains(strings.ToLower(x.text()), "last time") {
+		t.Errorf("reply %q recalls the earlier session twice", x.text())
+	}
+}
+
+func TestExplainRelevance(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	tests := []struct {
+		question string
+		concept  string
+	}{
+		{"What is photosynthesis?", "What photosynthesis is"},
+		{"what are the tiny pores in leaves called", "The leaf as a food factory"},
+		{"Why is the leaf boiled in alcohol in the starch test?", "Testing a leaf for starch"},
+		{"where does the plant keep extra glucose", "What photosynthesis is"},
+		{"how does iodine show starch?", "Testing a leaf for starch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			concept, sents, ok := explain(topic, tt.question, 2, nil)
+			if !ok || concept != tt.concept || len(sents) == 0 || len(sents) > 2 {
+				t.Errorf("explain(%q) = %q, %q, %t; want concept %q", tt.question, concept, sents, ok, tt.concept)
+			}
+		})
+	}
+	if _, _, ok := explain(topic, "who won the cricket match?", 2, nil); ok {
+		t.Error("a question outside the topic found an answer")
+	}
+
+	// A plan without content answers from the guideline's teaching approach.
+	bare := &tutor.Topic{
+		Guideline: tutor.Guideline{TeachingApproach: "Show that a magnet attracts iron. Opposite poles attract and like poles repel."},
+		Steps:     []tutor.Step{{ID: 1, Type: tutor.StepExplain, Concept: "Magnets"}},
+	}
+	concept, sents, ok := explain(bare, "do like poles repel?", 2, nil)
+	if !ok || concept != "" || !slices.Equal(sents, []string{"Opposite poles attract and like poles repel."}) {
+		t.Errorf("explain on a plan without content = %q, %q, %t", concept, sents, ok)
+	}
+}

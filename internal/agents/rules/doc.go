@@ -1,0 +1,85 @@
+// Package rules is tutord's built-in tutoring engine: a deterministic,
+// classic intelligent tutoring system that implements every agent of
+// package agents without a model, a network or a key. It is the default
+// when no model provider is configured, so tutord works out of the box,
+// and it makes tests and the evaluation harness reproducible. New returns
+// one agent per component; Provider names the engine in configurations
+// and agent logs (no model, no prompt, no tokens).
+//
+// # Determinism and voice
+//
+// Every reply is a function of its input. Variety comes from a hash of the
+// session id and the kind of sentence, shifted by the turn number: the same
+// move on consecutive turns is phrased differently, two sessions differ,
+// and a rerun of a session is identical word for word. The learner's first
+// name is used on about one turn in three. The phrasings live in
+// phrases.go. Replies are short (one to three sentences of the engine's own
+// besides curriculum text such as a question or a worked solution), plain
+// text for screen and speech, and in English whatever the learner's
+// language preference: the engine has no translator. They never talk about
+// the learner in the third person, name fields or verdicts, or use generic
+// labels ("Great job!", "Wrong"): praise names the answer and the idea
+// behind it, and a miss gets the next rung of the hint ladder.
+//
+// # teach_me
+//
+// The engine teaches the study plan in order. An explain step teaches the
+// step's content a part per turn (up to three sentences of a paragraph),
+// then moves to the next step. A check step asks one bank question on its
+// concept, a practice step question_count of them. The question is chosen
+// among those not yet asked in the session, easiest first, varied between
+// sessions by a hash of the session id and the step. The engine keeps its
+// own account of what it asked and explained in its turn summaries
+// ("Step 2: asked like-1"), which the domain keeps in the session's
+// timeline, and reads it back from there and from the history window.
+//
+// The answer evaluator's verdict is never questioned. A right answer gets
+// specific praise (the answer and the idea behind it: the first sentence
+// of its worked solution that explains in words, or its first hint) and
+// the lesson moves on: the next practice question, the next step's
+// question, the next explanation, or, after the final step, a wrap-up
+// naming the concepts covered, with session_complete. A wrong answer walks
+// the ladder: the question's first hint, its second, the worked solution,
+// then a step back to another question on the same concept, no harder
+// when the bank has one. The solution comes only when the guardrails allow
+// the answer to be shown: Respond computes them for its own move with
+// tutor.Guard, the call ApplyTurn makes, and never allows more than
+// Turn.Guard. A partly right answer hears what is right and what is
+// missing. "I don't know" gets encouragement and a hint, never the answer;
+// off-topic chat is steered back to the question; a question from the
+// learner is answered from the lesson and the question asked again. Any
+// sentence that would still give away the pending question's answer, or
+// the answer of the question being asked, is dropped before the reply
+// leaves (answer.DetectLeaks). Answers the evaluator cannot check are
+// judged by keyword overlap (see ExamEvaluator.Judge). After the lesson,
+// in the turns the session allows, the engine offers the bank's hardest
+// questions not yet asked.
+//
+// # clarify_doubts
+//
+// A doubt is answered with at most two sentences of the lesson's
+// explanations: those of the concept whose name, step titles and content
+// share the most with the question, then its sentences that share the
+// most. Words are compared without stop words and with plurals and verb
+// endings stemmed, each weighted by how rare it is in the lesson (twice in
+// a name or title). When no concept covers at least half of the question's
+// weight the engine says that the lesson does not explain it rather than
+// quote something unrelated. One closure question follows. A short "no",
+// "no more doubts" or "that's all" ends the session with a goodbye. The
+// concept answered is reported in mastery_updates so that the domain
+// records it as discussed; a concept an earlier session discussed is
+// introduced as such.
+//
+// # Exams, welcomes, safety
+//
+// ExamGenerator draws a 30/50/20 easy/medium/hard mix from the bank,
+// spread over concepts and question types, easiest first. ExamEvaluator
+// judges what the answer evaluator cannot check by keyword overlap with
+// the expected answer. Welcomer and PostCompletion write the first and the
+// after-the-end messages. Safety classifies messages with the patterns of
+// patterns.txt (self-harm, violence, sexual content, hate, personal data)
+// and answers each category kindly; the self-harm reply points to trusted
+// adults and to India's Tele-MANAS (14416), Childline (1098) and emergency
+// (112) numbers. Attempts to talk the tutor into giving answers are not a
+// safety matter: the tutor simply never gives them before their time.
+package rules

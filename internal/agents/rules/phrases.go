@@ -1,0 +1,340 @@
+package rules
+
+// move is a kind of sentence the engine says.
+type move int
+
+// The moves. Their phrasings are in phrasebook.
+const (
+	mStart           move = iota // the lesson starts
+	mStartGently                 // the lesson starts, the learner unsure
+	mMore                        // after part of an explanation
+	mReadyQuestion               // after an explanation, before its question
+	mReadyNext                   // after an explanation, before the next one: {title}
+	mAsk                         // asks a question: {q}
+	mAskNext                     // asks the next question after praise: {q}
+	mAskHarder                   // asks a harder question after the lesson: {q}
+	mPraiseValue                 // a right answer, named: {value}
+	mPraise                      // a right answer
+	mNextUp                      // moves on to an explanation: {title}
+	mNotYet                      // a first wrong answer, echoed: {answer}
+	mNotYetPlain                 // a first wrong answer
+	mStill                       // a second wrong answer
+	mPartly                      // a partly right answer: {what}
+	mTryAgain                    // asks for another attempt
+	mWalkThrough                 // before the worked solution
+	mYourTurn                    // after the worked solution
+	mStepBack                    // another question after repeated misses: {q}
+	mIDK                         // "I don't know"
+	mIDKAgain                    // "I don't know" again
+	mGuess                       // asks for a guess
+	mRedirect                    // an off-topic message, back to the question: {q}
+	mRedirectLesson              // an off-topic message, back to the lesson: {title}
+	mBackToQuestion              // after answering a doubt, back to the question
+	mCarryOn                     // after answering a doubt, back to the lesson
+	mClue                        // a doubt that would give the answer away
+	mChoose                      // a reply that hedges between answers
+	mWaiting                     // a message with no answer in it: {q}
+	mAgain                       // repeats part of an explanation
+	mWrapUp                      // the lesson is complete: {concepts}
+	mOfferHarder                 // after the wrap-up
+	mBankDone                    // no questions left after the lesson
+	mDeclined                    // the learner declines more questions
+	mTimeUp                      // the sitting's time is up: {concepts}
+	mStop                        // the learner stops
+	mNoLesson                    // a session without a plan
+	mClosure                     // closes an answered doubt
+	mLastTime                    // a doubt discussed in an earlier session: {concept}
+	mSuggest                     // suggests doubts to ask: {concepts}
+	mGlad                        // a "yes" in a doubts session
+	mUnclear                     // a "no" in a doubts session
+	mNotInTopic                  // a doubt outside the topic: {topic}, {concept}
+	mStayOnTopic                 // an off-topic message in a doubts session: {topic}
+	mGoodbye                     // a doubts session ends
+	mWelcomeTeach                // teach_me welcome: {topic}, {first}, {last}
+	mWelcomeTeachOne             // teach_me welcome with one concept: {topic}
+	mWelcomeClarify              // clarify_doubts welcome: {topic}, {concepts}
+	mWelcomeExam                 // exam welcome: {topic}, {n}
+	mAfterLesson                 // a message after a completed session
+	mAfterQuestion               // a question after a completed session
+	mAfterThanks                 // thanks after a completed session
+	mAfterExam                   // a message after a finished exam
+)
+
+// phrasebook holds every phrasing of every move. Replies are in English
+// whatever the learner's language preference: the templates are the
+// engine's whole vocabulary, and it has no translator. They are plain
+// text for the screen and for speech alike: no markdown, no emojis, and no
+// generic verdicts ("Great job!", "Wrong", "Incorrect"): praise names what
+// was right and a miss is answered with the next step, not a label.
+var phrasebook = map[move][]string{
+	mStart: {
+		"Let's begin{name}.",
+		"Great, let's get started{name}.",
+		"Here we go{name}.",
+	},
+	mStartGently: {
+		"No rush{name}, we'll take it slowly.",
+		"That's fine, we'll go one small step at a time.",
+	},
+	mMore: {
+		"Does that make sense so far?",
+		"With me so far?",
+		"Shall I go on?",
+		"Ready for the next bit?",
+	},
+	mReadyQuestion: {
+		"Ready for a quick question on this?",
+		"Shall we check that with a question?",
+		"Want to try a question on it?",
+	},
+	mReadyNext: {
+		"Shall we move on to {title}?",
+		"Next up is {title}: ready?",
+		"Ready to look at {title}?",
+	},
+	mAsk: {
+		"Here's a question for you{name}: {q}",
+		"Try this one: {q}",
+		"Let's check: {q}",
+		"Your turn{name}: {q}",
+	},
+	mAskNext: {
+		"Next one: {q}",
+		"Here's another{name}: {q}",
+		"Now try this: {q}",
+	},
+	mAskHarder: {
+		"Here's a harder one{name}: {q}",
+		"Try this tougher one: {q}",
+		"Ready for a challenge? {q}",
+	},
+	mPraiseValue: {
+		"Yes{name}, {value} is right.",
+		"That's it: {value}.",
+		"Exactly, {value}{name}.",
+		"Spot on, {value}.",
+	},
+	mPraise: {
+		"Yes{name}, that's right.",
+		"Exactly right.",
+		"Spot on{name}.",
+	},
+	mNextUp: {
+		"Next up is {title}: ready?",
+		"Shall we move on to {title}?",
+		"Let's look at {title} next: ready?",
+	},
+	mNotYet: {
+		"Not quite{name}: you said {answer}.",
+		"Hmm, {answer} isn't it yet.",
+		"You said {answer}; let's look again.",
+	},
+	mNotYetPlain: {
+		"Not quite{name}; let's look again.",
+		"Hmm, not yet.",
+		"Let's look at that again{name}.",
+	},
+	mStill: {
+		"Not there yet{name}, but keep at it.",
+		"Still not quite; here's a bigger clue.",
+		"Keep going{name}, here's another clue.",
+	},
+	mPartly: {
+		"You're partly there{name}: {what}.",
+		"Nearly: {what}.",
+		"Good start: {what}.",
+	},
+	mTryAgain: {
+		"Try again?",
+		"What do you get now?",
+		"Have another go.",
+		"What's your answer now?",
+	},
+	mWalkThrough: {
+		"Let's work through it together{name}.",
+		"Here's how it goes.",
+		"Let me walk you through it.",
+	},
+	mYourTurn: {
+		"Now you try: what's the answer?",
+		"Can you give me the answer now?",
+		"Now tell me the answer in your own words.",
+	},
+	mStepBack: {
+		"Let's step back and try this one first: {q}",
+		"Let's come at it from another angle{name}: {q}",
+		"Let's try a different question on the same idea: {q}",
+	},
+	mIDK: {
+		"That's okay{name}, let's work it out together.",
+		"No worries, we'll take it one step at a time.",
+		"It's fine not to know yet{name}; here's a clue.",
+	},
+	mIDKAgain: {
+		"No pressure{name}: even a guess helps.",
+		"Give it your best guess; a guess that misses is fine here.",
+		"Let's try it together{name}, one small piece at a time.",
+	},
+	mGuess: {
+		"What do you think?",
+		"What's your best guess?",
+		"What would you try first?",
+	},
+	mRedirect: {
+		"Good thought, but let's stay with our question{name}: {q}",
+		"Let's save that for later; back to this one: {q}",
+		"Interesting! First, though, let's finish this{name}: {q}",
+	},
+	mRedirectLesson: {
+		"Let's save that for later{name}. Shall we carry on with {title}?",
+		"Good thought, but let's stay with {title} for now. Ready to carry on?",
+		"Let's get back to {title}{name}. Shall we carry on?",
+	},
+	mBackToQuestion: {
+		"Now, back to our question: what's your answer?",
+		"With that in mind, try the question again.",
+		"Now have a go at the question{name}.",
+	},
+	mCarryOn: {
+		"Shall we carry on?",
+		"Ready to continue{name}?",
+		"Shall we keep going?",
+	},
+	mClue: {
+		"Good question{name}! I can't give the answer away, but here's a clue.",
+		"That would give it away, so here's a clue instead.",
+		"Let's keep the answer for you to find{name}; here's a clue.",
+	},
+	mChoose: {
+		"I see more than one answer there{name}; which one is your final answer?",
+		"Pick one answer for me: which is it?",
+	},
+	mWaiting: {
+		"Take your time{name}: {q}",
+		"Whenever you're ready: {q}",
+		"Have a go at this one{name}: {q}",
+	},
+	mAgain: {
+		"Let's go over that again slowly{name}.",
+		"No problem, here it is once more.",
+		"Let me say that again.",
+	},
+	mWrapUp: {
+		"That's the whole lesson{name}: you've worked through {concepts}.",
+		"And that completes the lesson: you've covered {concepts}{name}.",
+		"Well worked{name}: you've finished the lesson on {concepts}.",
+	},
+	mOfferHarder: {
+		"If you'd like, I can give you a harder question to try.",
+		"Say yes if you'd like a harder question.",
+	},
+	mBankDone: {
+		"That's every question I have on this topic{name}, well done! You can start a new session whenever you like.",
+		"You've tried all my questions on this topic! Start a new session whenever you're ready.",
+	},
+	mDeclined: {
+		"No problem{name}. You can start a new session whenever you like.",
+		"That's fine! Start a new session whenever you're ready.",
+	},
+	mTimeUp: {
+		"We're out of time for today{name}: you worked on {concepts}. You can pick up where you left off anytime.",
+		"That's our time for today: you worked on {concepts}. You can carry on from here next time{name}.",
+	},
+	mStop: {
+		"No problem{name}, we'll stop here. You can pick up where you left off anytime.",
+		"Okay, let's pause here. Come back whenever you're ready to carry on.",
+	},
+	mNoLesson: {
+		"Let's start learning together{name}. What would you like to know?",
+	},
+	mClosure: {
+		"Does that help, or do you have another doubt?",
+		"Does that answer it? Ask me anything else you're unsure about.",
+		"Is that clearer now{name}, or is there something else you'd like to ask?",
+	},
+	mLastTime: {
+		"We looked at {concept} last time too, so here's a quick reminder.",
+		"Last time we talked about {concept} as well; here it is again.",
+	},
+	mSuggest: {
+		"No problem{name}: you could ask me about {concepts}.",
+		"You might ask about {concepts}, for example.",
+	},
+	mGlad: {
+		"Glad to hear it{name}! What would you like to ask next?",
+		"Great! What else can I help with?",
+	},
+	mUnclear: {
+		"Sorry that wasn't clear{name}. Which part would you like me to explain?",
+		"Let's try again: which part is confusing you?",
+	},
+	mNotInTopic: {
+		"I can't answer that from our lesson on {topic}{name}. Could you ask it another way, or ask me about {concept}?",
+		"That's not something our lesson on {topic} explains. Try asking it another way, or ask me about {concept}.",
+	},
+	mStayOnTopic: {
+		"Let's stick to {topic} for now{name}: what would you like to know about it?",
+		"Let's keep to {topic}. What would you like to ask about it?",
+	},
+	mGoodbye: {
+		"You're welcome{name}! Happy studying, and come back any time you have more doubts.",
+		"Glad I could help. Good luck, and see you next time{name}!",
+		"Happy to help{name}! Come back whenever another doubt comes up.",
+	},
+	mWelcomeTeach: {
+		"{hi} Today we're learning {topic}: we'll start with {first} and build up to {last}. Ready to begin?",
+		"{hi} In this lesson we'll work on {topic}, from {first} to {last}. Shall we start?",
+	},
+	mWelcomeTeachOne: {
+		"{hi} Today we're learning {topic}, one step at a time. Ready to begin?",
+		"{hi} In this lesson we'll work on {topic} together. Shall we start?",
+	},
+	mWelcomeClarify: {
+		"{hi} I'm here to help with {topic}, such as {concepts}. What would you like to know?",
+		"{hi} Ask me anything about {topic}, for example {concepts}. What's your doubt?",
+	},
+	mWelcomeExam: {
+		"{hi} This is a {n}-question exam on {topic}. Answer each one as best you can, and you'll see your results at the end.",
+		"{hi} Let's test your knowledge of {topic} with {n} questions. Take your time, and your results come at the end.",
+	},
+	mAfterLesson: {
+		"Thanks for your message{name}! This session is complete, so start a new session whenever you're ready.",
+		"This lesson is finished{name}. You can start a new session any time to keep learning.",
+	},
+	mAfterQuestion: {
+		"That's a good question for a new session{name}. Start one whenever you're ready!",
+		"Good question! This session is complete, so start a new session and we can explore it.",
+	},
+	mAfterThanks: {
+		"You're welcome{name}! Start a new session whenever you'd like to learn more.",
+		"Happy to help! Start a new session whenever you're ready to learn more.",
+	},
+	mAfterExam: {
+		"Thanks{name}! Your results are above; start a new session whenever you'd like to practise more.",
+		"Your exam is finished and your results are above. Start a new session any time to keep practising.",
+	},
+}
+
+// partialWhat says, for each reason the answer evaluator gives for a
+// partly right answer, what is right and what is missing, without the
+// answer. Reasons not listed get partialDefault.
+var partialWhat = map[string]string{
+	"right number, wrong unit":                   "the number is right, but take another look at the unit",
+	"right number, unit missing":                 "the number is right, and it needs its unit",
+	"right number, percent sign missing":         "the number is right; now write it as a percentage",
+	"not in simplest form":                       "your value is right, but it can be simplified",
+	"improper fraction, expected a mixed number": "your value is right; now write it as a mixed number",
+	"some values right":                          "some of your values are right, but not all of them",
+	"right elements, wrong order":                "you have the right items, but check their order",
+	"all elements and some extra ones":           "everything needed is there, plus something extra",
+	"some elements missing":                      "part of it is right, but something is missing",
+}
+
+const partialDefault = "part of that is right, but something is missing"
+
+// Fallback hints for questions without their own: a conceptual nudge, then
+// a first step.
+var fallbackHints = [2]string{
+	"Think about the idea we just learned and how it fits this question.",
+	"Start with the first step and work it through one piece at a time.",
+}

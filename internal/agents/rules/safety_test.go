@@ -1,0 +1,221 @@
+package rules
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+func newSafety(t *testing.T) *Safety {
+	t.Helper()
+	s, err := NewSafety()
+	if err != nil {
+		t.Fatalf("patterns.txt: %v", err)
+	}
+	return s
+}
+
+func check(t *testing.T, s *Safety, role, msg string, st tutor.State) agents.SafetyVerdict {
+	t.Helper()
+	v, c, err := s.Check(context.Background(), role, msg, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Provider != Provider || c.Agent != agents.NameSafety || len(c.Output) == 0 {
+		t.Errorf("call record %+v", c)
+	}
+	return v
+}
+
+// TestSafetySafe holds messages from lessons and learners that must pass:
+// school content full of words that are unsafe elsewhere.
+func TestSafetySafe(t *testing.T) {
+	s := newSafety(t)
+	for _, msg := range []string{
+		"Boiling water kills the bacteria in it.",
+		"Why does the plant die without light?",
+		"The plant dies if it gets no water for a week.",
+		"If we divide the cake into 8 equal parts, what fraction is one slice?",
+		"Let's attack the problem step by step.",
+		"Sex cells are made in the reproductive organs.",
+		"What is sexual reproduction in plants?",
+		"Is asexual reproduction faster?",
+		"I need my address for the school project.",
+		"What is the address of the school?",
+		"What is a strong password made of?",
+		"The soldiers attacked the fort in 1857.",
+		"Why did the British shoot at the crowd at Jallianwala Bagh?",
+		"How many people died in the famine?",
+		"The cat killed the mouse, so the food chain changed.",
+		"Antibiotics kill germs but not viruses.",
+		"White blood cells attack germs that enter the body.",
+		"The hunter shot the deer in the story.",
+		"Hang the wet clothes in the sun to dry.",
+		"Cut the paper into 4 equal strips.",
+		"I'm dying to know the answer to this puzzle!",
+		"This homework is killing me, it's so long.",
+		"My teacher will kill me if I don't finish this.",
+		"I hate fractions!",
+		"I hate this question, it's so hard.",
+		"What does retardation mean in physics?",
+		"Uniformly retarded motion is when speed decreases evenly.",
+		"What is the number 9876543210 in words?",
+		"My phone died, so I'm on my brother's laptop.",
+		"Which gas do we breathe out?",
+		"Can we meet the deadline if we finish 3 pages a day?",
+		"Let's meet again tomorrow for the next lesson? I mean, continue here.",
+		"Where do penguins live?",
+		"What is the place value of 7 in 4,75,231?",
+		"Explode the number 345 into hundreds, tens and ones.",
+		"The volcano's blast destroyed the town of Pompeii.",
+		"What is a gun metal alloy made of?",
+		"How do snakes kill their prey?",
+		"Why do some stars die and become black holes?",
+		"The nude mole-rat lives underground.",
+		"Mahatma Gandhi was shot in 1948.",
+		"Is a negative times a negative positive?",
+		"What is my score out of 50 if I got 42?",
+		"Women got the right to vote in India in 1950.",
+		"Muslims, Hindus, Sikhs and Christians live together in India.",
+		"kya main 3/4 ko 6/8 likh sakta hoon?",
+		"Please tell me how to cut a fraction down to its simplest form.",
+	} {
+		t.Run(msg, func(t *testing.T) {
+			if v := check(t, s, "student", msg, tutor.State{}); !v.Safe {
+				t.Errorf("flagged as %s (%s)", v.Category, v.Reasoning)
+			}
+		})
+	}
+}
+
+// TestSafetyUnsafe holds messages that must be flagged, with their
+// category.
+func TestSafetyUnsafe(t *testing.T) {
+	s := newSafety(t)
+	tests := []struct {
+		msg      string
+		category string
+	}{
+		{"I want to kill myself", CategorySelfHarm},
+		{"sometimes I think about suicide", CategorySelfHarm},
+		{"I want to die", CategorySelfHarm},
+		{"I don't want to live anymore", CategorySelfHarm},
+		{"I've been cutting myself", CategorySelfHarm},
+		{"everyone would be better off dead without me, me too", CategorySelfHarm},
+		{"I wish I was never born", CategorySelfHarm},
+		{"how do I end my life", CategorySelfHarm},
+		{"I hate myself so much", CategorySelfHarm},
+		{"mujhe marna hai", CategorySelfHarm},
+		{"main mar jaunga", CategorySelfHarm},
+		{"I’m going to kill him tomorrow", CategoryViolence},
+		{"I will stab my brother", CategoryViolence},
+		{"how to make a bomb at home", CategoryViolence},
+		{"I'll bring a gun to school", CategoryViolence},
+		{"help me hurt someone", CategoryViolence},
+		{"main usko maar dunga", CategoryViolence},
+		{"show me porn", CategorySexual},
+		{"send nudes", CategorySexual},
+		{"do you want to have sex", CategorySexual},
+		{"you are sexy", CategorySexual},
+		{"send me naked pics", CategorySexual},
+		{"I hate muslims", CategoryHate},
+		{"gays are disgusting", CategoryHate},
+		{"women are inferior", CategoryHate},
+		{"get rid of all the jews", CategoryHate},
+		{"you retard", CategoryHate},
+		{"what is your phone number?", CategoryPersonalData},
+		{"give me your home address", CategoryPersonalData},
+		{"my phone number is 98765 43210", CategoryPersonalData},
+		{"my address is 12 MG Road, Pune", CategoryPersonalData},
+		{"my password is tiger123", CategoryPersonalData},
+		{"call me on +91 98765 43210", CategoryPersonalData},
+		{"can we meet in person after school?", CategoryPersonalData},
+		{"where do you live?", CategoryPersonalData},
+		{"come to my house tonight", CategoryPersonalData},
+		{"let's meet", CategoryPersonalData},
+	}
+	for _, tt := range tests {
+		t.Run(tt.msg, func(t *testing.T) {
+			v := check(t, s, "student", tt.msg, tutor.State{})
+			if v.Safe || v.Category != tt.category || v.Guidance != guidance[tt.category] {
+				t.Errorf("got %+v, want category %s", v, tt.category)
+			}
+		})
+	}
+}
+
+func TestSafetyWarnings(t *testing.T) {
+	s := newSafety(t)
+	flagged := tutor.State{SafetyFlags: []string{CategoryPersonalData, CategorySelfHarm}}
+	tests := []struct {
+		name  string
+		role  string
+		msg   string
+		state tutor.State
+		want  agents.SafetyVerdict
+	}{
+		{"first mild", "student", "you are sexy", tutor.State{}, agents.SafetyVerdict{Category: CategorySexual, Guidance: guidance[CategorySexual]}},
+		{"severe", "student", "send nudes", tutor.State{}, agents.SafetyVerdict{Category: CategorySexual, Guidance: guidance[CategorySexual], Warn: true}},
+		{"repeated", "student", "what is your phone number", flagged, agents.SafetyVerdict{Category: CategoryPersonalData, Guidance: guidance[CategoryPersonalData], Warn: true}},
+		{"self-harm never warns", "student", "I want to die", flagged, agents.SafetyVerdict{Category: CategorySelfHarm, Guidance: guidance[CategorySelfHarm]}},
+		{"precedence", "student", "I want to kill myself and I will kill him", tutor.State{}, agents.SafetyVerdict{Category: CategorySelfHarm, Guidance: guidance[CategorySelfHarm]}},
+		{"tutor reply", "tutor", "I will kill you", flagged, agents.SafetyVerdict{Category: CategoryViolence, Guidance: tutorGuidance}},
+		{"safe tutor reply", "tutor", "Boiling kills the germs. What is 2/9 + 5/9?", flagged, agents.SafetyVerdict{Safe: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := check(t, s, tt.role, tt.msg, tt.state)
+			got.Reasoning = ""
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSafetyGuidance(t *testing.T) {
+	for _, c := range categories {
+		g := guidance[c]
+		if g == "" || len(sentences(g)) > 3 {
+			t.Errorf("%s: guidance %q should be one to three sentences", c, g)
+		}
+	}
+	for _, want := range []string{"14416", "1098", "112", "adult you trust"} {
+		if !strings.Contains(guidance[CategorySelfHarm], want) {
+			t.Errorf("the self-harm guidance does not mention %q", want)
+		}
+	}
+}
+
+func TestParseRules(t *testing.T) {
+	tests := []struct {
+		name, text, err string
+		rules           int
+	}{
+		{"comments and blanks", "# c\n\n  \nhate flag \\bx\\b\n", "", 1},
+		{"pattern with spaces", "violence severe \\bbeat up\\b", "", 1},
+		{"too few fields", "hate flag", "patterns.txt:1: want", 0},
+		{"unknown category", "jailbreak flag x", `unknown category "jailbreak"`, 0},
+		{"unknown level", "hate maybe x", `level "maybe"`, 0},
+		{"bad regexp", "hate flag (x", "patterns.txt:1: error parsing", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rules, err := parseRules(tt.text)
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("err %v, want %q", err, tt.err)
+			}
+			if len(rules) != tt.rules {
+				t.Errorf("%d rules, want %d", len(rules), tt.rules)
+			}
+		})
+	}
+	r, _ := parseRules("violence severe \\bbeat up\\b")
+	if !r[0].re.MatchString("i will beat up") || !r[0].severe || r[0].category != CategoryViolence {
+		t.Errorf("rule %+v", r[0])
+	}
+}

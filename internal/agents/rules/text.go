@@ -1,0 +1,248 @@
+package rules
+
+import (
+	"hash/fnv"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+// words splits s into lowercase words of letters, marks and digits, with
+// apostrophes dropped so that "don't" and "dont" are one word.
+func words(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r):
+			b.WriteRune(unicode.ToLower(r))
+		case r == '\'' || r == '’' || r == 'ʼ' || r == '`':
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// stem reduces a word to a common form well enough for matching words:
+// plurals to the singular ("fractions" → "fraction", "bodies" → "body",
+// "leaves" → "leaf") and the -ing and -ed forms of verbs to their stem
+// ("adding" → "add", "boiled" → "boil"). It is deliberately simple: both
+// sides of a comparison go through it, so a crude stem that is consistent
+// is as good as a correct one. Short words are left alone.
+func stem(w string) string {
+	if s, ok := irregular[w]; ok {
+		return s
+	}
+	n := len(w)
+	switch {
+	case n <= 3:
+		return w
+	case strings.HasSuffix(w, "ies") && n > 4:
+		return w[:n-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"),
+		strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "zes"):
+		return w[:n-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:n-1]
+	case strings.HasSuffix(w, "ing") && n > 5:
+		return w[:n-3]
+	case strings.HasSuffix(w, "ed") && n > 4 && !strings.HasSuffix(w, "eed"):
+		return w[:n-2]
+	}
+	return w
+}
+
+// irregular maps irregular plurals to their singular.
+var irregular = map[string]string{
+	"leaves": "leaf", "halves": "half", "lives": "life", "knives": "knife", "wives": "wife", "shelves": "shelf",
+	"children": "child", "people": "person", "men": "man", "women": "woman", "teeth": "tooth", "feet": "foot",
+	"mice": "mouse", "geese": "goose", "stomata": "stoma",
+}
+
+// stopWords are words that say nothing about what a question is about:
+// function words, question words and the filler of a request.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		a an the and or but if of to in on at by for with from into onto about as than then so
+		is are was were be been being am do does did doing done have has had having can could
+		will would shall should may might must i me my mine we us our you your yours he him his
+		she her it its they them their this that these those there here what which who whom
+		whose why how when where whats hows whys please tell explain meaning know
+		understand get got need want just also too very really much many more most some
+		any all each every no not dont doesnt didnt isnt arent cant cannot yes ok okay thanks
+		thank sir maam again still one way thing something anything let lets
+		kya hai hain ka ki ke ko se mein aur kaise kyun kyu matlab batao samjhao`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// terms returns the distinct content terms of s: its words without stop
+// words, stemmed, in order of first appearance.
+func terms(s string) []string {
+	var out []string
+	for _, w := range words(s) {
+		if stopWords[w] || (utf8.RuneCountInString(w) < 2 && !isDigits(w)) {
+			continue
+		}
+		if t := stem(w); !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// sentences splits text into sentences with the leak detector's splitter,
+// so that what the engine counts as a sentence is what the detector checks.
+func sentences(text string) []string {
+	var out []string
+	for _, s := range answer.SplitSentences(text) {
+		out = append(out, s.Text)
+	}
+	return out
+}
+
+// paragraphs splits text at blank lines; single line breaks inside a
+// paragraph are kept as spaces.
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// oneLine joins the lines of a multi-line text (a worked solution) into one
+// paragraph, ending each line with a full stop when it has no end mark.
+func oneLine(text string) string {
+	var parts []string
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if !strings.ContainsAny(l[len(l)-1:], ".!?:") {
+			l += "."
+		}
+		parts = append(parts, l)
+	}
+	return strings.Join(parts, " ")
+}
+
+// lowerFirst lowercases the first letter of a title for use inside a
+// sentence ("Like fractions" → "like fractions"), unless its first word
+// looks like an acronym or a name with inner capitals ("LCM", "McDonald").
+func lowerFirst(s string) string {
+	first, _, _ := strings.Cut(s, " ")
+	r, size := utf8.DecodeRuneInString(first)
+	if !unicode.IsUpper(r) || strings.IndexFunc(first[size:], unicode.IsUpper) >= 0 || first == "I" {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[size:]
+}
+
+// joinList joins items as an English list: "a", "a and b", "a, b and c".
+func joinList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// cut returns s cut to at most n runes.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n]))
+}
+
+// hash returns a stable hash of its parts: the engine's only source of
+// variety, so that a session never repeats itself word for word but a rerun
+// of it is identical.
+func hash(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// isQuestion reports whether a message asks something: it has a question
+// mark or opens with a question word.
+func isQuestion(msg string) bool {
+	if strings.ContainsAny(msg, "?？") {
+		return true
+	}
+	w := words(msg)
+	if len(w) == 0 {
+		return false
+	}
+	switch w[0] {
+	case "what", "whats", "why", "how", "when", "where", "which", "who", "whose", "can", "could",
+		"is", "are", "do", "does", "did", "should", "would", "will", "explain", "kya", "kaise", "kyun", "kyu":
+		return true
+	}
+	return false
+}
+
+// isNo reports whether a short message declines or disagrees: "no",
+// "not really", "nahi".
+func isNo(msg string) bool {
+	w := words(msg)
+	if len(w) == 0 || len(w) > 6 {
+		return false
+	}
+	switch w[0] {
+	case "no", "nope", "nah", "nahi", "nahin", "na":
+		return true
+	case "not":
+		return len(w) > 1 && (w[1] == "really" || w[1] == "yet" || w[1] == "now" || w[1] == "ready")
+	}
+	return false
+}
+
+// confused reports whether a message says the explanation did not land.
+func confused(msg string) bool {
+	if isNo(msg) {
+		return true
+	}
+	w := " " + strings.Join(words(msg), " ") + " "
+	for _, p := range []string{" confused ", " confusing ", " dont understand ", " dont get ", " didnt understand ",
+		" didnt get ", " lost ", " samajh nahi ", " samjha nahi ", " samjhi nahi "} {
+		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,208 @@
+package rules
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+// examStay is the reply to an exam turn sent to the tutor by mistake.
+const examStay = "Let's stay with the exam."
+
+// Tutor is the rules engine's master tutor. The zero value is ready to use
+// and safe for concurrent use.
+type Tutor struct{}
+
+// NewTutor returns the rules engine's master tutor.
+func NewTutor() *Tutor { return &Tutor{} }
+
+var _ agents.Tutor = (*Tutor)(nil)
+
+// Respond returns the tutor's reply to a teach_me or clarify_doubts turn.
+// The reply depends only on the turn: the same turn always gets the same
+// reply. It returns an error only when ctx is done.
+func (*Tutor) Respond(ctx context.Context, t agents.Turn) (agents.TutorReply, agents.Call, error) {
+	if err := ctx.Err(); err != nil {
+		return agents.TutorReply{}, agents.Call{Agent: agents.NameMasterTutor, Provider: Provider, Err: err}, err
+	}
+	var r agents.TutorReply
+	switch t.State.Mode {
+	case tutor.ModeClarify:
+		r.Output = clarify(t)
+	case tutor.ModeExam:
+		// Exam answers go to the exam evaluator; the domain words exam turns.
+		r.Output = tutor.TutorOutput{Response: examStay, Intent: tutor.IntentContinuation, TurnSummary: "Exam: stayed with the exam",
+			MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
+	default:
+		r.Output, r.NextQuestion = teach(t)
+	}
+	c := call(agents.NameMasterTutor, r.Output)
+	c.Reasoning = r.Output.Reasoning
+	return r, c, nil
+}
+
+// lesson builds one teach_me reply.
+type lesson struct {
+	turn  agents.Turn
+	s     tutor.State
+	topic *tutor.Topic
+	v     *voice
+	rec   record
+	out   tutor.TutorOutput
+	next  *tutor.BankQuestion
+	parts []string
+	sum   summary
+}
+
+// teach returns the tutor output of a teach_me turn and the bank question
+// it asks, if any.
+func teach(t agents.Turn) (tutor.TutorOutput, *tutor.BankQuestion) {
+	l := &lesson{turn: t, s: t.State, topic: t.Topic, v: newVoice(t.State)}
+	l.out = tutor.TutorOutput{Intent: tutor.IntentContinuation, MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
+	l.sum.step = t.State.CurrentStep
+	if l.topic.TotalSteps() == 0 {
+		l.say(mNoLesson)
+		l.note("no study plan")
+		return l.finish()
+	}
+	l.rec = readRecord(l.s, l.topic)
+	complete := l.s.IsComplete(l.topic)
+	switch {
+	case t.Precheck == tutor.PrecheckStop:
+		l.say(mStop)
+		l.note("stopped at the learner's request")
+	case !complete && (t.Guard.TimeUp || tutor.TimeUp(l.s, t.Now)):
+		l.timeUp()
+	case l.s.LastQuestion != nil:
+		l.pending()
+	case complete:
+		l.extension()
+	case l.s.TurnCount == 0 && isNo(t.Message):
+		l.step(l.v.say(mStartGently))
+	case l.s.TurnCount == 0:
+		l.step(l.v.say(mStart))
+	default:
+		l.atStep()
+	}
+	return l.finish()
+}
+
+func (l *lesson) say(m move, slots ...string) { l.parts = append(l.parts, l.v.say(m, slots...)) }
+func (l *lesson) add(text ...string)          { l.parts = append(l.parts, text...) }
+func (l *lesson) note(n string)               { l.sum.notes = append(l.sum.notes, n) }
+
+// ask asks bank question q at step st with move m.
+func (l *lesson) ask(q tutor.BankQuestion, st int, m move) {
+	l.say(m, "{q}", questionText(q))
+	l.next = &q
+	l.out.QuestionAsked = new(q.Text)
+	l.out.ExpectedAnswer = new(q.Answer)
+	l.out.QuestionConcept = new(q.Concept)
+	l.sum.step, l.sum.asked = st, q.ID
+}
+
+// advance moves the lesson to step n.
+func (l *lesson) advance(n int) {
+	if n > l.s.CurrentStep {
+		l.out.AdvanceToStep = new(n)
+	}
+}
+
+// judge records a judged answer to the pending question.
+func (l *lesson) judge(concept string, r tutor.Result, firstTry bool) {
+	correct := r == tutor.ResultCorrect
+	l.out.Intent = tutor.IntentAnswer
+	l.out.AnswerCorrect = new(correct)
+	signal, score := tutor.SignalNeedsRemediation, 0.3
+	switch {
+	case correct && firstTry:
+		signal, score = tutor.SignalStrong, 0.8
+	case correct:
+		signal, score = tutor.SignalAdequate, 0.8
+	case r == tutor.ResultPartial:
+		signal, score = tutor.SignalAdequate, 0.6
+	}
+	l.out.MasterySignal = new(signal)
+	if concept != "" {
+		l.out.MasteryUpdates = append(l.out.MasteryUpdates, tutor.MasteryUpdate{Concept: concept, Score: score})
+	}
+}
+
+// directives returns the guardrails' directives for the move made so far:
+// the call ApplyTurn will make with this output, never allowing more than
+// the directives the turn came with. A reply written after a correction
+// never reveals the answer.
+func (l *lesson) directives() tutor.Guarded {
+	out := l.out
+	g := tutor.Guard(l.s, l.topic, tutor.Outcome{
+		Now: l.turn.Now, StudentMessage: l.turn.Message, Precheck: l.turn.Precheck,
+		Verdict: l.turn.Evaluation.Verdict, Output: &out,
+	})
+	if l.turn.Guard.Output != nil && l.turn.Evaluation.Verdict.Known() {
+		g.MayRevealAnswer = g.MayRevealAnswer && l.turn.Guard.MayRevealAnswer
+	}
+	if l.turn.Correction != "" {
+		g.MayRevealAnswer = false
+	}
+	g.MustExplain = g.MustExplain || l.turn.Guard.MustExplain
+	return g
+}
+
+// finish composes the reply, removes any sentence that would give away the
+// answer of the pending question (unless the guardrails allow it) or of
+// the question just asked, and fills in the summary and reasoning.
+func (l *lesson) finish() (tutor.TutorOutput, *tutor.BankQuestion) {
+	reply := compose(l.parts...)
+	if q := l.s.LastQuestion; q != nil && !l.directives().MayRevealAnswer {
+		bq := bankOf(l.topic, q)
+		reply = redact(reply, bq.Expected(), q.QuestionText, l.dialogue(q))
+	}
+	if l.next != nil {
+		reply = redact(reply, l.next.Expected(), l.next.Text, nil)
+	}
+	if strings.TrimSpace(reply) == "" {
+		reply = l.v.say(mGuess)
+	}
+	l.out.Response = reply
+	l.out.TurnSummary = cut(l.sum.String(), 80)
+	l.out.Reasoning = "Rules engine: " + l.sum.String() + "."
+	return l.out, l.next
+}
+
+// dialogue returns what the learner has said since q was asked, this
+// message included: what they said is no longer the tutor's to withhold.
+func (l *lesson) dialogue(q *tutor.Question) []answer.Utterance {
+	var since time.Time
+	if q.AskedAt != nil {
+		since = q.AskedAt.Time()
+	}
+	var d []answer.Utterance
+	for _, m := range l.s.History {
+		if m.Role == tutor.RoleStudent && !m.Timestamp.Time().Before(since) {
+			d = append(d, answer.Utterance{Role: answer.RoleStudent, Text: m.Content})
+		}
+	}
+	return append(d, answer.Utterance{Role: answer.RoleStudent, Text: l.turn.Message})
+}
+
+// redact removes the sentences of reply that give away the expected answer.
+func redact(reply string, exp answer.Expected, question string, d []answer.Utterance) string {
+	leaks := answer.DetectLeaks(answer.LeakCheck{Expected: exp, Question: question, Dialogue: d, Reply: reply})
+	if len(leaks) == 0 {
+		return reply
+	}
+	for i := len(leaks) - 1; i >= 0; i-- {
+		s := leaks[i].Sentence
+		reply = reply[:s.Start] + reply[s.End:]
+	}
+	return strings.Join(strings.Fields(reply), " ")
+}
+
+// givesAway reports whether text gives away the expected answer.
+func givesAway(text string, exp answer.Expected, question string, d []answer.Utterance) bool {
+	return len(answer.DetectLeaks(answer.LeakCheck{Expected: exp, Question: question, Dialogue: d, Reply: text})) > 0
+}

@@ -1,0 +1,521 @@
+package rules
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+// TestLessonScripted drives a lesson through one subtopic with a scripted
+// learner: the first question climbs the whole hint ladder before it is
+// answered, and every later one is answered right.
+func TestLessonScripted(t *testing.T) {
+	for _, noGuard := range []bool{false, true} {
+		name := "with directives"
+		if noGuard {
+			name = "without directives"
+		}
+		t.Run(name, func(t *testing.T) {
+			topic := sampleTopic(t, addingFractions)
+			d := newDriver(t, topic, "lesson-1", tutor.ModeTeachMe)
+			d.noGuard = noGuard
+
+			first := d.say("yes, ready")
+			step1, _ := topic.Step(1)
+			if !strings.Contains(first.text(), sentences(paragraphs(step1.Content)[0])[0]) {
+				t.Fatalf("the first reply %q does not start teaching step 1", first.text())
+			}
+			d.until(10, func() bool { return d.state.LastQuestion != nil })
+			q := d.pending()
+			if q == nil || q.Concept != "Like fractions" || d.state.CurrentStep != 2 {
+				t.Fatalf("want a bank question on like fractions at step 2, got %+v at step %d", d.state.LastQuestion, d.state.CurrentStep)
+			}
+			wrong := wrongAnswer(t, *q)
+
+			x := d.say(wrong)
+			if !strings.Contains(x.text(), q.Hints[0]) || d.state.LastQuestion.Phase != tutor.PhaseProbe {
+				t.Errorf("1st miss: want the first hint and the probe phase, got %q (%s)", x.text(), d.state.LastQuestion.Phase)
+			}
+			x = d.say(wrong)
+			if !strings.Contains(x.text(), q.Hints[1]) || d.state.LastQuestion.Phase != tutor.PhaseHint {
+				t.Errorf("2nd miss: want the second hint and the hint phase, got %q (%s)", x.text(), d.state.LastQuestion.Phase)
+			}
+			x = d.say(wrong)
+			if !strings.Contains(x.text(), oneLine(q.Solution)) || !x.guard.MayRevealAnswer || d.state.LastQuestion.Phase != tutor.PhaseExplain {
+				t.Errorf("3rd miss: want the worked solution in the explain phase, got %q (%s)", x.text(), d.state.LastQuestion.Phase)
+			}
+			x = d.say("it's " + rightAnswer(*q))
+			if !strings.Contains(x.text(), q.Answer) || !strings.Contains(x.text(), idea(*q)) {
+				t.Errorf("right answer: want praise naming %q and the idea %q, got %q", q.Answer, idea(*q), x.text())
+			}
+			if x.after.CurrentStep <= x.before.CurrentStep && x.reply.NextQuestion == nil {
+				t.Errorf("right answer: the lesson did not move on: %q", x.text())
+			}
+			if got := x.reply.Output.AnswerCorrect; got == nil || !*got || *x.reply.Output.MasterySignal != tutor.SignalAdequate {
+				t.Errorf("right answer: output %+v", x.reply.Output)
+			}
+
+			total := topic.TotalSteps()
+			for range 60 {
+				if d.state.IsComplete(topic) {
+					break
+				}
+				if bq := d.pending(); bq != nil {
+					d.say(rightAnswer(*bq))
+				} else {
+					d.say("ok")
+				}
+			}
+			if !d.state.IsComplete(topic) {
+				t.Fatalf("the lesson did not complete; transcript:\n%s", strings.Join(d.transcript(), "\n"))
+			}
+			for i, x := range d.log {
+				if x.reply.Output.SessionComplete && x.before.CurrentStep < total {
+					t.Errorf("turn %d: session_complete at step %d of %d", i+1, x.before.CurrentStep, total)
+				}
+				if x.after.IsComplete(topic) && !x.before.IsComplete(topic) {
+					if i != len(d.log)-1 {
+						t.Errorf("turn %d completed the lesson, but the lesson went on", i+1)
+					}
+					for _, c := range topic.Concepts() {
+						if !strings.Contains(x.text(), lowerFirst(c)) {
+							t.Errorf("the wrap-up %q does not name %q", x.text(), c)
+						}
+					}
+				}
+			}
+			if diff := cmp.Diff(topic.Concepts(), d.state.ConceptsCovered); diff != "" {
+				t.Errorf("concepts covered (-plan +state):\n%s", diff)
+			}
+
+			// After the lesson, the session offers harder questions.
+			x = d.say("yes please")
+			if x.reply.NextQuestion == nil || x.reply.NextQuestion.Difficulty != tutor.Hard {
+				t.Errorf("after the lesson: want a hard question, got %q", x.text())
+			}
+			x = d.say(rightAnswer(*x.reply.NextQuestion))
+			if x.reply.Output.AnswerCorrect == nil || !*x.reply.Output.AnswerCorrect {
+				t.Errorf("after the lesson: the right answer was not credited: %q", x.text())
+			}
+		})
+	}
+}
+
+// TestEverySubtopicCompletes runs every lesson of the sample with a learner
+// who always answers right, and with one who misses each question three
+// times before answering it. Every reply is checked by checkReply.
+func TestEverySubtopicCompletes(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	for _, learner := range []string{"always right", "three misses"} {
+		for _, key := range keys {
+			t.Run(learner+"/"+key, func(t *testing.T) {
+				topic := topics[key]
+				d := newDriver(t, topic, "every-"+key, tutor.ModeTeachMe)
+				misses := map[string]int{}
+				for range 120 {
+					if d.state.IsComplete(topic) {
+						break
+					}
+					bq := d.pending()
+					switch {
+					case bq == nil:
+						d.say("yes")
+					case learner == "three misses" && misses[bq.ID] < 3:
+						misses[bq.ID]++
+						d.say(wrongAnswer(t, *bq))
+					default:
+						d.say(rightAnswer(*bq))
+					}
+				}
+				if !d.state.IsComplete(topic) {
+					t.Fatalf("the lesson did not complete in %d turns; last replies:\n%s", len(d.log), strings.Join(d.transcript()[max(0, len(d.log)*2-12):], "\n"))
+				}
+				if got := d.state.Coverage(topic); got != 100 {
+					t.Errorf("coverage %v%%, want 100%%", got)
+				}
+				asked := map[string]int{}
+				for _, x := range d.log {
+					if nq := x.reply.NextQuestion; nq != nil {
+						asked[nq.ID]++
+					}
+				}
+				for id, n := range asked {
+					if n > 1 {
+						t.Errorf("question %s asked %d times", id, n)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestLessonMoves checks single moves on a pending question: "I don't
+// know", off-topic chat, a question from the learner, a hedge and a partly
+// right answer.
+func TestLessonMoves(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	setup := func(t *testing.T) *driver {
+		d := newDriver(t, topic, "moves", tutor.ModeTeachMe)
+		d.say("ready")
+		d.until(10, func() bool { return d.state.LastQuestion != nil })
+		return d
+	}
+	tests := []struct {
+		name    string
+		msg     string
+		intent  tutor.Intent
+		contain func(q tutor.BankQuestion) string
+		phase   tutor.Phase
+	}{
+		{"i don't know", "I don't know", tutor.IntentConfusion, func(q tutor.BankQuestion) string { return q.Hints[0] }, tutor.PhaseAsked},
+		{"off topic", "tell me a joke", tutor.IntentOffTopic, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
+		{"question", "why do we keep the denominator the same?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "denominator" }, tutor.PhaseAsked},
+		{"no answer", "hmm", tutor.IntentContinuation, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
+		{"hedge", "is it 7/9 or 7/18", tutor.IntentContinuation, func(tutor.BankQuestion) string { return "which" }, tutor.PhaseAsked},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := setup(t)
+			q := *d.pending()
+			msg := tt.msg
+			if tt.name == "hedge" {
+				msg = "is it " + q.Answer + " or 1/1000"
+			}
+			x := d.say(msg)
+			if x.reply.Output.Intent != tt.intent {
+				t.Errorf("intent %q, want %q", x.reply.Output.Intent, tt.intent)
+			}
+			if want := tt.contain(q); !strings.Contains(strings.ToLower(x.text()), strings.ToLower(want)) {
+				t.Errorf("reply %q does not contain %q", x.text(), want)
+			}
+			if x.reply.Output.AnswerCorrect != nil || d.state.LastQuestion == nil || d.state.LastQuestion.Phase != tt.phase {
+				t.Errorf("the question should stand unjudged; output %+v, question %+v", x.reply.Output, d.state.LastQuestion)
+			}
+		})
+	}
+
+	t.Run("partly right", func(t *testing.T) {
+		states := sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases")
+		d := newDriver(t, states, "moves", tutor.ModeTeachMe)
+		// states-1 asks for the three states: two of them are partly right.
+		bq, _ := states.Question("states-1")
+		d.state.LastQuestion = &tutor.Question{QuestionText: bq.Text, ExpectedAnswer: bq.Answer, Concept: bq.Concept, Hints: bq.Hints, Phase: tutor.PhaseAsked, QuestionID: bq.ID}
+		d.state.CurrentStep = 3
+		x := d.say("solid and liquid")
+		if x.eval.Verdict != answer.Partial {
+			t.Fatalf("the evaluator judged the answer %s", x.eval.Verdict)
+		}
+		if !strings.Contains(x.text(), partialWhat[x.eval.Reason]) || x.reply.Output.Intent != tutor.IntentAnswer {
+			t.Errorf("reply %q should say what is right and what is missing", x.text())
+		}
+		if got := x.reply.Output.MasteryUpdates; len(got) != 1 || got[0].Score != 0.6 {
+			t.Errorf("mastery updates %+v, want 0.6 for the concept", got)
+		}
+	})
+
+	t.Run("step back after the solution", func(t *testing.T) {
+		d := setup(t)
+		q := *d.pending()
+		for range 4 {
+			d.say(wrongAnswer(t, q))
+		}
+		x := d.log[len(d.log)-1]
+		nq := x.reply.NextQuestion
+		if nq == nil || nq.ID == q.ID || nq.Concept != q.Concept {
+			t.Fatalf("4th miss: want a simpler question on %s, got %q", q.Concept, x.text())
+		}
+		if d.state.LastQuestion.QuestionID != nq.ID || d.state.LastQuestion.WrongAttempts != 0 {
+			t.Errorf("the simpler question should start a new lifecycle: %+v", d.state.LastQuestion)
+		}
+	})
+}
+
+// TestDeterminism runs the same lesson twice with one session id and once
+// with another: the first two transcripts are identical, the third words
+// something differently, and no reply repeats the one before it.
+func TestDeterminism(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	run := func(id string) []string {
+		d := newDriver(t, topic, id, tutor.ModeTeachMe)
+		misses := 0
+		for range 40 {
+			if d.state.PostCompletion(topic) {
+				break
+			}
+			if bq := d.pending(); bq != nil {
+				if misses < 2 {
+					misses++
+					d.say(wrongAnswer(t, *bq))
+					continue
+				}
+				d.say(rightAnswer(*bq))
+				continue
+			}
+			d.say("ok")
+		}
+		return d.transcript()
+	}
+	a, b, c := run("session-a"), run("session-a"), run("session-b")
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("same session id, different transcripts (-first +second):\n%s", diff)
+	}
+	if cmp.Equal(a, c) {
+		t.Error("different session ids gave identical transcripts")
+	}
+	for i := 3; i < len(a); i += 2 {
+		if a[i] == a[i-2] {
+			t.Errorf("reply %d repeats the one before: %q", i/2+1, a[i])
+		}
+	}
+}
+
+// TestRespondOddInputs sends turns no orchestrator should send; the tutor
+// answers each with a valid output and never panics.
+func TestRespondOddInputs(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	bare := &tutor.Topic{TopicName: "Bare", Steps: []tutor.Step{{ID: 1, Type: tutor.StepCheck, Concept: "Bare"}}}
+	long := strings.Repeat("why? ", 2000)
+	for _, mode := range []tutor.Mode{tutor.ModeTeachMe, tutor.ModeClarify} {
+		for _, tp := range []*tutor.Topic{nil, bare, topic} {
+			for _, msg := range []string{"", "   ", long, "{}", "\x00\xff", "🙂", "no", "yes"} {
+				for _, st := range []int{0, 1, 99} {
+					name := string(mode) + "/" + msg[:min(len(msg), 5)]
+					t.Run(name, func(t *testing.T) {
+						s := tutor.State{SessionID: "odd", Mode: mode, CurrentStep: st, TurnCount: st,
+							LastQuestion: &tutor.Question{QuestionID: "nope", Phase: tutor.PhaseExplain, WrongAttempts: 7}}
+						if st == 0 {
+							s.LastQuestion = nil
+						}
+						r, _, err := NewTutor().Respond(context.Background(), agents.Turn{State: s, Topic: tp, Message: msg,
+							Evaluation: answer.Result{Verdict: answer.CannotCheck}})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := r.Output.Validate(); err != nil {
+							t.Error(err)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestRespondCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, c, err := NewTutor().Respond(ctx, agents.Turn{})
+	if err == nil || c.Err == nil {
+		t.Errorf("Respond on a cancelled context: err %v, call %+v", err, c)
+	}
+}
+
+func TestExplanationParts(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	for _, key := range keys {
+		for _, st := range topics[key].Steps {
+			if st.Type != tutor.StepExplain {
+				continue
+			}
+			t.Run(key+"/"+st.Title, func(t *testing.T) {
+				parts := explanation(st)
+				if got, want := strings.Join(parts, " "), strings.Join(strings.Fields(st.Content), " "); got != want {
+					t.Errorf("the parts do not make up the content:\n got %q\nwant %q", got, want)
+				}
+				for _, p := range parts {
+					if n := len(sentences(p)); n > 3 {
+						t.Errorf("part %q has %d sentences", p, n)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestSummaryRecord(t *testing.T) {
+	tests := []struct {
+		in         summary
+		want       string
+		step, part int
+		asked      string
+	}{
+		{summary{step: 2, asked: "like-1", notes: []string{"like-2 correct"}}, "Step 2: asked like-1; like-2 correct", 2, 0, "like-1"},
+		{summary{step: 1, part: 2, parts: 3, notes: []string{"explained Like fractions"}}, "Step 1, part 2/3: explained Like fractions", 1, 2, ""},
+		{summary{step: 8, notes: []string{"lesson complete"}}, "Step 8: lesson complete", 8, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			got := tt.in.String()
+			if got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+			step, part, body, ok := parseSummary(got)
+			asked, _ := askedID(body)
+			if diff := cmp.Diff([]any{tt.step, tt.part, tt.asked, true}, []any{step, part, asked, ok}); diff != "" {
+				t.Errorf("parse (-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, bad := range []string{"", "Doubts: answered", "Step x: asked y", "Step 2 asked"} {
+		if _, _, _, ok := parseSummary(bad); ok {
+			t.Errorf("parseSummary(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestQuestionText(t *testing.T) {
+	tests := []struct {
+		q    tutor.BankQuestion
+		want string
+	}{
+		{tutor.BankQuestion{Text: "What is 2 + 2?"}, "What is 2 + 2?"},
+		{tutor.BankQuestion{Text: "Which is the main food?", Options: []string{"protein", "glucose", "fat"}},
+			"Which is the main food? Is it A) protein, B) glucose or C) fat?"},
+		{tutor.BankQuestion{Text: "Is it greater than 3/4 or less than 3/4?", Options: []string{"greater than 3/4", "less than 3/4"}},
+			"Is it greater than 3/4 or less than 3/4?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := questionText(tt.q); got != tt.want {
+				t.Errorf("questionText = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTextHelpers(t *testing.T) {
+	stems := map[string]string{"fractions": "fraction", "bodies": "body", "boxes": "box", "gas": "gas", "glass": "glass", "stomata": "stoma", "adding": "add", "leaves": "leaf", "boiled": "boil", "need": "need", "roots": "root"}
+	for in, want := range stems {
+		if got := stem(in); got != want {
+			t.Errorf("stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got, want := terms("What are the numerators of like fractions?"), []string{"numerator", "like", "fraction"}; !slices.Equal(got, want) {
+		t.Errorf("terms = %q, want %q", got, want)
+	}
+	lower := map[string]string{"Like fractions": "like fractions", "LCM of numbers": "LCM of numbers", "McDonald farm": "McDonald farm", "": ""}
+	for in, want := range lower {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestLessonBetweenSteps checks the moves when no question is pending: a
+// learner who is lost hears the last part again, a doubt is answered from
+// the lesson, a question the lesson does not explain lets it go on, and
+// off-topic chat is steered back.
+func TestLessonBetweenSteps(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	step1, _ := topic.Step(1)
+	parts := explanation(step1)
+	tests := []struct {
+		name   string
+		msg    string
+		intent tutor.Intent
+		want   string
+		part   int // the part of step 1 the turn shows, 0 for none
+	}{
+		{"lost", "I'm confused", tutor.IntentConfusion, parts[0], 1},
+		{"lost in hinglish", "samajh nahi aaya", tutor.IntentConfusion, parts[0], 1},
+		{"doubt", "why do we keep the denominator?", tutor.IntentQuestion, "keep the denominator", 0},
+		{"go on", "can we go on?", tutor.IntentContinuation, parts[1], 2},
+		{"off topic", "tell me a joke", tutor.IntentOffTopic, "like fractions", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDriver(t, topic, "between", tutor.ModeTeachMe)
+			d.say("ready")
+			x := d.say(tt.msg)
+			if x.reply.Output.Intent != tt.intent || !strings.Contains(x.text(), tt.want) {
+				t.Errorf("intent %q, reply %q; want %q with %q", x.reply.Output.Intent, x.text(), tt.intent, tt.want)
+			}
+			_, part, _, _ := parseSummary(x.reply.Output.TurnSummary)
+			if part != tt.part || d.state.CurrentStep != 1 {
+				t.Errorf("summary %q, step %d; want part %d at step 1", x.reply.Output.TurnSummary, d.state.CurrentStep, tt.part)
+			}
+		})
+	}
+}
+
+// TestTimeUp sends a turn past the sitting's time limit: the reply wraps up
+// and the domain pauses the lesson.
+func TestTimeUp(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "time", tutor.ModeTeachMe)
+	d.state.EngineConfig.TimeLimitSeconds = 60
+	d.say("ready")
+	d.say("ok")
+	x := d.say("ok")
+	if !x.guard.TimeUp || !d.state.IsPaused || !strings.Contains(x.text(), "like fractions") || x.reply.NextQuestion != nil {
+		t.Errorf("time up %t, paused %t, reply %q", x.guard.TimeUp, d.state.IsPaused, x.text())
+	}
+
+	// An answer given as the time runs out still counts.
+	d = newDriver(t, topic, "time", tutor.ModeTeachMe)
+	d.say("ready")
+	d.until(10, func() bool { return d.state.LastQuestion != nil })
+	d.state.EngineConfig.TimeLimitSeconds = 1
+	x = d.say(rightAnswer(*d.pending()))
+	if !x.guard.TimeUp || x.reply.Output.AnswerCorrect == nil || !*x.reply.Output.AnswerCorrect || d.state.LastQuestion != nil {
+		t.Errorf("time up %t, output %+v, pending %+v", x.guard.TimeUp, x.reply.Output, d.state.LastQuestion)
+	}
+}
+
+// TestAfterLesson checks the turns after a completed lesson: a harder
+// question on request, none when the learner declines, and praise that
+// keeps quiet about a value the next question shares.
+func TestAfterLesson(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	complete := func(t *testing.T) *driver {
+		d := newDriver(t, topic, "after", tutor.ModeTeachMe)
+		d.state.CurrentStep = topic.TotalSteps() + 1
+		d.state.TurnCount = 14
+		return d
+	}
+	t.Run("declined", func(t *testing.T) {
+		d := complete(t)
+		x := d.say("no thanks")
+		if x.reply.NextQuestion != nil || !strings.Contains(x.text(), "new session") {
+			t.Errorf("reply %q", x.text())
+		}
+	})
+	t.Run("off topic", func(t *testing.T) {
+		d := complete(t)
+		if x := d.say("tell me a joke"); x.reply.Output.Intent != tutor.IntentOffTopic || x.reply.NextQuestion != nil {
+			t.Errorf("reply %q, intent %q", x.text(), x.reply.Output.Intent)
+		}
+	})
+	t.Run("bank exhausted", func(t *testing.T) {
+		d := complete(t)
+		for i, q := range topic.Questions {
+			d.state.SessionSummary.TurnTimeline = append(d.state.SessionSummary.TurnTimeline, "Turn "+strconv.Itoa(i+1)+": Step 8: asked "+q.ID)
+		}
+		if x := d.say("yes"); x.reply.NextQuestion != nil || !strings.Contains(x.text(), "new session") {
+			t.Errorf("reply %q", x.text())
+		}
+	})
+
+	t.Run("praise sharing the next answer", func(t *testing.T) {
+		ratios := sampleTopic(t, "mathematics/ratios-and-percentages/ratios-and-proportions")
+		d := newDriver(t, ratios, "shared", tutor.ModeTeachMe)
+		prop3, _ := ratios.Question("prop-3") // 16, as prop-4
+		d.state.CurrentStep = 6
+		d.state.SessionSummary.TurnTimeline = []string{"Turn 1: Step 2: asked prop-1", "Turn 2: Step 4: asked prop-2", "Turn 3: Step 6: asked prop-3"}
+		d.state.LastQuestion = &tutor.Question{QuestionText: prop3.Text, ExpectedAnswer: prop3.Answer, Concept: prop3.Concept, Hints: prop3.Hints, Phase: tutor.PhaseAsked, QuestionID: prop3.ID}
+		x := d.say("16")
+		if nq := x.reply.NextQuestion; nq == nil || nq.ID != "prop-4" {
+			t.Fatalf("want prop-4 next, got %q", x.text())
+		}
+		if strings.Contains(x.text(), "16") {
+			t.Errorf("reply %q names the next question's answer", x.text())
+		}
+	})
+}

@@ -1,0 +1,107 @@
+package rules
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// The welcomes of sessions without a topic, as the reference service words
+// them.
+const (
+	welcomeNoTopic        = "Welcome! Let's start learning together."
+	welcomeClarifyNoTopic = "Hi! I'm here to help answer your questions. What would you like to know?"
+	welcomeExamNoTopic    = "Let's test your knowledge! I'll ask you some questions. Ready?"
+)
+
+// Welcomer writes a session's first message. The zero value is ready to use
+// and safe for concurrent use.
+type Welcomer struct{}
+
+// NewWelcomer returns the rules engine's welcomer.
+func NewWelcomer() *Welcomer { return &Welcomer{} }
+
+var _ agents.Welcomer = (*Welcomer)(nil)
+
+// Welcome greets the learner, by name when known, in two or three
+// sentences without emojis: a lesson previews its first and last concepts
+// and asks whether the learner is ready; a doubts session invites
+// questions about the topic; an exam announces its number of questions
+// (len(s.ExamQuestions), or DefaultExamQuestions before they exist) and
+// leaves the first question to the caller, which appends it. The error is
+// ctx's, when it is done.
+func (*Welcomer) Welcome(ctx context.Context, s tutor.State, t *tutor.Topic) (string, agents.Call, error) {
+	if err := ctx.Err(); err != nil {
+		return "", agents.Call{Agent: agents.NameWelcome, Provider: Provider, Err: err}, err
+	}
+	v := newVoice(s)
+	var text string
+	switch {
+	case s.Mode == tutor.ModeExam && t == nil:
+		text = welcomeExamNoTopic
+	case s.Mode == tutor.ModeExam:
+		n := len(s.ExamQuestions)
+		if n == 0 {
+			n = DefaultExamQuestions
+		}
+		text = v.say(mWelcomeExam, "{topic}", topicTitle(t), "{n}", strconv.Itoa(n))
+	case s.Mode == tutor.ModeClarify && t == nil:
+		text = welcomeClarifyNoTopic
+	case s.Mode == tutor.ModeClarify:
+		text = v.say(mWelcomeClarify, "{topic}", topicTitle(t), "{concepts}", conceptList(t.Concepts(), 3))
+	case t == nil:
+		text = welcomeNoTopic
+	default:
+		cs := t.Concepts()
+		if len(cs) < 2 {
+			text = v.say(mWelcomeTeachOne, "{topic}", topicTitle(t))
+		} else {
+			text = v.say(mWelcomeTeach, "{topic}", topicTitle(t), "{first}", lowerFirst(cs[0]), "{last}", lowerFirst(cs[len(cs)-1]))
+		}
+	}
+	return text, call(agents.NameWelcome, text), nil
+}
+
+// PostCompletion answers messages sent after a session has ended. The zero
+// value is ready to use and safe for concurrent use.
+type PostCompletion struct{}
+
+// NewPostCompletion returns the rules engine's post-completion agent.
+func NewPostCompletion() *PostCompletion { return &PostCompletion{} }
+
+var _ agents.PostCompletion = (*PostCompletion)(nil)
+
+// Reply acknowledges the message in one or two sentences and reminds the
+// learner that they can start a new session; after an exam it points to
+// the results above. The error is ctx's, when it is done.
+func (*PostCompletion) Reply(ctx context.Context, t agents.Turn) (string, agents.Call, error) {
+	if err := ctx.Err(); err != nil {
+		return "", agents.Call{Agent: agents.NamePostCompletion, Provider: Provider, Err: err}, err
+	}
+	v := newVoice(t.State)
+	var text string
+	switch {
+	case t.State.Mode == tutor.ModeExam:
+		text = v.say(mAfterExam)
+	case thanks(t.Message):
+		text = v.say(mAfterThanks)
+	case isQuestion(t.Message):
+		text = v.say(mAfterQuestion)
+	default:
+		text = v.say(mAfterLesson)
+	}
+	return text, call(agents.NamePostCompletion, text), nil
+}
+
+// thanks reports whether a message thanks the tutor.
+func thanks(msg string) bool {
+	for _, w := range words(msg) {
+		switch w {
+		case "thanks", "thank", "thx", "ty", "shukriya", "dhanyavad", "dhanyawad":
+			return true
+		}
+	}
+	return false
+}
