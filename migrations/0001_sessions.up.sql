@@ -58,7 +58,7 @@ CREATE TABLE session_turns (
     session_id     uuid NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
     version        bigint NOT NULL, -- the state_version this turn produced
     client_turn_id text,
-    response       jsonb NOT NULL,
+    response       json NOT NULL, -- json, not jsonb: a retry gets the same bytes
     created_at     timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (session_id, version)
 );

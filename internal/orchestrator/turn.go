@@ -199,7 +199,11 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 		}
 		turn.Evaluation = evaluate(s, t, r.msg, pre)
 		out.Verdict = turn.Evaluation.Verdict
-		turn.Guard = tutor.Guard(s, t, out)
+		// The directives with a provisional empty output: what the tutor may
+		// and must do this turn, before it has answered.
+		provisional := out
+		provisional.Output = &tutor.TutorOutput{}
+		turn.Guard = tutor.Guard(s, t, provisional)
 		if s.Mode == tutor.ModeClarify && r.se.Row.LearnerID != nil && r.se.Row.GuidelineID != nil {
 			turn.PastDiscussions = r.pastDiscussions(ctx)
 		}
@@ -234,6 +238,15 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (reply, intent, writer string, err error) {
 	s := turn.State
 	switch {
+	case turn.Precheck == tutor.PrecheckStop && s.Mode == tutor.ModeClarify:
+		// "No, I'm done" ends a doubts session: the tutor says goodbye.
+		tr, call, err := r.set.Tutor.Respond(ctx, turn)
+		r.log(call, "")
+		if err != nil || strings.TrimSpace(tr.Output.Response) == "" {
+			return "", IntentStop, "", nil
+		}
+		out.Output = &tr.Output
+		return tr.Output.Response, string(tr.Output.Intent), agents.NameMasterTutor, nil
 	case turn.Precheck == tutor.PrecheckStop:
 		return "", IntentStop, "", nil
 	case s.Mode == tutor.ModeExam:

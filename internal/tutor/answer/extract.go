@@ -46,6 +46,12 @@ var (
 		"use": true, "used": true, "ate": true, "eat": true, "read": true, "ran": true, "run": true,
 		"saved": true, "save": true, "contained": true, "contains": true, "contain": true,
 	}
+	// Words before "to" that make the number after it a result: "adds up
+	// to 12", "comes to three quarters".
+	resultTo = map[string]bool{
+		"equal": true, "up": true, "comes": true, "come": true, "came": true, "amounts": true, "amount": true,
+		"works": true, "worked": true,
+	}
 	// Words that may sit between a marker and its number: "is only $5".
 	fillers = map[string]bool{
 		"only": true, "just": true, "about": true, "exactly": true, "actually": true, "really": true,
@@ -283,7 +289,7 @@ func scoreNumber(toks []token, a, i, lastEq int, assignments int) int {
 	} else if k := prevWord(toks, a, i); k >= 0 {
 		w := toks[k].text
 		switch {
-		case strongMarkers[w] || (w == "to" && k > a && (toks[k-1].text == "equal" || toks[k-1].text == "up")):
+		case strongMarkers[w] || (w == "to" && k > a && resultTo[toks[k-1].text]):
 			s = scoreResult
 		case weakMarkers[w]:
 			s = scoreWeakResult

@@ -262,6 +262,8 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 			return form, "given as the correction of a wrong value", true
 		case score >= scoreWeakResult && declaredCorrect(toks, i) && !attributed(toks, i):
 			return form, "stated as the correct value", true
+		case confirmedAfter(toks, i) && !d.echoed && !attributed(toks, i) && !isQuestion(toks):
+			return form, "confirmed as correct", true
 		case d.echoed || score <= scoreOperand:
 			continue
 		case score >= scoreEqEarlier:
@@ -309,6 +311,24 @@ func declaredCorrect(toks []token, i int) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// confirmedAfter reports whether the sentence calls the number at
+// toks[i] right after stating it: "16 is right", "16 is the correct answer".
+func confirmedAfter(toks []token, i int) bool {
+	for k, n := i+1, 0; k < len(toks) && n < 5; k, n = k+1, n+1 {
+		switch toks[k].text {
+		case "is", "was", "would", "be", "'s", "indeed", "definitely", "the", "a":
+			continue
+		case "right", "correct", "answer":
+			return true
+		}
+		if toks[k].kind == tWord && fillers[toks[k].text] {
+			continue
+		}
+		return false
 	}
 	return false
 }

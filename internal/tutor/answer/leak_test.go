@@ -114,3 +114,23 @@ func TestSplitSentences(t *testing.T) {
 		})
 	}
 }
+
+func TestLeaksInPlainStatements(t *testing.T) {
+	tests := []struct {
+		answer, reply string
+		leak          bool
+	}{
+		{"3/4", "It comes to three quarters altogether.", true},
+		{"12", "The two parts add up to 12.", true},
+		{"16", "16 is right, well done!", true},
+		{"16", "16 is the correct answer.", true},
+		{"16", "Is 16 the right size for this box?", false},
+		{"16", "Check whether 16 is right by adding back.", true},
+	}
+	for _, tt := range tests {
+		got := len(DetectLeaks(LeakCheck{Expected: Expected{Answer: tt.answer}, Reply: tt.reply})) > 0
+		if got != tt.leak {
+			t.Errorf("DetectLeaks(%q, %q) = %v, want %v", tt.answer, tt.reply, got, tt.leak)
+		}
+	}
+}

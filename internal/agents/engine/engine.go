@@ -1,0 +1,159 @@
+// Package engine picks the agents of a session: for each component of the
+// session's pinned configuration, the rules engine or a model-backed agent
+// on the configured provider and model.
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// ConfigStore reads the llm_config table.
+type ConfigStore interface {
+	ListLLMConfig(ctx context.Context) ([]store.LLMConfig, error)
+}
+
+// Models builds model-backed agents for one component's configuration.
+type Models interface {
+	Safety(cfg llm.Config) (agents.Safety, error)
+	Tutor(cfg llm.Config) (agents.Tutor, agents.PostCompletion, error)
+	ExamGenerator(cfg llm.Config) (agents.ExamGenerator, error)
+	ExamEvaluator(cfg llm.Config) (agents.ExamEvaluator, error)
+	Welcomer(cfg llm.Config) (agents.Welcomer, error)
+}
+
+// Resolver implements orchestrator.Engines.
+type Resolver struct {
+	rules  agents.Set
+	models Models // nil: only the rules engine is available
+	st     ConfigStore
+	ttl    time.Duration
+
+	mu      sync.Mutex
+	sets    map[string]agents.Set
+	current *tutor.Config
+	read    time.Time
+}
+
+// New returns a resolver. rules is the rules engine's set; models builds
+// model-backed agents (nil when none may be used); st is where the current
+// configuration is read from (nil: every component uses the rules engine).
+func New(rules agents.Set, models Models, st ConfigStore) *Resolver {
+	return &Resolver{rules: rules, models: models, st: st, ttl: 5 * time.Second, sets: map[string]agents.Set{}}
+}
+
+// The components a session's configuration pins.
+var pinned = []llm.Component{llm.ComponentTutor, llm.ComponentSafety, llm.ComponentExamGenerator, llm.ComponentExamEvaluator, llm.ComponentWelcome}
+
+// Config returns the configuration to pin on a new session: the llm_config
+// table (read at most every few seconds), the rules engine for components
+// without a row.
+func (r *Resolver) Config(ctx context.Context) (tutor.Config, error) {
+	r.mu.Lock()
+	if r.current != nil && time.Since(r.read) < r.ttl {
+		c := *r.current
+		r.mu.Unlock()
+		return c, nil
+	}
+	r.mu.Unlock()
+	cfg := tutor.Config{Components: map[string]tutor.ComponentConfig{}}
+	byComp := map[llm.Component]llm.Config{}
+	if r.st != nil {
+		rows, err := r.st.ListLLMConfig(ctx)
+		if err != nil {
+			return tutor.Config{}, fmt.Errorf("read llm config: %w", err)
+		}
+		for _, row := range rows {
+			byComp[row.Config.Component] = row.Config
+		}
+	}
+	for _, comp := range pinned {
+		c, ok := byComp[comp]
+		if !ok {
+			c = llm.DefaultConfig(comp)
+		}
+		cfg.Components[string(comp)] = tutor.ComponentConfig{
+			Provider: string(c.Provider), Model: c.Model, ReasoningEffort: string(c.Effort),
+			Temperature: c.Temperature, MaxOutputTokens: c.MaxOutputTokens,
+		}
+	}
+	r.mu.Lock()
+	r.current, r.read = &cfg, time.Now()
+	r.mu.Unlock()
+	return cfg, nil
+}
+
+// Agents returns the agents of a pinned configuration. Sets are cached by
+// configuration, so sessions with the same configuration share clients.
+func (r *Resolver) Agents(cfg tutor.Config) (agents.Set, error) {
+	key, err := json.Marshal(cfg.Components)
+	if err != nil {
+		return agents.Set{}, err
+	}
+	r.mu.Lock()
+	set, ok := r.sets[string(key)]
+	r.mu.Unlock()
+	if ok {
+		return set, nil
+	}
+	set = r.rules
+	for _, comp := range pinned {
+		c := componentConfig(comp, cfg)
+		if c.UsesRules() {
+			continue
+		}
+		if r.models == nil {
+			return agents.Set{}, fmt.Errorf("component %s uses %s, but model providers are not available in this process", comp, c.Provider)
+		}
+		if err := r.model(&set, comp, c); err != nil {
+			return agents.Set{}, fmt.Errorf("component %s: %w", comp, err)
+		}
+	}
+	r.mu.Lock()
+	if len(r.sets) > 1000 {
+		clear(r.sets)
+	}
+	r.sets[string(key)] = set
+	r.mu.Unlock()
+	return set, nil
+}
+
+func (r *Resolver) model(set *agents.Set, comp llm.Component, c llm.Config) error {
+	var err error
+	switch comp {
+	case llm.ComponentTutor:
+		set.Tutor, set.PostCompletion, err = r.models.Tutor(c)
+	case llm.ComponentSafety:
+		set.Safety, err = r.models.Safety(c)
+	case llm.ComponentExamGenerator:
+		set.ExamGenerator, err = r.models.ExamGenerator(c)
+	case llm.ComponentExamEvaluator:
+		set.ExamEvaluator, err = r.models.ExamEvaluator(c)
+	case llm.ComponentWelcome:
+		set.Welcome, err = r.models.Welcomer(c)
+	}
+	return err
+}
+
+// componentConfig returns a component's configuration from a pinned one;
+// a session created before a component existed uses the rules engine for it.
+func componentConfig(comp llm.Component, cfg tutor.Config) llm.Config {
+	cc, ok := cfg.Components[string(comp)]
+	if !ok || cc.Provider == "" {
+		return llm.DefaultConfig(comp)
+	}
+	p, err := llm.ParseProvider(cc.Provider)
+	if err != nil {
+		p = llm.Provider(cc.Provider) // Validate will say what is wrong
+	}
+	return llm.Config{Component: comp, Provider: p, Model: cc.Model, Effort: llm.Effort(cc.ReasoningEffort),
+		Temperature: cc.Temperature, MaxOutputTokens: cc.MaxOutputTokens}
+}

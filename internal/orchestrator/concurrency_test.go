@@ -1,0 +1,167 @@
+package orchestrator_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+func countRows(t *testing.T, st *store.Store, table string, id uuid.UUID) int {
+	t.Helper()
+	var n int
+	if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM `+table+` WHERE session_id = $1`, id).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestTurnsOnOneSessionRunOneAfterTheOther(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	var wg sync.WaitGroup
+	results := make([]orchestrator.TurnResult, 2)
+	errs := make([]error, 2)
+	for i, msg := range []string{"ready", "ok"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = f.o.ProcessTurn(context.Background(), id, msg, "")
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatalf("a turn failed: %v", err)
+		}
+	}
+	versions := map[int64]bool{results[0].Session.Row.Version: true, results[1].Session.Row.Version: true}
+	if !versions[2] || !versions[3] {
+		t.Fatalf("versions %v; want 2 and 3 (the second ran on the first's state)", versions)
+	}
+	se, _ := f.o.Load(context.Background(), id)
+	if se.State.TurnCount != 2 || countRows(t, f.st, "session_messages", id) != 5 {
+		t.Fatalf("turn count %d, %d messages", se.State.TurnCount, countRows(t, f.st, "session_messages", id))
+	}
+}
+
+func TestTwoReplicasRaceOnOneSession(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	// A second orchestrator over the same database, as another replica.
+	// Its turn is held between its read and its commit until the first
+	// replica has committed, so that exactly one compare-and-swap can win.
+	hold := make(chan struct{})
+	release := make(chan struct{})
+	replica := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) {
+		o.Store = &pausingStore{Store: f.st, reached: hold, release: release}
+	})
+	var second orchestrator.TurnResult
+	var secondErr error
+	done := make(chan struct{})
+	go func() {
+		second, secondErr = replica.ProcessTurn(context.Background(), id, "from the second tab", "")
+		close(done)
+	}()
+	<-hold
+	first, err := f.o.ProcessTurn(context.Background(), id, "ready", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	<-done
+	var conflict *orchestrator.ConflictError
+	if !errors.As(secondErr, &conflict) {
+		t.Fatalf("second replica: %v %+v; want a conflict", secondErr, second)
+	}
+	if conflict.Version != first.Session.Row.Version || conflict.State.TurnCount != 1 {
+		t.Fatalf("conflict carries version %d turn %d; want the winner's %d", conflict.Version, conflict.State.TurnCount, first.Session.Row.Version)
+	}
+	msgs, _ := f.o.Messages(context.Background(), id)
+	for _, m := range msgs {
+		if m.Content == "from the second tab" {
+			t.Fatal("the loser's message was written")
+		}
+	}
+	var loserLogs int
+	f.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM agent_logs WHERE session_id = $1 AND input_summary LIKE '%second tab%'`, id).Scan(&loserLogs)
+	if loserLogs != 0 || countRows(t, f.st, "session_turns", id) != 1 {
+		t.Fatalf("loser's rows: %d logs, %d turn records", loserLogs, countRows(t, f.st, "session_turns", id))
+	}
+}
+
+// pausingStore holds the first CommitTurn until released.
+type pausingStore struct {
+	*store.Store
+	once    sync.Once
+	reached chan struct{}
+	release chan struct{}
+}
+
+func (p *pausingStore) CommitTurn(ctx context.Context, t store.Turn) (int64, error) {
+	p.once.Do(func() {
+		close(p.reached)
+		<-p.release
+	})
+	return p.Store.CommitTurn(ctx, t)
+}
+
+func TestClientTurnIDRetries(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	ctx := context.Background()
+	a, err := f.o.ProcessTurn(ctx, id, "ready", "turn-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.o.ProcessTurn(ctx, id, "ready", "turn-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Replayed || !bytes.Equal(a.Response, b.Response) || b.Reply != a.Reply {
+		t.Fatalf("retry: replayed %v, responses differ: %s vs %s", b.Replayed, a.Response, b.Response)
+	}
+	// Sent twice at once: one turn, two identical responses.
+	var wg sync.WaitGroup
+	res := make([]orchestrator.TurnResult, 2)
+	for i := range res {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := f.o.ProcessTurn(ctx, id, "ok", "turn-b")
+			if err != nil {
+				t.Error(err)
+			}
+			res[i] = r
+		}()
+	}
+	wg.Wait()
+	if !bytes.Equal(res[0].Response, res[1].Response) || res[0].Replayed == res[1].Replayed {
+		t.Fatalf("concurrent duplicates: replayed %v/%v", res[0].Replayed, res[1].Replayed)
+	}
+	se, _ := f.o.Load(ctx, id)
+	if se.State.TurnCount != 2 || countRows(t, f.st, "session_turns", id) != 2 {
+		t.Fatalf("turn count %d, %d turn records; want 2 and 2", se.State.TurnCount, countRows(t, f.st, "session_turns", id))
+	}
+}
+
+func TestStopWaitsForTurnsInFlight(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	if err := f.o.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.o.ProcessTurn(context.Background(), c.Session.Row.ID, "hi", ""); !errors.Is(err, orchestrator.ErrShuttingDown) {
+		t.Fatalf("turn after Stop: %v", err)
+	}
+}

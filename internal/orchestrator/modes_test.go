@@ -1,0 +1,260 @@
+package orchestrator_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+const photosynthesis = "science/nutrition-in-plants/photosynthesis"
+
+func TestClarifyDoubts(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, photosynthesis, tutor.ModeClarify)
+	id := c.Session.Row.ID
+	for _, q := range []string{
+		"What gas do plants take in to make food?",
+		"Why are leaves green?",
+		"Where does photosynthesis happen in the plant?",
+	} {
+		r := f.turn(t, id, q)
+		checkReply(t, r.Reply)
+		if !strings.Contains(r.Reply, "?") {
+			t.Errorf("no closure question after a doubt: %s", r.Reply)
+		}
+		if r.Session.State.ClarifyComplete {
+			t.Fatalf("completed after %q", q)
+		}
+	}
+	r := f.turn(t, id, "no, I'm done")
+	if !r.Session.State.ClarifyComplete || !r.Session.State.IsComplete(r.Session.Topic) {
+		t.Fatalf("not complete after \"no, I'm done\": %+v", r.Session.State.ClarifyComplete)
+	}
+	if len(r.Session.State.ConceptsDiscussed) == 0 {
+		t.Error("no concepts discussed recorded")
+	}
+	var resp orchestrator.StepResponse
+	json.Unmarshal(r.Response, &resp)
+	if !resp.NextTurn.IsComplete || resp.NextTurn.ConceptsDiscussed == nil {
+		t.Fatalf("response %s", r.Response)
+	}
+	// After that, a message gets a post-completion reply and counts no turn.
+	turns := r.Session.State.TurnCount
+	r = f.turn(t, id, "one more thing")
+	if r.Intent != orchestrator.IntentSessionComplete || r.Session.State.TurnCount != turns {
+		t.Fatalf("after completion: %s, %d turns", r.Intent, r.Session.State.TurnCount)
+	}
+	if _, err := f.o.EndClarify(context.Background(), id); !errors.Is(err, tutor.ErrAlreadyEnded) {
+		t.Fatalf("end-clarify twice: %v", err)
+	}
+}
+
+func TestExam(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, "mathematics/fractions/adding-and-subtracting-fractions", tutor.ModeExam)
+	id := c.Session.Row.ID
+	qs := c.Session.State.ExamQuestions
+	if len(qs) != 7 || !strings.Contains(c.Welcome, "**Question 1:** "+qs[0].QuestionText) {
+		t.Fatalf("%d questions, welcome %q", len(qs), c.Welcome)
+	}
+	easy, medium, hard := 0, 0, 0
+	for _, q := range qs {
+		switch q.Difficulty {
+		case tutor.Easy:
+			easy++
+		case tutor.Medium:
+			medium++
+		case tutor.Hard:
+			hard++
+		}
+	}
+	if easy != 2 || medium != 4 || hard != 1 {
+		t.Errorf("difficulty mix %d/%d/%d, want 2/4/1", easy, medium, hard)
+	}
+	// correct, wrong, I don't know, correct, correct, correct, correct
+	answers := []string{qs[0].ExpectedAnswer, "999", "I don't know"}
+	var r orchestrator.TurnResult
+	for i, a := range answers {
+		r = f.turn(t, id, a)
+		if r.Session.State.ExamCurrentIdx != i+1 {
+			t.Fatalf("after answer %d the index is %d", i+1, r.Session.State.ExamCurrentIdx)
+		}
+		if i < len(qs)-1 && !strings.Contains(r.Reply, "**Question "+itoa(i+2)+":**") {
+			t.Fatalf("reply does not ask the next question: %s", r.Reply)
+		}
+		if strings.Contains(r.Reply, "Correct") || strings.Contains(r.Reply, "Incorrect") {
+			t.Fatalf("correctness revealed mid-exam: %s", r.Reply)
+		}
+	}
+	s := r.Session.State
+	if s.ExamTotalCorrect != 1 || s.ExamTotalIncorrect != 2 {
+		t.Fatalf("totals %d correct, %d partial, %d incorrect", s.ExamTotalCorrect, s.ExamTotalPartial, s.ExamTotalIncorrect)
+	}
+	// End early: results of the answered ones, total counts every question.
+	score, err := f.o.EndExam(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if score.Score != 1 || score.Total != 7 || score.Percentage != 14.3 || score.Feedback == nil {
+		t.Fatalf("score %+v", score)
+	}
+	if len(score.Feedback.WeakAreas) == 0 || len(score.Feedback.NextSteps) == 0 {
+		t.Fatalf("feedback %+v", score.Feedback)
+	}
+	if _, err := f.o.EndExam(context.Background(), id); !errors.Is(err, tutor.ErrExamFinished) {
+		t.Fatalf("end-exam twice: %v", err)
+	}
+	se, _ := f.o.Load(context.Background(), id)
+	if se.Row.Summary.ExamScore == nil || *se.Row.Summary.ExamScore != 1 || *se.Row.Summary.ExamTotal != 7 {
+		t.Fatalf("exam columns %+v", se.Row.Summary)
+	}
+	r = f.turn(t, id, "5")
+	if r.Reply != tutor.ExamAlreadyCompleteReply {
+		t.Fatalf("after the end: %q", r.Reply)
+	}
+}
+
+func TestExamToTheEnd(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	id := c.Session.Row.ID
+	qs := c.Session.State.ExamQuestions
+	var r orchestrator.TurnResult
+	for i, q := range qs {
+		a := q.ExpectedAnswer
+		if i == 1 {
+			a = "0"
+		}
+		r = f.turn(t, id, a)
+	}
+	if !r.Session.State.ExamFinished || !strings.HasPrefix(r.Reply, "✅ Exam complete!") {
+		t.Fatalf("finished %v, reply %q", r.Session.State.ExamFinished, r.Reply)
+	}
+	var resp orchestrator.StepResponse
+	json.Unmarshal(r.Response, &resp)
+	if !resp.NextTurn.IsComplete || resp.NextTurn.ExamFeedback == nil || len(resp.NextTurn.ExamResults) != len(qs) {
+		t.Fatalf("response %s", r.Response)
+	}
+	if resp.NextTurn.ExamFeedback.Score != len(qs)-1 {
+		t.Fatalf("score %d", resp.NextTurn.ExamFeedback.Score)
+	}
+}
+
+func TestPauseResumeAndStop(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	f.turn(t, id, "ready")
+	ps, err := f.o.Pause(ctx, id)
+	if err != nil || !strings.HasPrefix(ps.Message, "You've covered ") {
+		t.Fatalf("pause: %+v, %v", ps, err)
+	}
+	se, _ := f.o.Load(ctx, id)
+	if !se.State.IsPaused || !se.Row.Summary.IsPaused {
+		t.Fatal("not paused")
+	}
+	r, err := f.o.Resume(ctx, id)
+	if err != nil || r.Session.State.IsPaused || len(r.Messages) < 3 {
+		t.Fatalf("resume: %v, %d messages", err, len(r.Messages))
+	}
+	if _, err := f.o.Resume(ctx, id); !errors.Is(err, tutor.ErrNotPaused) {
+		t.Fatalf("resume of a running session: %v", err)
+	}
+	// "stop" pauses a lesson; a later message resumes it.
+	tr := f.turn(t, id, "stop")
+	if !tr.Session.State.IsPaused {
+		t.Fatalf("stop did not pause: %q", tr.Reply)
+	}
+	tr = f.turn(t, id, "ok let's continue")
+	if tr.Session.State.IsPaused {
+		t.Fatal("a message did not resume the paused session")
+	}
+	// Wrong mode.
+	ex := f.create(t, doubling, tutor.ModeExam)
+	if _, err := f.o.Pause(ctx, ex.Session.Row.ID); !errors.Is(err, tutor.ErrWrongMode) {
+		t.Fatalf("pause of an exam: %v", err)
+	}
+	if _, err := f.o.EndClarify(ctx, id); !errors.Is(err, tutor.ErrWrongMode) {
+		t.Fatalf("end-clarify of a lesson: %v", err)
+	}
+}
+
+func TestOnePausedSessionPerLearner(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	l, _ := f.st.EnsureLearner(ctx, "sub-pause")
+	var ids []orchestrator.Created
+	for range 2 {
+		c, err := f.o.CreateSession(ctx, orchestrator.CreateRequest{LearnerID: &l.ID, GuidelineID: f.guidelines[doubling], Mode: tutor.ModeTeachMe,
+			Student: tutor.StudentContext{Grade: 6, Board: "CBSE", LanguageLevel: "standard"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, c)
+	}
+	if _, err := f.o.Pause(ctx, ids[0].Session.Row.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.o.Pause(ctx, ids[1].Session.Row.ID); !errors.Is(err, orchestrator.ErrAnotherPaused) {
+		t.Fatalf("second pause: %v, want ErrAnotherPaused", err)
+	}
+}
+
+func TestMessagesThatCountNoTurn(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	r := f.turn(t, id, "   ")
+	if r.Reply != tutor.NudgeReply || r.Committed || r.Session.State.TurnCount != 0 || r.Session.Row.Version != 1 {
+		t.Fatalf("empty message: %+v", r)
+	}
+	msgs, _ := f.o.Messages(context.Background(), id)
+	if len(msgs) != 1 {
+		t.Fatalf("the empty message was stored: %d messages", len(msgs))
+	}
+}
+
+func TestUnsafeMessage(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	r := f.turn(t, c.Session.Row.ID, "I want to kill myself")
+	if r.Intent != orchestrator.IntentUnsafe || len(r.Session.State.SafetyFlags) != 1 || !strings.Contains(r.Reply, "14416") {
+		t.Fatalf("unsafe: intent %s, flags %v, reply %q", r.Intent, r.Session.State.SafetyFlags, r.Reply)
+	}
+	logs, _ := f.st.ListAgentLogs(context.Background(), c.Session.Row.ID, store.LogFilter{TurnID: "turn_1"})
+	agents := map[string]bool{}
+	for _, l := range logs {
+		agents[l.Agent+"/"+l.Event] = true
+	}
+	for _, want := range []string{"orchestrator/turn_started", "safety/completed", "orchestrator/turn_completed"} {
+		if !agents[want] {
+			t.Errorf("agent log %s missing: %v", want, agents)
+		}
+	}
+}
+
+func TestUnknownSessionAndGuideline(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	if _, err := f.o.ProcessTurn(ctx, [16]byte{1}, "hi", ""); !errors.Is(err, orchestrator.ErrSessionNotFound) {
+		t.Fatalf("unknown session: %v", err)
+	}
+	_, err := f.o.CreateSession(ctx, orchestrator.CreateRequest{GuidelineID: [16]byte{2}, Student: tutor.StudentContext{Grade: 7, Board: "CBSE"}})
+	if !errors.Is(err, orchestrator.ErrGuidelineNotFound) {
+		t.Fatalf("unknown guideline: %v", err)
+	}
+	_, err = f.o.CreateSession(ctx, orchestrator.CreateRequest{GuidelineID: f.guidelines[doubling], Student: tutor.StudentContext{Grade: 13, Board: "CBSE"}})
+	if !errors.Is(err, tutor.ErrInvalid) {
+		t.Fatalf("grade 13: %v", err)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,66 @@
+package orchestrator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
+)
+
+func TestFindProblemsAndRedact(t *testing.T) {
+	threeQuarters := protected{answer.Expected{Answer: "3/4", Kind: answer.KindFraction}, "What is 1/4 + 2/4?"}
+	fourteen := protected{answer.Expected{Answer: "14", Kind: answer.KindInteger}, "What is double 7?"}
+	tests := []struct {
+		name    string
+		reply   string
+		answers []protected
+		bad     bool
+	}{
+		{"clean", "Nice try! Think about how many quarters you have altogether.", []protected{threeQuarters}, false},
+		{"third person", "The student's answer shows a misunderstanding. Try again!", nil, true},
+		{"the learner", "The learner needs a hint. What do you get?", nil, true},
+		{"assessment label", "Assessment: partially correct. Let's look again.", nil, true},
+		{"field name", "Your expected_answer should be a fraction.", nil, true},
+		{"mastery score", "Your mastery score is 0.6 now.", nil, true},
+		{"json fragment", `Sure {"response": "hi"} there.`, nil, true},
+		{"as an AI", "As an AI, I cannot tell you that. Try again.", nil, true},
+		{"answer as a fraction", "Good effort. The answer is 3/4.", []protected{threeQuarters}, true},
+		{"answer as a decimal", "You should get 0.75 in the end.", []protected{threeQuarters}, true},
+		{"answer in words", "It comes to three quarters altogether.", []protected{threeQuarters}, true},
+		{"answer as digits", "Double 7 is 14, so try the next one.", []protected{fourteen}, true},
+		{"value from the question", "What is 1/4 + 2/4? Add the numerators.", []protected{threeQuarters}, false},
+		{"step number", "Step 3 is next: keep the denominator.", []protected{threeQuarters}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps := findProblems(tt.reply, tt.answers, nil)
+			if (len(ps) > 0) != tt.bad {
+				t.Fatalf("findProblems(%q) = %v, want problems: %v", tt.reply, ps, tt.bad)
+			}
+			if !tt.bad {
+				return
+			}
+			fixed := redact(tt.reply, ps)
+			if again := findProblems(fixed, tt.answers, nil); len(again) > 0 {
+				t.Fatalf("redacted reply %q still has %v", fixed, again)
+			}
+			if !strings.Contains(fixed, safeSentence) {
+				t.Fatalf("redacted reply %q has no safe sentence", fixed)
+			}
+		})
+	}
+}
+
+func TestEchoedAnswerIsNotALeak(t *testing.T) {
+	p := protected{answer.Expected{Answer: "14", Kind: answer.KindInteger}, "What is double 7?"}
+	dl := []answer.Utterance{{Role: answer.RoleTutor, Text: "What is double 7?"}, {Role: answer.RoleStudent, Text: "14"}}
+	if ps := findProblems("You said 14 — let's check that together.", []protected{p}, dl); len(ps) > 0 {
+		t.Fatalf("an echo of the learner's answer was flagged: %v", ps)
+	}
+}
+
+func TestCleanMessage(t *testing.T) {
+	if got := cleanMessage(" a\x00b\x07c\nd\xff "); got != "abc\nd\uFFFD" {
+		t.Fatalf("cleanMessage = %q", got)
+	}
+}

@@ -1,0 +1,257 @@
+// Package stt transcribes speech through a server with OpenAI's audio API
+// (POST /audio/transcriptions): OpenAI's Whisper, or a local whisper.cpp or
+// faster-whisper server. It also recognises audio formats by content.
+package stt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MaxFileSize is the largest audio file the API accepts: 25 MiB.
+const MaxFileSize = 25 * 1024 * 1024
+
+// maxResponse bounds the response body: a transcript of the longest
+// accepted recording is far smaller.
+const maxResponse = 4 << 20
+
+// Client transcribes audio. It is safe for concurrent use.
+type Client struct {
+	cfg      Config
+	endpoint string
+	http     *http.Client
+	now      func() time.Time
+}
+
+// New returns a client for cfg. An unconfigured cfg gives a client whose
+// Transcribe fails with ErrNotConfigured.
+func New(cfg Config) (*Client, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Client{
+		cfg:      cfg,
+		endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/audio/transcriptions",
+		http:     &http.Client{},
+		now:      time.Now,
+	}, nil
+}
+
+// Configured reports whether a server is configured.
+func (c *Client) Configured() bool { return c.cfg.Configured() }
+
+// Transcribe sends size bytes of audio in format f and returns the text.
+// size must be the exact length of audio, at most MaxFileSize. The audio
+// is streamed, not buffered.
+//
+// Errors are *Error of kind ErrNotConfigured, ErrUnavailable, ErrRejected
+// or ErrTimeout, except two: a failure to read audio is returned wrapped
+// (so that errors.As finds an *http.MaxBytesError), and so is the caller's
+// cancellation (errors.Is(err, context.Canceled)).
+func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f Format) (string, error) {
+	switch {
+	case !c.Configured():
+		return "", &Error{Message: msgNotConfigured, kind: ErrNotConfigured}
+	case f.Ext() == "":
+		return "", &Error{Message: msgUnsupported, kind: ErrRejected}
+	case size <= 0:
+		return "", &Error{Message: msgEmpty, kind: ErrRejected}
+	case size > MaxFileSize:
+		return "", &Error{Message: msgTooLarge, kind: ErrRejected}
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+
+	src := &audioReader{r: audio, left: size}
+	body, contentType, length := c.multipart(src, size, f)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, body)
+	if err != nil {
+		return "", &Error{Message: msgUnavailable, Err: err, kind: ErrUnavailable}
+	}
+	req.ContentLength = length
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("Accept", "application/json")
+	if c.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if err := src.failure(); err != nil {
+			return "", fmt.Errorf("stt: read audio: %w", err)
+		}
+		return "", c.transportError(ctx, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", c.statusError(resp)
+	}
+	var out struct {
+		Text *string `json:"text"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxResponse)).Decode(&out); err != nil {
+		return "", c.transportError(ctx, fmt.Errorf("decode response: %w", err))
+	}
+	if out.Text == nil {
+		return "", &Error{Message: msgUnavailable, Err: errors.New(`response has no "text"`), kind: ErrUnavailable}
+	}
+	return *out.Text, nil
+}
+
+// multipart returns the request body, its content type and its length.
+// The form fields and the file part's header are built in memory and the
+// audio streamed between them, so that the length is known up front: some
+// servers refuse chunked uploads.
+func (c *Client) multipart(audio io.Reader, size int64, f Format) (io.Reader, string, int64) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	// Writes to a bytes.Buffer cannot fail.
+	_ = w.WriteField("model", c.cfg.Model)
+	_ = w.WriteField("response_format", "json")
+	h := make(textproto.MIMEHeader)
+	h.Set("Content-Disposition", `form-data; name="file"; filename="recording.`+f.Ext()+`"`)
+	h.Set("Content-Type", f.ContentType())
+	_, _ = w.CreatePart(h)
+	head := bytes.Clone(buf.Bytes())
+	_ = w.Close()
+	tail := buf.Bytes()[len(head):]
+	body := io.MultiReader(bytes.NewReader(head), audio, bytes.NewReader(tail))
+	return body, w.FormDataContentType(), int64(len(head)) + size + int64(len(tail))
+}
+
+// transportError classifies a failure to get a response: the deadline, the
+// caller's cancellation, or an unreachable server.
+func (c *Client) transportError(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &Error{Message: msgTimeout, Err: err, kind: ErrTimeout}
+	case errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("stt: %w", ctx.Err())
+	}
+	return &Error{Message: msgUnavailable, Err: err, kind: ErrUnavailable}
+}
+
+// statusError classifies an error response. Only a rejection of the audio
+// shows the server's message to the learner; failures of tutord's own
+// credentials or configuration keep it for the logs.
+func (c *Client) statusError(resp *http.Response) error {
+	msg := c.serverMessage(resp)
+	code := resp.StatusCode
+	switch {
+	case code == http.StatusTooManyRequests:
+		return &Error{Message: msgUnavailable, StatusCode: code, RetryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now()),
+			Err: errors.New(msg), kind: ErrUnavailable}
+	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
+		return &Error{Message: msgTimeout, StatusCode: code, Err: errors.New(msg), kind: ErrTimeout}
+	case code >= 500 || code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound:
+		return &Error{Message: msgUnavailable, StatusCode: code, Err: errors.New(msg), kind: ErrUnavailable}
+	case code >= 400:
+		return &Error{Message: msg, StatusCode: code, kind: ErrRejected}
+	}
+	// Another 2xx or a 3xx that was not followed.
+	return &Error{Message: msgUnavailable, StatusCode: code, Err: errors.New(msg), kind: ErrUnavailable}
+}
+
+// serverMessage extracts the error message of a response: OpenAI's
+// {"error": {"message": ...}}, whisper.cpp's {"error": "..."} or
+// FastAPI's {"detail": "..."}; else the status text. The API key is
+// removed from it, and it is cut to a readable length.
+func (c *Client) serverMessage(resp *http.Response) string {
+	var body struct {
+		Error  json.RawMessage `json:"error"`
+		Detail json.RawMessage `json:"detail"`
+	}
+	var msg string
+	if json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&body) == nil {
+		var openai struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case json.Unmarshal(body.Error, &openai) == nil && openai.Message != "":
+			msg = openai.Message
+		case json.Unmarshal(body.Error, &msg) == nil && msg != "":
+		case json.Unmarshal(body.Detail, &msg) == nil && msg != "":
+		}
+	}
+	if msg == "" {
+		msg = http.StatusText(resp.StatusCode)
+	}
+	if c.cfg.APIKey != "" {
+		msg = strings.ReplaceAll(msg, c.cfg.APIKey, "[redacted]")
+	}
+	return truncate(msg, 300)
+}
+
+// retryAfter parses a Retry-After header: seconds or an HTTP date.
+func retryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(v); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// audioReader reads exactly left bytes of r and remembers why reading
+// failed, so that Transcribe can tell a broken upload from a broken server.
+// The transport reads it on its own goroutine, hence the lock.
+type audioReader struct {
+	r    io.Reader
+	left int64
+
+	mu  sync.Mutex
+	err error
+}
+
+func (a *audioReader) Read(p []byte) (int, error) {
+	if a.left <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > a.left {
+		p = p[:a.left]
+	}
+	n, err := a.r.Read(p)
+	a.left -= int64(n)
+	if err == io.EOF && a.left > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil && err != io.EOF {
+		a.mu.Lock()
+		a.err = err
+		a.mu.Unlock()
+	}
+	return n, err
+}
+
+// failure returns the error that ended reading, if any.
+func (a *audioReader) failure() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.err
+}
+
+// truncate cuts s to at most n bytes on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

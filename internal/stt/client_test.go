@@ -1,0 +1,502 @@
+package stt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const testKey = "sk-test-0123456789abcdef"
+
+// fakeOpenAI is a transcription server that checks each request as
+// OpenAI's API expects it and answers like it.
+type fakeOpenAI struct {
+	*httptest.Server
+	t        *testing.T
+	key      string // expected bearer token; "" means none
+	requests atomic.Int32
+	// respond, when set, answers instead of the default transcript.
+	respond func(w http.ResponseWriter, r *http.Request)
+	// got is the last request's upload.
+	got atomic.Pointer[upload]
+}
+
+type upload struct {
+	model, responseFormat   string
+	filename, contentType   string
+	audio                   []byte
+	contentLength           int64
+	transferEncodingChunked bool
+}
+
+func newFakeOpenAI(t *testing.T, key string) *fakeOpenAI {
+	f := &fakeOpenAI{t: t, key: key}
+	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeOpenAI) serve(w http.ResponseWriter, r *http.Request) {
+	f.requests.Add(1)
+	if f.respond != nil {
+		f.respond(w, r)
+		return
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/audio/transcriptions" {
+		f.fail(w, http.StatusNotFound, "%s %s: not the transcription endpoint", r.Method, r.URL.Path)
+		return
+	}
+	wantAuth := ""
+	if f.key != "" {
+		wantAuth = "Bearer " + f.key
+	}
+	if got := r.Header.Get("Authorization"); got != wantAuth {
+		f.fail(w, http.StatusUnauthorized, "Authorization = %q, want %q", got, wantAuth)
+		return
+	}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		f.fail(w, http.StatusBadRequest, "Content-Type = %q, want multipart/form-data", r.Header.Get("Content-Type"))
+		return
+	}
+	u := upload{contentLength: r.ContentLength}
+	for _, te := range r.TransferEncoding {
+		u.transferEncodingChunked = u.transferEncodingChunked || te == "chunked"
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		f.fail(w, http.StatusBadRequest, "multipart: %v", err)
+		return
+	}
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			f.fail(w, http.StatusBadRequest, "multipart part: %v", err)
+			return
+		}
+		data, err := io.ReadAll(p)
+		if err != nil {
+			f.fail(w, http.StatusBadRequest, "read part: %v", err)
+			return
+		}
+		switch p.FormName() {
+		case "model":
+			u.model = string(data)
+		case "response_format":
+			u.responseFormat = string(data)
+		case "file":
+			u.filename, u.contentType, u.audio = p.FileName(), p.Header.Get("Content-Type"), data
+		default:
+			f.fail(w, http.StatusBadRequest, "unexpected field %q", p.FormName())
+			return
+		}
+	}
+	f.got.Store(&u)
+	if u.model == "" || u.filename == "" {
+		f.fail(w, http.StatusBadRequest, "model and file are required")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"text": %q}`, fmt.Sprintf("%d bytes of %s", len(u.audio), u.filename))
+}
+
+// fail answers with OpenAI's error shape and fails the test.
+func (f *fakeOpenAI) fail(w http.ResponseWriter, status int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	f.t.Errorf("fake OpenAI: %s", msg)
+	openAIError(w, status, msg)
+}
+
+func openAIError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+		"message": msg, "type": "invalid_request_error", "param": nil, "code": nil}})
+}
+
+func newClient(t *testing.T, cfg Config) *Client {
+	t.Helper()
+	if cfg.Model == "" {
+		cfg.Model = DefaultModel
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return c
+}
+
+// audioOf returns a recording of n bytes that starts with head.
+func audioOf(head []byte, n int) []byte {
+	b := bytes.Repeat([]byte{0x55}, n)
+	copy(b, head)
+	return b
+}
+
+func TestTranscribe(t *testing.T) {
+	tests := []struct {
+		name      string
+		format    Format
+		head      []byte
+		size      int
+		wantName  string
+		wantCType string
+	}{
+		{"webm", WebM, chromeWebM, 200 << 10, "recording.webm", "audio/webm"},
+		{"ogg", Ogg, firefoxOgg, 10 << 10, "recording.ogg", "audio/ogg"},
+		{"mp4", MP4, safariMP4, 10 << 10, "recording.mp4", "audio/mp4"},
+		{"mp3", MPEG, id3, 10 << 10, "recording.mp3", "audio/mpeg"},
+		{"wav", WAV, wav, 3 << 20, "recording.wav", "audio/wav"},
+		{"flac", FLAC, flac, 1, "recording.flac", "audio/flac"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeOpenAI(t, testKey)
+			c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
+			audio := audioOf(tt.head, tt.size)
+
+			text, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), tt.format)
+			if err != nil {
+				t.Fatalf("Transcribe: %v", err)
+			}
+			if want := fmt.Sprintf("%d bytes of %s", len(audio), tt.wantName); text != want {
+				t.Errorf("text = %q, want %q", text, want)
+			}
+			got := srv.got.Load()
+			if got == nil {
+				t.Fatal("no upload")
+			}
+			if got.model != "whisper-1" || got.responseFormat != "json" {
+				t.Errorf("model %q, response_format %q; want whisper-1, json", got.model, got.responseFormat)
+			}
+			if got.filename != tt.wantName || got.contentType != tt.wantCType {
+				t.Errorf("file %q (%s), want %q (%s)", got.filename, got.contentType, tt.wantName, tt.wantCType)
+			}
+			if !bytes.Equal(got.audio, audio) {
+				t.Errorf("uploaded %d bytes that differ from the %d sent", len(got.audio), len(audio))
+			}
+			if got.contentLength <= int64(len(audio)) || got.transferEncodingChunked {
+				t.Errorf("Content-Length %d, chunked %v: want a known length", got.contentLength, got.transferEncodingChunked)
+			}
+		})
+	}
+}
+
+func TestTranscribeLocalServer(t *testing.T) {
+	// A local server: no key, its own model name, a base URL with a slash.
+	srv := newFakeOpenAI(t, "")
+	c := newClient(t, Config{BaseURL: srv.URL + "/v1/", Model: "Systran/faster-whisper-small"})
+	audio := audioOf(wav, 4096)
+	if _, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WAV); err != nil {
+		t.Fatalf("Transcribe: %v", err)
+	}
+	if got := srv.got.Load(); got == nil || got.model != "Systran/faster-whisper-small" {
+		t.Errorf("upload %+v, want the configured model", got)
+	}
+}
+
+func TestTranscribeErrors(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name           string
+		respond        func(w http.ResponseWriter, r *http.Request)
+		kind           error
+		wantMsg        string
+		wantStatus     int
+		wantRetryAfter time.Duration
+	}{
+		{
+			name: "server error",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIError(w, 500, "The server had an error while processing your request.")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 500,
+		},
+		{
+			name:    "bad gateway with HTML",
+			respond: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "<html>502</html>", 502) },
+			kind:    ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 502,
+		},
+		{
+			name: "rate limited, seconds",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "7")
+				openAIError(w, 429, "Rate limit reached for whisper-1")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 429, wantRetryAfter: 7 * time.Second,
+		},
+		{
+			name: "rate limited, date",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", now.Add(2*time.Minute).Format(http.TimeFormat))
+				openAIError(w, 429, "Rate limit reached for whisper-1")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 429, wantRetryAfter: 2 * time.Minute,
+		},
+		{
+			name:    "rate limited, no header",
+			respond: func(w http.ResponseWriter, r *http.Request) { openAIError(w, 429, "You exceeded your current quota") },
+			kind:    ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 429,
+		},
+		{
+			name: "wrong key",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIError(w, 401, "Incorrect API key provided: "+testKey)
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 401,
+		},
+		{
+			name: "unknown model",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIError(w, 404, "The model `whisper-9` does not exist")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 404,
+		},
+		{
+			name:    "gateway timeout",
+			respond: func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(504) },
+			kind:    ErrTimeout, wantMsg: msgTimeout, wantStatus: 504,
+		},
+		{
+			name: "audio rejected by OpenAI",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIError(w, 400, "Audio file might be corrupted or unsupported")
+			},
+			kind: ErrRejected, wantMsg: "Audio file might be corrupted or unsupported", wantStatus: 400,
+		},
+		{
+			name: "audio rejected by whisper.cpp",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(400)
+				io.WriteString(w, `{"error": "failed to read audio data"}`)
+			},
+			kind: ErrRejected, wantMsg: "failed to read audio data", wantStatus: 400,
+		},
+		{
+			name: "audio rejected by faster-whisper",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(422)
+				io.WriteString(w, `{"detail": "Audio too short"}`)
+			},
+			kind: ErrRejected, wantMsg: "Audio too short", wantStatus: 422,
+		},
+		{
+			name:    "rejection quoting the key",
+			respond: func(w http.ResponseWriter, r *http.Request) { openAIError(w, 400, "bad request from key "+testKey) },
+			kind:    ErrRejected, wantMsg: "bad request from key [redacted]", wantStatus: 400,
+		},
+		{
+			name:    "rejection without a body",
+			respond: func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(413) },
+			kind:    ErrRejected, wantMsg: "Request Entity Too Large", wantStatus: 413,
+		},
+		{
+			name: "long rejection",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIError(w, 400, strings.Repeat("é", 400))
+			},
+			kind: ErrRejected, wantMsg: strings.Repeat("é", 150) + "…", wantStatus: 400,
+		},
+		{
+			name: "not JSON",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, "hello")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable,
+		},
+		{
+			name: "JSON without text",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, `{"transcript": "hello"}`)
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeOpenAI(t, testKey)
+			srv.respond = func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				tt.respond(w, r)
+			}
+			c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
+			c.now = func() time.Time { return now }
+			audio := audioOf(chromeWebM, 1024)
+
+			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+			e := wantErr(t, err, tt.kind, tt.wantMsg)
+			if e.StatusCode != tt.wantStatus || e.RetryAfter != tt.wantRetryAfter {
+				t.Errorf("status %d, retry after %s; want %d, %s", e.StatusCode, e.RetryAfter, tt.wantStatus, tt.wantRetryAfter)
+			}
+			if strings.Contains(err.Error(), testKey) {
+				t.Errorf("error leaks the key: %v", err)
+			}
+		})
+	}
+}
+
+func TestTranscribeFailuresWithoutResponse(t *testing.T) {
+	audio := audioOf(chromeWebM, 1024)
+
+	t.Run("server down", func(t *testing.T) {
+		srv := httptest.NewServer(http.NotFoundHandler())
+		srv.Close()
+		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey})
+		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+		wantErr(t, err, ErrUnavailable, msgUnavailable)
+	})
+
+	hang := func(t *testing.T) *fakeOpenAI {
+		srv := newFakeOpenAI(t, testKey)
+		srv.respond = func(w http.ResponseWriter, r *http.Request) {
+			// The server notices a closed connection only after the body.
+			io.Copy(io.Discard, r.Body)
+			<-r.Context().Done()
+		}
+		return srv
+	}
+
+	t.Run("timeout", func(t *testing.T) {
+		srv := hang(t)
+		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey, Timeout: 50 * time.Millisecond})
+		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+		wantErr(t, err, ErrTimeout, msgTimeout)
+	})
+
+	t.Run("caller's deadline", func(t *testing.T) {
+		srv := hang(t)
+		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, err := c.Transcribe(ctx, bytes.NewReader(audio), int64(len(audio)), WebM)
+		wantErr(t, err, ErrTimeout, msgTimeout)
+	})
+
+	t.Run("caller cancels", func(t *testing.T) {
+		srv := newFakeOpenAI(t, testKey)
+		ctx, cancel := context.WithCancel(context.Background())
+		srv.respond = func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			cancel()
+			<-r.Context().Done()
+		}
+		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey})
+		_, err := c.Transcribe(ctx, bytes.NewReader(audio), int64(len(audio)), WebM)
+		var e *Error
+		if !errors.Is(err, context.Canceled) || errors.As(err, &e) {
+			t.Errorf("err = %v, want a plain context.Canceled", err)
+		}
+	})
+}
+
+func TestTranscribeRefusesBeforeSending(t *testing.T) {
+	srv := newFakeOpenAI(t, testKey)
+	c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
+	tests := []struct {
+		name    string
+		size    int64
+		format  Format
+		wantMsg string
+	}{
+		{"empty", 0, WebM, "Empty audio file"},
+		{"negative size", -1, WebM, "Empty audio file"},
+		{"too large", MaxFileSize + 1, WebM, "File too large (max 25 MB)"},
+		{"unknown format", 10, "aiff", "Unsupported audio format"},
+		{"no format", 10, "", "Unsupported audio format"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.Transcribe(context.Background(), strings.NewReader("0123456789"), tt.size, tt.format)
+			wantErr(t, err, ErrRejected, tt.wantMsg)
+		})
+	}
+	if n := srv.requests.Load(); n != 0 {
+		t.Errorf("sent %d requests, want none", n)
+	}
+
+	t.Run("exactly the limit is sent", func(t *testing.T) {
+		audio := audioOf(wav, MaxFileSize)
+		if _, err := c.Transcribe(context.Background(), bytes.NewReader(audio), MaxFileSize, WAV); err != nil {
+			t.Errorf("Transcribe: %v", err)
+		}
+		if got := srv.got.Load(); got == nil || len(got.audio) != MaxFileSize {
+			t.Error("the server did not receive the whole file")
+		}
+	})
+}
+
+func TestTranscribeAudioReadErrors(t *testing.T) {
+	srv := newFakeOpenAI(t, testKey)
+	srv.respond = func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		io.WriteString(w, `{"text": "unexpected"}`)
+	}
+	c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey})
+	audio := audioOf(wav, 4096)
+
+	t.Run("shorter than its size", func(t *testing.T) {
+		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio))+10, WAV)
+		var e *Error
+		if !errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &e) {
+			t.Errorf("err = %v, want a wrapped io.ErrUnexpectedEOF", err)
+		}
+	})
+
+	t.Run("upload over a limit", func(t *testing.T) {
+		r := http.MaxBytesReader(nil, io.NopCloser(bytes.NewReader(audio)), 1000)
+		_, err := c.Transcribe(context.Background(), r, int64(len(audio)), WAV)
+		var mbe *http.MaxBytesError
+		if !errors.As(err, &mbe) {
+			t.Errorf("err = %v, want a wrapped *http.MaxBytesError", err)
+		}
+	})
+}
+
+func TestNotConfigured(t *testing.T) {
+	c, err := New(Config{Timeout: DefaultTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Configured() {
+		t.Error("Configured() = true")
+	}
+	_, err = c.Transcribe(context.Background(), strings.NewReader("x"), 1, WebM)
+	e := wantErr(t, err, ErrNotConfigured, msgNotConfigured)
+	for _, s := range []string{"TUTORD_STT_BASE_URL", "https://api.openai.com/v1", "TUTORD_STT_API_KEY"} {
+		if !strings.Contains(e.Message, s) {
+			t.Errorf("message %q does not mention %s", e.Message, s)
+		}
+	}
+}
+
+// wantErr checks that err is an *Error of kind with message msg.
+func wantErr(t *testing.T, err, kind error, msg string) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v (%T), want *Error", err, err)
+	}
+	if !errors.Is(err, kind) {
+		t.Errorf("err = %v, not of kind %v", err, kind)
+	}
+	if e.Message != msg {
+		t.Errorf("message = %q, want %q", e.Message, msg)
+	}
+	return e
+}

@@ -1,0 +1,76 @@
+package stt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The kinds of failure. Every error of Transcribe, except a failure to read
+// the audio and the caller's own cancellation, is an *Error that matches
+// exactly one of them with errors.Is.
+var (
+	// ErrNotConfigured: no transcription server is configured. The
+	// error's message says how to configure one.
+	ErrNotConfigured = errors.New("speech-to-text not configured")
+	// ErrUnavailable: the server could not be reached, failed (5xx),
+	// asked us to slow down (429, with RetryAfter), or refused tutord's
+	// credentials or model (401, 403, 404). Worth trying again later;
+	// HTTP 503 for the client.
+	ErrUnavailable = errors.New("speech-to-text unavailable")
+	// ErrRejected: the server refused this audio (400, 413, 415, 422...)
+	// or it was never sent (empty, too large, unknown format). The
+	// message says why; HTTP 400 for the client.
+	ErrRejected = errors.New("audio rejected")
+	// ErrTimeout: the transcription took longer than Config.Timeout or
+	// the caller's deadline.
+	ErrTimeout = errors.New("speech-to-text timed out")
+)
+
+// Error is a failed transcription. Message is safe to show a client: it
+// never holds the API key; Err, when set, is the cause, for logs.
+type Error struct {
+	Message string
+	// StatusCode is the server's HTTP status, when there was one.
+	StatusCode int
+	// RetryAfter is how long the server asked us to wait, or zero.
+	RetryAfter time.Duration
+	Err        error
+	kind       error
+}
+
+// Error describes the failure for logs.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("stt: ")
+	b.WriteString(e.Message)
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&b, " (HTTP %d)", e.StatusCode)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is the error's kind (ErrNotConfigured,
+// ErrUnavailable, ErrRejected or ErrTimeout).
+func (e *Error) Is(target error) bool { return target == e.kind }
+
+// User-facing messages; the first three are the reference's.
+const (
+	msgEmpty         = "Empty audio file"
+	msgTooLarge      = "File too large (max 25 MB)"
+	msgUnsupported   = "Unsupported audio format"
+	msgNotConfigured = "Speech-to-text is not configured: set " + EnvBaseURL + " (e.g. https://api.openai.com/v1) and " + EnvAPIKey
+	msgUnavailable   = "Speech-to-text service unavailable"
+	msgTimeout       = "Speech-to-text service timed out"
+)
