@@ -28,6 +28,7 @@ func commands() []command {
 		{"curriculum", "import PATH... | --out DIR export | approve KEY | unapprove KEY", "import, export or approve curriculum files", runCurriculum},
 		{"llm-config", "list | set COMPONENT PROVIDER MODEL | reset COMPONENT", "show or set the provider and model of each component", runLLMConfig},
 		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
+		{"token", "--sub ID [--admin] [--ttl D] [--id]", "mint a development token signed with TUTORD_JWT_SECRET", runToken},
 		{"version", "", "print the version", runVersion},
 	}
 }

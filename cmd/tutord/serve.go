@@ -4,16 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
+	"time"
 
+	"github.com/tutord/tutord/api"
+	"github.com/tutord/tutord/internal/agents/engine"
+	"github.com/tutord/tutord/internal/agents/rules"
+	"github.com/tutord/tutord/internal/auth"
+	"github.com/tutord/tutord/internal/config"
 	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/lessons"
+	"github.com/tutord/tutord/internal/orchestrator"
 	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/stt"
 )
 
 // runServe runs the server until ctx ends (SIGINT or SIGTERM), then shuts
-// down in order: stop accepting, let in-flight requests finish within the
-// shutdown timeout, close the pool, stop the embedded database.
+// down in order: stop accepting and let in-flight requests finish, let the
+// turns in flight on WebSockets finish, close the WebSockets, close the
+// pool, stop the embedded database.
 func runServe(ctx context.Context, e env, args []string) error {
 	cfg, rest, err := loadConfig(e, "serve", args, nil)
 	if err != nil {
@@ -25,6 +36,23 @@ func runServe(ctx context.Context, e env, args []string) error {
 	log := newLogger(cfg, e.stderr)
 	log.Info("starting tutord", "version", buildVersion(), "config", cfg)
 
+	authn, err := newAuthenticator(cfg)
+	if err != nil {
+		return err
+	}
+	sttClient, err := stt.New(stt.Config{BaseURL: cfg.STTBaseURL, APIKey: cfg.STTAPIKey, Model: cfg.STTModel, Timeout: cfg.STTTimeout})
+	if err != nil {
+		return err
+	}
+	doc, err := httpapi.LoadSpec(api.Spec)
+	if err != nil {
+		return err
+	}
+	models, err := newModels(cfg, e.environ, log)
+	if err != nil {
+		return err
+	}
+
 	db, err := openDatabase(ctx, cfg, log, cfg.Migrate)
 	if err != nil {
 		return err
@@ -34,21 +62,45 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return err
 	}
 
-	api := httpapi.New(httpapi.Deps{
-		DB:            db.store,
-		Curriculum:    db.store,
-		SchemaVersion: store.LatestVersion(),
-		Version:       buildVersion(),
-		Logger:        log,
+	rulesSet, err := rules.New()
+	if err != nil {
+		return err
+	}
+	metrics := httpapi.NewMetrics()
+	models.bind(db.store, metrics)
+	eng := engine.New(rulesSet, models.agents(), db.store)
+	eng.SetTimeLimit(cfg.SessionTimeLimit)
+	orch := orchestrator.New(orchestrator.Options{
+		Store: db.store, Lessons: lessons.NewSource(db.store), Engines: eng, FallbackSafety: rulesSet.Safety,
+		Logger: log, Observer: metrics,
 	})
+	deps := httpapi.Deps{
+		DB: db.store, SchemaVersion: store.LatestVersion(), Version: buildVersion(), Logger: log,
+		Curriculum: db.store, Sessions: orch, Learners: db.store, Profiles: db.store, Progress: db.store,
+		AgentLogs: db.store, LLMConfig: db.store, LLMKeys: models.checkKey, Metrics: metrics,
+		Transcribe: httpapi.NewTranscriber(sttClient),
+	}
+	if authn != nil {
+		deps.Auth = authn
+	}
+	apiServer := httpapi.New(deps, httpapi.Options{
+		AllowAnonymous: cfg.AllowAnonymous, MaxReplyChars: cfg.MaxReplyChars, CORSOrigins: cfg.CORSOrigins,
+		TurnRate:   httpapi.RateLimit{Rate: cfg.TurnRate, Burst: cfg.TurnBurst},
+		CreateRate: httpapi.RateLimit{Rate: cfg.CreateRate, Burst: cfg.CreateBurst},
+		Validator:  httpapi.NewValidator(doc),
+	})
+
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	hs := api.HTTPServer(cfg.Addr)
+	hs := apiServer.HTTPServer(cfg.Addr)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String())
+	purgeCtx, stopPurge := context.WithCancel(ctx)
+	defer stopPurge()
+	go purgeAnonymous(purgeCtx, db.store, cfg.AnonymousRetention, log)
 
 	select {
 	case err := <-errc:
@@ -61,9 +113,50 @@ func runServe(ctx context.Context, e env, args []string) error {
 	if err := hs.Shutdown(sctx); err != nil {
 		log.Warn("in-flight requests did not finish in time", "err", err)
 	}
+	if err := orch.Stop(sctx); err != nil {
+		log.Warn("turns in flight did not finish in time", "err", err)
+	}
+	apiServer.Shutdown(sctx)
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Warn("server stopped with an error", "err", err)
 	}
 	log.Info("stopped")
 	return nil
+}
+
+func newAuthenticator(cfg config.Config) (httpapi.Authenticator, error) {
+	rule, err := auth.ParseAdminRule(cfg.JWTAdminClaim)
+	if err != nil {
+		return nil, fmt.Errorf("TUTORD_JWT_ADMIN_CLAIM: %w", err)
+	}
+	ac := auth.Config{Secret: cfg.JWTSecret, JWKSURL: cfg.JWTJWKSURL, Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience, Leeway: cfg.JWTLeeway, Admin: rule}
+	if !ac.Configured() {
+		return nil, nil
+	}
+	v, err := auth.NewVerifier(ac)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.NewAuthenticator(v), nil
+}
+
+// purgeAnonymous deletes anonymous sessions idle longer than retention,
+// at start and then hourly.
+func purgeAnonymous(ctx context.Context, st *store.Store, retention time.Duration, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		n, err := st.PurgeAnonymous(ctx, time.Now().Add(-retention))
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("purge anonymous sessions", "err", err)
+		case n > 0:
+			log.Info("purged anonymous sessions", "count", n, "retention", retention)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

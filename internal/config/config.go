@@ -31,6 +31,33 @@ type Config struct {
 	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
 	CurriculumDir    string        `env:"TUTORD_CURRICULUM_DIR" help:"curriculum YAML files imported at start (idempotent)"`
 	LoadSample       string        `env:"TUTORD_LOAD_SAMPLE" envDefault:"auto" help:"import the shipped sample curriculum at start: true, false, or auto (with the embedded database)"`
+
+	AllowAnonymous     bool          `env:"TUTORD_ALLOW_ANONYMOUS" envDefault:"true" help:"allow sessions without a token (a development default; set false in production)"`
+	AnonymousRetention time.Duration `env:"TUTORD_ANONYMOUS_RETENTION" envDefault:"720h" help:"delete anonymous sessions idle this long"`
+	CORSOrigins        []string      `env:"TUTORD_CORS_ORIGINS" envDefault:"*" envSeparator:"," help:"allowed browser origins, comma-separated (* is a development default)"`
+	MaxReplyChars      int           `env:"TUTORD_MAX_REPLY_CHARS" envDefault:"4000" help:"longest learner message accepted (413 beyond)"`
+	TurnRate           float64       `env:"TUTORD_TURN_RATE" envDefault:"2" help:"turns per second per learner (or client address), sustained; 0 disables"`
+	TurnBurst          int           `env:"TUTORD_TURN_BURST" envDefault:"20" help:"turns a learner may send in a burst"`
+	CreateRate         float64       `env:"TUTORD_CREATE_RATE" envDefault:"0.5" help:"session creations per second per learner (or client address); 0 disables"`
+	CreateBurst        int           `env:"TUTORD_CREATE_BURST" envDefault:"20" help:"session creations in a burst"`
+	SessionTimeLimit   time.Duration `env:"TUTORD_SESSION_TIME_LIMIT" envDefault:"0s" help:"end a sitting this long after its first turn (0: off; 25m suits voice)"`
+
+	JWTSecret     string        `env:"TUTORD_JWT_SECRET" help:"HS256 secret that signs access and ID tokens (32 bytes or more)" secret:"true"`
+	JWTJWKSURL    string        `env:"TUTORD_JWT_JWKS_URL" help:"JWKS URL of an identity provider (Cognito, Auth0, Keycloak)"`
+	JWTIssuer     string        `env:"TUTORD_JWT_ISSUER" help:"required token issuer (iss); empty: not checked"`
+	JWTAudience   string        `env:"TUTORD_JWT_AUDIENCE" help:"required audience (aud, or client_id of access tokens); empty: not checked"`
+	JWTLeeway     time.Duration `env:"TUTORD_JWT_LEEWAY" envDefault:"30s" help:"clock skew allowed on token times"`
+	JWTAdminClaim string        `env:"TUTORD_JWT_ADMIN_CLAIM" envDefault:"role=admin" help:"claim=value that makes a caller an admin (lists match a member)"`
+
+	STTBaseURL string        `env:"TUTORD_STT_BASE_URL" help:"Whisper-compatible speech-to-text server, e.g. https://api.openai.com/v1"`
+	STTAPIKey  string        `env:"TUTORD_STT_API_KEY" help:"API key of the speech-to-text server" secret:"true"`
+	STTModel   string        `env:"TUTORD_STT_MODEL" envDefault:"whisper-1" help:"speech-to-text model"`
+	STTTimeout time.Duration `env:"TUTORD_STT_TIMEOUT" envDefault:"60s" help:"speech-to-text request timeout"`
+
+	DailyBudgetUSD          float64 `env:"TUTORD_DAILY_BUDGET_USD" envDefault:"0" help:"model spend allowed per learner per UTC day (0: no limit)"`
+	LLMPrices               string  `env:"TUTORD_LLM_PRICES" help:"JSON price table overriding the built-in per-model prices"`
+	OpenAICompatibleBaseURL string  `env:"TUTORD_OPENAI_COMPATIBLE_BASE_URL" help:"base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter)"`
+	OpenAICompatibleAPIKey  string  `env:"TUTORD_OPENAI_COMPATIBLE_API_KEY" help:"API key of the OpenAI-compatible server, if it needs one" secret:"true"`
 }
 
 // Load parses the environment (a map, so that tests pass their own) into a
@@ -84,6 +111,21 @@ func (c Config) Validate() error {
 	}
 	if c.DBConnectTimeout <= 0 {
 		return fmt.Errorf("TUTORD_DB_CONNECT_TIMEOUT: must be positive, got %s", c.DBConnectTimeout)
+	}
+	if c.MaxReplyChars < 1 {
+		return fmt.Errorf("TUTORD_MAX_REPLY_CHARS: must be at least 1, got %d", c.MaxReplyChars)
+	}
+	if c.TurnRate < 0 || c.CreateRate < 0 || c.TurnBurst < 1 || c.CreateBurst < 1 {
+		return errors.New("TUTORD_TURN_RATE / TUTORD_CREATE_RATE must not be negative and their bursts must be at least 1")
+	}
+	if c.SessionTimeLimit < 0 || c.AnonymousRetention <= 0 {
+		return errors.New("TUTORD_SESSION_TIME_LIMIT must not be negative and TUTORD_ANONYMOUS_RETENTION must be positive")
+	}
+	if c.DailyBudgetUSD < 0 {
+		return fmt.Errorf("TUTORD_DAILY_BUDGET_USD: must not be negative, got %v", c.DailyBudgetUSD)
+	}
+	if len(c.CORSOrigins) == 0 {
+		return errors.New("TUTORD_CORS_ORIGINS: empty; use * to allow any origin")
 	}
 	switch c.LoadSample {
 	case "auto", "true", "false":

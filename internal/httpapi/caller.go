@@ -87,6 +87,9 @@ func (s *Server) authenticate(c echo.Context, token string, present bool) (calle
 		return caller{}, errUnauthorized("Authentication not configured")
 	}
 	id, err := s.deps.Auth.Access(c.Request().Context(), token)
+	if errors.Is(err, errKeysUnavailable) {
+		return caller{}, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Authentication is temporarily unavailable; please retry", Err: err}
+	}
 	if err != nil {
 		return caller{}, errUnauthorized(err.Error())
 	}

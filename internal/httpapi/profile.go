@@ -185,6 +185,9 @@ func (s *Server) authSync(c echo.Context) error {
 		return errUnauthorized("Authentication not configured")
 	}
 	id, err := s.deps.Auth.ID(c.Request().Context(), token)
+	if errors.Is(err, errKeysUnavailable) {
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Authentication is temporarily unavailable; please retry", Err: err}
+	}
 	if err != nil {
 		return errUnauthorized(err.Error())
 	}

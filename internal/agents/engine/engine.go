@@ -36,6 +36,7 @@ type Resolver struct {
 	models Models // nil: only the rules engine is available
 	st     ConfigStore
 	ttl    time.Duration
+	limit  time.Duration // sitting time limit pinned on new sessions
 
 	mu      sync.Mutex
 	sets    map[string]agents.Set
@@ -48,6 +49,13 @@ type Resolver struct {
 // configuration is read from (nil: every component uses the rules engine).
 func New(rules agents.Set, models Models, st ConfigStore) *Resolver {
 	return &Resolver{rules: rules, models: models, st: st, ttl: 5 * time.Second, sets: map[string]agents.Set{}}
+}
+
+// SetTimeLimit sets the sitting time limit pinned on new sessions (0: none).
+func (r *Resolver) SetTimeLimit(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.limit, r.current = d, nil
 }
 
 // The components a session's configuration pins.
@@ -64,7 +72,10 @@ func (r *Resolver) Config(ctx context.Context) (tutor.Config, error) {
 		return c, nil
 	}
 	r.mu.Unlock()
-	cfg := tutor.Config{Components: map[string]tutor.ComponentConfig{}}
+	r.mu.Lock()
+	limit := r.limit
+	r.mu.Unlock()
+	cfg := tutor.Config{Components: map[string]tutor.ComponentConfig{}, TimeLimitSeconds: int(limit / time.Second)}
 	byComp := map[llm.Component]llm.Config{}
 	if r.st != nil {
 		rows, err := r.st.ListLLMConfig(ctx)

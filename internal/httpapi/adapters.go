@@ -1,0 +1,60 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/tutord/tutord/internal/auth"
+	"github.com/tutord/tutord/internal/stt"
+)
+
+// errKeysUnavailable reports that the identity provider's keys could not be
+// fetched: a 503, not a 401, since clients log out on a 401.
+var errKeysUnavailable = errors.New("authentication keys unavailable")
+
+// NewAuthenticator adapts a token verifier to the server.
+func NewAuthenticator(v *auth.Verifier) Authenticator { return verifier{v} }
+
+type verifier struct{ v *auth.Verifier }
+
+func (a verifier) Access(ctx context.Context, token string) (Identity, error) {
+	c, err := a.v.VerifyAccess(ctx, token)
+	return identity(c), authError(err)
+}
+
+func (a verifier) ID(ctx context.Context, token string) (Identity, error) {
+	c, err := a.v.VerifyID(ctx, token)
+	return identity(c), authError(err)
+}
+
+func authError(err error) error {
+	if errors.Is(err, auth.ErrKeysUnavailable) {
+		return errKeysUnavailable
+	}
+	return err
+}
+
+func identity(c auth.Claims) Identity {
+	return Identity{Subject: c.Subject, Admin: c.Admin, Email: c.Email, Phone: c.Phone, Name: c.Name, AuthProvider: auth.AuthProvider(c)}
+}
+
+// NewTranscriber adapts a speech-to-text client to the server.
+func NewTranscriber(c *stt.Client) Transcriber { return transcriber{c} }
+
+type transcriber struct{ c *stt.Client }
+
+func (t transcriber) Configured() bool { return t.c != nil && t.c.Configured() }
+
+func (t transcriber) Detect(head []byte) (string, bool) {
+	f, ok := stt.Detect(head)
+	return string(f), ok
+}
+
+func (t transcriber) Transcribe(ctx context.Context, audio io.Reader, size int64, format string) (string, error) {
+	text, err := t.c.Transcribe(ctx, audio, size, stt.Format(format))
+	if errors.Is(err, stt.ErrUnavailable) || errors.Is(err, stt.ErrTimeout) || errors.Is(err, stt.ErrNotConfigured) {
+		return "", errors.Join(ErrTranscriberUnavailable, err)
+	}
+	return text, err
+}
