@@ -133,7 +133,7 @@ func (s *Server) putLLMConfig(c echo.Context) error {
 	}
 	component, err := llm.ParseComponent(c.Param("component"))
 	if err != nil {
-		return &Error{Status: http.StatusNotFound, Code: "not_found", Message: "Unknown component '" + c.Param("component") + "'"}
+		return badRequest("unknown_component", "Unknown component '"+c.Param("component")+"'. Valid: [tutor, eval_evaluator, eval_simulator, safety, exam_generator, exam_evaluator, welcome]")
 	}
 	provider, err := llm.ParseProvider(u.Provider)
 	if err != nil {

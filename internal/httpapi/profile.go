@@ -145,6 +145,7 @@ type exportMessage struct {
 	Role      string     `json:"role"`
 	Content   string     `json:"content"`
 	Timestamp tutor.Time `json:"timestamp"`
+	MessageID *string    `json:"message_id"`
 }
 
 // exportProfile serves GET /profile/export: everything stored about the

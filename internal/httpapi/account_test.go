@@ -1,0 +1,236 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tutord/tutord/internal/auth"
+	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/stt"
+)
+
+func TestProfileAndSignIn(t *testing.T) {
+	s := newServer(t)
+	idTok, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: "cog-1", TokenUse: "id", ClientID: "tutord-test", TTL: time.Hour, Email: "asha@example.com", Name: "Asha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.do("POST", "/auth/sync", nil, idTok)
+	if m := r.JSON(t); r.Status != 200 || m["email"] != "asha@example.com" || m["onboarding_complete"] != false || m["auth_provider"] != "email" {
+		t.Fatalf("sync: %d %s", r.Status, r.Body)
+	}
+	access := token(t, "cog-1", false)
+	if r := s.do("POST", "/auth/sync", nil, access); r.Status != 401 {
+		t.Fatalf("sync with an access token: %d", r.Status)
+	}
+	if r := s.do("POST", "/auth/sync", nil, ""); r.Status != 401 {
+		t.Fatalf("sync without a token: %d", r.Status)
+	}
+	// The onboarding wizard sends one field at a time.
+	for _, f := range []map[string]any{{"name": "Asha"}, {"age": 12}, {"grade": 7}, {"board": "CBSE"}} {
+		r = s.do("PUT", "/profile", f, access)
+		if r.Status != 200 {
+			t.Fatalf("put %v: %d %s", f, r.Status, r.Body)
+		}
+	}
+	if r.JSON(t)["onboarding_complete"] != true {
+		t.Fatalf("onboarding not complete: %s", r.Body)
+	}
+	for _, bad := range []map[string]any{{"age": "twelve"}, {"grade": 13}, {"time_zone": "Mars/Olympus"}, {"language_level": "expert"}, {"nickname": "x"}} {
+		if r := s.do("PUT", "/profile", bad, access); r.Status != 422 {
+			t.Errorf("put %v: %d, want 422", bad, r.Status)
+		}
+	}
+	if m := s.do("GET", "/profile", nil, access).JSON(t); m["grade"] != float64(7) || m["name"] != "Asha" {
+		t.Fatalf("profile: %v", m)
+	}
+	// A session created by a learner with a profile uses it.
+	id := s.newSession(fractions, "", access)
+	doc := s.do("GET", "/sessions/"+id, nil, access).JSON(t)
+	if sc := doc["student_context"].(map[string]any); sc["student_name"] != "Asha" || sc["grade"] != float64(7) || sc["language_level"] != "standard" {
+		t.Fatalf("student context %v", sc)
+	}
+	r = s.do("GET", "/profile/export", nil, access)
+	m := r.JSON(t)
+	if r.Status != 200 || len(m["sessions"].([]any)) != 1 || m["profile"].(map[string]any)["name"] != "Asha" {
+		t.Fatalf("export: %d %s", r.Status, truncate(r.Body, 500))
+	}
+	if r := s.do("GET", "/profile", nil, ""); r.Status != 401 {
+		t.Fatalf("anonymous profile: %d", r.Status)
+	}
+	if r := s.do("POST", "/auth/phone/provision", map[string]any{"phone": "+919999999999"}, ""); r.Status != 200 || !strings.Contains(string(r.Body), `"ok"`) {
+		t.Fatalf("provision: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestDeleteLearnerRemovesEveryRow(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "doomed", false)
+	id := s.newSession(fractions, "", tok)
+	s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ready"}, tok)
+	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=doomed", nil, tok); r.Status != 403 {
+		t.Fatalf("non-admin delete: %d", r.Status)
+	}
+	admin := token(t, "root", true)
+	r := s.do("DELETE", "/auth/admin/user?cognito_sub=doomed", nil, admin)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"deleted"`) {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	for _, table := range []string{"sessions", "session_messages", "session_turns", "agent_logs", "llm_usage"} {
+		col := "session_id"
+		if table == "sessions" {
+			col = "id"
+		}
+		var n int
+		if err := s.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM `+table+` WHERE `+col+`::text = $1`, id).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s still has %d rows (%v)", table, n, err)
+		}
+	}
+	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=doomed", nil, admin); r.Status != 404 || r.code(t) != "user_not_found" {
+		t.Fatalf("second delete: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestLLMConfigRoutes(t *testing.T) {
+	s := newServer(t, func(o *httpapi.Options, d *httpapi.Deps) {
+		d.LLMKeys = func(p llmProvider) error {
+			if p == "openai" {
+				return nil
+			}
+			return errMissingKey
+		}
+	})
+	r := s.do("GET", "/config/models", nil, "")
+	if m := r.JSON(t); m["tutor"].(map[string]any)["provider"] != "rules" {
+		t.Fatalf("config/models: %s", r.Body)
+	}
+	admin := token(t, "root", true)
+	if r := s.do("GET", "/api/admin/llm-config", nil, token(t, "x", false)); r.Status != 403 {
+		t.Fatalf("non-admin list: %d", r.Status)
+	}
+	r = s.do("PUT", "/api/admin/llm-config/tutor", map[string]any{"provider": "openai", "model_id": "gpt-5.2"}, admin)
+	if r.Status != 200 || r.JSON(t)["model_id"] != "gpt-5.2" {
+		t.Fatalf("put: %d %s", r.Status, r.Body)
+	}
+	if m := s.do("GET", "/config/models", nil, "").JSON(t); m["tutor"].(map[string]any)["model_id"] != "gpt-5.2" {
+		t.Fatalf("config/models after put: %v", m)
+	}
+	for _, tt := range []struct {
+		path   string
+		body   map[string]any
+		status int
+		code   string
+	}{
+		{"/api/admin/llm-config/tutor", map[string]any{"provider": "watson", "model_id": "x"}, 400, "unknown_provider"},
+		{"/api/admin/llm-config/tutor", map[string]any{"provider": "anthropic", "model_id": "claude-haiku-4-5"}, 400, "missing_api_key"},
+		{"/api/admin/llm-config/tutor", map[string]any{"provider": "openai", "model_id": "gpt-5.2", "temperature": 5}, 422, "validation_error"},
+		{"/api/admin/llm-config/grader", map[string]any{"provider": "openai", "model_id": "gpt-5.2"}, 400, "unknown_component"},
+	} {
+		if r := s.do("PUT", tt.path, tt.body, admin); r.Status != tt.status || r.code(t) != tt.code {
+			t.Errorf("put %s %v: %d %s; want %d %s", tt.path, tt.body, r.Status, r.Body, tt.status, tt.code)
+		}
+	}
+	if r := s.do("GET", "/api/admin/llm-config/options", nil, admin); r.Status != 200 || !strings.Contains(string(r.Body), "gpt-5.2") {
+		t.Fatalf("options: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestTranscribe(t *testing.T) {
+	wav := append([]byte("RIFF\x24\x00\x00\x00WAVEfmt "), make([]byte, 64)...)
+	upload := func(s *apiServer, name string, data []byte) response {
+		t.Helper()
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		part, _ := w.CreateFormFile("file", name)
+		part.Write(data)
+		w.Close()
+		req, _ := http.NewRequest("POST", s.URL+"/transcribe", &buf)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		s.checkContract(req, nil, resp, b)
+		return response{Status: resp.StatusCode, Body: b}
+	}
+	// Not configured: 503 saying how to configure it.
+	s := newServer(t)
+	if r := upload(s, "a.wav", wav); r.Status != 503 || !strings.Contains(string(r.Body), "TUTORD_STT_BASE_URL") {
+		t.Fatalf("unconfigured: %d %s", r.Status, r.Body)
+	}
+	// A Whisper-compatible server.
+	whisper := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/audio/transcriptions" || r.Header.Get("Authorization") != "Bearer sk-test" {
+			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+			return
+		}
+		f, _, err := r.FormFile("file")
+		if err != nil || r.FormValue("model") != "whisper-1" {
+			http.Error(w, `{"error":{"message":"no file"}}`, 400)
+			return
+		}
+		f.Close()
+		json.NewEncoder(w).Encode(map[string]string{"text": "three quarters"})
+	}))
+	defer whisper.Close()
+	client, err := stt.New(stt.Config{BaseURL: whisper.URL + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = newServer(t, func(o *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(client) })
+	if r := upload(s, "recording.txt", wav); r.Status != 200 || !strings.Contains(string(r.Body), "three quarters") {
+		t.Fatalf("transcribe: %d %s", r.Status, r.Body)
+	}
+	if r := upload(s, "recording.wav", []byte("just some text, not audio")); r.Status != 400 || r.code(t) != "unsupported_audio_format" {
+		t.Fatalf("text as audio: %d %s", r.Status, r.Body)
+	}
+	if r := upload(s, "recording.wav", nil); r.Status != 400 || r.code(t) != "empty_audio" {
+		t.Fatalf("empty: %d %s", r.Status, r.Body)
+	}
+	if r := upload(s, "big.wav", append(wav, make([]byte, 25<<20)...)); r.Status != 413 {
+		t.Fatalf("too large: %d %s", r.Status, truncate(r.Body, 200))
+	}
+	whisper.Close()
+	if r := upload(s, "a.wav", wav); r.Status != 503 {
+		t.Fatalf("server down: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestCORSAndMetrics(t *testing.T) {
+	s := newServer(t)
+	req, _ := http.NewRequest("OPTIONS", s.URL+"/sessions", nil)
+	req.Header.Set("Origin", "http://localhost:3000")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "authorization,content-type")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	h := resp.Header
+	if resp.StatusCode != 200 || h.Get("Access-Control-Allow-Origin") != "http://localhost:3000" || h.Get("Access-Control-Allow-Headers") != "authorization,content-type" || h.Get("Access-Control-Allow-Credentials") != "true" {
+		t.Fatalf("preflight: %d %v", resp.StatusCode, h)
+	}
+	r := s.do("GET", "/health", nil, "", "Origin", "http://localhost:3000")
+	if r.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("simple response: %v", r.Header)
+	}
+	id := s.newSession(fractions, "", "")
+	s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ready"}, "")
+	r = s.do("GET", "/metrics", nil, "")
+	for _, want := range []string{`tutord_turns_total{engine="rules",mode="teach_me"} 1`, `tutord_http_request_duration_seconds_count{method="POST",route="/sessions/:id/step",status="200"} 1`, "tutord_websockets_open 0"} {
+		if !strings.Contains(string(r.Body), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+}

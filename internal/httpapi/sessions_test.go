@@ -1,0 +1,242 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+)
+
+func TestCreateSession(t *testing.T) {
+	s := newServer(t)
+	// Anonymous, teach_me by default.
+	r := s.do("POST", "/sessions", createBody(s.subject[fractions], ""), "")
+	if r.Status != 200 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	body := r.JSON(t)
+	ft := body["first_turn"].(map[string]any)
+	if body["mode"] != "teach_me" || ft["step_idx"] != float64(1) || ft["message"] == "" || body["past_discussions"] != nil {
+		t.Fatalf("body %s", r.Body)
+	}
+	// An exam: the welcome ends with the first question and carries progress.
+	r = s.do("POST", "/sessions", createBody(s.subject[fractions], "exam"), "")
+	ft = r.JSON(t)["first_turn"].(map[string]any)
+	if !strings.Contains(ft["message"].(string), "**Question 1:**") || ft["exam_progress"].(map[string]any)["total_questions"] != float64(7) {
+		t.Fatalf("exam first turn: %v", ft)
+	}
+
+	tests := []struct {
+		name   string
+		body   any
+		token  string
+		status int
+		code   string
+		detail string
+	}{
+		{"unknown guideline", createBody(uuid.New(), ""), "", 404, "guideline_not_found", "not found"},
+		{"no guideline", map[string]any{"student": map[string]any{"id": "s", "grade": 7}, "goal": map[string]any{"topic": "t", "syllabus": "CBSE", "learning_objectives": []string{}}}, "", 404, "guideline_not_found", "Teaching guideline None not found"},
+		{"bad mode", func() any { b := createBody(s.subject[fractions], "sing"); return b }(), "", 422, "validation_error", ""},
+		{"grade 13", func() any {
+			b := createBody(s.subject[fractions], "")
+			b["student"].(map[string]any)["grade"] = 13
+			return b
+		}(), "", 422, "validation_error", ""},
+		{"malformed JSON", `{"student": `, "", 422, "validation_error", ""},
+		{"missing student", map[string]any{"goal": map[string]any{"topic": "t", "syllabus": "CBSE", "learning_objectives": []string{}}}, "", 422, "validation_error", ""},
+		{"garbage token", createBody(s.subject[fractions], ""), "not-a-jwt", 401, "unauthorized", "Invalid token"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.do("POST", "/sessions", tt.body, tt.token)
+			if r.Status != tt.status || r.code(t) != tt.code || !strings.Contains(string(r.Body), tt.detail) {
+				t.Fatalf("%d %s; want %d %s %q", r.Status, r.Body, tt.status, tt.code, tt.detail)
+			}
+		})
+	}
+}
+
+func TestStep(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", "")
+	r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "yes, ready"}, "")
+	body := r.JSON(t)
+	nt := body["next_turn"].(map[string]any)
+	if r.Status != 200 || nt["message"] == "" || body["last_grading"] != nil {
+		t.Fatalf("step: %d %s", r.Status, r.Body)
+	}
+	if body["routing"] != "Advance" && body["routing"] != "Continue" {
+		t.Fatalf("routing %v", body["routing"])
+	}
+	// An empty reply is accepted and nudges without counting a turn.
+	r = s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": ""}, "")
+	if r.Status != 200 || !strings.Contains(string(r.Body), "Take your time") {
+		t.Fatalf("empty reply: %d %s", r.Status, r.Body)
+	}
+	// Idempotency-Key: a retry gets the first response and changes nothing.
+	first := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ok"}, "", "Idempotency-Key", "k-1")
+	again := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ok"}, "", "Idempotency-Key", "k-1")
+	if string(first.Body) != string(again.Body) {
+		t.Fatalf("a retry got another response:\n%s\n%s", first.Body, again.Body)
+	}
+	doc := s.do("GET", "/sessions/"+id, nil, "").JSON(t)
+	if doc["turn_count"] != float64(2) {
+		t.Fatalf("turn_count %v after a turn, a nudge and a retried turn; want 2", doc["turn_count"])
+	}
+
+	for _, tt := range []struct {
+		name, path string
+		body       any
+		status     int
+		code       string
+	}{
+		{"too long", "/sessions/" + id + "/step", map[string]any{"student_reply": strings.Repeat("a", 4001)}, 413, "too_large"},
+		{"unknown session", "/sessions/" + uuid.NewString() + "/step", map[string]any{"student_reply": "hi"}, 404, "session_not_found"},
+		{"not a uuid", "/sessions/nope/step", map[string]any{"student_reply": "hi"}, 404, "session_not_found"},
+		{"missing field", "/sessions/" + id + "/step", map[string]any{}, 422, "validation_error"},
+		{"wrong type", "/sessions/" + id + "/step", map[string]any{"student_reply": 5}, 422, "validation_error"},
+		{"extra field", "/sessions/" + id + "/step", map[string]any{"student_reply": "x", "extra": 1}, 422, "validation_error"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.do("POST", tt.path, tt.body, "")
+			if r.Status != tt.status || r.code(t) != tt.code {
+				t.Fatalf("%d %s; want %d %s", r.Status, r.Body, tt.status, tt.code)
+			}
+		})
+	}
+}
+
+func TestLifecycleRoutes(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "learner-life", false)
+	teach := s.newSession(fractions, "", tok)
+	clarify := s.newSession(fractions, "clarify_doubts", tok)
+	exam := s.newSession(fractions, "exam", tok)
+
+	check := func(method, path string, status int, code, contains string) response {
+		t.Helper()
+		r := s.do(method, path, nil, tok)
+		if r.Status != status || (code != "" && r.code(t) != code) || !strings.Contains(string(r.Body), contains) {
+			t.Fatalf("%s %s = %d %s; want %d %s %q", method, path, r.Status, r.Body, status, code, contains)
+		}
+		return r
+	}
+	check("POST", "/sessions/"+teach+"/resume", 400, "not_paused", "Session is not paused")
+	check("POST", "/sessions/"+teach+"/pause", 200, "", "You've covered 0% so far.")
+	check("GET", "/sessions/resumable?guideline_id="+s.subject[fractions].String(), 200, "", teach)
+	check("POST", "/sessions/"+teach+"/resume", 200, "", `"message":"Session resumed"`)
+	check("GET", "/sessions/resumable?guideline_id="+s.subject[fractions].String(), 404, "no_resumable_session", "No resumable session found")
+	check("GET", "/sessions/resumable", 422, "validation_error", "guideline_id")
+	check("POST", "/sessions/"+exam+"/pause", 400, "wrong_mode", "Only Teach Me sessions can be paused")
+	check("POST", "/sessions/"+teach+"/end-clarify", 400, "wrong_mode", "Only Clarify Doubts sessions can use this endpoint")
+	check("POST", "/sessions/"+clarify+"/end-clarify", 200, "", "Doubts session ended successfully.")
+	check("POST", "/sessions/"+clarify+"/end-clarify", 400, "already_ended", "Session already ended")
+	check("POST", "/sessions/"+teach+"/end-exam", 400, "wrong_mode", "Not an exam session")
+	r := check("POST", "/sessions/"+exam+"/end-exam", 200, "", `"total":7`)
+	if m := r.JSON(t); m["score"] != float64(0) || m["percentage"] != float64(0) || m["feedback"] == nil {
+		t.Fatalf("end-exam %s", r.Body)
+	}
+	check("POST", "/sessions/"+exam+"/end-exam", 400, "exam_finished", "Exam already finished")
+	check("GET", "/sessions/"+teach+"/summary", 200, "", `"steps_completed":0`)
+	check("POST", "/sessions/"+uuid.NewString()+"/pause", 404, "session_not_found", "Session not found")
+}
+
+func TestSessionDocumentAndReplay(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "learner-doc", false)
+	id := s.newSession(fractions, "", tok)
+	for _, msg := range []string{"ready", "ok", "ok"} {
+		s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": msg}, tok)
+	}
+	for _, path := range []string{"/sessions/" + id, "/sessions/" + id + "/replay"} {
+		doc := s.do("GET", path, nil, tok).JSON(t)
+		log := doc["full_conversation_log"].([]any)
+		if len(log) != 7 {
+			t.Fatalf("%s: %d messages in the log, want 7", path, len(log))
+		}
+		topic := doc["topic"].(map[string]any)
+		if steps := topic["study_plan"].(map[string]any)["steps"].([]any); len(steps) != 7 {
+			t.Fatalf("%s: %d plan steps", path, len(steps))
+		}
+	}
+}
+
+func TestAgentLogsAreForAdmins(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", "")
+	s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ready"}, "")
+	if r := s.do("GET", "/sessions/"+id+"/agent-logs", nil, ""); r.Status != 401 {
+		t.Fatalf("anonymous: %d", r.Status)
+	}
+	if r := s.do("GET", "/sessions/"+id+"/agent-logs", nil, token(t, "plain", false)); r.Status != 403 {
+		t.Fatalf("non-admin: %d", r.Status)
+	}
+	r := s.do("GET", "/sessions/"+id+"/agent-logs?turn_id=turn_1", nil, token(t, "boss", true))
+	m := r.JSON(t)
+	logs := m["logs"].([]any)
+	if r.Status != 200 || len(logs) < 3 || m["turn_id"] != "turn_1" || m["total_count"] != float64(len(logs)) {
+		t.Fatalf("admin: %d %s", r.Status, r.Body)
+	}
+	first := logs[0].(map[string]any)
+	if first["agent_name"] != "orchestrator" || first["event_type"] != "turn_started" || !strings.HasPrefix(first["input_summary"].(string), "Student: ready") {
+		t.Fatalf("first log %v", first)
+	}
+	if r := s.do("GET", "/sessions/"+id+"/agent-logs?limit=0", nil, token(t, "boss", true)); r.Status != 422 {
+		t.Fatalf("limit 0: %d", r.Status)
+	}
+}
+
+func TestListings(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "learner-lists", false)
+	for i := range 3 {
+		id := s.newSession(fractions, "", tok)
+		s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": fmt.Sprint("ready ", i)}, tok)
+	}
+	s.newSession(fractions, "exam", tok)
+	s.newSession("science/nutrition-in-plants/photosynthesis", "clarify_doubts", tok)
+
+	r := s.do("GET", "/sessions", nil, tok)
+	if m := r.JSON(t); r.Status != 200 || m["total"] != float64(5) {
+		t.Fatalf("/sessions: %s", r.Body)
+	}
+	r = s.do("GET", "/sessions/history?page=2&page_size=2", nil, tok)
+	if m := r.JSON(t); m["total"] != float64(5) || len(m["sessions"].([]any)) != 2 || m["page"] != float64(2) {
+		t.Fatalf("history: %s", r.Body)
+	}
+	r = s.do("GET", "/sessions/history?subject=Science", nil, tok)
+	if m := r.JSON(t); m["total"] != float64(1) {
+		t.Fatalf("history of Science: %s", r.Body)
+	}
+	for _, q := range []string{"page=0", "page=x", "page_size=0", "page_size=500"} {
+		if r := s.do("GET", "/sessions/history?"+q, nil, tok); r.Status != 422 {
+			t.Errorf("history?%s: %d, want 422", q, r.Status)
+		}
+	}
+	r = s.do("GET", "/sessions/stats", nil, tok)
+	if m := r.JSON(t); m["total_sessions"] != float64(5) || len(m["topics_covered"].([]any)) != 2 || m["streak_days"] != float64(1) {
+		t.Fatalf("stats: %s", r.Body)
+	}
+	r = s.do("GET", "/sessions/report-card", nil, tok)
+	if m := r.JSON(t); m["total_sessions"] != float64(5) || len(m["subjects"].([]any)) != 2 {
+		t.Fatalf("report card: %s", r.Body)
+	}
+	r = s.do("GET", "/sessions/subtopic-progress", nil, tok)
+	up := r.JSON(t)["user_progress"].(map[string]any)
+	p := up[s.subject[fractions].String()].(map[string]any)
+	if p["session_count"] != float64(3) || p["status"] != "studied" {
+		t.Fatalf("subtopic progress: %s", r.Body)
+	}
+	// They all need a learner.
+	for _, path := range []string{"/sessions", "/sessions/history", "/sessions/stats", "/sessions/report-card", "/sessions/subtopic-progress", "/sessions/resumable?guideline_id=x"} {
+		if r := s.do("GET", path, nil, ""); r.Status != 401 {
+			t.Errorf("anonymous %s: %d, want 401", path, r.Status)
+		}
+	}
+	// A learner with nothing yet.
+	empty := token(t, "learner-new", false)
+	if r := s.do("GET", "/sessions/report-card", nil, empty); string(r.Body) != `{"subjects":[],"total_sessions":0,"total_topics_studied":0}`+"\n" {
+		t.Fatalf("empty report card: %s", r.Body)
+	}
+}
