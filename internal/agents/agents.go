@@ -164,3 +164,19 @@ type Set struct {
 	Welcome        Welcomer
 	PostCompletion PostCompletion
 }
+
+// learnerKey is the context key of WithLearner.
+type learnerKey struct{}
+
+// WithLearner returns a context naming the learner on whose behalf agents
+// act: model-backed agents put the id in each call's usage record and check
+// the learner's daily budget against it. Calls without one are anonymous.
+func WithLearner(ctx context.Context, learnerID string) context.Context {
+	return context.WithValue(ctx, learnerKey{}, learnerID)
+}
+
+// LearnerFrom returns the learner id set by WithLearner, or "".
+func LearnerFrom(ctx context.Context) string {
+	id, _ := ctx.Value(learnerKey{}).(string)
+	return id
+}

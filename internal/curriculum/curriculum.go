@@ -137,6 +137,13 @@ type Question struct {
 	Kind    answer.Kind `yaml:"kind,omitempty" json:"kind,omitempty"`
 	Accept  []string    `yaml:"accept,omitempty" json:"accept,omitempty"`
 	Options []string    `yaml:"options,omitempty" json:"options,omitempty"` // choice questions only
+	// Simplest makes an unsimplified fraction only partly right; it is
+	// implied when the question asks for the simplest form or lowest terms.
+	Simplest bool `yaml:"simplest,omitempty" json:"simplest,omitempty"`
+	// RequireUnit makes a number without its unit only partly right.
+	RequireUnit bool `yaml:"require_unit,omitempty" json:"require_unit,omitempty"`
+	// Tolerance is the absolute tolerance of a numeric answer (0: exact).
+	Tolerance float64 `yaml:"tolerance,omitempty" json:"tolerance,omitempty"`
 	// Concept is the plan concept the question checks; empty means the
 	// subtopic's title, the concept of the default plan.
 	Concept    string       `yaml:"concept,omitempty" json:"concept,omitempty"`

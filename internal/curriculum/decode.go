@@ -89,6 +89,13 @@ func (d *decoder) decode(path string, n ast.Node, v reflect.Value) {
 			return
 		}
 		v.SetFloat(x)
+	case reflect.Bool:
+		b, ok := n.(*ast.BoolNode)
+		if !ok {
+			d.is.add(nodeLine(n), path, "must be true or false, not %s", describe(n))
+			return
+		}
+		v.SetBool(b.Value)
 	default:
 		// Unreachable for the types of this package.
 		d.is.add(nodeLine(n), path, "cannot hold a value of Go type %s", v.Type())

@@ -3,6 +3,7 @@ package curriculum
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -128,10 +129,18 @@ func TopicOf(m LessonMeta, s Subtopic) tutor.Topic {
 			ID: q.ID, Text: q.Question, Answer: q.Answer, Kind: questionKind(&q), Accept: q.Accept, Options: q.Options,
 			Concept: concept, Difficulty: tutor.Difficulty(q.Difficulty), Type: tutor.QuestionType(q.Type),
 			Hints: q.Hints, Solution: q.Solution, Misconception: q.Misconception,
+			Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit, Tolerance: q.Tolerance,
 		})
 	}
 	if m := s.Mastery; m != nil {
 		t.Mastery = tutor.BKT{Prior: m.Prior, Learn: m.Learn, Guess: m.Guess, Slip: m.Slip}
 	}
 	return t
+}
+
+// asksSimplest reports whether a question asks for an answer in its
+// simplest form, which makes an unsimplified fraction only partly right.
+func asksSimplest(question string) bool {
+	q := strings.ToLower(question)
+	return strings.Contains(q, "simplest form") || strings.Contains(q, "lowest terms") || strings.Contains(q, "simplest fraction")
 }

@@ -1,6 +1,7 @@
 package curriculum
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -72,5 +73,57 @@ func TestTopicOfDefaultPlanAndInference(t *testing.T) {
 	}
 	if topic.PlanVersionID != "v1" || topic.TopicID != "g1" || topic.GradeLevel != 7 {
 		t.Errorf("meta not carried: %+v", topic)
+	}
+}
+
+func TestSimplestFormIsImplied(t *testing.T) {
+	s := Subtopic{Key: "x", Title: "X", Questions: []Question{
+		{ID: "a", Question: "What is 7/10 - 3/10? Give the answer in its simplest form.", Answer: "2/5"},
+		{ID: "b", Question: "What is 1/5 + 1/5?", Answer: "2/5"},
+		{ID: "c", Question: "How long?", Answer: "12 cm", RequireUnit: true, Tolerance: 0.5},
+	}}
+	topic := TopicOf(LessonMeta{}, s)
+	if !topic.Questions[0].Simplest || topic.Questions[1].Simplest {
+		t.Fatalf("simplest: %v %v", topic.Questions[0].Simplest, topic.Questions[1].Simplest)
+	}
+	if q := topic.Questions[2]; !q.RequireUnit || q.Tolerance != 0.5 {
+		t.Fatalf("unit question: %+v", q)
+	}
+}
+
+func TestParseEvaluatorOptions(t *testing.T) {
+	src := `country: India
+board: CBSE
+grade: 7
+subject: Maths
+topic: {key: t, title: T}
+subtopics:
+  - key: s
+    title: S
+    teaching_approach: x
+    learning_objectives: [y]
+    questions:
+      - id: q-1
+        question: How long is it?
+        answer: "12 cm"
+        kind: unit
+        require_unit: %s
+        tolerance: %s
+        difficulty: easy
+        type: procedural
+        hints: ["Measure it from one end.", "Line it up with zero."]
+        solution: It is twelve centimetres.
+`
+	f, err := Parse("ok.yaml", []byte(fmt.Sprintf(src, "true", "0.5")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := f.Subtopics[0].Questions[0]; !q.RequireUnit || q.Tolerance != 0.5 {
+		t.Fatalf("question %+v", q)
+	}
+	for _, bad := range [][2]string{{"maybe", "0.5"}, {"true", "-1"}, {"true", "wide"}} {
+		if _, err := Parse("bad.yaml", []byte(fmt.Sprintf(src, bad[0], bad[1]))); err == nil {
+			t.Errorf("require_unit %s, tolerance %s: accepted", bad[0], bad[1])
+		}
 	}
 }

@@ -2,6 +2,7 @@ package curriculum
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -240,6 +241,9 @@ func (c *checker) question(p string, q *Question, concepts []string, defaultConc
 	hasAnswer := c.required(p+".answer", q.Answer)
 	oneOf(c, p+".kind", q.Kind, false, kinds...)
 	c.texts(p+".accept", q.Accept)
+	if q.Tolerance < 0 || math.IsNaN(q.Tolerance) || math.IsInf(q.Tolerance, 0) {
+		c.errorf(p+".tolerance", "must be a number of at least 0, not %v", q.Tolerance)
+	}
 	c.texts(p+".options", q.Options)
 
 	kind := questionKind(q)

@@ -142,7 +142,8 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 		p.MaxTokens = anthropicDefaultMaxTokens
 	}
 	if req.System != "" {
-		p.System = []anthropic.TextBlockParam{{Text: req.System}}
+		// Marked for caching: a session's system prompt is the same on every turn.
+		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
 	}
 	// Consecutive messages of one role form one turn: the tool results of a
 	// turn must all be in the user message that follows it.

@@ -23,7 +23,7 @@ func TestToAnthropicRequest(t *testing.T) {
 	}{
 		{"chat with the default limit; temperature is not sent",
 			Request{System: "Be kind.", Messages: chat, Temperature: f64(0.3)},
-			`{"model":"claude-haiku-4-5","max_tokens":4096,"system":[{"type":"text","text":"Be kind."}],
+			`{"model":"claude-haiku-4-5","max_tokens":4096,"system":[{"type":"text","text":"Be kind.","cache_control":{"type":"ephemeral"}}],
 			  "messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`, ""},
 		{"effort none disables thinking",
 			Request{Messages: chat, Effort: EffortNone, MaxOutputTokens: 100},

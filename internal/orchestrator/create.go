@@ -63,6 +63,9 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 	if err != nil {
 		return Created{}, err
 	}
+	if r.LearnerID != nil {
+		ctx = agents.WithLearner(ctx, r.LearnerID.String())
+	}
 	now := o.now()
 	id := uuid.New()
 	var logs []store.AgentLog

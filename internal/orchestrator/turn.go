@@ -96,6 +96,9 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 	if err != nil {
 		return TurnResult{}, err
 	}
+	if se.Row.LearnerID != nil {
+		ctx = agents.WithLearner(ctx, se.Row.LearnerID.String())
+	}
 	started := o.now()
 	r := &run{o: o, se: se, set: set, msg: cleanMessage(message), clientTurnID: clientTurnID, now: started,
 		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1)}

@@ -132,3 +132,15 @@ func text(p *string) string {
 	}
 	return strings.TrimSpace(*p)
 }
+
+// EnumValues lists the intents, so that a JSON schema generated from
+// TutorOutput constrains them.
+func (Intent) EnumValues() []string {
+	return []string{string(IntentAnswer), string(IntentAnswerChange), string(IntentQuestion), string(IntentConfusion),
+		string(IntentNovelStrategy), string(IntentOffTopic), string(IntentContinuation), string(IntentFollowup), string(IntentDone)}
+}
+
+// EnumValues lists the mastery signals.
+func (MasterySignal) EnumValues() []string {
+	return []string{string(SignalStrong), string(SignalAdequate), string(SignalNeedsRemediation)}
+}

@@ -59,6 +59,9 @@ func Evaluate(exp Expected, reply string) Result {
 		res.Verdict, res.Reason = CannotCheck, "no expected answer"
 		return res
 	}
+	if (kind == KindFraction || kind == KindMixedNumber) && (strings.Contains(reply, " /") || strings.Contains(reply, "/ ")) {
+		reply = closeSlashes(reply)
+	}
 	toks := appendTokens(rbuf[:0], reply)
 	if len(toks) == 0 {
 		res.Verdict, res.Reason = NotAttempt, "empty reply"
@@ -340,4 +343,31 @@ func abs64(v int64) int64 {
 		return -v
 	}
 	return v
+}
+
+// closeSlashes writes "7 / 9" as "7/9" when a fraction is expected: a
+// learner who spaces out a fraction means the fraction, not a division to
+// carry out.
+func closeSlashes(s string) string {
+	b := []byte(s)
+	out := b[:0:0]
+	for i := 0; i < len(b); i++ {
+		if b[i] == ' ' {
+			// Drop spaces between a digit and "/" and between "/" and a digit.
+			j := i
+			for j < len(b) && b[j] == ' ' {
+				j++
+			}
+			prevDigit := len(out) > 0 && isDigit(out[len(out)-1])
+			prevSlash := len(out) > 0 && out[len(out)-1] == '/'
+			nextSlash := j < len(b) && b[j] == '/'
+			nextDigit := j < len(b) && isDigit(b[j])
+			if (prevDigit && nextSlash) || (prevSlash && nextDigit) {
+				i = j - 1
+				continue
+			}
+		}
+		out = append(out, b[i])
+	}
+	return string(out)
 }

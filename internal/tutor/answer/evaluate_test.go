@@ -429,3 +429,14 @@ func TestEvaluateDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestSpacedFractions(t *testing.T) {
+	for _, tt := range []struct {
+		reply string
+		want  Verdict
+	}{{"7 / 9", Correct}, {"it's 7 /9", Correct}, {"7/ 9", Correct}, {"8 / 9", Incorrect}, {"14 / 18", Correct}} {
+		if got := Evaluate(Expected{Answer: "7/9", Kind: KindFraction}, tt.reply).Verdict; got != tt.want {
+			t.Errorf("Evaluate(7/9, %q) = %s, want %s", tt.reply, got, tt.want)
+		}
+	}
+}
