@@ -4,9 +4,6 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/tutord/tutord/internal/agents"
-	"github.com/tutord/tutord/internal/agents/llmagent"
-
 	"github.com/tutord/tutord/internal/agents/engine"
 	"github.com/tutord/tutord/internal/config"
 	"github.com/tutord/tutord/internal/httpapi"
@@ -46,66 +43,15 @@ func (m *models) bind(st *store.Store, metrics *httpapi.Metrics) { m.st, m.metri
 // checkKey reports a provider whose key or base URL is missing.
 func (m *models) checkKey(p llm.Provider) error { return m.settings.CheckProvider(p) }
 
-// agents returns the builder of model-backed agents for the engine.
-func (m *models) agents() engine.Models { return m }
-
-// client returns a client for one component's configuration. Every call
-// is recorded (store and metrics) as soon as it completes, and checked
+// agents returns the builder of model-backed agents for the engine. Every
+// call is recorded (store and metrics) as soon as it completes, and checked
 // against the learner's daily budget when one is set.
-func (m *models) client(cfg llm.Config) (llm.Client, error) {
+func (m *models) agents() engine.Models {
 	o := llm.Options{Recorder: usageRecorder{m}, Breakers: m.breakers, Logger: m.log}
 	if m.budget > 0 {
 		o.Budget = &llm.Budget{DailyUSD: m.budget, Spend: m.st}
 	}
-	return llm.Resolve(cfg, m.settings, o)
-}
-
-func (m *models) options() llmagent.Options { return llmagent.Options{Prices: m.settings.Prices} }
-
-// Safety implements engine.Models.
-func (m *models) Safety(cfg llm.Config) (agents.Safety, error) {
-	c, err := m.client(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return llmagent.NewSafety(c, cfg, m.options()), nil
-}
-
-// Tutor implements engine.Models; the post-completion reply uses the
-// tutor's model.
-func (m *models) Tutor(cfg llm.Config) (agents.Tutor, agents.PostCompletion, error) {
-	c, err := m.client(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	return llmagent.NewTutor(c, cfg, m.options()), llmagent.NewPostCompletion(c, cfg, m.options()), nil
-}
-
-// ExamGenerator implements engine.Models.
-func (m *models) ExamGenerator(cfg llm.Config) (agents.ExamGenerator, error) {
-	c, err := m.client(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return llmagent.NewExamGenerator(c, cfg, m.options()), nil
-}
-
-// ExamEvaluator implements engine.Models.
-func (m *models) ExamEvaluator(cfg llm.Config) (agents.ExamEvaluator, error) {
-	c, err := m.client(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return llmagent.NewExamEvaluator(c, cfg, m.options()), nil
-}
-
-// Welcomer implements engine.Models.
-func (m *models) Welcomer(cfg llm.Config) (agents.Welcomer, error) {
-	c, err := m.client(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return llmagent.NewWelcomer(c, cfg, m.options()), nil
+	return engine.LLMModels{Settings: m.settings, Options: o}
 }
 
 // usageRecorder writes each call's usage to the store and the metrics.

@@ -265,3 +265,9 @@ func (s *apiServer) newSession(key, mode, tok string) string {
 type llmProvider = llm.Provider
 
 var errMissingKey = errors.New("provider needs its API key in the environment")
+
+func newHTTPServer(t testing.TB, srv *httpapi.Server) string {
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return hs.URL
+}

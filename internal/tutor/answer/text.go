@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// maxTextWords bounds a machine-checkable text answer. Longer expected answers
+// maxTextWords bounds a machine-checkable text answer (articles left out).
+// Longer expected answers
 // are explanations whose wording varies too much for a normalised comparison.
-const maxTextWords = 8
+const maxTextWords = 4
 
 // normWord is one word of a normalised text with the span it came from.
 type normWord struct {
