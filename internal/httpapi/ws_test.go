@@ -319,4 +319,3 @@ func (h *holdingStore) CommitTurn(ctx context.Context, t store.Turn) (int64, err
 	})
 	return h.Store.CommitTurn(ctx, t)
 }
-
