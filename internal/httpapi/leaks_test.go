@@ -1,0 +1,156 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// strings collects every string value of a JSON document with its path.
+func jsonStrings(t testing.TB, raw []byte) map[string]string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("not JSON: %s", raw)
+	}
+	out := map[string]string{}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if k == "reasoning" {
+					t.Fatalf("a learner-facing document has a reasoning field at %s", path)
+				}
+				walk(path+"."+k, e)
+			}
+		case []any:
+			for i, e := range x {
+				walk(fmt.Sprintf("%s[%d]", path, i), e)
+			}
+		case string:
+			out[path] = x
+		}
+	}
+	walk("", v)
+	return out
+}
+
+// secrets are what a learner must not see at a moment of a session: the
+// pending question's expected answer (before its explain phase) and
+// rubric, its hints not given yet, the answers of exam questions not
+// answered yet. They come from the admin's unredacted document.
+func secretsOf(t testing.TB, admin map[string]any) []string {
+	t.Helper()
+	var out []string
+	if q, ok := admin["last_question"].(map[string]any); ok && q["phase"] != "explain" {
+		out = append(out, q["expected_answer"].(string))
+		if r, _ := q["rubric"].(string); r != "" {
+			out = append(out, r)
+		}
+		used := int(q["hints_used"].(float64))
+		for i, h := range q["hints"].([]any) {
+			if i >= used {
+				out = append(out, h.(string))
+			}
+		}
+	}
+	for _, eq := range admin["exam_questions"].([]any) {
+		q := eq.(map[string]any)
+		if q["result"] == nil {
+			out = append(out, q["expected_answer"].(string))
+		}
+	}
+	return out
+}
+
+// checkNoSecrets fails when a learner-facing body holds a secret as a
+// JSON value, or states a hint that was not given yet anywhere in its text.
+func checkNoSecrets(t testing.TB, where string, body []byte, secrets []string) {
+	t.Helper()
+	for path, v := range jsonStrings(t, body) {
+		for _, s := range secrets {
+			if s == "" {
+				continue
+			}
+			if v == s || (len(s) > 20 && strings.Contains(v, s)) {
+				t.Fatalf("%s: %s holds %q, which the learner must not see yet", where, path, s)
+			}
+		}
+	}
+}
+
+// TestNoLeaksToLearners walks every learner-facing response and WebSocket
+// frame of a full teach_me session and a full exam, and checks none of
+// them carries an expected answer, rubric or hint the learner has not
+// earned yet, nor the tutor's reasoning.
+func TestNoLeaksToLearners(t *testing.T) {
+	s := newServer(t)
+	learner, admin := token(t, "walker", false), token(t, "root", true)
+	for _, mode := range []string{"teach_me", "exam"} {
+		t.Run(mode, func(t *testing.T) {
+			id := s.newSession("mathematics/ratios-and-percentages/percentages", mode, learner)
+			w, _, err := s.dial(t, id, learner)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.read()
+			w.read()
+			checked := 0
+			defer func() {
+				if checked < 5 {
+					t.Errorf("only %d moments had something to keep secret: the walk tested little", checked)
+				}
+			}()
+			for i := 0; i < 80; i++ {
+				adminDoc := s.do("GET", "/sessions/"+id, nil, admin).JSON(t)
+				secrets := secretsOf(t, adminDoc)
+				if len(secrets) > 0 {
+					checked++
+				}
+				for _, path := range []string{"/sessions/" + id, "/sessions/" + id + "/replay", "/sessions/" + id + "/summary"} {
+					checkNoSecrets(t, path, s.do("GET", path, nil, learner).Body, secrets)
+				}
+				if adminDoc["exam_finished"] == true || (mode == "teach_me" && adminDoc["current_step"].(float64) > 7) {
+					break
+				}
+				// A learner who is wrong twice, then right.
+				msg := "ok"
+				if q, ok := adminDoc["last_question"].(map[string]any); ok && mode == "teach_me" {
+					msg = "12"
+					if q["wrong_attempts"].(float64) >= 2 {
+						msg = q["expected_answer"].(string)
+					}
+				}
+				if mode == "exam" {
+					msg = "I think it is 3"
+					if i%2 == 0 {
+						idx := int(adminDoc["exam_current_question_idx"].(float64))
+						msg = adminDoc["exam_questions"].([]any)[idx].(map[string]any)["expected_answer"].(string)
+					}
+				}
+				// A turn's own reply may give what the turn earned (a hint, or
+				// the answer in the explain phase): check it against what is
+				// still secret after the turn.
+				var bodies [][]byte
+				if i%3 == 0 { // alternate REST and WebSocket turns
+					bodies = append(bodies, s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": msg}, learner).Body)
+					f := w.read() // the broadcast state_update
+					raw, _ := json.Marshal(f)
+					bodies = append(bodies, raw)
+				} else {
+					w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": msg}})
+					for range 3 {
+						raw, _ := json.Marshal(w.read())
+						bodies = append(bodies, raw)
+					}
+				}
+				after := secretsOf(t, s.do("GET", "/sessions/"+id, nil, admin).JSON(t))
+				for _, b := range bodies {
+					checkNoSecrets(t, "turn "+fmt.Sprint(i), b, after)
+				}
+			}
+		})
+	}
+}
