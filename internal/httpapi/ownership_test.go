@@ -140,4 +140,3 @@ func TestRateLimits(t *testing.T) {
 		t.Fatalf("another learner: %d", r.Status)
 	}
 }
-
