@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tutord/tutord/internal/pgembed"
+)
+
+// slowModel is an OpenAI-compatible server that answers every chat
+// completion with a valid tutor turn after a delay.
+func slowModel(t *testing.T, delay time.Duration) *httptest.Server {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+		content := `{"response":"Good thinking — what would you try next?","intent":"continuation","answer_correct":null,"misconceptions_detected":[],"mastery_signal":null,"advance_to_step":null,"mastery_updates":[],"question_asked":null,"expected_answer":null,"question_concept":null,"session_complete":false,"turn_summary":"kept going","reasoning":"r"}`
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "slow",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+		})
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestGracefulShutdownWithTurnsInFlight sends SIGTERM while 50 WebSocket
+// turns wait on a slow model: each turn finishes (or fails cleanly), every
+// connection is closed with 1001, the server exits 0, and no session is
+// half-written.
+func TestGracefulShutdownWithTurnsInFlight(t *testing.T) {
+	model := slowModel(t, 1500*time.Millisecond)
+	dir := dataDir(t)
+	env := []string{"TUTORD_DATA_DIR=" + dir, "TUTORD_OPENAI_COMPATIBLE_BASE_URL=" + model.URL,
+		"TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0", "TUTORD_SHUTDOWN_TIMEOUT=20s"}
+	if out, code := runBinary(t, env, "llm-config", "set", "tutor", "openai-compatible", "slow"); code != 0 {
+		t.Fatalf("llm-config: %s", out)
+	}
+	p := startServe(t, env...)
+	p.waitReady(t)
+	base := "http://" + p.addr
+
+	// 50 sessions on the sample's first subtopic, each with a WebSocket.
+	var cur struct{ Subtopics []struct{ GuidelineID string `json:"guideline_id"` } }
+	getJSON(t, base+"/curriculum?country=India&board=CBSE&grade=7&subject=Mathematics&topic=Fractions", &cur)
+	const n = 50
+	conns := make([]*websocket.Conn, n)
+	ids := make([]string, n)
+	for i := range n {
+		body := fmt.Sprintf(`{"student":{"id":"s","grade":7},"goal":{"topic":"F","syllabus":"CBSE","learning_objectives":[],"guideline_id":%q}}`, cur.Subtopics[0].GuidelineID)
+		var created struct{ SessionID string `json:"session_id"` }
+		postJSON(t, base+"/sessions", body, &created)
+		ids[i] = created.SessionID
+		c, _, err := websocket.Dial(context.Background(), "ws://"+p.addr+"/sessions/ws/"+created.SessionID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = c
+		for range 2 { // state_update, welcome
+			if _, _, err := c.Read(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	type outcome struct {
+		frames []string
+		close  websocket.StatusCode
+	}
+	results := make([]outcome, n)
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		if err := c.Write(context.Background(), websocket.MessageText, []byte(`{"type":"chat","payload":{"message":"ok"}}`)); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			for {
+				_, data, err := c.Read(ctx)
+				if err != nil {
+					results[i].close = websocket.CloseStatus(err)
+					return
+				}
+				var f struct{ Type string }
+				json.Unmarshal(data, &f)
+				results[i].frames = append(results[i].frames, f.Type)
+			}
+		}()
+	}
+	// Every turn is now waiting on the model; stop the server.
+	time.Sleep(300 * time.Millisecond)
+	p.stop(t)
+	wg.Wait()
+	for i, r := range results {
+		got := strings.Join(r.frames, ",")
+		if got != "typing,assistant,state_update" && got != "typing,error,state_update" {
+			t.Errorf("connection %d got %q; want the turn finished or failed cleanly", i, got)
+		}
+		if r.close != websocket.StatusGoingAway {
+			t.Errorf("connection %d closed with %d, want 1001", i, r.close)
+		}
+	}
+
+	// No half-written session: every committed turn has its two messages
+	// and its turn record.
+	c, err := pgembed.Start(context.Background(), pgembed.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop(context.Background())
+	db, err := pgx.Connect(context.Background(), c.ConnString("tutord"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(context.Background())
+	var bad int
+	err = db.QueryRow(context.Background(), `
+SELECT count(*) FROM sessions s
+WHERE s.message_count <> (SELECT count(*) FROM session_messages m WHERE m.session_id = s.id)
+   OR s.message_count <> 1 + 2 * (s.state_version - 1)
+   OR s.state_version - 1 <> (SELECT count(*) FROM session_turns r WHERE r.session_id = s.id)`).Scan(&bad)
+	if err != nil || bad != 0 {
+		t.Fatalf("%d inconsistent sessions (%v)", bad, err)
+	}
+	var turns int
+	db.QueryRow(context.Background(), `SELECT count(*) FROM session_turns`).Scan(&turns)
+	if turns != n {
+		t.Errorf("%d turns committed, want all %d in-flight turns finished", turns, n)
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func postJSON(t *testing.T, url, body string, v any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", bytes.NewBufferString(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("POST %s: %d %s", url, resp.StatusCode, b)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
