@@ -220,15 +220,39 @@ func TestWebSocketTwoConnectionsAndBusy(t *testing.T) {
 		t.Fatalf("after a REST turn: %+v", f)
 	}
 	b.read()
-	// A second chat while one is in flight gets an error.
-	a.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ok"}})
-	a.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "again"}})
-	var types []string
-	for range 4 {
-		types = append(types, a.read().Type)
+}
+
+// TestWebSocketOneTurnAtATime: a second chat while a turn is in flight on
+// the connection gets an error; the turn goes on.
+func TestWebSocketOneTurnAtATime(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", "")
+	reached, release := make(chan struct{}), make(chan struct{})
+	set, _ := rules.New()
+	held := &holdingStore{Store: s.st, reached: reached, release: release}
+	o := orchestrator.New(orchestrator.Options{Store: held, Lessons: lessons.NewSource(s.st), Engines: engine.New(set, nil, s.st), FallbackSafety: set.Safety})
+	a := newServerWith(t, s, o)
+	w, _, err := a.dial(t, id, "")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(types, ","), "error") || !strings.Contains(strings.Join(types, ","), "assistant") {
-		t.Fatalf("frames %v; want the turn's and an error for the second chat", types)
+	w.read()
+	w.read()
+	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
+	if f := w.read(); f.Type != "typing" {
+		t.Fatal(f.Type)
+	}
+	<-reached // the turn is about to commit, and waits
+	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "again"}})
+	if f := w.read(); f.Type != "error" || !strings.Contains(*f.Payload.Error, "still being answered") {
+		t.Fatalf("second chat: %+v", f)
+	}
+	close(release)
+	if f := w.read(); f.Type != "assistant" {
+		t.Fatalf("the first turn: %s", f.Type)
+	}
+	if f := w.read(); f.Type != "state_update" {
+		t.Fatalf("the first turn: %s", f.Type)
 	}
 }
 

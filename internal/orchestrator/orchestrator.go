@@ -26,6 +26,7 @@ import (
 type Store interface {
 	CreateSession(ctx context.Context, n store.NewSession) error
 	GetSession(ctx context.Context, id uuid.UUID) (store.Session, error)
+	SessionVersion(ctx context.Context, id uuid.UUID) (int64, error)
 	CommitTurn(ctx context.Context, t store.Turn) (int64, error)
 	FindTurn(ctx context.Context, sessionID uuid.UUID, clientTurnID string) (store.TurnRecord, error)
 	ListMessages(ctx context.Context, sessionID uuid.UUID) ([]store.Message, error)
@@ -91,6 +92,7 @@ type Orchestrator struct {
 	examRetry int
 
 	locks sessionLocks
+	cache sessionCache
 
 	mu       sync.Mutex
 	stopping bool
@@ -119,6 +121,7 @@ func New(o Options) *Orchestrator {
 		prechecks: tutor.NewPrechecker(o.Prechecks), now: o.Now, log: o.Logger, obs: o.Observer,
 		examN: o.ExamQuestions, examRetry: o.ExamRetryQuestions,
 		locks: sessionLocks{m: map[uuid.UUID]*sessionLock{}},
+		cache: sessionCache{m: map[uuid.UUID]Session{}},
 	}
 }
 

@@ -23,6 +23,22 @@ var internalLanguage = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\bas an? (?:ai|a\.i\.|artificial intelligence|language model|assistant)\b|\blanguage model\b|\bsystem prompt\b`),
 }
 
+// internalHints are lowercase fragments one of which every match of
+// internalLanguage contains: a reply with none of them is clean without
+// running the expressions.
+var internalHints = []string{"student", "message contains", "incorrect because", "learner", "misconception", "response should",
+	"user", "assessment", "diagnostic", "_", "mastery", "\"", "ai", "a.i.", "artificial", "language model", "assistant", "system prompt"}
+
+func mayHoldInternalLanguage(reply string) bool {
+	low := strings.ToLower(reply)
+	for _, h := range internalHints {
+		if strings.Contains(low, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // problem is one sentence of a reply that must not be shown.
 type problem struct {
 	span   answer.Sentence
@@ -39,7 +55,11 @@ type protected struct {
 // or give a protected answer away.
 func findProblems(reply string, answers []protected, dialogue []answer.Utterance) []problem {
 	var out []problem
+	internal := mayHoldInternalLanguage(reply)
 	for _, sent := range answer.SplitSentences(reply) {
+		if !internal {
+			break
+		}
 		for _, re := range internalLanguage {
 			if re.MatchString(sent.Text) {
 				out = append(out, problem{sent, "internal language"})

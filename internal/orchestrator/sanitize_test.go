@@ -64,3 +64,23 @@ func TestCleanMessage(t *testing.T) {
 		t.Fatalf("cleanMessage = %q", got)
 	}
 }
+
+// TestInternalHintsCoverThePatterns: every phrase the expressions catch
+// contains one of the prefilter's fragments, so the prefilter never lets
+// internal language through.
+func TestInternalHintsCoverThePatterns(t *testing.T) {
+	for _, s := range []string{"The student's answer", "the message contains", "The answer is incorrect because", "the learner",
+		"Student appears to", "Misconception detected", "The response should", "the user", "Assessment: ok", "Diagnostic: x",
+		"expected_answer", "needs_remediation", "mastery score", "mastery: 3", `{"x": 1}`, "As an AI", "a language model", "my system prompt"} {
+		hit := false
+		for _, re := range internalLanguage {
+			hit = hit || re.MatchString(s)
+		}
+		if !hit {
+			t.Errorf("%q: no pattern matches (test data is wrong)", s)
+		}
+		if !mayHoldInternalLanguage(s) {
+			t.Errorf("%q matches a pattern but the prefilter skips it", s)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -24,6 +25,23 @@ type Session struct {
 // Load returns a session with its state and lesson. It returns
 // ErrSessionNotFound for an unknown id.
 func (o *Orchestrator) Load(ctx context.Context, id uuid.UUID) (Session, error) {
+	return o.load(ctx, id, false)
+}
+
+// load returns a session. With useCache, a session this process committed
+// last is taken from memory when its version is still the stored one: one
+// small query instead of reading and decoding the whole state.
+func (o *Orchestrator) load(ctx context.Context, id uuid.UUID, useCache bool) (Session, error) {
+	if cached, ok := o.cache.get(id); ok && useCache {
+		v, err := o.st.SessionVersion(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			o.cache.drop(id)
+			return Session{}, ErrSessionNotFound
+		}
+		if err == nil && v == cached.Row.Version {
+			return cached, nil
+		}
+	}
 	row, err := o.st.GetSession(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return Session{}, ErrSessionNotFound
@@ -92,7 +110,7 @@ func finite(x float64) float64 {
 // of a doubts session or an exam): no messages, a turn record without a
 // client turn id.
 func (o *Orchestrator) commitState(ctx context.Context, se Session, next tutor.State, response any) (int64, error) {
-	raw, err := json.Marshal(next)
+	raw, err := next.MarshalJSON() // not json.Marshal: it would compact the result again
 	if err != nil {
 		return 0, err
 	}
@@ -130,4 +148,40 @@ func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) e
 		return ErrSessionNotFound
 	}
 	return err
+}
+
+// sessionCache keeps the sessions this process committed last, decoded.
+// Entries are only used after checking that their version is still the
+// stored one, so another replica's write is never missed.
+type sessionCache struct {
+	mu sync.Mutex
+	m  map[uuid.UUID]Session
+}
+
+// maxCached bounds the cache: it holds the sessions in conversation now.
+const maxCached = 4096
+
+func (c *sessionCache) get(id uuid.UUID) (Session, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	se, ok := c.m[id]
+	return se, ok
+}
+
+func (c *sessionCache) put(se Session) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxCached {
+		for k := range c.m { // drop an arbitrary entry
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[se.Row.ID] = se
+}
+
+func (c *sessionCache) drop(id uuid.UUID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
 }

@@ -88,7 +88,7 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 			return r, err
 		}
 	}
-	se, err := o.Load(ctx, id)
+	se, err := o.load(ctx, id, true)
 	if err != nil {
 		return TurnResult{}, err
 	}
@@ -348,7 +348,7 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	if err != nil {
 		return TurnResult{}, err
 	}
-	raw, err := json.Marshal(next)
+	raw, err := next.MarshalJSON() // not json.Marshal: it would compact the result again
 	if err != nil {
 		return TurnResult{}, err
 	}
@@ -365,10 +365,12 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 		return TurnResult{}, &duplicateTurn{err}
 	}
 	if err := o.commitError(ctx, r.se, err); err != nil {
+		o.cache.drop(r.se.Row.ID)
 		return TurnResult{}, err
 	}
 	se := r.se
 	se.State, se.Row.State, se.Row.Version, se.Row.Summary, se.Row.UpdatedAt = next, raw, v, summary(next, t), done
+	o.cache.put(se)
 	return TurnResult{Reply: reply, Intent: intent, Session: se, Events: events, Response: respJSON, Committed: true}, nil
 }
 

@@ -1,15 +1,9 @@
 package store_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -149,50 +143,14 @@ func createBenchSession(b *testing.B, s *store.Store, id uuid.UUID) uuid.UUID {
 	return id
 }
 
-var tpsLine = regexp.MustCompile(`tps = ([0-9.]+)`)
-
-// runPgbench runs bench/pgbench-turn.sql for duration d with the given
-// number of clients (each on its own session) and returns its transactions
-// per second.
+// runPgbench creates the sessions pgbench works on and runs it.
 func runPgbench(b *testing.B, s *store.Store, connString string, clients int, d time.Duration) float64 {
 	b.Helper()
-	pgbench, err := exec.LookPath("pgbench")
-	if err != nil {
-		b.Fatalf("pgbench not found on PATH: install the PostgreSQL client tools (apt-get install postgresql-client) to compare with it")
-	}
-	for k := 1; k <= clients; k++ {
-		id := uuid.MustParse(fmt.Sprintf("00000000-0000-0000-0000-%012d", k))
+	for k := range clients {
+		id := uuid.MustParse(pgtest.PgbenchSessionID(k))
 		if _, err := s.GetSession(context.Background(), id); err != nil {
 			createBenchSession(b, s, id)
 		}
 	}
-	threads := min(clients, 2)
-	cmd := exec.Command(pgbench, "-n", "-M", "prepared", "-T", strconv.Itoa(int(d.Round(time.Second)/time.Second)),
-		"-c", strconv.Itoa(clients), "-j", strconv.Itoa(threads),
-		"-f", filepath.Join(repoRoot(b), "bench", "pgbench-turn.sql"), connString)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		b.Fatalf("pgbench: %v\n%s", err, out.String())
-	}
-	m := tpsLine.FindStringSubmatch(out.String())
-	if m == nil {
-		b.Fatalf("pgbench printed no tps:\n%s", out.String())
-	}
-	tps, _ := strconv.ParseFloat(m[1], 64)
-	return tps
-}
-
-func repoRoot(tb testing.TB) string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
+	return pgtest.Pgbench(b, connString, clients, d)
 }

@@ -25,22 +25,15 @@ func DecodeState(data []byte) (State, error) {
 	if b := bytes.TrimSpace(data); len(b) == 0 || b[0] != '{' {
 		return State{}, invalid("decode state: not a JSON object")
 	}
-	var probe struct {
-		SchemaVersion *int `json:"schema_version"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return State{}, fmt.Errorf("decode state: %w", err)
-	}
-	version := 0
-	if probe.SchemaVersion != nil {
-		version = *probe.SchemaVersion
-	}
-	if version < 0 || version > SchemaVersion {
-		return State{}, &Error{Code: ErrUnsupportedVersion.Code, Message: fmt.Sprintf("state schema_version %d is not supported (newest: %d)", version, SchemaVersion)}
-	}
+	// One pass: a document without schema_version (the reference's) decodes
+	// with SchemaVersion 0.
 	var s State
 	if err := json.Unmarshal(data, &s); err != nil {
 		return State{}, fmt.Errorf("decode state: %w", err)
+	}
+	version := s.SchemaVersion
+	if version < 0 || version > SchemaVersion {
+		return State{}, &Error{Code: ErrUnsupportedVersion.Code, Message: fmt.Sprintf("state schema_version %d is not supported (newest: %d)", version, SchemaVersion)}
 	}
 	if version == 0 {
 		upgradeV0(&s)

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 
@@ -54,7 +55,10 @@ type rule struct {
 	category string
 	severe   bool
 	re       *regexp.Regexp
-	line     int
+	// words holds strings one of which any match contains (lowercase);
+	// nil when the pattern gives none.
+	words []string
+	line  int
 }
 
 // Safety is the rules engine's content gate: a classifier over the
@@ -99,7 +103,7 @@ func parseRules(text string) ([]rule, error) {
 		if err != nil {
 			return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
 		}
-		rules = append(rules, rule{category: f[0], severe: f[1] == "severe", re: re, line: i + 1})
+		rules = append(rules, rule{category: f[0], severe: f[1] == "severe", re: re, line: i + 1, words: requiredWords(pattern)})
 	}
 	return rules, nil
 }
@@ -122,10 +126,17 @@ func (s *Safety) Check(ctx context.Context, role, text string, st tutor.State) (
 
 func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdict {
 	norm := normalizeForSafety(text)
+	lower := strings.ToLower(norm)
 	var hit *rule
 	severe := false
 	for i := range s.rules {
 		r := &s.rules[i]
+		// Most messages are safe: a rule whose required words are absent
+		// cannot match, and a substring search costs far less than the
+		// regular expression.
+		if r.words != nil && !containsAny(lower, r.words) {
+			continue
+		}
 		if !r.re.MatchString(norm) {
 			continue
 		}
@@ -167,4 +178,67 @@ func normalizeForSafety(s string) string {
 		return r
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// requiredWords returns lowercase strings one of which every match of the
+// pattern contains, or nil when it cannot tell.
+func requiredWords(pattern string) []string {
+	re, err := syntax.Parse(pattern, syntax.Perl|syntax.FoldCase)
+	if err != nil {
+		return nil
+	}
+	return literals(re.Simplify())
+}
+
+func literals(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{strings.ToLower(string(re.Rune))}
+	case syntax.OpCapture, syntax.OpPlus:
+		return literals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return literals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// Every part must match, so any part's words will do: take the
+		// most selective, the one whose shortest word is longest.
+		var best []string
+		for _, sub := range re.Sub {
+			if w := literals(sub); w != nil && (best == nil || shortest(w) > shortest(best)) {
+				best = w
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			w := literals(sub)
+			if w == nil {
+				return nil
+			}
+			out = append(out, w...)
+		}
+		return out
+	}
+	return nil
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func shortest(words []string) int {
+	n := -1
+	for _, w := range words {
+		if n < 0 || len(w) < n {
+			n = len(w)
+		}
+	}
+	return n
 }

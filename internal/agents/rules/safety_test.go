@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,5 +218,23 @@ func TestParseRules(t *testing.T) {
 	r, _ := parseRules("violence severe \\bbeat up\\b")
 	if !r[0].re.MatchString("i will beat up") || !r[0].severe || r[0].category != CategoryViolence {
 		t.Errorf("rule %+v", r[0])
+	}
+}
+
+func TestRequiredWords(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		want    []string
+	}{
+		{`\bsuicid(e|al)\b`, []string{"suicid"}},
+		{`\b(kill|hurt)\s+(myself|my\s?self)\b`, []string{"kill", "hurt"}},
+		{`\bself[-\s]?harm(ing)?\b`, []string{"self"}},
+		{`[a-z]+@[a-z]+`, []string{"@"}},
+		{`\d{10}`, nil},
+	} {
+		got := requiredWords(tt.pattern)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("requiredWords(%q) = %q, want %q", tt.pattern, got, tt.want)
+		}
 	}
 }
