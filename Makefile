@@ -22,10 +22,13 @@ check:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-## bench: the store beside pgbench (same server, same sitting), and WAL bytes per turn
+## bench: benchmarks beside pgbench (same server, same sitting), WAL per turn, progress queries
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkCommitTurn' -benchtime 20000x -timeout 30m ./internal/store/
 	$(GO) test -run '^$$' -bench 'BenchmarkTurnWAL' -benchtime 1x ./internal/store/
+	$(GO) test -run '^$$' -bench 'BenchmarkProcessTurn' -benchtime 10000x -timeout 30m ./internal/orchestrator/
+	$(GO) test -run '^$$' -bench 'BenchmarkProgress' -benchtime 300x -v ./internal/store/
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/tutor/ ./internal/tutor/answer/ ./internal/llm/
 
 clean:
 	rm -rf bin

@@ -29,7 +29,7 @@ type SubtopicProgress struct {
 	ConceptMastery  map[string]float64
 	LatestExamScore *int
 	LatestExamTotal *int
-	Exams           []ExamResult // finished exams, oldest first
+	Exams           []ExamResult // the last 10 finished exams, oldest first
 	LastStudied     *time.Time
 	SessionCount    int
 	TeachSessions   int
@@ -51,48 +51,47 @@ type ExamResult struct {
 // sessions, against the concepts of the latest teach_me session's mastery
 // map, as a percentage rounded to one decimal.
 func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]SubtopicProgress, int, error) {
-	const q = `
-WITH s AS (
-    SELECT id, mode, guideline_id, subject, topic_name, concepts_covered, mastery_by_concept,
-        exam_score, exam_total, created_at, coalesce(completed_at, updated_at) AS finished_at
-    FROM sessions WHERE learner_id = $1 AND guideline_id IS NOT NULL
-), latest_teach AS (
-    SELECT DISTINCT ON (guideline_id) guideline_id, mastery_by_concept
-    FROM s WHERE mode = 'teach_me' AND mastery_by_concept <> '{}'::jsonb
-    ORDER BY guideline_id, created_at DESC, id DESC
-), covered AS (
-    SELECT guideline_id, array_agg(DISTINCT c) AS concepts
-    FROM s CROSS JOIN LATERAL unnest(s.concepts_covered) AS c
-    WHERE mode = 'teach_me' GROUP BY guideline_id
-), exams AS (
-    SELECT guideline_id,
-        jsonb_agg(jsonb_build_object('session_id', id, 'score', exam_score, 'total', exam_total,
-            'finished_at', finished_at) ORDER BY created_at, id) AS history,
-        (array_agg(exam_score ORDER BY created_at DESC, id DESC))[1] AS latest_score,
-        (array_agg(exam_total ORDER BY created_at DESC, id DESC))[1] AS latest_total
-    FROM s WHERE mode = 'exam' AND exam_total > 0 GROUP BY guideline_id
-), agg AS (
-    SELECT guideline_id,
-        (array_agg(subject ORDER BY created_at DESC, id DESC))[1] AS subject,
-        (array_agg(topic_name ORDER BY created_at DESC, id DESC) FILTER (WHERE topic_name IS NOT NULL))[1] AS topic_name,
-        max(created_at) FILTER (WHERE mode = 'teach_me' OR (mode = 'exam' AND exam_total > 0)) AS last_studied,
-        count(*) AS sessions, count(*) FILTER (WHERE mode = 'teach_me') AS teach_sessions
-    FROM s GROUP BY guideline_id
-)
-SELECT agg.guideline_id, coalesce(g.subject, agg.subject, 'Unknown'), coalesce(agg.topic_name, ''),
-    coalesce(g.topic_title, ''), coalesce(g.topic_key, ''), coalesce(g.subtopic_title, ''), coalesce(g.subtopic_key, ''),
-    coalesce(lt.mastery_by_concept, '{}'::jsonb), coalesce(c.concepts, '{}'),
-    e.latest_score, e.latest_total, coalesce(e.history, '[]'::jsonb), agg.last_studied, agg.sessions, agg.teach_sessions,
-    (SELECT count(*) FROM sessions WHERE learner_id = $1)
-FROM agg
-LEFT JOIN guidelines g ON g.id = agg.guideline_id
-LEFT JOIN latest_teach lt ON lt.guideline_id = agg.guideline_id
-LEFT JOIN covered c ON c.guideline_id = agg.guideline_id
-LEFT JOIN exams e ON e.guideline_id = agg.guideline_id`
-	rows, err := s.db.Query(ctx, q, learnerID)
+	rows, err := s.db.Query(ctx, reportCardQuery, learnerID)
 	if err != nil {
 		return nil, 0, interpretError("report card", err)
 	}
+	return s.scanReportCard(ctx, learnerID, rows)
+}
+
+// reportCardQuery reads a learner's sessions once, grouped by subtopic:
+// one index scan and one pass of aggregates (the union of covered concepts
+// is taken in Go from the per-session lists).
+const reportCardQuery = `
+SELECT a.guideline_id, coalesce(g.subject, a.subject, 'Unknown'), coalesce(a.topic_name, ''),
+    coalesce(g.topic_title, ''), coalesce(g.topic_key, ''), coalesce(g.subtopic_title, ''), coalesce(g.subtopic_key, ''),
+    coalesce(a.latest_mastery, '{}'::jsonb), coalesce(cv.covered, '{}'),
+    a.latest_score, a.latest_total, coalesce(a.exams, '[]'::jsonb), a.last_studied, a.sessions, a.teach_sessions,
+    (SELECT count(*) FROM sessions WHERE learner_id = $1)
+FROM (
+    SELECT guideline_id,
+        (array_agg(subject ORDER BY created_at DESC, id DESC))[1] AS subject,
+        (array_agg(topic_name ORDER BY created_at DESC, id DESC) FILTER (WHERE topic_name IS NOT NULL))[1] AS topic_name,
+        (array_agg(mastery_by_concept ORDER BY created_at DESC, id DESC)
+            FILTER (WHERE mode = 'teach_me' AND mastery_by_concept <> '{}'::jsonb))[1] AS latest_mastery,
+        -- The last 10 finished exams, newest first.
+        to_jsonb((array_agg(jsonb_build_object('session_id', id, 'score', exam_score, 'total', exam_total,
+            'finished_at', coalesce(completed_at, updated_at)) ORDER BY created_at DESC, id DESC)
+            FILTER (WHERE mode = 'exam' AND exam_total > 0))[1:10]) AS exams,
+        (array_agg(exam_score ORDER BY created_at DESC, id DESC) FILTER (WHERE mode = 'exam' AND exam_total > 0))[1] AS latest_score,
+        (array_agg(exam_total ORDER BY created_at DESC, id DESC) FILTER (WHERE mode = 'exam' AND exam_total > 0))[1] AS latest_total,
+        max(created_at) FILTER (WHERE mode = 'teach_me' OR (mode = 'exam' AND exam_total > 0)) AS last_studied,
+        count(*) AS sessions, count(*) FILTER (WHERE mode = 'teach_me') AS teach_sessions
+    FROM sessions WHERE learner_id = $1 AND guideline_id IS NOT NULL
+    GROUP BY guideline_id
+) a
+LEFT JOIN guidelines g ON g.id = a.guideline_id
+LEFT JOIN LATERAL (
+    SELECT array_agg(DISTINCT c) AS covered
+    FROM sessions s, unnest(s.concepts_covered) c
+    WHERE s.learner_id = $1 AND s.guideline_id = a.guideline_id AND s.mode = 'teach_me'
+) cv ON true`
+
+func (s *Store) scanReportCard(ctx context.Context, learnerID uuid.UUID, rows pgx.Rows) ([]SubtopicProgress, int, error) {
 	defer rows.Close()
 	var out []SubtopicProgress
 	total := 0
@@ -111,6 +110,7 @@ LEFT JOIN exams e ON e.guideline_id = agg.guideline_id`
 		if err := json.Unmarshal(history, &p.Exams); err != nil {
 			return nil, 0, interpretError("report card", err)
 		}
+		slices.Reverse(p.Exams) // oldest first
 		p.Coverage = coverage(covered, p.ConceptMastery)
 		out = append(out, p)
 	}
@@ -124,6 +124,25 @@ LEFT JOIN exams e ON e.guideline_id = agg.guideline_id`
 		}
 	}
 	return out, total, nil
+}
+
+// unionOf returns the distinct concepts of a JSON list of concept lists.
+func unionOf(lists []byte) ([]string, error) {
+	var ls [][]string
+	if err := json.Unmarshal(lists, &ls); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range ls {
+		for _, c := range l {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
 }
 
 // coverage is |covered ∩ plan| / |plan| × 100 rounded to one decimal as
@@ -162,32 +181,34 @@ type TeachProgress struct {
 // SubtopicProgressMap returns, per subtopic the learner studied in teach_me
 // mode, the coverage and the number of teach_me sessions.
 func (s *Store) SubtopicProgressMap(ctx context.Context, learnerID uuid.UUID) (map[uuid.UUID]TeachProgress, error) {
-	const q = `
-WITH s AS (
-    SELECT id, guideline_id, concepts_covered, mastery_by_concept, created_at
-    FROM sessions WHERE learner_id = $1 AND guideline_id IS NOT NULL AND mode = 'teach_me'
-), latest AS (
-    SELECT DISTINCT ON (guideline_id) guideline_id, mastery_by_concept
-    FROM s WHERE mastery_by_concept <> '{}'::jsonb ORDER BY guideline_id, created_at DESC, id DESC
-)
-SELECT s.guideline_id, count(DISTINCT s.id),
-    coalesce((SELECT array_agg(DISTINCT c) FROM s s2 CROSS JOIN LATERAL unnest(s2.concepts_covered) c
-              WHERE s2.guideline_id = s.guideline_id), '{}'),
-    coalesce(l.mastery_by_concept, '{}'::jsonb)
-FROM s LEFT JOIN latest l ON l.guideline_id = s.guideline_id
-GROUP BY s.guideline_id, l.mastery_by_concept`
-	rows, err := s.db.Query(ctx, q, learnerID)
+	rows, err := s.db.Query(ctx, subtopicProgressQuery, learnerID)
 	if err != nil {
 		return nil, interpretError("subtopic progress", err)
 	}
+	return scanSubtopicProgress(rows)
+}
+
+const subtopicProgressQuery = `
+SELECT guideline_id, count(*),
+    coalesce(jsonb_agg(to_jsonb(concepts_covered)) FILTER (WHERE cardinality(concepts_covered) > 0), '[]'::jsonb),
+    coalesce((array_agg(mastery_by_concept ORDER BY created_at DESC, id DESC)
+        FILTER (WHERE mastery_by_concept <> '{}'::jsonb))[1], '{}'::jsonb)
+FROM sessions
+WHERE learner_id = $1 AND guideline_id IS NOT NULL AND mode = 'teach_me'
+GROUP BY guideline_id`
+
+func scanSubtopicProgress(rows pgx.Rows) (map[uuid.UUID]TeachProgress, error) {
 	defer rows.Close()
 	out := map[uuid.UUID]TeachProgress{}
 	for rows.Next() {
 		var id uuid.UUID
 		var n int
-		var covered []string
-		var planJSON []byte
-		if err := rows.Scan(&id, &n, &covered, &planJSON); err != nil {
+		var coveredJSON, planJSON []byte
+		if err := rows.Scan(&id, &n, &coveredJSON, &planJSON); err != nil {
+			return nil, interpretError("subtopic progress", err)
+		}
+		covered, err := unionOf(coveredJSON)
+		if err != nil {
 			return nil, interpretError("subtopic progress", err)
 		}
 		var plan map[string]float64

@@ -167,13 +167,13 @@ func (s *Store) ListSessions(ctx context.Context, learnerID uuid.UUID, o ListOpt
 	if o.PageSize < 1 {
 		o.PageSize = 20
 	}
-	const q = `
-SELECT ` + sessionColumns + `
-FROM sessions
-WHERE learner_id = $1 AND ($2 = '' OR subject = $2)
-ORDER BY created_at DESC, id DESC
-OFFSET $3 LIMIT $4`
-	rows, err := s.db.Query(ctx, q, learnerID, o.Subject, (o.Page-1)*o.PageSize, o.PageSize)
+	// Two statements rather than one with "$2 = '' OR subject = $2": a
+	// prepared plan for that condition cannot use either index.
+	q, args := listSessionsQuery, []any{learnerID, (o.Page - 1) * o.PageSize, o.PageSize}
+	if o.Subject != "" {
+		q, args = listSubjectSessionsQuery, append(args, o.Subject)
+	}
+	rows, err := s.db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, 0, interpretError("list sessions", err)
 	}
@@ -190,10 +190,28 @@ OFFSET $3 LIMIT $4`
 		return nil, 0, interpretError("list sessions", err)
 	}
 	var total int
-	err = s.db.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE learner_id = $1 AND ($2 = '' OR subject = $2)`,
-		learnerID, o.Subject).Scan(&total)
+	if o.Subject == "" {
+		err = s.db.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE learner_id = $1`, learnerID).Scan(&total)
+	} else {
+		err = s.db.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE learner_id = $1 AND subject = $2`, learnerID, o.Subject).Scan(&total)
+	}
 	return out, total, interpretError("count sessions", err)
 }
+
+const (
+	listSessionsQuery = `
+SELECT ` + sessionColumns + `
+FROM sessions
+WHERE learner_id = $1
+ORDER BY created_at DESC, id DESC
+OFFSET $2 LIMIT $3`
+	listSubjectSessionsQuery = `
+SELECT ` + sessionColumns + `
+FROM sessions
+WHERE learner_id = $1 AND subject = $4
+ORDER BY created_at DESC, id DESC
+OFFSET $2 LIMIT $3`
+)
 
 // ListMessages returns a session's messages in order.
 func (s *Store) ListMessages(ctx context.Context, sessionID uuid.UUID) ([]Message, error) {
