@@ -81,6 +81,8 @@ type wsConn struct {
 	mu   sync.Mutex
 	busy bool          // a turn is in flight
 	idle chan struct{} // closed when no turn is in flight; replaced when one starts
+
+	frames sync.Mutex // held while a turn sends a group of frames, to keep them in order
 }
 
 func (w *wsConn) send(ctx context.Context, f serverFrame) error {
@@ -111,9 +113,36 @@ type hub struct {
 	mu       sync.Mutex
 	sessions map[uuid.UUID][]*wsConn
 	closing  bool
+
+	pingOnce sync.Once
+	stop     chan struct{} // ends the pinger
 }
 
-func newHub() *hub { return &hub{sessions: map[uuid.UUID][]*wsConn{}} }
+func newHub() *hub { return &hub{sessions: map[uuid.UUID][]*wsConn{}, stop: make(chan struct{})} }
+
+// pinger pings every open connection each interval, from one goroutine for
+// all of them (an idle connection then costs no goroutine of its own); a
+// connection that does not answer within timeout is closed.
+func (h *hub) pinger(interval, timeout time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+		}
+		for _, w := range h.all() {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), timeout)
+				defer cancel()
+				if err := w.c.Ping(ctx); err != nil {
+					w.c.Close(websocket.StatusPolicyViolation, "keepalive timeout")
+				}
+			}()
+		}
+	}
+}
 
 func (h *hub) add(w *wsConn) bool {
 	h.mu.Lock()
@@ -162,6 +191,9 @@ func (h *hub) all() []*wsConn {
 // once its turn in flight has finished (or ctx ends).
 func (h *hub) shutdown(ctx context.Context) {
 	h.mu.Lock()
+	if !h.closing {
+		close(h.stop)
+	}
 	h.closing = true
 	h.mu.Unlock()
 	var wg sync.WaitGroup
@@ -231,15 +263,15 @@ func (s *Server) websocket(c echo.Context) error {
 		conn.Close(websocket.StatusGoingAway, "server shutting down")
 		return nil
 	}
-	defer s.hub.remove(w)
 	if s.metrics != nil {
 		s.metrics.wsOpened()
-		defer s.metrics.wsClosed()
 	}
-	ctx := c.Request().Context()
-	go s.keepAlive(ctx, w)
-
+	s.hub.pingOnce.Do(func() { go s.hub.pinger(s.opts.WSPingInterval, s.opts.WSIdleTimeout) })
+	// The connection outlives this request: its context ends when the
+	// handler returns, which it does once the first frames are out.
+	ctx := context.WithoutCancel(c.Request().Context())
 	if err := w.send(ctx, stateFrame(se.State, se.Topic)); err != nil {
+		s.closeConn(w)
 		return nil
 	}
 	if se.State.TurnCount == 0 {
@@ -248,14 +280,34 @@ func (s *Server) websocket(c echo.Context) error {
 		welcome, err := s.deps.Sessions.Welcome(ctx, se.Row.ID)
 		if err == nil && welcome != "" {
 			if err := w.send(ctx, textFrame("assistant", welcome)); err != nil {
+				s.closeConn(w)
 				return nil
 			}
 		}
 	}
+	// Read on a fresh goroutine: this one's stack has grown with the
+	// request's work, and an idle connection should cost as little as a
+	// blocked read.
+	go s.readLoop(ctx, w)
+	return nil
+}
+
+func (s *Server) closeConn(w *wsConn) {
+	s.hub.remove(w)
+	if s.metrics != nil {
+		s.metrics.wsClosed()
+	}
+	w.c.CloseNow()
+}
+
+// readLoop handles a connection's frames until it closes: by the client,
+// the read limit (1009), the keepalive or shutdown.
+func (s *Server) readLoop(ctx context.Context, w *wsConn) {
+	defer s.closeConn(w)
 	for {
-		typ, data, err := conn.Read(ctx)
+		typ, data, err := w.c.Read(ctx)
 		if err != nil {
-			return nil // closed: by the client, the read limit (1009), keepalive or shutdown
+			return
 		}
 		if typ != websocket.MessageText {
 			w.send(ctx, textFrame("error", "Invalid message format: binary frames are not supported"))
@@ -268,7 +320,7 @@ func (s *Server) websocket(c echo.Context) error {
 		}
 		switch f.Type {
 		case "get_state":
-			if cur, err := s.deps.Sessions.Load(ctx, se.Row.ID); err == nil {
+			if cur, err := s.deps.Sessions.Load(ctx, w.session); err == nil {
 				w.send(ctx, stateFrame(cur.State, cur.Topic))
 			}
 		case "chat":
@@ -279,7 +331,7 @@ func (s *Server) websocket(c echo.Context) error {
 			if f.Payload != nil && f.Payload.ClientTurnID != nil {
 				clientID = *f.Payload.ClientTurnID
 			}
-			s.startTurn(ctx, w, se.Row.ID, msg, clientID)
+			s.startTurn(ctx, w, w.session, msg, clientID)
 		}
 	}
 }
@@ -304,47 +356,57 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 	w.mu.Unlock()
 
 	go func() {
-		defer func() {
-			w.mu.Lock()
-			w.busy = false
-			close(idle)
-			w.mu.Unlock()
-		}()
 		// The turn finishes even if the client goes away: its model calls
 		// are paid for, and the learner may reconnect.
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 		defer cancel()
+		// finish sends the turn's last frames. The connection takes its next
+		// message as soon as the turn is done (a client may send it as soon
+		// as it reads the reply); the frame lock keeps that turn's frames
+		// after these.
+		finish := func(frames ...serverFrame) {
+			w.frames.Lock()
+			defer w.frames.Unlock()
+			w.mu.Lock()
+			w.busy = false
+			w.mu.Unlock()
+			for _, f := range frames {
+				w.send(tctx, f)
+			}
+			close(idle)
+		}
 		if n := len([]rune(msg)); n > s.opts.MaxReplyChars {
-			w.send(tctx, textFrame("error", fmt.Sprintf("Your message is %d characters; at most %d are accepted.", n, s.opts.MaxReplyChars)))
+			finish(textFrame("error", fmt.Sprintf("Your message is %d characters; at most %d are accepted.", n, s.opts.MaxReplyChars)))
 			return
 		}
 		if err := s.wsAllow(w, "turn"); err != nil {
-			w.send(tctx, textFrame("error", err.Error()))
+			finish(textFrame("error", err.Error()))
 			return
 		}
+		w.frames.Lock()
 		w.send(tctx, serverFrame{Type: "typing"})
+		w.frames.Unlock()
 		res, err := s.deps.Sessions.ProcessTurn(tctx, id, msg, clientTurnID)
 		var conflict *orchestrator.ConflictError
 		switch {
 		case err == nil:
-			w.send(tctx, textFrame("assistant", res.Reply))
-			w.send(tctx, stateFrame(res.Session.State, res.Session.Topic))
+			finish(textFrame("assistant", res.Reply), stateFrame(res.Session.State, res.Session.Topic))
 			if res.Committed && !res.Replayed {
 				s.broadcast(id, res.Session, w)
 			}
 		case errors.As(err, &conflict):
 			// Another replica or tab won: adopt its state.
-			w.send(tctx, textFrame("error", conflictMessage))
-			w.send(tctx, stateFrame(conflict.State, conflict.Topic))
+			finish(textFrame("error", conflictMessage), stateFrame(conflict.State, conflict.Topic))
 		default:
 			apiErr := s.toAPIError(err)
 			if apiErr.Status >= 500 {
 				s.log.Error("websocket turn failed", "session_id", id, "err", err)
 			}
-			w.send(tctx, textFrame("error", apiErr.Message))
+			frames := []serverFrame{textFrame("error", apiErr.Message)}
 			if cur, lerr := s.deps.Sessions.Load(tctx, id); lerr == nil {
-				w.send(tctx, stateFrame(cur.State, cur.Topic))
+				frames = append(frames, stateFrame(cur.State, cur.Topic))
 			}
+			finish(frames...)
 		}
 	}()
 }
@@ -359,25 +421,4 @@ func (s *Server) wsAllow(w *wsConn, action string) error {
 		return fmt.Errorf("Too many messages; try again in %d s", max(int(wait.Seconds()+0.999), 1))
 	}
 	return nil
-}
-
-// keepAlive pings the client every ping interval; a client that does not
-// answer within the idle timeout is gone, and its connection is closed.
-func (s *Server) keepAlive(ctx context.Context, w *wsConn) {
-	t := time.NewTicker(s.opts.WSPingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			pctx, cancel := context.WithTimeout(ctx, s.opts.WSIdleTimeout)
-			err := w.c.Ping(pctx)
-			cancel()
-			if err != nil {
-				w.c.Close(websocket.StatusPolicyViolation, "keepalive timeout")
-				return
-			}
-		}
-	}
 }

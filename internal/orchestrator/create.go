@@ -98,7 +98,7 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 		welcome = fallbackWelcome(st, topic)
 	}
 	if st.Mode == tutor.ModeExam && len(st.ExamQuestions) > 0 {
-		welcome += "\n\n**Question 1:** " + st.ExamQuestions[0].Prompt()
+		welcome += "\n\n" + st.ExamQuestions[0].Prompt() // "**Question 1:** ..."
 	}
 	st = tutor.AddReply(st, now, welcome)
 	raw, err := json.Marshal(st)

@@ -46,16 +46,12 @@ func scanLearner(row scanner) (Learner, error) {
 // EnsureLearner returns the learner with the given external id, creating
 // a bare one on first use.
 func (s *Store) EnsureLearner(ctx context.Context, externalID string) (Learner, error) {
+	// DO UPDATE (of nothing) rather than DO NOTHING: RETURNING then gives
+	// the row whether this statement or a concurrent one created it.
 	const q = `
-WITH ins AS (
-    INSERT INTO learners (id, external_id) VALUES ($1, $2)
-    ON CONFLICT (external_id) DO NOTHING
-    RETURNING ` + learnerColumns + `
-)
-SELECT ` + learnerColumns + ` FROM ins
-UNION ALL
-SELECT ` + learnerColumns + ` FROM learners WHERE external_id = $2
-LIMIT 1`
+INSERT INTO learners AS l (id, external_id) VALUES ($1, $2)
+ON CONFLICT (external_id) DO UPDATE SET external_id = l.external_id
+RETURNING ` + learnerColumns
 	l, err := scanLearner(s.db.QueryRow(ctx, q, uuid.New(), externalID))
 	return l, interpretError("ensure learner", err)
 }

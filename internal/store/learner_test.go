@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -80,5 +81,29 @@ func TestDeleteLearnerRemovesEverything(t *testing.T) {
 	}
 	if err := s.DeleteLearner(ctx, "sub-del"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("deleting twice: err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestEnsureLearnerConcurrently(t *testing.T) {
+	s := setup(t)
+	var wg sync.WaitGroup
+	ids := make([]uuid.UUID, 16)
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := s.EnsureLearner(context.Background(), "racing-sub")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids[i] = l.ID
+		}()
+	}
+	wg.Wait()
+	for _, id := range ids {
+		if id != ids[0] {
+			t.Fatalf("concurrent first uses made different learners: %v", ids)
+		}
 	}
 }

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tutord/tutord/bench"
+	"github.com/tutord/tutord/internal/loadgen"
+)
+
+// benchReport is what `tutord bench` measures.
+type benchReport struct {
+	Saturation struct {
+		Learners   int     `json:"learners"`
+		TurnsPerS  float64 `json:"turns_per_s"`
+		Errors     int     `json:"errors"`
+		PgbenchTPS float64 `json:"pgbench_tps"`
+		Ratio      float64 `json:"ratio"`
+		P50MS      float64 `json:"p50_ms"`
+		P99MS      float64 `json:"p99_ms"`
+	} `json:"saturation"`
+	Latency struct {
+		Learners  int     `json:"learners"`
+		ThinkS    float64 `json:"mean_think_s"`
+		TurnsPerS float64 `json:"turns_per_s"`
+		Errors    int     `json:"errors"`
+		P50MS     float64 `json:"p50_ms"`
+		P95MS     float64 `json:"p95_ms"`
+		P99MS     float64 `json:"p99_ms"`
+	} `json:"latency"`
+	Idle struct {
+		Connections  int     `json:"connections"`
+		RSSBeforeKB  int     `json:"rss_before_kb"`
+		RSSAfterKB   int     `json:"rss_after_kb"`
+		KBPerConnect float64 `json:"kb_per_connection"`
+	} `json:"idle"`
+}
+
+// runBench starts tutord serve as a child process on a fresh embedded
+// database (rules engine, no rate limits) and measures it over loopback:
+// saturation with closed-loop learners beside pgbench's reference turn on
+// the same database, latency under half that load, and the server's memory
+// per idle WebSocket.
+func runBench(ctx context.Context, e env, args []string) error {
+	fs := flag.NewFlagSet("tutord bench", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	duration := fs.Duration("duration", 10*time.Second, "length of each load phase")
+	saturation := fs.Int("learners", 32, "closed-loop learners of the saturation phase")
+	latency := fs.Int("latency-learners", 200, "learners of the latency phase (with think time)")
+	idle := fs.Int("idle", 5000, "idle WebSockets to hold (0 skips)")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return errHelp
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 || *duration <= 0 || *saturation < 1 || *latency < 1 || *idle < 0 {
+		return usageError{"bench takes no arguments; durations and counts must be positive"}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "tutord-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	srv, err := startChild(ctx, exe, dir)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+
+	t := loadgen.Target{URL: srv.url, HTTP: &http.Client{Timeout: 30 * time.Second}}
+	if t.GuidelineID, err = firstSubtopic(srv.url); err != nil {
+		return err
+	}
+	var rep benchReport
+	fmt.Fprintf(e.stderr, "saturation: %d learners for %s\n", *saturation, *duration)
+	sat, err := loadgen.Run(ctx, t, *saturation, *duration, 0, 1)
+	if err != nil {
+		return err
+	}
+	rep.Saturation.Learners, rep.Saturation.TurnsPerS, rep.Saturation.Errors = sat.Learners, sat.TurnsPerS, sat.Errors
+	rep.Saturation.P50MS, rep.Saturation.P99MS = float64(sat.Latency.P50)/1e6, float64(sat.Latency.P99)/1e6
+	fmt.Fprintf(e.stderr, "pgbench: %d clients for %s on the same database\n", *saturation, *duration)
+	if err := createPgbenchSessions(ctx, srv.connString, *saturation); err != nil {
+		return err
+	}
+	if rep.Saturation.PgbenchTPS, err = bench.Pgbench(ctx, srv.connString, *saturation, *duration); err != nil {
+		return err
+	}
+	rep.Saturation.Ratio = rep.Saturation.TurnsPerS / rep.Saturation.PgbenchTPS
+
+	// Half the saturation throughput, offered by many learners who think
+	// between turns.
+	think := time.Duration(float64(*latency) / (0.5 * sat.TurnsPerS) * float64(time.Second))
+	fmt.Fprintf(e.stderr, "latency: %d learners, mean think %s, for %s\n", *latency, think.Round(time.Millisecond), *duration)
+	lat, err := loadgen.Run(ctx, t, *latency, *duration, think, 2)
+	if err != nil {
+		return err
+	}
+	rep.Latency.Learners, rep.Latency.ThinkS, rep.Latency.TurnsPerS, rep.Latency.Errors = lat.Learners, think.Seconds(), lat.TurnsPerS, lat.Errors
+	rep.Latency.P50MS, rep.Latency.P95MS, rep.Latency.P99MS = float64(lat.Latency.P50)/1e6, float64(lat.Latency.P95)/1e6, float64(lat.Latency.P99)/1e6
+
+	if *idle > 0 {
+		fmt.Fprintf(e.stderr, "idle: holding %d WebSockets\n", *idle)
+		time.Sleep(2 * time.Second) // let the last phase's connections go
+		before, err := rssKB(srv.pid)
+		if err != nil {
+			return err
+		}
+		closeAll, err := loadgen.HoldIdle(ctx, t, *idle, 50)
+		if err != nil {
+			return err
+		}
+		time.Sleep(5 * time.Second) // let the server settle
+		after, err := rssKB(srv.pid)
+		closeAll()
+		if err != nil {
+			return err
+		}
+		rep.Idle.Connections, rep.Idle.RSSBeforeKB, rep.Idle.RSSAfterKB = *idle, before, after
+		rep.Idle.KBPerConnect = float64(after-before) / float64(*idle)
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(rep)
+	}
+	s, l, i := rep.Saturation, rep.Latency, rep.Idle
+	fmt.Fprintf(e.stdout, "saturation  %d learners: %.0f turns/s (p50 %.1f ms, p99 %.1f ms, %d errors); pgbench %.0f tps; ratio %.2f\n",
+		s.Learners, s.TurnsPerS, s.P50MS, s.P99MS, s.Errors, s.PgbenchTPS, s.Ratio)
+	fmt.Fprintf(e.stdout, "latency     %d learners, think %.1f s: %.0f turns/s; p50 %.1f ms, p95 %.1f ms, p99 %.1f ms (%d errors)\n",
+		l.Learners, l.ThinkS, l.TurnsPerS, l.P50MS, l.P95MS, l.P99MS, l.Errors)
+	if i.Connections > 0 {
+		fmt.Fprintf(e.stdout, "idle        %d WebSockets: RSS %d → %d KB, %.1f KB per connection\n", i.Connections, i.RSSBeforeKB, i.RSSAfterKB, i.KBPerConnect)
+	}
+	return nil
+}
+
+type child struct {
+	cmd        *exec.Cmd
+	pid        int
+	url        string
+	connString string
+	done       chan struct{}
+}
+
+func (c *child) stop() {
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(60 * time.Second):
+		_ = c.cmd.Process.Kill()
+	}
+}
+
+// startChild runs `tutord serve` on a fresh embedded database in dir and
+// waits until it listens.
+func startChild(ctx context.Context, exe, dir string) (*child, error) {
+	cmd := exec.CommandContext(ctx, exe, "serve")
+	cmd.Env = append(os.Environ(), "TUTORD_DATA_DIR="+dir, "TUTORD_DATABASE_URL=", "TUTORD_ADDR=127.0.0.1:0",
+		"TUTORD_LOG_FORMAT=json", "TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0", "TUTORD_DB_MAX_CONNS=40")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &child{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{}),
+		connString: "host=" + filepath.Join(dir, "run") + " user=tutord dbname=tutord sslmode=disable"}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			var rec struct{ Msg, Addr string }
+			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "listening" {
+				addr <- rec.Addr
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	go func() { cmd.Wait(); close(c.done) }()
+	select {
+	case a := <-addr:
+		c.url = "http://" + a
+		return c, nil
+	case <-c.done:
+		return nil, fmt.Errorf("tutord serve exited during start-up")
+	case <-time.After(2 * time.Minute):
+		c.stop()
+		return nil, fmt.Errorf("tutord serve did not start listening")
+	}
+}
+
+func firstSubtopic(base string) (string, error) {
+	resp, err := http.Get(base + "/curriculum?country=India&board=CBSE&grade=7&subject=Mathematics&topic=Fractions")
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var cur struct {
+		Subtopics []struct {
+			GuidelineID string `json:"guideline_id"`
+		} `json:"subtopics"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&cur); err != nil || len(cur.Subtopics) == 0 {
+		return "", fmt.Errorf("the sample curriculum is not loaded: %v", err)
+	}
+	return cur.Subtopics[0].GuidelineID, nil
+}
+
+func createPgbenchSessions(ctx context.Context, connString string, n int) error {
+	db, err := pgx.Connect(ctx, connString)
+	if err != nil {
+		return err
+	}
+	defer db.Close(ctx)
+	for k := range n {
+		if _, err := db.Exec(ctx, `INSERT INTO sessions (id, mode, state_json) VALUES ($1, 'teach_me', '{}') ON CONFLICT DO NOTHING`, bench.SessionID(k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rssKB returns a process's resident set size in kilobytes.
+func rssKB(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS for pid %d", pid)
+}
