@@ -58,14 +58,20 @@ func TestGracefulShutdownWithTurnsInFlight(t *testing.T) {
 	base := "http://" + p.addr
 
 	// 50 sessions on the sample's first subtopic, each with a WebSocket.
-	var cur struct{ Subtopics []struct{ GuidelineID string `json:"guideline_id"` } }
+	var cur struct {
+		Subtopics []struct {
+			GuidelineID string `json:"guideline_id"`
+		}
+	}
 	getJSON(t, base+"/curriculum?country=India&board=CBSE&grade=7&subject=Mathematics&topic=Fractions", &cur)
 	const n = 50
 	conns := make([]*websocket.Conn, n)
 	ids := make([]string, n)
 	for i := range n {
 		body := fmt.Sprintf(`{"student":{"id":"s","grade":7},"goal":{"topic":"F","syllabus":"CBSE","learning_objectives":[],"guideline_id":%q}}`, cur.Subtopics[0].GuidelineID)
-		var created struct{ SessionID string `json:"session_id"` }
+		var created struct {
+			SessionID string `json:"session_id"`
+		}
 		postJSON(t, base+"/sessions", body, &created)
 		ids[i] = created.SessionID
 		c, _, err := websocket.Dial(context.Background(), "ws://"+p.addr+"/sessions/ws/"+created.SessionID, nil)
@@ -175,4 +181,3 @@ func postJSON(t *testing.T, url, body string, v any) {
 		t.Fatal(err)
 	}
 }
-
