@@ -8,8 +8,10 @@ import (
 // Evaluate judges a learner's free-text reply against the expected answer.
 //
 // It first finds the answer the reply commits to ("I think it's 42 apples" →
-// 42 apples; "not 5, it's 6" → 6), then compares it with exp according to the
-// kind (exp.Kind, or InferKind(exp.Answer) when that is KindAuto):
+// 42 apples; "not 5, it's 6" → 6; "my answer is 20 - 5 = 15" → 15; "so they
+// had a total of 14" → 14; "to get the number of treats (180)" → 180), then
+// compares it with exp according to the kind (exp.Kind, or
+// InferKind(exp.Answer) when that is KindAuto):
 //
 //   - Numbers (integer, decimal, fraction, mixed number) compare by value, so
 //     0.5, 1/2, 2/4 and "a half" are equal. Without exp.Tolerance the
@@ -25,7 +27,11 @@ import (
 //     means 25%) unless it is a proportion below one (0.25 and 1/4 mean 25%).
 //   - Numbers with units: units of one dimension convert (120 mm = 12 cm). The
 //     right number with a different unit is Partial; a missing unit is
-//     Partial only with exp.RequireUnit.
+//     Partial only with exp.RequireUnit. An answer restated in other units
+//     ("120 minutes, or 2 hours") is right when either statement is.
+//   - "N out of M" is the proportion N/M, or the count N when a whole
+//     number (or a number with a unit) is expected: "28 out of 30 points"
+//     answers 28.
 //   - Multiple choice: a letter ("B", "(b)", "option b"), the option's number
 //     ("option 2") or the option's text.
 //   - Text: compared after normalisation (case, punctuation, whitespace and
@@ -204,11 +210,24 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 		res.Verdict, res.Reason = NotAttempt, "no number in the reply"
 		return
 	}
+	if alt < 0 && !numbersMatch(want, toks[i].num, exp.Tolerance) {
+		// "120 minutes, or 2 hours": the same answer in other units.
+		if r := restatement(toks, i); r >= 0 {
+			i = r
+		}
+	}
 	got := toks[i].num
 	gotUnit, uend, gotHasUnit := unitAt(toks, i)
 	res.Extracted = reply[toks[i].start:toks[i].end]
 	if gotHasUnit && uend > i+1 {
 		res.Extracted = reply[toks[i].start:toks[uend-1].end]
+	}
+	if got.outOf && (kind == KindInteger || kind == KindUnit) && !numbersMatch(want, got, exp.Tolerance) {
+		// "28 out of 30 points" answers a count with 28.
+		got = number{val: float64(got.num), num: got.num, den: 1, form: fInt}
+		if k := strings.Index(toks[i].text, "out of"); k > 0 {
+			res.Extracted = strings.TrimRight(reply[toks[i].start:toks[i].start+k], " \t")
+		}
 	}
 	if alt >= 0 {
 		res.Extracted = reply[min(toks[i].start, toks[alt].start):max(toks[i].end, toks[alt].end)]
@@ -221,7 +240,7 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 	}
 
 	// Units: convert within a dimension; compare the bare numbers otherwise.
-	if wantHasUnit && gotHasUnit && wantUnit.known() && gotUnit.known() && wantUnit.dim == gotUnit.dim && wantUnit.name != gotUnit.name {
+	if wantHasUnit && gotHasUnit && wantUnit.known() && gotUnit.known() && wantUnit.dim == gotUnit.dim && wantUnit.dim != "rate" && wantUnit.name != gotUnit.name {
 		conv := got
 		conv.val = got.val * gotUnit.factor / wantUnit.factor
 		conv.den = 0

@@ -208,6 +208,13 @@ func TestEvaluateUnits(t *testing.T) {
 		{"mass", Expected{Answer: "1.5 kg"}, "1500 g", Correct, ""},
 		{"temperature", Expected{Answer: "30 °C"}, "30°C", Correct, ""},
 		{"inch not in", Expected{Answer: "5 inches"}, "5 in total", Correct, ""},
+		// A rate is another quantity than the count it is a rate of.
+		{"rate for a count", Expected{Answer: "9 boxes"}, "72/8 = 9 pencils per box.", Partial, "9 pencils per box"},
+		{"bare rate for a count", Expected{Answer: "9 boxes"}, "9 per box", Partial, "9 per box"},
+		{"rate for a rate", Expected{Answer: "8 pencils per box"}, "8 pencils per box", Correct, ""},
+		{"rate of another thing", Expected{Answer: "8 pencils per box"}, "8 pens per box", Partial, ""},
+		{"rate missing", Expected{Answer: "8 pencils per box"}, "8", Correct, ""},
+		{"rate for a bare number", Expected{Answer: "6"}, "an average of 6 pages per day", Correct, "6 pages per day"},
 	})
 }
 
@@ -439,4 +446,56 @@ func TestSpacedFractions(t *testing.T) {
 			t.Errorf("Evaluate(7/9, %q) = %s, want %s", tt.reply, got, tt.want)
 		}
 	}
+}
+
+// TestEvaluateConversational covers the number a conversational reply
+// commits to when it explains, restates and concludes in one message.
+func TestEvaluateConversational(t *testing.T) {
+	n := func(s string) Expected { return Expected{Answer: s} }
+	runEvalCases(t, []evalCase{
+		// The answer phrase before a computation answers with its result.
+		{"answer phrase then computation", n("15"), "so my answer should be 20 - 5 = 15 apples", Correct, "15 apples"},
+		{"answer phrase operand is not the answer", n("20"), "my answer should be 20 - 5 = 15 apples", Incorrect, "15 apples"},
+		{"answer phrase computation with units", n("3"), "The correct answer is 5 bags - 2 bags = 3 bags left.", Correct, "3 bags"},
+		// "a total of N", "an average of N".
+		{"a total of", n("14"), "So the 5 friends brought in a total of 14 shells.", Correct, "14 shells"},
+		{"an average of", n("6"), "I divide 24 by the number of days, which is 4 days, to get an average of 6 pages per day.", Correct, "6 pages per day"},
+		{"for a total of", n("352"), "He can hold 176 kg in one hand and 176 kg in the other, for a total of 352 kg.", Correct, "352 kg"},
+		{"sum of listed inputs", n("7"), "the sum of 3 and 4 is 7", Correct, "7"},
+		{"sum of listed inputs not the answer", n("3"), "the sum of 3 and 4 is 7", Incorrect, "7"},
+		// Parentheses: a gloss takes the role of what it names; an aside is not the answer.
+		{"answer only in parentheses", n("180"), "I multiplied the number of houses (60) by the number of children (3) to get the total number of treats (180).", Correct, "180"},
+		{"input in parentheses", n("60"), "I multiplied the number of houses (60) by the number of children (3) to get the total number of treats (180).", Incorrect, "180"},
+		{"gloss with unit", n("3"), "We divide the weight of the bag (42 kg) by the rice eaten in a week (14 kg) to get the number of weeks the bag lasts (3 weeks).", Correct, "3 weeks"},
+		{"aside in parentheses", n("45"), "The day after tomorrow (two days from now) will be the fourth day, and I will do 45 squats.", Correct, "45 squats"},
+		// ", which is N" after a described result.
+		{"which would be after to get", n("200"), "Then I added them to get 1800, and then subtracted 1800 from 2000 to get the number of children, which would be 200.", Correct, "200"},
+		// The subject of a statement about another number.
+		{"number in the subject", n("30%"), "The chance to get 5 pieces of candy is 30%.", Correct, "30%"},
+		{"subject ends at a subordinate clause", n("8"), "So Rachel would be 8 years old when Emily is half her age.", Correct, "8 years"},
+		{"known quantity referred back to", n("5"), "The 5 people brought in 14 old records.", Incorrect, "14 old"},
+		// A concluding or correcting clause supersedes the one before it.
+		{"so clause", n("31"), "So the customer paid $43 for the items, and then the $4 and the $8 were taken off, so the customer actually paid $31.", Correct, "$31"},
+		{"so clause overrides a computed value", n("23"), "21 + 2 = 23, so the total number of students is 18.", Incorrect, "18"},
+		{"making clause", n("12"), "The extra time is 2 years, making the total increase 12 years.", Correct, "12 years"},
+		{"so many is not a conclusion", n("6"), "It's 6, so many of them are red.", Correct, "6"},
+		{"I mean", n("14"), "It's 12, I mean 14", Correct, "14"},
+		{"I mean after the answer phrase", n("14"), "The answer is 12, I mean 14.", Correct, "14"},
+		{"conclusion with another value beats the answer phrase", n("4"), "My answer is 3 bags. So Robie had 4 bags of sweets left.", Correct, "4 bags"},
+		{"conclusion with the same value", n("6"), "The answer is 6. So she has 6 apples.", Correct, "6"},
+		// "if" states a premise, up to "then".
+		{"if premise", n("14"), "If she gets 5 more, the total is 14.", Correct, "14"},
+		{"if premise ends at then", n("20"), "If he makes $40 and spends $20 then his profit is 40 - 20 = $20.", Correct, "$20"},
+		{"times that amount is an operand", n("60"), "He bought two times that amount, which is 60 ducks.", Correct, "60 ducks"},
+		// The same answer in other units, and "N out of M" for a count.
+		{"restated in other units", n("2"), "It took 120 minutes, or 2 hours.", Correct, "2 hours"},
+		{"restated first statement", n("120"), "It took 120 minutes, or 2 hours.", Correct, "120 minutes"},
+		{"restated is not a hedge", n("100"), "It would cost $100 or 10,000 cents.", Correct, "$100"},
+		{"out of as a count", n("28"), "So her score is 28 out of 30 possible points.", Correct, "28"},
+		{"out of wrong count", n("30"), "So her score is 28 out of 30 possible points.", Incorrect, ""},
+		{"out of as a proportion", n("3/4"), "3 out of 4", Correct, "3 out of 4"},
+		// Restating the question or naming inputs is not an answer.
+		{"given total then the result", n("12"), "She had a total of 12 spoons at the table, so she bought 10.", Incorrect, "10"},
+		{"words", n("14"), "so it's fourteen", Correct, "fourteen"},
+	})
 }

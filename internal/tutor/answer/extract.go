@@ -2,12 +2,14 @@ package answer
 
 // This file picks the committed answer out of free text. A reply rarely holds
 // just the answer: learners explain ("I did 12 + 3 = 15"), correct themselves
-// ("not 5, it's 6"), hedge ("5 or 6?") and worked solutions end with a
-// sentence such as "So Julia bought a package of 4 spoons". Each number is
-// scored by the role its neighbours give it (after "the answer is", the
-// result of a computation, after "it's" or "is", a plain mention, inside a
-// "because" clause, an operand); the last sentence that states a number is
-// taken, and within it the number in the strongest role.
+// ("not 5, it's 6", "12, I mean 14"), hedge ("5 or 6?") and worked solutions
+// end with a sentence such as "So Julia bought a package of 4 spoons". Each
+// number is scored by the role its neighbours give it (after "the answer
+// is", the result of a computation, after "it's" or "is", "a total of", a
+// plain mention, inside a "because" or "if" clause, an aside, an operand;
+// roles.go reads the longer-range roles); the last statement that states a
+// number is taken, a statement being a sentence or a concluding clause
+// (", so ..."), and within it the number in the strongest role.
 
 // answerLinks may stand between "answer" and its number: "the answer would be 5".
 var answerLinks = map[string]bool{
@@ -20,6 +22,7 @@ var answerLinks = map[string]bool{
 const (
 	scoreOperand    = 0  // 12 in "12 + 3": an input, not a result
 	scoreReason     = 5  // inside "because ..." / "since ...": a justification
+	scoreInput      = 5  // a given quantity named in passing: an aside, the subject of "5 boxes are 60 pencils"
 	scorePlain      = 10 // a plain mention
 	scoreWeakResult = 15 // after "is", "are", "need" ...
 	scoreResult     = 20 // after "it's", "got", "makes", "equals" ...
@@ -70,7 +73,7 @@ var (
 	// Sentence openers that retract what came before.
 	correctionOpeners = map[string]bool{
 		"no": true, "wait": true, "actually": true, "sorry": true, "oops": true, "correction": true,
-		"oh": true, "hmm": true, "hang": true, "err": true, "um": true,
+		"oh": true, "hmm": true, "hang": true, "err": true, "um": true, "i mean": true,
 	}
 	// Operations in words; a number next to them is an operand.
 	opWords = map[string]bool{
@@ -213,7 +216,8 @@ func isOperand(toks []token, i int) bool {
 			if k < len(toks) && toks[k].kind == tWord && toks[k].text == "by" {
 				k++
 			}
-			return k < len(toks) && (toks[k].kind == tNum || toks[k].text == "(")
+			return k < len(toks) && (toks[k].kind == tNum || toks[k].text == "(" ||
+				n.kind == tWord && multiplicands[toks[k].text])
 		}
 		// Skip a unit: "100 minutes + 20 minutes", "6 (pears) + 4 (apples)".
 		if n.kind == tSym && n.text == "(" && j+2 < len(toks) && toks[j+1].kind == tWord && toks[j+2].text == ")" {
@@ -240,7 +244,11 @@ func isOperand(toks []token, i int) bool {
 // wordOperators are operations written as words after a number: "3 times 4".
 var wordOperators = map[string]bool{"x": true, "times": true, "plus": true, "minus": true, "divided": true, "multiplied": true}
 
-// sentenceBounds returns the end (exclusive) of the sentence that starts at a.
+// multiplicands may follow a word operator in place of a number: "two
+// times that amount", "3 times as many".
+var multiplicands = map[string]bool{"that": true, "this": true, "it": true, "as": true, "the": true, "her": true, "his": true, "their": true}
+
+// sentenceEnd returns the end (exclusive) of the sentence that starts at a.
 func sentenceEnd(toks []token, a int) int {
 	for b := a; b < len(toks); b++ {
 		if isSentenceEnd(toks[b]) {
@@ -253,47 +261,82 @@ func sentenceEnd(toks []token, a int) int {
 // scoreNumber rates the role of the number at toks[i] in the sentence
 // toks[a:b]. lastEq is the index of the sentence's last "=", or -1.
 func scoreNumber(toks []token, a, i, lastEq int, assignments int) int {
-	// The answer phrase: "the answer is 5", "my final answer: 5".
-	for k, n := i-1, 0; k >= a && n < 5; k, n = k-1, n+1 {
-		w := toks[k].text
-		if w == "answer" || w == "answers" {
-			return scoreAnswer
-		}
-		if !answerLinks[w] && !fillers[w] {
-			break
-		}
+	// The answer phrase: "the answer is 5", "my final answer: 5", and the
+	// result of a computation that follows it: "my answer is 20 - 5 = 15"
+	// answers 15, not 20.
+	eq := prevEquals(toks, a, i)
+	from := i
+	if eq >= 0 {
+		from = computationStart(toks, a, eq)
+	}
+	if answerPhrase(toks, a, from) && !(isOperand(toks, i) && hasResult(toks, i)) {
+		return scoreAnswer
 	}
 	if isOperand(toks, i) {
 		return scoreOperand
 	}
-	// A justification: "... because 3 + 3 = 6" is not the answer. The
-	// justification runs to the end of its clause: "Since she had 5, she
-	// needs 10" concludes 10.
+	// A justification or a premise: "... because 3 + 3 = 6" is not the
+	// answer, nor is "if she gets 5 more". It runs to the end of its clause:
+	// "Since she had 5, she needs 10" concludes 10.
+	premise := true // an "if" clause ends at "then": "if he makes 40 then his profit is 20"
 	for k := i - 1; k >= a; k-- {
 		if toks[k].kind == tSym && toks[k].text == "," {
 			break
 		}
-		if toks[k].kind == tWord && reasonWords[toks[k].text] {
+		if toks[k].kind != tWord {
+			continue
+		}
+		if toks[k].text == "then" {
+			premise = false
+		}
+		if reasonWords[toks[k].text] || premise && toks[k].text == "if" {
 			return scoreReason
 		}
 	}
+	// A number in parentheses is an aside ("the third day (two days from
+	// now)") or names the quantity just described, taking that
+	// description's role: "to get the number of treats (180)" is a result,
+	// "multiplied the number of houses (60)" an input.
+	if open, gloss := parenthesised(toks, a, i); open >= 0 {
+		if !gloss {
+			return scoreInput
+		}
+		return glossScore(toks, a, open)
+	}
 	s := scorePlain
 	// After "=": the last one holds the computation's result.
-	if eq := prevEquals(toks, a, i); eq >= 0 {
+	if eq >= 0 {
 		switch {
 		case eq == lastEq || (assignments > 1 && isAssignment(toks, eq)):
 			s = scoreEqLast
 		default:
 			s = scoreEqEarlier
 		}
+	} else if i >= a+2 && toks[i-1].text == "of" && aggregates[toks[i-2].text] && !listedOperand(toks, i) {
+		// "a total of 14", "an average of 6".
+		s = scoreResult
 	} else if k := prevWord(toks, a, i); k >= 0 {
 		w := toks[k].text
 		switch {
+		case isCopula(w) && whichGloss(toks, a, k) >= 0:
+			// ", which is 200" names the quantity that the clause before it
+			// described: "to get the number of children, which is 200" is a
+			// result.
+			s = scoreWeakResult
+			if glossScore(toks, a, whichGloss(toks, a, k)) == scoreResult {
+				s = scoreResult
+			}
 		case strongMarkers[w] || (w == "to" && k > a && resultTo[toks[k-1].text]):
 			s = scoreResult
 		case weakMarkers[w]:
 			s = scoreWeakResult
 		}
+	}
+	// The subject of a statement about another number is not the answer:
+	// in "the chance to get 5 pieces is 30%" the answer is 30%. Nor is a
+	// known quantity referred back to: "the 5 people brought in ...".
+	if s < scoreEqEarlier && isSubject(toks, i) || s == scorePlain && definite(toks, a, i) {
+		return scoreInput
 	}
 	return s
 }
@@ -348,16 +391,19 @@ func isAssignment(toks []token, eq int) bool {
 // number, or -1. When the learner hedges between two different values ("5 or
 // 6?") alt is the index of the other one; otherwise alt is -1.
 //
-// The last sentence that states a number wins, because later statements
-// conclude or supersede earlier ones; within it, the number in the most
-// conclusive role wins. An earlier "the answer is N" still beats later
-// explanation unless the later sentence corrects it ("No wait, it's 6").
+// The last statement that states a number wins, because later statements
+// conclude or supersede earlier ones; a statement is a sentence or a clause
+// that concludes or corrects the one before it ("23, so there are 23", "12,
+// I mean 14"). Within it, the number in the most conclusive role wins. An
+// earlier "the answer is N" still beats later explanation unless a later
+// statement corrects it ("No wait, it's 6") or concludes another value ("So
+// she has 4 left").
 func pickNumber(toks []token) (best, alt int) {
 	best, alt = -1, -1
 	answer, fallback := -1, -1
 	corrected := false
 	for a := 0; a < len(toks); {
-		b := sentenceEnd(toks, a)
+		b := statementEnd(toks, a)
 		lastEq, assignments := -1, 0
 		for k := a; k < b; k++ {
 			if toks[k].kind == tSym && toks[k].text == "=" {
@@ -381,7 +427,10 @@ func pickNumber(toks []token) (best, alt int) {
 			}
 		}
 		if sScore >= scorePlain {
-			if answer >= 0 && correctionOpeners[sentenceOpener(toks, a, b)] {
+			// A correction, or a conclusion that states another value,
+			// supersedes an earlier answer phrase.
+			op := sentenceOpener(toks, a, b)
+			if answer >= 0 && (correctionOpeners[op] || conclusionOpeners[op] && !sameValue(toks[sBest].num, toks[answer].num)) {
 				corrected = true
 			}
 			best = sBest
@@ -423,6 +472,9 @@ func sentenceOpener(toks []token, a, b int) string {
 		if conclusionOpeners[t.text] || correctionOpeners[t.text] && a > 0 {
 			return t.text
 		}
+		if t.text == "i" && k+1 < b && toks[k+1].text == "mean" && a > 0 {
+			return "i mean"
+		}
 		if t.text != "and" && t.text != "okay" && t.text != "ok" && t.text != "well" {
 			// "In total, ..." / "In all, ..."
 			if t.text == "in" && k+1 < b && (toks[k+1].text == "total" || toks[k+1].text == "all") {
@@ -447,7 +499,7 @@ func hedgedWith(toks []token, i int) int {
 			case t.kind == tWord && (fillers[t.text] || t.text == "is" || t.text == "it" || t.text == "it's"):
 			case t.kind == tSym && (t.text == "," || t.text == "$"):
 			case t.kind == tNum:
-				if sawOr && !sameValue(t.num, toks[i].num) {
+				if sawOr && !sameValue(t.num, toks[i].num) && !sameQuantity(toks, i, k) {
 					return k
 				}
 				return -1
@@ -466,4 +518,27 @@ func hedgedWith(toks []token, i int) int {
 // sameValue reports whether two written numbers denote the same quantity.
 func sameValue(a, b number) bool {
 	return closeEnough(a.amount(), b.amount(), 0)
+}
+
+// sameQuantity reports whether the numbers at toks[i] and toks[k] state the
+// same quantity in different units of one dimension: "120 minutes" and "2
+// hours", "$1" and "100 cents".
+func sameQuantity(toks []token, i, k int) bool {
+	u, _, ok1 := unitAt(toks, i)
+	v, _, ok2 := unitAt(toks, k)
+	return ok1 && ok2 && u.known() && v.known() && u.dim == v.dim && u.name != v.name &&
+		closeEnough(toks[i].num.amount()*u.factor, toks[k].num.amount()*v.factor, 0)
+}
+
+// restatement returns the index of the number that restates the one at
+// toks[i] in other units, "120 minutes, or 2 hours", or -1.
+func restatement(toks []token, i int) int {
+	_, j, _ := unitAt(toks, i)
+	if j < len(toks) && toks[j].text == "," {
+		j++
+	}
+	if j+1 < len(toks) && toks[j].text == "or" && toks[j+1].kind == tNum && sameQuantity(toks, i, j+1) {
+		return j + 1
+	}
+	return -1
 }

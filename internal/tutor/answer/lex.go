@@ -37,6 +37,7 @@ type number struct {
 	pct      bool   // written as a percentage
 	word     bool   // written in words
 	cur      string // currency symbol written before it
+	outOf    bool   // written "3 out of 4": a proportion, or a count of 3
 }
 
 // amount is the quantity the number stands for: 75% is 0.75.
@@ -414,7 +415,7 @@ func foldWords(s string, toks []token) []token {
 						d, j = toks[i+2].num, i+3
 					}
 					if t.num.form == fInt && d.form == fInt && d.num > 0 && !d.pct && !t.num.pct {
-						t.num = number{val: float64(t.num.num) / float64(d.num), num: t.num.num, den: d.num, form: fFrac, word: true}
+						t.num = number{val: float64(t.num.num) / float64(d.num), num: t.num.num, den: d.num, form: fFrac, word: true, outOf: true}
 						t.end = toks[j-1].end
 						i = j
 					}

@@ -186,6 +186,19 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 		}
 		return unit{name: d.name, dim: d.dim, factor: d.factor}, end, true
 	}
+	// Rates of counted things: "8 pencils per box", "3 per child". A rate
+	// is another quantity than a count, so it carries a dimension of its
+	// own.
+	if power == "" && (w == "per" || j+2 < len(toks) && !notUnits[w] && len(w) >= 2 && toks[j+1].text == "per") {
+		k := j + 2
+		name := singular(w) + " per "
+		if w == "per" {
+			k, name = j+1, "per "
+		}
+		if k < len(toks) && toks[k].kind == tWord && !notUnits[toks[k].text] {
+			return unit{name: name + singular(toks[k].text), dim: "rate", factor: 1}, k + 1, true
+		}
+	}
 	if notUnits[w] || len(w) < 2 || power != "" {
 		return unit{}, i + 1, false
 	}
