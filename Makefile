@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: run build test check bench clean
+.PHONY: run build test check bench eval clean
 
 ## run: run the service on :8080 with the embedded database and the rules engine
 run:
@@ -30,5 +30,9 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkProgress' -benchtime 300x -v ./internal/store/
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/tutor/ ./internal/tutor/answer/ ./internal/llm/
 
+## eval: the starter scenario suite against a throwaway tutord (rules engine)
+eval:
+	$(GO) run ./cmd/tutord eval run eval/suites/core --embedded --concurrency 8 --out eval-report
+
 clean:
-	rm -rf bin
+	rm -rf bin eval-report

@@ -29,6 +29,7 @@ func commands() []command {
 		{"llm-config", "list | set COMPONENT PROVIDER MODEL | reset COMPONENT", "show or set the provider and model of each component", runLLMConfig},
 		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
 		{"token", "--sub ID [--admin] [--ttl D] [--id]", "mint a development token signed with TUTORD_JWT_SECRET", runToken},
+		{"eval", "run SUITE | import-mathdial FILE | leak-bench FILE | compare OLD NEW", "evaluate a tutord: scenario suites, MathDial replay, leak benchmark", runEval},
 		{"bench", "[--duration D] [--learners N] [--latency-learners N] [--idle N] [--json]", "measure a throwaway server: saturation beside pgbench, latency, memory per idle WebSocket", runBench},
 		{"version", "", "print the version", runVersion},
 	}

@@ -1,0 +1,170 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDoRetriesRateLimits(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if got := r.Header.Get("Authorization"); got != "Bearer tok" {
+			t.Errorf("Authorization = %q", got)
+		}
+		if calls < 3 {
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		w.Write([]byte(`{"subjects":["Mathematics"],"topics":null,"subtopics":null}`))
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL, Token: "tok", Retries: 5, MaxWait: time.Millisecond}
+	cur, err := c.Curriculum(context.Background(), CurriculumQuery{Country: "India", Board: "CBSE", Grade: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"Mathematics"}, cur.Subjects); diff != "" {
+		t.Errorf("subjects (-want +got):\n%s", diff)
+	}
+	if calls != 3 || c.RateLimited != 2 {
+		t.Errorf("%d calls, %d rate limited; want 3 and 2", calls, c.RateLimited)
+	}
+
+	c = &Client{BaseURL: srv.URL, Token: "tok", Retries: 0}
+	calls = 0
+	if status, _, err := c.Do(context.Background(), http.MethodGet, "/", nil); err != nil || status != http.StatusTooManyRequests {
+		t.Errorf("without retries: %d %v, want the 429", status, err)
+	}
+}
+
+func TestAPIError(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   string
+	}{
+		{"contract error body", 404, `{"detail":"Session not found","error":{"code":"session_not_found","message":"Session not found"}}`,
+			"GET /sessions/x: 404 session_not_found: Session not found"},
+		{"detail only", 400, `{"detail":"Only Teach Me sessions can be paused"}`, "GET /sessions/x: 400 Only Teach Me sessions can be paused"},
+		{"plain text", 500, "Internal Server Error", "GET /sessions/x: 500 Internal Server Error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tt.status)
+				w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			_, err := (&Client{BaseURL: srv.URL}).Session(context.Background(), "x")
+			var ae *APIError
+			if !errors.As(err, &ae) || ae.Status != tt.status || err.Error() != tt.want {
+				t.Errorf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// wsServer serves a WebSocket that sends frames, then closes with status.
+func wsServer(t *testing.T, frames []string, binary bool, status websocket.StatusCode) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("token") != "tok" || !strings.HasPrefix(r.URL.Path, "/sessions/ws/") {
+			t.Errorf("dialled %s", r.URL)
+		}
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		for _, f := range frames {
+			c.Write(r.Context(), websocket.MessageText, []byte(f))
+		}
+		if binary {
+			c.Write(r.Context(), websocket.MessageBinary, []byte{1})
+		}
+		c.Close(status, "bye")
+	}))
+}
+
+func TestConn(t *testing.T) {
+	ok := []string{
+		`{"type":"typing","payload":{"message":null,"state":null,"error":null}}`,
+		`{"type":"assistant","payload":{"message":"Hi!","state":null,"error":null}}`,
+		`{"type":"state_update","payload":{"message":null,"error":null,"state":{"current_step":2,"question_phase":"probe","last_answer_result":null,"mastery_estimates":{"a":0.5}}}}`,
+		`{"type":"error","payload":{"message":null,"state":null,"error":"Too many messages; try again in 2 s"}}`,
+	}
+	srv := wsServer(t, ok, false, websocket.StatusInternalError)
+	defer srv.Close()
+	conn, err := (&Client{BaseURL: srv.URL, Token: "tok"}).Dial(context.Background(), "s-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Timeout = 5 * time.Second
+	var got []string
+	for range ok {
+		f, err := conn.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, f.Type+"|"+f.Message+"|"+f.Error+"|"+f.State.Phase()+"|"+f.State.Result())
+	}
+	want := []string{"typing||||", "assistant|Hi!|||", "state_update|||probe|", "error||Too many messages; try again in 2 s||"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("frames (-want +got):\n%s", diff)
+	}
+	_, err = conn.Next(context.Background())
+	if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "status 1011") {
+		t.Errorf("after the close: %v, want ErrClosed with status 1011", err)
+	}
+}
+
+func TestConnRejectsBadFrames(t *testing.T) {
+	tests := []struct {
+		name   string
+		frame  string
+		binary bool
+		want   string
+	}{
+		{"not JSON", `hello`, false, "not the contract's JSON"},
+		{"unknown type", `{"type":"shout","payload":{}}`, false, `unknown type "shout"`},
+		{"state_update without a state", `{"type":"state_update","payload":{"state":null}}`, false, "without a state"},
+		{"binary", "", true, "binary frame"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var frames []string
+			if tt.frame != "" {
+				frames = []string{tt.frame}
+			}
+			srv := wsServer(t, frames, tt.binary, websocket.StatusNormalClosure)
+			defer srv.Close()
+			conn, err := (&Client{BaseURL: srv.URL, Token: "tok"}).Dial(context.Background(), "s-1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.CloseNow()
+			if _, err := conn.Next(context.Background()); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Next = %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDialRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer srv.Close()
+	if _, err := (&Client{BaseURL: srv.URL}).Dial(context.Background(), "s-1"); err == nil || !strings.Contains(err.Error(), "HTTP 404") {
+		t.Errorf("Dial = %v, want the 404", err)
+	}
+}
