@@ -2,6 +2,7 @@ package config
 
 import (
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,20 @@ func TestSettingsDocumentEveryField(t *testing.T) {
 	for _, s := range Settings() {
 		if s.Help == "" || !strings.HasPrefix(s.Env, "TUTORD_") {
 			t.Errorf("setting %+v lacks help or the TUTORD_ prefix", s)
+		}
+	}
+}
+
+// The README's settings table is the reference operators read; it must
+// name every variable tutord understands.
+func TestREADMEListsEverySetting(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range Settings() {
+		if !strings.Contains(string(readme), "`"+s.Env+"`") {
+			t.Errorf("README.md does not document %s", s.Env)
 		}
 	}
 }
