@@ -2,6 +2,7 @@ package answer
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -121,8 +122,11 @@ func closeRel(a, b float64) bool {
 
 // parser compiles a token range into an expr. vars holds the letters that
 // may be variables; a word made only of them is their product ("xy").
+//
+// The tokens are passed to each method rather than held in the parser: a
+// parser field would make escape analysis move the caller's stack buffer of
+// tokens to the heap, since the code the parser appends to escapes.
 type parser struct {
-	toks  []token
 	p     int
 	vars  string
 	code  expr
@@ -134,50 +138,48 @@ func parseExpr(toks []token, vars string) (expr, bool) {
 	if len(toks) == 0 {
 		return nil, false
 	}
-	// The parser works on its own copy: the recursive descent defeats escape
-	// analysis, and callers lex short texts into stack buffers.
-	ps := parser{toks: append([]token(nil), toks...), vars: vars, code: make(expr, 0, 2*len(toks))}
-	ps.sum()
+	ps := parser{vars: vars, code: make(expr, 0, 2*len(toks))}
+	ps.sum(toks)
 	if ps.err || ps.p != len(toks) || len(ps.code) == 0 {
 		return nil, false
 	}
 	return ps.code, true
 }
 
-func (ps *parser) peek() token {
-	if ps.p < len(ps.toks) {
-		return ps.toks[ps.p]
+func (ps *parser) peek(toks []token) token {
+	if ps.p < len(toks) {
+		return toks[ps.p]
 	}
 	return token{}
 }
 
 func (ps *parser) emit(o exprOp) { ps.code = append(ps.code, o) }
 
-func (ps *parser) sum() {
-	ps.product()
+func (ps *parser) sum(toks []token) {
+	ps.product(toks)
 	for !ps.err {
-		t := ps.peek()
+		t := ps.peek(toks)
 		if t.kind != tSym || t.text != "+" && t.text != "-" {
 			return
 		}
 		ps.p++
-		ps.product()
+		ps.product(toks)
 		ps.emit(exprOp{op: t.text[0]})
 	}
 }
 
-func (ps *parser) product() {
-	ps.unary()
+func (ps *parser) product(toks []token) {
+	ps.unary(toks)
 	for !ps.err {
-		t := ps.peek()
+		t := ps.peek(toks)
 		switch {
 		case t.kind == tSym && (t.text == "*" || t.text == "/"):
 			ps.p++
-			ps.unary()
+			ps.unary(toks)
 			ps.emit(exprOp{op: t.text[0]})
 		case ps.startsAtom(t):
 			// Implicit multiplication: 2x, 2(x+3), (x+1)(x-1), x y.
-			ps.power()
+			ps.power(toks)
 			ps.emit(exprOp{op: '*'})
 		default:
 			return
@@ -199,21 +201,21 @@ func (ps *parser) startsAtom(t token) bool {
 	return false
 }
 
-func (ps *parser) unary() {
-	t := ps.peek()
+func (ps *parser) unary(toks []token) {
+	t := ps.peek(toks)
 	if t.kind == tSym && (t.text == "-" || t.text == "+") {
 		ps.p++
 		if ps.enter() {
 			return
 		}
-		ps.unary()
+		ps.unary(toks)
 		ps.depth--
 		if t.text == "-" {
 			ps.emit(exprOp{op: '~'})
 		}
 		return
 	}
-	ps.power()
+	ps.power(toks)
 }
 
 func (ps *parser) enter() bool {
@@ -226,19 +228,19 @@ func (ps *parser) enter() bool {
 
 // power parses an atom with an optional exponent; "^" (or "**" or "²")
 // binds tighter than a leading minus and associates to the right.
-func (ps *parser) power() {
-	ps.atom()
+func (ps *parser) power(toks []token) {
+	ps.atom(toks)
 	if ps.err {
 		return
 	}
-	t := ps.peek()
+	t := ps.peek(toks)
 	switch {
 	case t.kind == tSym && t.text == "²":
 		ps.p++
 		ps.emit(exprOp{op: 'n', val: 2})
 		ps.emit(exprOp{op: '^'})
 	case t.kind == tSym && t.text == "^" ||
-		t.kind == tSym && t.text == "*" && ps.p+1 < len(ps.toks) && ps.toks[ps.p+1].text == "*" && ps.toks[ps.p+1].start == t.end:
+		t.kind == tSym && t.text == "*" && ps.p+1 < len(toks) && toks[ps.p+1].text == "*" && toks[ps.p+1].start == t.end:
 		ps.p++
 		if t.text == "*" {
 			ps.p++
@@ -246,14 +248,14 @@ func (ps *parser) power() {
 		if ps.enter() {
 			return
 		}
-		ps.unary()
+		ps.unary(toks)
 		ps.depth--
 		ps.emit(exprOp{op: '^'})
 	}
 }
 
-func (ps *parser) atom() {
-	t := ps.peek()
+func (ps *parser) atom(toks []token) {
+	t := ps.peek(toks)
 	switch {
 	case t.kind == tNum && !t.num.pct && t.num.cur == "":
 		ps.p++
@@ -263,7 +265,7 @@ func (ps *parser) atom() {
 		if ps.enter() {
 			return
 		}
-		ps.power()
+		ps.power(toks)
 		ps.depth--
 		ps.emit(exprOp{op: 's'})
 	case t.kind == tWord && ps.isVarWord(t.text):
@@ -279,9 +281,9 @@ func (ps *parser) atom() {
 		if ps.enter() {
 			return
 		}
-		ps.sum()
+		ps.sum(toks)
 		ps.depth--
-		if c := ps.peek(); c.kind != tSym || c.text != ")" && c.text != "]" {
+		if c := ps.peek(toks); c.kind != tSym || c.text != ")" && c.text != "]" {
 			ps.err = true
 			return
 		}
@@ -507,12 +509,18 @@ func negatedBefore(toks []token, i int) bool {
 
 // runTokens returns the run's tokens with "is"/"equals" read as "=".
 func runTokens(toks []token, r exprRun) []token {
-	out := make([]token, r.to-r.from)
-	copy(out, toks[r.from:r.to])
-	for k := range out {
-		if out[k].kind == tWord && (out[k].text == "is" || out[k].text == "equals") {
-			out[k] = token{kind: tSym, text: "=", start: out[k].start, end: out[k].end}
+	run := toks[r.from:r.to]
+	var out []token // a copy, made only when a word needs replacing
+	for k, t := range run {
+		if t.kind == tWord && (t.text == "is" || t.text == "equals") {
+			if out == nil {
+				out = slices.Clone(run)
+			}
+			out[k] = token{kind: tSym, text: "=", start: t.start, end: t.end}
 		}
+	}
+	if out == nil {
+		return run
 	}
 	return out
 }
