@@ -1,39 +1,19 @@
 package curriculum
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/tutord/tutord/internal/yamldoc"
 )
 
 // maxIssues caps the issues reported for one file: past it, further issues
 // are counted but not listed.
-const maxIssues = 100
+const maxIssues = yamldoc.DefaultMaxIssues
 
-// Issue is one problem found in a curriculum file.
-type Issue struct {
-	File    string
-	Line    int    // 1-based; 0 when unknown
-	Field   string // the field path, e.g. subtopics[0].questions[3].difficulty; empty for the whole file
-	Message string
-}
-
-// String formats the issue as file:line: field: message.
-func (i Issue) String() string {
-	var b strings.Builder
-	b.WriteString(i.File)
-	if i.Line > 0 {
-		fmt.Fprintf(&b, ":%d", i.Line)
-	}
-	b.WriteString(": ")
-	if i.Field != "" {
-		b.WriteString(i.Field)
-		b.WriteString(": ")
-	}
-	b.WriteString(i.Message)
-	return b.String()
-}
+// Issue is one problem found in a curriculum file: its file, line, field
+// path (e.g. subtopics[0].questions[3].difficulty) and message.
+type Issue = yamldoc.Issue
 
 // ValidationError lists the problems found in one or more curriculum files,
 // ordered by file and line.
@@ -55,53 +35,12 @@ func (e *ValidationError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// issues collects the issues of one file.
-type issues struct {
-	file    string
-	list    []Issue
-	omitted int
-	fields  map[string]bool // fields with an issue
-}
-
-func (is *issues) add(line int, field, format string, args ...any) {
-	if is.fields == nil {
-		is.fields = map[string]bool{}
-	}
-	is.fields[field] = true
-	if len(is.list) >= maxIssues {
-		is.omitted++
-		return
-	}
-	is.list = append(is.list, Issue{File: is.file, Line: line, Field: field, Message: fmt.Sprintf(format, args...)})
-}
-
-// asError returns the collected issues as a *ValidationError, or nil when
-// there are none.
-func asError(groups ...*issues) error {
-	var e ValidationError
-	for _, g := range groups {
-		e.Issues = append(e.Issues, g.list...)
-		e.Omitted += g.omitted
-	}
-	if len(e.Issues) == 0 {
+// asError returns the issues of the files as a *ValidationError, or nil
+// when there are none.
+func asError(groups ...*yamldoc.Issues) error {
+	list, omitted := yamldoc.Sorted(groups...)
+	if len(list) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(e.Issues, func(a, b Issue) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
-	})
-	return &e
-}
-
-// reported reports whether there is an issue with the field at path or with
-// a field that holds it.
-func (is *issues) reported(path string) bool {
-	for {
-		if is.fields[path] {
-			return true
-		}
-		if path == "" {
-			return false
-		}
-		path = path[:max(strings.LastIndexAny(path, ".["), 0)]
-	}
+	return &ValidationError{Issues: list, Omitted: omitted}
 }

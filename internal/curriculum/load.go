@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tutord/tutord/internal/yamldoc"
 )
 
 // LoadPaths reads and checks the curriculum files at paths. A directory
@@ -99,7 +101,7 @@ func load(names []string, read func(string) ([]byte, error)) ([]*File, error) {
 		set = append(set, parse(name, data))
 	}
 	checkSet(set)
-	groups := make([]*issues, len(set))
+	groups := make([]*yamldoc.Issues, len(set))
 	files := make([]*File, len(set))
 	for i, p := range set {
 		groups[i], files[i] = p.issues, p.file
@@ -113,14 +115,12 @@ func load(names []string, read func(string) ([]byte, error)) ([]*File, error) {
 // errorf reports an issue with a field of the file found by checking the
 // set, unless the file's own checks have reported the field already.
 func (p *parsed) errorf(field, format string, args ...any) {
-	if !p.issues.reported(field) {
-		p.issues.add(p.dec.line(field), field, format, args...)
-	}
+	p.dec.Errorf(field, format, args...)
 }
 
 // where names the file and line of a field.
 func (p *parsed) where(field string) string {
-	return fmt.Sprintf("%s:%d", p.issues.file, p.dec.line(field))
+	return fmt.Sprintf("%s:%d", p.issues.File, p.dec.Line(field))
 }
 
 // subtopicRef locates a subtopic within a set of files.
@@ -156,7 +156,7 @@ func checkSet(set []*parsed) {
 		if other, ok := topics[id]; !ok {
 			topics[id] = p
 		} else if t := other.file.Topic.Title; t != f.Topic.Title {
-			p.errorf("topic.title", "topic %q is titled %q in %s", f.Topic.Key, t, other.issues.file)
+			p.errorf("topic.title", "topic %q is titled %q in %s", f.Topic.Key, t, other.issues.File)
 		}
 		for i, s := range f.Subtopics {
 			if s.Key == "" {

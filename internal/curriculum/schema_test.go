@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/tutord/tutord/curricula"
+	"github.com/tutord/tutord/internal/yamldoc"
 )
 
 // readSchema reads curricula/schema.json.
@@ -91,15 +92,12 @@ func TestSchemaMatchesTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var inSchema, inGo []string
+			var inSchema []string
 			for k := range tt.schema.Properties {
 				inSchema = append(inSchema, k)
 			}
-			for k := range yamlFields(tt.typ) {
-				inGo = append(inGo, k)
-			}
 			slices.Sort(inSchema)
-			slices.Sort(inGo)
+			inGo := yamldoc.FieldNames(tt.typ)
 			if diff := cmp.Diff(inGo, inSchema); diff != "" {
 				t.Errorf("fields differ (-Go +schema):\n%s", diff)
 			}

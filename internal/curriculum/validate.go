@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/tutord/tutord/internal/tutor/answer"
+	"github.com/tutord/tutord/internal/yamldoc"
 )
 
 var (
@@ -40,23 +41,17 @@ var answerFormats = map[answer.Kind]struct {
 
 // checker checks one decoded file.
 type checker struct {
-	d  *decoder
-	is *issues
+	d *yamldoc.Decoder
 }
 
-func check(f *File, d *decoder, is *issues) {
-	c := &checker{d: d, is: is}
+func check(f *File, d *yamldoc.Decoder) {
+	c := &checker{d: d}
 	c.file(f)
 }
 
 // errorf reports an issue with the field at path, unless the decoder has
 // already reported that field or one that holds it.
-func (c *checker) errorf(path, format string, args ...any) {
-	if c.is.reported(path) {
-		return
-	}
-	c.is.add(c.d.line(path), path, format, args...)
-}
+func (c *checker) errorf(path, format string, args ...any) { c.d.Errorf(path, format, args...) }
 
 // required reports a blank value and reports whether the value is present.
 func (c *checker) required(path, value string) bool {
@@ -92,7 +87,7 @@ func (c *checker) file(f *File) {
 	c.required("country", f.Country)
 	c.required("board", f.Board)
 	switch {
-	case !c.d.present("grade"):
+	case !c.d.Present("grade"):
 		c.errorf("grade", "required: an integer from 1 to 12")
 	case f.Grade < 1 || f.Grade > 12:
 		c.errorf("grade", "must be an integer from 1 to 12, not %d", f.Grade)
@@ -140,7 +135,7 @@ func (c *checker) subtopic(p, fullKey string, s *Subtopic) {
 
 // plan checks the steps of a subtopic's plan and returns the plan resolved.
 func (c *checker) plan(p string, s *Subtopic) []Step {
-	if c.d.present(p+".plan") && len(s.Plan) == 0 {
+	if c.d.Present(p+".plan") && len(s.Plan) == 0 {
 		c.errorf(p+".plan", "has no steps; omit plan to use the default plan")
 	}
 	plan, _ := resolvePlan(s)
@@ -211,7 +206,7 @@ func (c *checker) mastery(path string, m *Mastery) {
 	for _, x := range params {
 		xp := path + "." + x.name
 		switch {
-		case !c.d.present(xp):
+		case !c.d.Present(xp):
 			c.errorf(xp, "required: a probability from 0 to 1")
 		case !(x.value >= 0 && x.value <= 1):
 			c.errorf(xp, "must be a probability from 0 to 1, not %v", x.value)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/tutord/tutord/internal/eval/learner"
+	"github.com/tutord/tutord/internal/yamldoc"
 )
 
 // repoFile returns the path of a file of the module, found from the test's
@@ -157,11 +158,7 @@ func TestSchemaFields(t *testing.T) {
 			inSchema = append(inSchema, name)
 		}
 		sort.Strings(inSchema)
-		var inGo []string
-		for name := range yamlFields(tt.typ) {
-			inGo = append(inGo, name)
-		}
-		sort.Strings(inGo)
+		inGo := yamldoc.FieldNames(tt.typ)
 		if diff := cmp.Diff(inGo, inSchema); diff != "" {
 			t.Errorf("%s: fields of the Go type (-) and of the schema (+):\n%s", tt.typ, diff)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tutord/tutord/internal/eval/learner"
+	"github.com/tutord/tutord/internal/yamldoc"
 )
 
 // MetricNames are the per-scenario metrics that expect.metrics may bound.
@@ -31,24 +32,15 @@ var keyPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[
 
 // checker checks a decoded scenario.
 type checker struct {
-	d  *decoder
-	is *issues
+	d  *yamldoc.Decoder
 	sc *Scenario
 }
 
 // errorf reports an issue with the field at path, unless the decoder has
 // already reported that field or one that holds it.
-func (c *checker) errorf(path, format string, args ...any) {
-	if c.is.reported(path) {
-		return
-	}
-	c.is.add(c.d.line(path), path, format, args...)
-}
+func (c *checker) errorf(path, format string, args ...any) { c.d.Errorf(path, format, args...) }
 
-func (c *checker) present(path string) bool {
-	_, ok := c.d.lines[path]
-	return ok
-}
+func (c *checker) present(path string) bool { return c.d.Present(path) }
 
 func oneOf[T ~string](c *checker, path string, v T, allowed ...T) {
 	if v == "" || slices.Contains(allowed, v) {
@@ -118,7 +110,11 @@ func (c *checker) learner() {
 		if strings.Contains(field, " ") {
 			field, msg = "", err.Error()
 		}
-		c.errorf(join("learner.traits", field), "%s", msg)
+		path := "learner.traits"
+		if field != "" {
+			path += "." + field
+		}
+		c.errorf(path, "%s", msg)
 	}
 	if l.MaxTurns < 0 || l.MaxTurns > 500 {
 		c.errorf("learner.max_turns", "must be from 0 to 500, not %d", l.MaxTurns)

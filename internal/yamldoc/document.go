@@ -1,0 +1,52 @@
+package yamldoc
+
+import (
+	"errors"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// Document parses data as a file of one YAML document and returns the
+// document's body. When the data is not YAML, holds no document or more
+// than one, it records the problem in is and returns false; kind names the
+// file in that message ("a scenario file").
+func Document(data []byte, kind string, is *Issues) (body ast.Node, ok bool) {
+	defer func() {
+		// The parser is third-party code: a panic on some input must not
+		// take the caller down with it.
+		if r := recover(); r != nil {
+			is.Add(0, "", "cannot read the file: %v", r)
+			body, ok = nil, false
+		}
+	}()
+	tree, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		line, msg := 0, err.Error()
+		var yerr yaml.Error
+		if errors.As(err, &yerr) {
+			msg = yerr.GetMessage()
+			if tk := yerr.GetToken(); tk != nil && tk.Position != nil {
+				line = tk.Position.Line
+			}
+		}
+		is.Add(line, "", "invalid YAML: %s", msg)
+		return nil, false
+	}
+	var docs []*ast.DocumentNode
+	for _, d := range tree.Docs {
+		if d != nil && !isNil(d.Body) {
+			docs = append(docs, d)
+		}
+	}
+	switch len(docs) {
+	case 0:
+		is.Add(0, "", "the file is empty")
+		return nil, false
+	case 1:
+		return docs[0].Body, true
+	}
+	is.Add(NodeLine(docs[1].Body), "", "%s holds one YAML document, not %d", kind, len(docs))
+	return nil, false
+}
