@@ -51,7 +51,7 @@ func Example() {
 	}
 	// Output:
 	// yes, ready
-	//   Great, let's get started. Multiplying counts equal groups. 6 × 7 means 6 groups of 7. Shall we check that with a question?
+	//   Multiplying counts equal groups. 6 × 7 means 6 groups of 7. Shall we check that with a question?
 	// ok
 	//   Your turn: What is 6 × 8?
 	// I think 42

@@ -85,10 +85,24 @@ func teach(t agents.Turn) (tutor.TutorOutput, *tutor.BankQuestion) {
 		l.step(l.v.say(mStartGently))
 	case l.s.TurnCount == 0:
 		l.step(l.v.say(mStart))
+		l.trimOpener()
 	default:
 		l.atStep()
 	}
 	return l.finish()
+}
+
+// firstTurnSentences is the length of a first reply that the reference's
+// first-turn pacing allows ("2-3 sentences MAX").
+const firstTurnSentences = 3
+
+// trimOpener drops the opening phrase ("Let's begin.") of a first reply
+// that has enough sentences without it: the filler is what goes when the
+// reply would run over the first turn's length.
+func (l *lesson) trimOpener() {
+	if len(l.parts) > 1 && len(sentences(compose(l.parts[1:]...))) >= firstTurnSentences {
+		l.parts = l.parts[1:]
+	}
 }
 
 func (l *lesson) say(m move, slots ...string) { l.parts = append(l.parts, l.v.say(m, slots...)) }

@@ -519,3 +519,37 @@ func TestAfterLesson(t *testing.T) {
 		}
 	})
 }
+
+// TestFirstReplyLength checks the first reply of every sample lesson: the
+// opening phrase goes when the reply has the first turn's three sentences
+// without it, and stays on a reply too short to need the cut.
+func TestFirstReplyLength(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	openers := phrasebook[mStart]
+	isOpener := func(s string) bool {
+		return slices.ContainsFunc(openers, func(o string) bool {
+			return strings.HasPrefix(s, strings.ReplaceAll(strings.TrimSuffix(o, "."), "{name}", ""))
+		})
+	}
+	for _, key := range keys {
+		d := newDriver(t, topics[key], "first-"+key, tutor.ModeTeachMe)
+		reply := d.say("yes, ready").text()
+		ss := sentences(reply)
+		switch opened := isOpener(ss[0]); {
+		case opened && len(ss)-1 >= firstTurnSentences:
+			t.Errorf("%s: the first reply keeps its opener though it has %d sentences without it: %q", key, len(ss)-1, reply)
+		case !opened && len(ss) < firstTurnSentences:
+			t.Errorf("%s: the first reply lost its opener though it is short: %q", key, reply)
+		}
+	}
+
+	// A one-sentence explanation keeps the opener.
+	short := &tutor.Topic{TopicID: "g", TopicName: "T - S", GradeLevel: 7, Steps: []tutor.Step{
+		{ID: 1, Type: tutor.StepExplain, Concept: "C", Title: "C", Content: "A ratio compares two quantities."},
+		{ID: 2, Type: tutor.StepExplain, Concept: "C", Title: "Order", Content: "The order of its terms matters."},
+	}}
+	d := newDriver(t, short, "short", tutor.ModeTeachMe)
+	if reply := d.say("yes").text(); !isOpener(reply) {
+		t.Errorf("a short first reply lost its opener: %q", reply)
+	}
+}
