@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -16,26 +17,35 @@ import (
 type record struct {
 	asked  map[string]bool
 	atStep map[int][]string // the question ids asked at each step, in order
-	parts  map[int]int      // the last part explained of each explain step
-	last   [2]int           // the step and part explained most recently; zero when none
+	told   map[int]int      // the sentences of each explain step's content explained so far
+	last   shown            // the piece explained most recently; zero when none
 }
 
+// shown is a piece of an explain step's content: sentences [from, to).
+type shown struct{ step, from, to int }
+
 func readRecord(s tutor.State, t *tutor.Topic) record {
-	r := record{asked: map[string]bool{}, atStep: map[int][]string{}, parts: map[int]int{}}
+	r := record{asked: map[string]bool{}, atStep: map[int][]string{}, told: map[int]int{}}
 	for _, e := range s.SessionSummary.TurnTimeline {
 		_, e, _ = strings.Cut(e, ": ") // "Turn 4: "
-		step, part, body, ok := parseSummary(e)
+		m, body, ok := parseSummary(e)
 		if !ok {
 			continue
 		}
-		if part > 0 {
-			r.parts[step] = max(r.parts[step], part)
-			r.last = [2]int{step, part}
+		if m.part > 0 {
+			// Written before explanations were tracked by sentence: part
+			// p of the three-sentence pieces.
+			st, _ := t.Step(m.step)
+			m.from, m.to = partSentences(st, m.part)
+		}
+		if m.to > 0 {
+			r.told[m.step] = max(r.told[m.step], m.to)
+			r.last = shown{m.step, m.from, m.to}
 		}
 		if id, ok := askedID(body); ok {
 			if _, inBank := t.Question(id); inBank {
 				r.asked[id] = true
-				r.atStep[step] = append(r.atStep[step], id)
+				r.atStep[m.step] = append(r.atStep[m.step], id)
 			}
 		}
 	}
@@ -58,21 +68,25 @@ func readRecord(s tutor.State, t *tutor.Topic) record {
 }
 
 // summary is a turn summary in the form the record reads back: "Step 2:
-// asked like-2; like-1 correct" or "Step 1, part 2/3: explained Like
-// fractions". The parts a machine reads come first, so that cutting the
-// summary to 80 characters cuts only the prose.
+// asked like-2; like-1 correct" or "Step 1, told 3-4/9: explained Like
+// fractions" (sentences 3 to 4 of the step's 9). The parts a machine reads
+// come first, so that cutting the summary to 80 characters cuts only the
+// prose.
 type summary struct {
-	step, part, parts int
-	asked             string
-	notes             []string
+	step     int
+	from, to int // the sentences explained, [from, to); to is 0 when none
+	total    int // the sentences of the step's content
+	part     int // read only: "part p/n" of summaries written before "told"
+	asked    string
+	notes    []string
 }
 
 func (m summary) String() string {
 	var b strings.Builder
 	b.WriteString("Step ")
 	b.WriteString(strconv.Itoa(m.step))
-	if m.part > 0 {
-		b.WriteString(", part " + strconv.Itoa(m.part) + "/" + strconv.Itoa(m.parts))
+	if m.to > 0 {
+		fmt.Fprintf(&b, ", told %d-%d/%d", m.from+1, m.to, m.total)
 	}
 	b.WriteString(": ")
 	notes := m.notes
@@ -83,28 +97,43 @@ func (m summary) String() string {
 	return b.String()
 }
 
-// parseSummary reads a summary written by summary.String.
-func parseSummary(s string) (step, part int, body string, ok bool) {
+// parseSummary reads a summary written by summary.String, and the "part
+// p/n" of earlier ones; notes stay in body.
+func parseSummary(s string) (m summary, body string, ok bool) {
 	head, body, ok := strings.Cut(s, ": ")
 	if !ok {
-		return 0, 0, "", false
+		return summary{}, "", false
 	}
 	head, ok = strings.CutPrefix(head, "Step ")
 	if !ok {
-		return 0, 0, "", false
+		return summary{}, "", false
 	}
-	head, partText, hasPart := strings.Cut(head, ", part ")
-	step, err := strconv.Atoi(head)
-	if err != nil {
-		return 0, 0, "", false
+	head, detail, _ := strings.Cut(head, ", ")
+	if m.step, ok = atoi(head); !ok {
+		return summary{}, "", false
 	}
-	if hasPart {
-		k, _, _ := strings.Cut(partText, "/")
-		if part, err = strconv.Atoi(k); err != nil {
-			part = 0
+	if span, ok := strings.CutPrefix(detail, "told "); ok {
+		span, total, _ := strings.Cut(span, "/")
+		a, b, _ := strings.Cut(span, "-")
+		from, ok1 := atoi(a)
+		to, ok2 := atoi(b)
+		n, ok3 := atoi(total)
+		if ok1 && ok2 && ok3 && from >= 1 && to >= from {
+			m.from, m.to, m.total = from-1, to, n
 		}
 	}
-	return step, part, body, true
+	if part, ok := strings.CutPrefix(detail, "part "); ok {
+		p, _, _ := strings.Cut(part, "/")
+		if n, ok := atoi(p); ok && n > 0 {
+			m.part = n
+		}
+	}
+	return m, body, true
+}
+
+func atoi(s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // askedID returns the question id of "asked <id>" at the start of a

@@ -244,23 +244,23 @@ func (l *lesson) doubt(msg string) bool {
 	return true
 }
 
-// repeat says again the part of an explanation shown last, when it belongs
-// to this step or the one before.
+// repeat says again the piece of an explanation shown last, when it
+// belongs to this step or the one before.
 func (l *lesson) repeat() bool {
-	step, part := l.rec.last[0], l.rec.last[1]
-	if part == 0 || step < l.s.CurrentStep-1 || step > l.s.CurrentStep {
+	last := l.rec.last
+	if last.to == 0 || last.step < l.s.CurrentStep-1 || last.step > l.s.CurrentStep {
 		return false
 	}
-	st, _ := l.topic.Step(step)
-	chunks := explanation(st)
-	if part > len(chunks) {
+	st, _ := l.topic.Step(last.step)
+	flat := slices.Concat(contentSentences(st)...)
+	if last.to > len(flat) {
 		return false
 	}
 	l.out.Intent = tutor.IntentConfusion
 	l.say(mAgain)
-	l.add(chunks[part-1])
+	l.add(strings.Join(flat[last.from:last.to], " "))
 	l.say(mMore)
-	l.sum.step, l.sum.part, l.sum.parts = step, part, len(chunks)
+	l.sum.step, l.sum.from, l.sum.to, l.sum.total = last.step, last.from, last.to, len(flat)
 	l.note("explained again")
 	return true
 }
@@ -287,29 +287,77 @@ func (l *lesson) step(lead string) {
 	l.complete()
 }
 
-// explanation splits a step's content into the parts taught one turn at a
-// time: each paragraph in pieces of at most three sentences, of even size,
-// and of at most 360 bytes unless a piece is a single long sentence.
-func explanation(st tutor.Step) []string {
-	var out []string
+// contentSentences returns the sentences of a step's content, paragraph
+// by paragraph. A step without content (an imported reference plan) can
+// only name itself.
+func contentSentences(st tutor.Step) [][]string {
+	var out [][]string
 	for _, p := range paragraphs(st.Content) {
-		ss := sentences(p)
-		k := (len(ss) + 2) / 3
-		for k < len(ss) && slices.ContainsFunc(split(ss, k), func(piece string) bool { return len(piece) > 360 }) {
-			k++
+		if ss := sentences(p); len(ss) > 0 {
+			out = append(out, ss)
 		}
-		out = append(out, split(ss, k)...)
 	}
 	if len(out) == 0 {
-		// A plan without content (an imported reference plan) can only
-		// name its steps.
 		title := strings.TrimSpace(st.Title)
 		if title == "" {
 			title = st.Concept
 		}
-		out = []string{"Let's look at " + lowerFirst(title) + " together."}
+		out = [][]string{{"Let's look at " + lowerFirst(title) + " together."}}
 	}
 	return out
+}
+
+// piece returns the sentences [from, to) of a step's content that one
+// reply explains after the first told: the rest of the paragraph is cut
+// into pieces of at most k sentences, of even size, and of at most 360
+// bytes unless a piece is a single long sentence, and this is the first.
+// ok is false when every sentence has been told.
+func piece(paras [][]string, told, k int) (from, to int, ok bool) {
+	start := 0
+	for _, ss := range paras {
+		if told < start+len(ss) {
+			rest := ss[told-start:]
+			n := (len(rest) + k - 1) / k
+			for n < len(rest) && slices.ContainsFunc(split(rest, n), func(p string) bool { return len(p) > 360 }) {
+				n++
+			}
+			return told, told + len(rest)/n, true // split's first piece
+		}
+		start += len(ss)
+	}
+	return told, told, false
+}
+
+// explanation returns a step's content in the three-sentence pieces a
+// learner who is not quiet is shown, one per turn.
+func explanation(st tutor.Step) []string {
+	paras := contentSentences(st)
+	flat := slices.Concat(paras...)
+	var out []string
+	for told := 0; ; {
+		from, to, ok := piece(paras, told, 3)
+		if !ok {
+			return out
+		}
+		out = append(out, strings.Join(flat[from:to], " "))
+		told = to
+	}
+}
+
+// partSentences returns the sentences of part p (1-based) of explanation(st),
+// the unit summaries counted in before they counted sentences.
+func partSentences(st tutor.Step, p int) (from, to int) {
+	paras := contentSentences(st)
+	for told := 0; ; p-- {
+		f, t, ok := piece(paras, told, 3)
+		if !ok {
+			return from, to // past the end: the last part
+		}
+		from, to, told = f, t, t
+		if p <= 1 {
+			return from, to
+		}
+	}
 }
 
 // split joins ss into k pieces of as even a size as possible.
@@ -322,15 +370,39 @@ func split(ss []string, k int) []string {
 	return out
 }
 
-// explainStep teaches the next part of an explain step. After the last
-// part the lesson moves to the next step, or ends after the last step.
+// pieceSentences is how many sentences of an explanation one reply shows:
+// two on the first turn (whose pacing allows two or three sentences in
+// all), to a learner who writes little and to one who is struggling; three
+// otherwise.
+func (l *lesson) pieceSentences() int {
+	if l.s.TurnCount == 0 || tutor.Style(l.s.History, l.turn.Message).Level == tutor.StyleQuiet ||
+		tutor.Pacing(l.s, l.topic).Pace == tutor.PaceSimplify {
+		return 2
+	}
+	return 3
+}
+
+// explainStep teaches the next piece of an explain step. After the last
+// piece the lesson moves to the next step, or ends after the last step.
 func (l *lesson) explainStep(st tutor.Step) {
-	chunks := explanation(st)
-	part := min(l.rec.parts[st.ID]+1, len(chunks))
-	l.add(chunks[part-1])
-	l.sum.step, l.sum.part, l.sum.parts = st.ID, part, len(chunks)
+	paras := contentSentences(st)
+	flat := slices.Concat(paras...)
+	k := l.pieceSentences()
+	from, to, ok := piece(paras, min(l.rec.told[st.ID], len(flat)), k)
+	if !ok {
+		// Told in full before: show the last piece again.
+		for told := 0; ; {
+			f, t, more := piece(paras, told, k)
+			if !more {
+				break
+			}
+			from, to, told = f, t, t
+		}
+	}
+	l.add(strings.Join(flat[from:to], " "))
+	l.sum.step, l.sum.from, l.sum.to, l.sum.total = st.ID, from, to, len(flat)
 	l.note("explained " + st.Title)
-	if part < len(chunks) {
+	if to < len(flat) {
 		l.say(mMore)
 		return
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -325,30 +326,133 @@ func TestExplanationParts(t *testing.T) {
 				continue
 			}
 			t.Run(key+"/"+st.Title, func(t *testing.T) {
-				parts := explanation(st)
-				if got, want := strings.Join(parts, " "), strings.Join(strings.Fields(st.Content), " "); got != want {
-					t.Errorf("the parts do not make up the content:\n got %q\nwant %q", got, want)
-				}
-				for _, p := range parts {
-					if n := len(sentences(p)); n > 3 {
-						t.Errorf("part %q has %d sentences", p, n)
+				for _, k := range []int{2, 3} {
+					parts, _ := pieces(st, k)
+					if got, want := strings.Join(parts, " "), strings.Join(strings.Fields(st.Content), " "); got != want {
+						t.Errorf("k=%d: the pieces do not make up the content:\n got %q\nwant %q", k, got, want)
 					}
+					for _, p := range parts {
+						if n := len(sentences(p)); n > k {
+							t.Errorf("k=%d: piece %q has %d sentences", k, p, n)
+						}
+					}
+				}
+				if got, want := explanation(st), func() []string { p, _ := pieces(st, 3); return p }(); !slices.Equal(got, want) {
+					t.Errorf("explanation() = %q, want the three-sentence pieces %q", got, want)
 				}
 			})
 		}
 	}
 }
 
+// TestExplanationFollowsTheLearner checks that a learner who writes little
+// is taught two sentences at a time and one who writes more three, that a
+// change of style in the middle of a step neither repeats nor skips a
+// sentence, and that a lesson recorded in the earlier "part p/n" summaries
+// carries on after the part it reached.
+func TestExplanationFollowsTheLearner(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	var st tutor.Step
+	for _, s := range topic.Steps {
+		if s.Type == tutor.StepExplain && len(slices.Concat(contentSentences(s)...)) >= 7 {
+			st = s
+			break
+		}
+	}
+	if st.ID == 0 {
+		t.Fatal("the sample lesson has no explain step of seven sentences or more")
+	}
+	told := func(x exchange) (int, int) {
+		m, _, _ := parseSummary(x.reply.Output.TurnSummary)
+		if m.step != st.ID {
+			t.Fatalf("turn summary %q is not about step %d", x.reply.Output.TurnSummary, st.ID)
+		}
+		return m.from, m.to
+	}
+	// Reach the step with every question answered.
+	d := newDriver(t, topic, "styles", tutor.ModeTeachMe)
+	d.say("yes, ready")
+	for range 40 {
+		if d.state.CurrentStep == st.ID && d.state.LastQuestion == nil {
+			break
+		}
+		msg := "ok"
+		if q := d.pending(); q != nil {
+			msg = rightAnswer(*q)
+		}
+		d.say(msg)
+	}
+	if d.state.CurrentStep != st.ID {
+		t.Fatalf("the lesson did not reach step %d", st.ID)
+	}
+	next := 0
+	if m, _, _ := parseSummary(d.log[len(d.log)-1].reply.Output.TurnSummary); m.step == st.ID {
+		next = m.to // the step's first piece came with the last answer
+	}
+	quiet := d.say("ok")
+	from, to := told(quiet)
+	if from != next || to-from > 2 {
+		t.Errorf("quiet learner: sentences %d-%d, want at most two from %d", from, to, next)
+	}
+	again := d.say("ok, go on")
+	from2, to2 := told(again)
+	if from2 != to || to2-from2 > 2 {
+		t.Errorf("after sentences %d-%d the lesson went on with %d-%d", from, to, from2, to2)
+	}
+
+	// A learner who writes more is taught three sentences at a time (after
+	// the first turn, which is short for everyone).
+	long := &tutor.Topic{TopicID: "g", TopicName: "Ratios - Basics", GradeLevel: 7, Steps: []tutor.Step{
+		{ID: 1, Type: tutor.StepExplain, Concept: "Ratio", Title: "Ratio", Content: "A ratio compares two quantities. " +
+			"It is written with a colon. The order of the terms matters. A ratio can be simplified. " +
+			"Divide both terms by their HCF. Equal ratios name the same comparison. Units must match first. " +
+			"Then the units are dropped."},
+		{ID: 2, Type: tutor.StepExplain, Concept: "Ratio", Title: "More", Content: "Ratios appear in recipes."},
+	}}
+	for _, tc := range []struct {
+		msg  string
+		want [2]int
+	}{
+		{"ok", [2]int{2, 4}},
+		{"I am ready to learn this now, so please go ahead and teach me the next part", [2]int{2, 5}},
+	} {
+		c := newDriver(t, long, "chatty", tutor.ModeTeachMe)
+		c.say(tc.msg)
+		m, _, _ := parseSummary(c.say(tc.msg).reply.Output.TurnSummary)
+		if got := [2]int{m.from, m.to}; got != tc.want {
+			t.Errorf("a learner who says %q got sentences %v of the second turn, want %v", tc.msg, got, tc.want)
+		}
+	}
+
+	// The same step, as a session recorded before explanations were counted
+	// in sentences: part 1 of the three-sentence pieces was told.
+	old := d.log[len(d.log)-3].after // the state before the quiet turn
+	var timeline []string
+	for _, e := range old.SessionSummary.TurnTimeline {
+		if _, body, _ := strings.Cut(e, ": "); !strings.HasPrefix(body, fmt.Sprintf("Step %d,", st.ID)) {
+			timeline = append(timeline, e)
+		}
+	}
+	old.SessionSummary.TurnTimeline = append(timeline, fmt.Sprintf("Turn %d: Step %d, part 1/9: explained %s", old.TurnCount, st.ID, st.Title))
+	_, pt := partSentences(st, 1)
+	e := newDriver(t, topic, "styles", tutor.ModeTeachMe)
+	e.state = old
+	if f, _ := told(e.say("ok")); f != pt {
+		t.Errorf("after the old part 1 (sentences 0-%d) the lesson went on from sentence %d", pt, f)
+	}
+}
+
 func TestSummaryRecord(t *testing.T) {
 	tests := []struct {
-		in         summary
-		want       string
-		step, part int
-		asked      string
+		in       summary
+		want     string
+		step     int
+		from, to int
+		asked    string
 	}{
-		{summary{step: 2, asked: "like-1", notes: []string{"like-2 correct"}}, "Step 2: asked like-1; like-2 correct", 2, 0, "like-1"},
-		{summary{step: 1, part: 2, parts: 3, notes: []string{"explained Like fractions"}}, "Step 1, part 2/3: explained Like fractions", 1, 2, ""},
-		{summary{step: 8, notes: []string{"lesson complete"}}, "Step 8: lesson complete", 8, 0, ""},
+		{summary{step: 2, asked: "like-1", notes: []string{"like-2 correct"}}, "Step 2: asked like-1; like-2 correct", 2, 0, 0, "like-1"},
+		{summary{step: 1, from: 2, to: 4, total: 9, notes: []string{"explained Like fractions"}}, "Step 1, told 3-4/9: explained Like fractions", 1, 2, 4, ""},
+		{summary{step: 8, notes: []string{"lesson complete"}}, "Step 8: lesson complete", 8, 0, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -356,15 +460,19 @@ func TestSummaryRecord(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("String() = %q, want %q", got, tt.want)
 			}
-			step, part, body, ok := parseSummary(got)
+			m, body, ok := parseSummary(got)
 			asked, _ := askedID(body)
-			if diff := cmp.Diff([]any{tt.step, tt.part, tt.asked, true}, []any{step, part, asked, ok}); diff != "" {
+			if diff := cmp.Diff([]any{tt.step, tt.from, tt.to, tt.asked, true}, []any{m.step, m.from, m.to, asked, ok}); diff != "" {
 				t.Errorf("parse (-want +got):\n%s", diff)
 			}
 		})
 	}
+	// Summaries written before explanations were counted in sentences.
+	if m, _, ok := parseSummary("Step 1, part 2/3: explained Like fractions"); !ok || m.step != 1 || m.part != 2 || m.to != 0 {
+		t.Errorf("old summary read as %+v, %v", m, ok)
+	}
 	for _, bad := range []string{"", "Doubts: answered", "Step x: asked y", "Step 2 asked"} {
-		if _, _, _, ok := parseSummary(bad); ok {
+		if _, _, ok := parseSummary(bad); ok {
 			t.Errorf("parseSummary(%q) succeeded", bad)
 		}
 	}
@@ -415,13 +523,17 @@ func TestTextHelpers(t *testing.T) {
 func TestLessonBetweenSteps(t *testing.T) {
 	topic := sampleTopic(t, addingFractions)
 	step1, _ := topic.Step(1)
-	parts := explanation(step1)
+	// The learner writes little: the lesson goes two sentences at a time.
+	parts, spans := pieces(step1, 2)
+	partOf := func(m summary) int {
+		return slices.Index(spans, [2]int{m.from, m.to}) + 1
+	}
 	tests := []struct {
 		name   string
 		msg    string
 		intent tutor.Intent
 		want   string
-		part   int // the part of step 1 the turn shows, 0 for none
+		part   int // the piece of step 1 the turn shows, 0 for none
 	}{
 		{"lost", "I'm confused", tutor.IntentConfusion, parts[0], 1},
 		{"lost in hinglish", "samajh nahi aaya", tutor.IntentConfusion, parts[0], 1},
@@ -437,8 +549,8 @@ func TestLessonBetweenSteps(t *testing.T) {
 			if x.reply.Output.Intent != tt.intent || !strings.Contains(x.text(), tt.want) {
 				t.Errorf("intent %q, reply %q; want %q with %q", x.reply.Output.Intent, x.text(), tt.intent, tt.want)
 			}
-			_, part, _, _ := parseSummary(x.reply.Output.TurnSummary)
-			if part != tt.part || d.state.CurrentStep != 1 {
+			m, _, _ := parseSummary(x.reply.Output.TurnSummary)
+			if part := partOf(m); part != tt.part || d.state.CurrentStep != 1 {
 				t.Errorf("summary %q, step %d; want part %d at step 1", x.reply.Output.TurnSummary, d.state.CurrentStep, tt.part)
 			}
 		})
@@ -551,5 +663,20 @@ func TestFirstReplyLength(t *testing.T) {
 	d := newDriver(t, short, "short", tutor.ModeTeachMe)
 	if reply := d.say("yes").text(); !isOpener(reply) {
 		t.Errorf("a short first reply lost its opener: %q", reply)
+	}
+}
+
+// pieces returns the pieces of at most k sentences step st is explained in,
+// and the sentences [from, to) of each.
+func pieces(st tutor.Step, k int) (texts []string, spans [][2]int) {
+	paras := contentSentences(st)
+	flat := slices.Concat(paras...)
+	for told := 0; ; {
+		from, to, ok := piece(paras, told, k)
+		if !ok {
+			return texts, spans
+		}
+		texts, spans = append(texts, strings.Join(flat[from:to], " ")), append(spans, [2]int{from, to})
+		told = to
 	}
 }

@@ -52,13 +52,14 @@ turns:
   - say: ok
   - say: ok
   - say: ok
+  - say: ok
     expect: {state: {question_phase: asked}}
   - answer: wrong
     expect:
       state: {question_phase: ` + phase + `, last_answer_result: incorrect}
       reply: {answer: withheld}
 expect:
-  metrics: {leaks_before_explain: 0, turns: 5}
+  metrics: {leaks_before_explain: 0, turns: 6}
 `
 }
 
@@ -125,10 +126,10 @@ func TestRun(t *testing.T) {
 	if pass.Status != runner.Passed || len(pass.Failures) > 0 || pass.Error != "" {
 		t.Errorf("passes: %s %v %q, want passed", pass.Status, pass.Failures, pass.Error)
 	}
-	if len(pass.Turns) != 6 || pass.Turns[0].Kind != "welcome" || pass.Turns[0].Tutor == "" {
-		t.Errorf("passes: %d turns, want the welcome and 5 turns", len(pass.Turns))
+	if len(pass.Turns) != 7 || pass.Turns[0].Kind != "welcome" || pass.Turns[0].Tutor == "" {
+		t.Fatalf("passes: %d turns, want the welcome and 6 turns", len(pass.Turns))
 	}
-	last := pass.Turns[5]
+	last := pass.Turns[6]
 	if last.Question == nil || last.Question.Answer == "" || last.State.Phase() != "probe" || last.Move != "wrong" {
 		t.Errorf("passes: the wrong answer's turn = %+v", last)
 	}
@@ -137,14 +138,14 @@ func TestRun(t *testing.T) {
 	}
 
 	wrong := results[1]
-	want := []runner.Failure{{At: "turn 5", Check: "state.question_phase", Want: "hint", Got: "probe"}}
+	want := []runner.Failure{{At: "turn 6", Check: "state.question_phase", Want: "hint", Got: "probe"}}
 	if wrong.Status != runner.Failed || wrong.Error != "" {
 		t.Errorf("wrong-expectation: %s %q, want failed", wrong.Status, wrong.Error)
 	}
 	if diff := cmp.Diff(want, wrong.Failures); diff != "" {
 		t.Errorf("wrong-expectation failures (-want +got):\n%s", diff)
 	}
-	if got := wrong.Failures[0].String(); got != "turn 5: state.question_phase: want hint, got probe" {
+	if got := wrong.Failures[0].String(); got != "turn 6: state.question_phase: want hint, got probe" {
 		t.Errorf("failure text = %q", got)
 	}
 
