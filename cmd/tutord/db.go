@@ -13,6 +13,7 @@ import (
 
 	"github.com/tutord/tutord/internal/config"
 	"github.com/tutord/tutord/internal/pgembed"
+	"github.com/tutord/tutord/internal/pguuid"
 	"github.com/tutord/tutord/internal/store"
 )
 
@@ -79,6 +80,7 @@ func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, migr
 	}
 	pcfg.MaxConns = cfg.DBMaxConns
 	pcfg.ConnConfig.ConnectTimeout = cfg.DBConnectTimeout
+	pcfg.AfterConnect = pguuid.AfterConnect
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tutord/tutord/internal/pguuid"
 )
 
 func openPool(t testing.TB, conn string) *pgxpool.Pool {
@@ -14,6 +16,7 @@ func openPool(t testing.TB, conn string) *pgxpool.Pool {
 		t.Fatal(err)
 	}
 	cfg.MaxConns = 40
+	cfg.AfterConnect = pguuid.AfterConnect
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

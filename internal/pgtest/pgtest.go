@@ -31,6 +31,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tutord/tutord/internal/pgembed"
+	"github.com/tutord/tutord/internal/pguuid"
 	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/migrations"
 )
@@ -214,6 +215,7 @@ func Pool(t testing.TB) *pgxpool.Pool {
 		t.Fatal(err)
 	}
 	cfg.MaxConns = 40
+	cfg.AfterConnect = pguuid.AfterConnect
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("open pool: %v", err)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -80,21 +81,24 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 		}
 		p.Coverage = coverage(covered, p.ConceptMastery)
 	}
-	// Scanned into pgtype values: uuid.UUID and pointer targets go through
-	// reflection and text parsing, which costs more than the query here.
+	// The rows are scanned without allocating: uuids as pgtype.UUID (a
+	// uuid.UUID would be parsed from text), text as bytes that point into
+	// the driver's buffer, copied only for the few values kept. Thousands
+	// of rows per call would otherwise make the garbage collector the
+	// slowest part of a report card.
 	var (
-		guideline, id        pgtype.UUID
-		mode                 string
-		subject, topicName   pgtype.Text
-		mastery              []byte
-		examScore, examTotal pgtype.Int4
-		finishedAt           time.Time
-		createdAt            time.Time
-		concepts             []string
+		guideline, id         pgtype.UUID
+		mode                  pgtype.DriverBytes
+		subject, topicName    pgtype.DriverBytes
+		hasSubject, hasTopic  bool
+		mastery, concepts     pgtype.DriverBytes
+		examScore, examTotal  pgtype.Int4
+		finishedAt, createdAt time.Time
 	)
+	dest := []any{&guideline, &id, &mode, &subject, &hasSubject, &topicName, &hasTopic, &mastery,
+		&examScore, &examTotal, &finishedAt, &createdAt, &concepts} // built once, not per row
 	for rows.Next() {
-		if err := rows.Scan(&guideline, &id, &mode, &subject, &topicName, &mastery, &examScore, &examTotal,
-			&finishedAt, &createdAt, &concepts); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, 0, interpretError("report card", err)
 		}
 		total++
@@ -106,22 +110,21 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 			out = append(out, SubtopicProgress{GuidelineID: guideline.Bytes, Subject: "Unknown"})
 			p, topicSet, covered, seen = &out[len(out)-1], false, nil, map[string]bool{}
 			// The rows come newest first: the first row's values are the latest.
-			if subject.Valid {
-				p.Subject = subject.String
+			if hasSubject {
+				p.Subject = string(subject)
 			}
 		}
 		p.SessionCount++
-		if !topicSet && topicName.Valid {
-			p.TopicName, topicSet = topicName.String, true
+		if !topicSet && hasTopic {
+			p.TopicName, topicSet = string(topicName), true
 		}
-		finishedExam := mode == "exam" && examTotal.Valid && examTotal.Int32 > 0
-		if mode == "teach_me" || finishedExam {
-			if p.LastStudied == nil || createdAt.After(*p.LastStudied) {
-				t := createdAt
-				p.LastStudied = &t
-			}
+		teach := string(mode) == "teach_me"
+		finishedExam := string(mode) == "exam" && examTotal.Valid && examTotal.Int32 > 0
+		if (teach || finishedExam) && (p.LastStudied == nil || createdAt.After(*p.LastStudied)) {
+			t := createdAt
+			p.LastStudied = &t
 		}
-		if mode == "teach_me" {
+		if teach {
 			p.TeachSessions++
 			if p.ConceptMastery == nil && mastery != nil {
 				if err := json.Unmarshal(mastery, &p.ConceptMastery); err != nil {
@@ -131,11 +134,13 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 					p.ConceptMastery = nil
 				}
 			}
-			for _, c := range concepts {
-				if !seen[c] {
-					seen[c] = true
-					covered = append(covered, c)
+			for rest := []byte(concepts); len(rest) > 0; {
+				c, tail, _ := bytes.Cut(rest, []byte{conceptSeparator})
+				if len(c) > 0 && !seen[string(c)] {
+					seen[string(c)] = true
+					covered = append(covered, string(c))
 				}
+				rest = tail
 			}
 		}
 		if finishedExam {
@@ -164,7 +169,9 @@ func (s *Store) nameSubtopics(ctx context.Context, ps []SubtopicProgress) error 
 	if len(ps) == 0 {
 		return nil
 	}
-	ids := make([]uuid.UUID, len(ps))
+	// [16]byte, not uuid.UUID: pgx would encode each through its
+	// driver.Valuer, as text.
+	ids := make([][16]byte, len(ps))
 	at := make(map[uuid.UUID]int, len(ps))
 	for i, p := range ps {
 		ids[i], at[p.GuidelineID] = p.GuidelineID, i
@@ -195,15 +202,19 @@ func intPtr(v pgtype.Int4) *int {
 	return &n
 }
 
+// conceptSeparator joins a session's covered concepts in reportCardQuery:
+// the ASCII unit separator, which no concept name holds.
+const conceptSeparator = 0x1f
+
 // reportCardQuery reads the summary columns of all of a learner's sessions,
 // grouped by subtopic and newest first within each; sessions without a
 // subtopic come last. Mastery and covered concepts count for teach_me
 // sessions only, and only those are sent.
 const reportCardQuery = `
-SELECT guideline_id, id, mode, subject, topic_name,
+SELECT guideline_id, id, mode, subject, subject IS NOT NULL, topic_name, topic_name IS NOT NULL,
     CASE WHEN mode = 'teach_me' AND mastery_by_concept <> '{}'::jsonb THEN mastery_by_concept END,
     exam_score, exam_total, coalesce(completed_at, updated_at), created_at,
-    CASE WHEN mode = 'teach_me' THEN concepts_covered END
+    CASE WHEN mode = 'teach_me' THEN array_to_string(concepts_covered, E'\x1f') END
 FROM sessions
 WHERE learner_id = $1
 ORDER BY guideline_id NULLS LAST, created_at DESC, id DESC`

@@ -14,6 +14,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/tutord/tutord/internal/pguuid"
+
 	"github.com/tutord/tutord/internal/pgtest"
 	"github.com/tutord/tutord/internal/store"
 )
@@ -350,6 +352,7 @@ func openPool(tb testing.TB, connString string, size int32) *pgxpool.Pool {
 		tb.Fatal(err)
 	}
 	cfg.MaxConns = size
+	cfg.AfterConnect = pguuid.AfterConnect
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)
