@@ -27,7 +27,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkCommitTurn' -benchtime 20000x -timeout 30m ./internal/store/
 	$(GO) test -run '^$$' -bench 'BenchmarkTurnWAL' -benchtime 1x ./internal/store/
 	$(GO) test -run '^$$' -bench 'BenchmarkProcessTurn' -benchtime 10000x -timeout 30m ./internal/orchestrator/
-	$(GO) test -run '^$$' -bench 'BenchmarkProgress' -benchtime 300x -v ./internal/store/
+	$(GO) test -run '^$$' -bench 'BenchmarkProgress' -benchtime 1000x -v ./internal/store/
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/tutor/ ./internal/tutor/answer/ ./internal/llm/
 
 ## eval: the starter scenario suite against a throwaway tutord (rules engine)
