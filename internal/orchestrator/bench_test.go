@@ -21,10 +21,11 @@ import (
 // BenchmarkProcessTurn runs whole turns (pre-checks, safety, evaluation,
 // the rules engine, guardrails, sanitization, state update and the atomic
 // commit) on a real database with 1, 8 and 32 sessions in parallel, each
-// with a learner who answers the pending question (wrong, then right), and
-// runs pgbench with bench/pgbench-turn.sql, as many clients, on the same
-// server right after. Metrics: turns/s, p50_ms, p99_ms, pgbench_tps and
-// ratio = turns/s ÷ pgbench_tps.
+// with a learner who answers the pending question (wrong, then right),
+// beside pgbench with bench/pgbench-turn.sql and as many clients on the same
+// server; the two take turns in pgtest.BenchRounds rounds. Metrics: turns/s,
+// p50_ms, p99_ms, pgbench_tps and ratio = the median over the rounds of
+// turns/s ÷ pgbench_tps.
 func BenchmarkProcessTurn(b *testing.B) {
 	f := setup(b)
 	for _, n := range []int{1, 8, 32} {
@@ -33,65 +34,65 @@ func BenchmarkProcessTurn(b *testing.B) {
 			var next atomic.Int64
 			var mu sync.Mutex
 			var lat []time.Duration
-			var wg sync.WaitGroup
-			errc := make(chan error, n)
-			b.ResetTimer()
-			start := time.Now()
-			for range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					var mine []time.Duration
-					defer func() {
-						mu.Lock()
-						lat = append(lat, mine...)
-						mu.Unlock()
-					}()
-					var se orchestrator.Session
-					wrong := true
-					for i := int(next.Add(1)); i <= b.N; i = int(next.Add(1)) {
-						if se.Row.ID == uuid.Nil || se.State.IsComplete(se.Topic) {
-							c, err := f.o.CreateSession(ctx, orchestrator.CreateRequest{GuidelineID: f.guidelines[doubling], Mode: tutor.ModeTeachMe,
-								Student: tutor.StudentContext{Grade: 6, Board: "CBSE", LanguageLevel: "standard"}})
+			sessions := make([]orchestrator.Session, n)
+			wrong := make([]bool, n)
+			play := func(upTo int) error {
+				var wg sync.WaitGroup
+				errc := make(chan error, n)
+				for k := range n {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						var mine []time.Duration
+						defer func() {
+							mu.Lock()
+							lat = append(lat, mine...)
+							mu.Unlock()
+						}()
+						se := &sessions[k]
+						for i := int(next.Add(1)); i <= upTo; i = int(next.Add(1)) {
+							if se.Row.ID == uuid.Nil || se.State.IsComplete(se.Topic) {
+								c, err := f.o.CreateSession(ctx, orchestrator.CreateRequest{GuidelineID: f.guidelines[doubling], Mode: tutor.ModeTeachMe,
+									Student: tutor.StudentContext{Grade: 6, Board: "CBSE", LanguageLevel: "standard"}})
+								if err != nil {
+									errc <- err
+									return
+								}
+								*se = c.Session
+							}
+							msg := "ok"
+							if q := se.State.LastQuestion; q != nil {
+								msg = q.Expected(se.Topic).Answer
+								if wrong[k] {
+									msg = "3"
+								}
+								wrong[k] = !wrong[k]
+							}
+							t0 := time.Now()
+							r, err := f.o.ProcessTurn(ctx, se.Row.ID, msg, "")
 							if err != nil {
 								errc <- err
 								return
 							}
-							se = c.Session
+							mine = append(mine, time.Since(t0))
+							*se = r.Session
 						}
-						msg := "ok"
-						if q := se.State.LastQuestion; q != nil {
-							msg = q.Expected(se.Topic).Answer
-							if wrong {
-								msg = "3"
-							}
-							wrong = !wrong
-						}
-						t0 := time.Now()
-						r, err := f.o.ProcessTurn(ctx, se.Row.ID, msg, "")
-						if err != nil {
-							errc <- err
-							return
-						}
-						mine = append(mine, time.Since(t0))
-						se = r.Session
-					}
-				}()
+					}()
+				}
+				wg.Wait()
+				next.Store(int64(upTo))
+				close(errc)
+				return <-errc
 			}
-			wg.Wait()
-			elapsed := time.Since(start)
-			b.StopTimer()
-			close(errc)
-			for err := range errc {
-				b.Fatal(err)
-			}
+			b.ResetTimer()
+			r := pgtest.Rounds(b, func(_, upTo int) error { return play(upTo) },
+				func(d time.Duration) float64 { return runPgbench(b, f, n, d) })
 			slices.Sort(lat)
-			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "turns/s")
+			b.ReportMetric(r.Rate, "turns/s")
 			b.ReportMetric(ms(percentile(lat, 0.50)), "p50_ms")
 			b.ReportMetric(ms(percentile(lat, 0.99)), "p99_ms")
-			tps := runPgbench(b, f, n, max(elapsed, 3*time.Second))
-			b.ReportMetric(tps, "pgbench_tps")
-			b.ReportMetric(float64(b.N)/elapsed.Seconds()/tps, "ratio")
+			b.ReportMetric(r.PgbenchTPS, "pgbench_tps")
+			b.ReportMetric(r.Ratio, "ratio")
 		})
 	}
 }

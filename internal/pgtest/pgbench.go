@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -22,3 +23,53 @@ func Pgbench(tb testing.TB, connString string, clients int, d time.Duration) flo
 
 // PgbenchSessionID is the id of the session pgbench client k (0-based) works on.
 func PgbenchSessionID(k int) string { return bench.SessionID(k) }
+
+// BenchRounds is how many rounds Rounds splits a benchmark into.
+const BenchRounds = 3
+
+// RoundsResult is what Rounds measured.
+type RoundsResult struct {
+	Rate       float64 // operations per second over all rounds
+	PgbenchTPS float64 // pgbench's mean rate over the rounds
+	Ratio      float64 // the median over the rounds of the rate ÷ pgbench's rate
+}
+
+// Rounds times b.N operations in BenchRounds rounds, each followed by
+// pgbench for as long (at least 3 s), so that the two take turns on the
+// machine. run(round, upTo) performs the operations numbered up to upTo
+// (1-based, counting the earlier rounds'); pgbench(d) runs pgbench for d
+// and returns its rate.
+func Rounds(b *testing.B, run func(round, upTo int) error, pgbench func(time.Duration) float64) RoundsResult {
+	b.Helper()
+	var total time.Duration
+	var ratios []float64
+	var tpsSum float64
+	done := 0
+	b.StopTimer()
+	for r := range BenchRounds {
+		upTo := b.N * (r + 1) / BenchRounds
+		b.StartTimer()
+		start := time.Now()
+		if err := run(r, upTo); err != nil {
+			b.Fatal(err)
+		}
+		elapsed := time.Since(start)
+		b.StopTimer()
+		total += elapsed
+		tps := pgbench(max(elapsed, 3*time.Second))
+		tpsSum += tps
+		if n := upTo - done; n > 0 && tps > 0 {
+			ratios = append(ratios, float64(n)/elapsed.Seconds()/tps)
+		}
+		done = upTo
+	}
+	res := RoundsResult{PgbenchTPS: tpsSum / BenchRounds}
+	if total > 0 {
+		res.Rate = float64(b.N) / total.Seconds()
+	}
+	if len(ratios) > 0 {
+		slices.Sort(ratios)
+		res.Ratio = ratios[len(ratios)/2]
+	}
+	return res
+}

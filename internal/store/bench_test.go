@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,8 +18,12 @@ import (
 )
 
 // benchState is a 4 KB state document.
+// benchPad fills the benchmark's state to 4 KB; made once, so that the
+// benchmark times the store rather than its own fixtures.
+var benchPad = strings.Repeat("x", 3990)
+
 func benchState(turn int) json.RawMessage {
-	return json.RawMessage(fmt.Sprintf(`{"schema_version":1,"turn_count":%d,"pad":"%s"}`, turn, strings.Repeat("x", 3990)))
+	return json.RawMessage(`{"schema_version":1,"turn_count":` + strconv.Itoa(turn) + `,"pad":"` + benchPad + `"}`)
 }
 
 func benchTurn(id uuid.UUID, version int64, n int) store.Turn {
@@ -35,9 +40,11 @@ func benchTurn(id uuid.UUID, version int64, n int) store.Turn {
 
 // BenchmarkCommitTurn measures a full turn's database work (load, CAS
 // update of a 4 KB state, two messages, the turn record) with 1, 8 and 32
-// sessions committing concurrently, and runs bench/pgbench-turn.sql with
-// pgbench on the same server, with as many clients, for comparison. Metrics:
-// turns/s (the store), pgbench_tps, and ratio = turns/s ÷ pgbench_tps.
+// sessions committing concurrently, beside bench/pgbench-turn.sql run with
+// pgbench on the same server with as many clients. The two take turns in
+// pgtest.BenchRounds rounds, so that a machine whose speed drifts (a shared
+// VM) slows both alike. Metrics: turns/s (the store), pgbench_tps, and ratio
+// = the median over the rounds of turns/s ÷ pgbench_tps.
 func BenchmarkCommitTurn(b *testing.B) {
 	connString := pgtest.ConnString(b)
 	pool := openPool(b, connString, 40)
@@ -50,40 +57,36 @@ func BenchmarkCommitTurn(b *testing.B) {
 				ids[i] = createBenchSession(b, s, uuid.New())
 			}
 			var next atomic.Int64
-			var wg sync.WaitGroup
-			errc := make(chan error, clients)
+			commit := func(upTo int) error {
+				var wg sync.WaitGroup
+				errc := make(chan error, clients)
+				for _, id := range ids {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for n := int(next.Add(1)); n <= upTo; n = int(next.Add(1)) {
+							se, err := s.GetSession(ctx, id)
+							if err == nil {
+								_, err = s.CommitTurn(ctx, benchTurn(id, se.Version, n))
+							}
+							if err != nil {
+								errc <- err
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				next.Store(int64(upTo))
+				close(errc)
+				return <-errc
+			}
 			b.ResetTimer()
-			start := time.Now()
-			for _, id := range ids {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for n := int(next.Add(1)); n <= b.N; n = int(next.Add(1)) {
-						se, err := s.GetSession(ctx, id)
-						if err == nil {
-							_, err = s.CommitTurn(ctx, benchTurn(id, se.Version, n))
-						}
-						if err != nil {
-							errc <- err
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
-			b.StopTimer()
-			close(errc)
-			for err := range errc {
-				b.Fatal(err)
-			}
-			rate := float64(b.N) / elapsed.Seconds()
-			b.ReportMetric(rate, "turns/s")
-			// pgbench runs right after, for as long (at least 3 s), so that both
-			// see the same table sizes, autovacuum and checkpoint activity.
-			tps := runPgbench(b, s, connString, clients, max(elapsed, 3*time.Second))
-			b.ReportMetric(tps, "pgbench_tps")
-			b.ReportMetric(rate/tps, "ratio")
+			r := pgtest.Rounds(b, func(round, n int) error { return commit(n) },
+				func(d time.Duration) float64 { return runPgbench(b, s, connString, clients, d) })
+			b.ReportMetric(r.Rate, "turns/s")
+			b.ReportMetric(r.PgbenchTPS, "pgbench_tps")
+			b.ReportMetric(r.Ratio, "ratio")
 		})
 	}
 }
