@@ -87,15 +87,15 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 	// of rows per call would otherwise make the garbage collector the
 	// slowest part of a report card.
 	var (
-		guideline, id         pgtype.UUID
-		mode                  pgtype.DriverBytes
-		subject, topicName    pgtype.DriverBytes
-		hasSubject, hasTopic  bool
-		mastery, concepts     pgtype.DriverBytes
-		examScore, examTotal  pgtype.Int4
-		finishedAt, createdAt time.Time
+		guideline, id        pgtype.UUID
+		mode                 pgtype.DriverBytes
+		subject, topicName   pgtype.DriverBytes // nil or empty: none
+		mastery, concepts    pgtype.DriverBytes
+		examScore, examTotal pgtype.Int4
+		finishedAt           pgtype.Timestamptz
+		createdAt            time.Time
 	)
-	dest := []any{&guideline, &id, &mode, &subject, &hasSubject, &topicName, &hasTopic, &mastery,
+	dest := []any{&guideline, &id, &mode, &subject, &topicName, &mastery,
 		&examScore, &examTotal, &finishedAt, &createdAt, &concepts} // built once, not per row
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
@@ -110,12 +110,12 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 			out = append(out, SubtopicProgress{GuidelineID: guideline.Bytes, Subject: "Unknown"})
 			p, topicSet, covered, seen = &out[len(out)-1], false, nil, map[string]bool{}
 			// The rows come newest first: the first row's values are the latest.
-			if hasSubject {
+			if len(subject) > 0 {
 				p.Subject = string(subject)
 			}
 		}
 		p.SessionCount++
-		if !topicSet && hasTopic {
+		if !topicSet && len(topicName) > 0 {
 			p.TopicName, topicSet = string(topicName), true
 		}
 		teach := string(mode) == "teach_me"
@@ -149,7 +149,7 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 			}
 			if len(p.Exams) < 10 { // the last 10, newest first until finish
 				p.Exams = append(p.Exams, ExamResult{SessionID: id.Bytes, Score: int(examScore.Int32),
-					Total: int(examTotal.Int32), FinishedAt: finishedAt})
+					Total: int(examTotal.Int32), FinishedAt: finishedAt.Time})
 			}
 		}
 	}
@@ -211,9 +211,9 @@ const conceptSeparator = 0x1f
 // subtopic come last. Mastery and covered concepts count for teach_me
 // sessions only, and only those are sent.
 const reportCardQuery = `
-SELECT guideline_id, id, mode, subject, subject IS NOT NULL, topic_name, topic_name IS NOT NULL,
+SELECT guideline_id, CASE WHEN mode = 'exam' THEN id END, mode, subject, topic_name,
     CASE WHEN mode = 'teach_me' AND mastery_by_concept <> '{}'::jsonb THEN mastery_by_concept END,
-    exam_score, exam_total, coalesce(completed_at, updated_at), created_at,
+    exam_score, exam_total, CASE WHEN mode = 'exam' THEN coalesce(completed_at, updated_at) END, created_at,
     CASE WHEN mode = 'teach_me' THEN array_to_string(concepts_covered, E'\x1f') END
 FROM sessions
 WHERE learner_id = $1
