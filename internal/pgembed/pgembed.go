@@ -56,6 +56,10 @@ type Options struct {
 	StartTimeout time.Duration
 	// Logger receives progress messages; nil discards them.
 	Logger *slog.Logger
+	// StopWithParent makes the server shut down at once (SIGQUIT) when
+	// this process dies without stopping it, a crash or a panicking test
+	// binary, instead of living on; for throwaway clusters.
+	StopWithParent bool
 }
 
 // Cluster is a running private PostgreSQL server.
@@ -134,7 +138,7 @@ func Start(ctx context.Context, opt Options) (_ *Cluster, err error) {
 	if pid, ok := c.runningServer(); ok {
 		log.Info("adopting a PostgreSQL server left running by an earlier process", "pid", pid, "data_dir", dir)
 		c.pid = pid
-	} else if err := c.startServer(binDir, cred, opt.Settings); err != nil {
+	} else if err := c.startServer(binDir, cred, opt.Settings, opt.StopWithParent); err != nil {
 		return nil, err
 	}
 	if err := c.waitReady(ctx); err != nil {
@@ -380,7 +384,7 @@ func (c *Cluster) initdb(ctx context.Context, binDir string, cred *syscall.Crede
 	return nil
 }
 
-func (c *Cluster) startServer(binDir string, cred *syscall.Credential, settings map[string]string) error {
+func (c *Cluster) startServer(binDir string, cred *syscall.Credential, settings map[string]string, stopWithParent bool) error {
 	_ = os.Remove(filepath.Join(c.pgdata, "postmaster.pid")) // runningServer found it stale
 	logFile, err := os.OpenFile(filepath.Join(c.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -403,6 +407,9 @@ func (c *Cluster) startServer(binDir string, cred *syscall.Credential, settings 
 	// Own process group: a terminal's Ctrl-C reaches tutord, which then stops
 	// the server in order, instead of reaching both at once.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
+	if stopWithParent {
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
+	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start postgres: %w", err)
 	}

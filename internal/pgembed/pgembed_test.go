@@ -3,7 +3,9 @@ package pgembed
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -227,3 +229,42 @@ func waitDead(t *testing.T, pid int) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestStopWithParent starts a cluster with StopWithParent in a child
+// process (this test binary again) that then exits without stopping it:
+// the server must go down with its parent.
+func TestStopWithParent(t *testing.T) {
+	if dir := os.Getenv("PGEMBED_TEST_CHILD_DIR"); dir != "" {
+		c, err := Start(context.Background(), Options{DataDir: dir, StopWithParent: true, Settings: map[string]string{"fsync": "off"}})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(2)
+		}
+		fmt.Println("pid", c.PID())
+		os.Exit(0) // no Stop: as a crashed or panicking process would
+	}
+	dir := tempDir(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStopWithParent$")
+	cmd.Env = append(os.Environ(), "PGEMBED_TEST_CHILD_DIR="+dir)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var pid int
+	for _, line := range strings.Split(string(out), "\n") {
+		if p, ok := strings.CutPrefix(line, "pid "); ok {
+			pid, _ = strconv.Atoi(p)
+		}
+	}
+	if pid == 0 {
+		t.Fatalf("the child did not start a server:\n%s", out)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGQUIT)
+			t.Fatalf("postgres pid %d outlived the process that started it", pid)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -85,7 +85,7 @@ func setUp() (*server, error) {
 		}
 		s.dir = dir
 		// Durability is pointless for throwaway databases; speed is not.
-		c, err := pgembed.Start(ctx, pgembed.Options{DataDir: dir, Settings: map[string]string{
+		c, err := pgembed.Start(ctx, pgembed.Options{DataDir: dir, StopWithParent: true, Settings: map[string]string{
 			"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
 			"max_connections": "300", "shared_buffers": "128MB",
 		}})
