@@ -328,36 +328,39 @@ func piece(paras [][]string, told, k int) (from, to int, ok bool) {
 	return told, told, false
 }
 
+// spans returns the pieces of at most k sentences a step's content is
+// explained in, in order, as sentence ranges [from, to).
+func spans(paras [][]string, k int) [][2]int {
+	var out [][2]int
+	for told := 0; ; {
+		from, to, ok := piece(paras, told, k)
+		if !ok {
+			return out
+		}
+		out = append(out, [2]int{from, to})
+		told = to
+	}
+}
+
 // explanation returns a step's content in the three-sentence pieces a
 // learner who is not quiet is shown, one per turn.
 func explanation(st tutor.Step) []string {
 	paras := contentSentences(st)
 	flat := slices.Concat(paras...)
 	var out []string
-	for told := 0; ; {
-		from, to, ok := piece(paras, told, 3)
-		if !ok {
-			return out
-		}
-		out = append(out, strings.Join(flat[from:to], " "))
-		told = to
+	for _, sp := range spans(paras, 3) {
+		out = append(out, strings.Join(flat[sp[0]:sp[1]], " "))
 	}
+	return out
 }
 
-// partSentences returns the sentences of part p (1-based) of explanation(st),
-// the unit summaries counted in before they counted sentences.
+// partSentences returns the sentences of part p (1-based; past the end,
+// the last) of explanation(st), the unit summaries counted in before they
+// counted sentences.
 func partSentences(st tutor.Step, p int) (from, to int) {
-	paras := contentSentences(st)
-	for told := 0; ; p-- {
-		f, t, ok := piece(paras, told, 3)
-		if !ok {
-			return from, to // past the end: the last part
-		}
-		from, to, told = f, t, t
-		if p <= 1 {
-			return from, to
-		}
-	}
+	sp := spans(contentSentences(st), 3)
+	last := sp[min(max(p, 1), len(sp))-1]
+	return last[0], last[1]
 }
 
 // split joins ss into k pieces of as even a size as possible.
@@ -391,13 +394,8 @@ func (l *lesson) explainStep(st tutor.Step) {
 	from, to, ok := piece(paras, min(l.rec.told[st.ID], len(flat)), k)
 	if !ok {
 		// Told in full before: show the last piece again.
-		for told := 0; ; {
-			f, t, more := piece(paras, told, k)
-			if !more {
-				break
-			}
-			from, to, told = f, t, t
-		}
+		sp := spans(paras, k)
+		from, to = sp[len(sp)-1][0], sp[len(sp)-1][1]
 	}
 	l.add(strings.Join(flat[from:to], " "))
 	l.sum.step, l.sum.from, l.sum.to, l.sum.total = st.ID, from, to, len(flat)

@@ -668,15 +668,12 @@ func TestFirstReplyLength(t *testing.T) {
 
 // pieces returns the pieces of at most k sentences step st is explained in,
 // and the sentences [from, to) of each.
-func pieces(st tutor.Step, k int) (texts []string, spans [][2]int) {
+func pieces(st tutor.Step, k int) (texts []string, sp [][2]int) {
 	paras := contentSentences(st)
 	flat := slices.Concat(paras...)
-	for told := 0; ; {
-		from, to, ok := piece(paras, told, k)
-		if !ok {
-			return texts, spans
-		}
-		texts, spans = append(texts, strings.Join(flat[from:to], " ")), append(spans, [2]int{from, to})
-		told = to
+	sp = spans(paras, k)
+	for _, s := range sp {
+		texts = append(texts, strings.Join(flat[s[0]:s[1]], " "))
 	}
+	return texts, sp
 }
