@@ -16,28 +16,11 @@ import (
 	"github.com/tutord/tutord/internal/eval/evaltest"
 	"github.com/tutord/tutord/internal/eval/report"
 	"github.com/tutord/tutord/internal/pgtest"
+
+	"github.com/tutord/tutord/internal/repopath"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// repoPath returns a path relative to the module's root.
-func repoPath(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, filepath.FromSlash(rel))
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above %s", dir)
-		}
-		dir = parent
-	}
-}
 
 // embedded starts tutord in-process for --embedded.
 func embedded(t *testing.T) eval.Embedded {
@@ -55,7 +38,7 @@ func TestCoreSuite(t *testing.T) {
 		out = d
 	}
 	start := time.Now()
-	err := eval.Main(context.Background(), []string{"run", repoPath(t, "eval/suites/core"), "--embedded", "--concurrency", "8", "--json", "--out", out},
+	err := eval.Main(context.Background(), []string{"run", repopath.Join(t, "eval/suites/core"), "--embedded", "--concurrency", "8", "--json", "--out", out},
 		eval.Env{Stdout: &stdout, Stderr: &stderr, Embedded: embedded(t)})
 	t.Logf("%s", stderr.String())
 	if err != nil {
@@ -179,7 +162,7 @@ func TestRunReports(t *testing.T) {
 
 func TestLeakBenchCommand(t *testing.T) {
 	var stdout bytes.Buffer
-	if err := eval.Main(context.Background(), []string{"leak-bench", repoPath(t, "data/mrbench/dev.json"), "--json"}, eval.Env{Stdout: &stdout}); err != nil {
+	if err := eval.Main(context.Background(), []string{"leak-bench", repopath.Join(t, "data/mrbench/dev.json"), "--json"}, eval.Env{Stdout: &stdout}); err != nil {
 		t.Fatal(err)
 	}
 	var f map[string]any
@@ -192,7 +175,7 @@ func TestLeakBenchCommand(t *testing.T) {
 		}
 	}
 	stdout.Reset()
-	if err := eval.Main(context.Background(), []string{"leak-bench", repoPath(t, "data/mrbench/dev.json"), "--verbose"}, eval.Env{Stdout: &stdout}); err != nil {
+	if err := eval.Main(context.Background(), []string{"leak-bench", repopath.Join(t, "data/mrbench/dev.json"), "--verbose"}, eval.Env{Stdout: &stdout}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "F1") || !strings.Contains(stdout.String(), "missed") {
@@ -203,7 +186,7 @@ func TestLeakBenchCommand(t *testing.T) {
 func TestImportMathDialCommand(t *testing.T) {
 	out := t.TempDir()
 	var stdout bytes.Buffer
-	file := repoPath(t, "data/mathdial/dev.jsonl")
+	file := repopath.Join(t, "data/mathdial/dev.jsonl")
 	if err := eval.Main(context.Background(), []string{"import-mathdial", file, "--out", out, "--limit", "4", "--json"}, eval.Env{Stdout: &stdout}); err != nil {
 		t.Fatal(err)
 	}

@@ -227,22 +227,7 @@ func TestWebSocketTwoConnectionsAndBusy(t *testing.T) {
 func TestWebSocketOneTurnAtATime(t *testing.T) {
 	s := newServer(t)
 	id := s.newSession(fractions, "", "")
-	reached, release := make(chan struct{}), make(chan struct{})
-	set, _ := rules.New()
-	held := &holdingStore{Store: s.st, reached: reached, release: release}
-	o := orchestrator.New(orchestrator.Options{Store: held, Lessons: lessons.NewSource(s.st), Engines: engine.New(set, nil, s.st), FallbackSafety: set.Safety})
-	a := newServerWith(t, s, o)
-	w, _, err := a.dial(t, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.read()
-	w.read()
-	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
-	if f := w.read(); f.Type != "typing" {
-		t.Fatal(f.Type)
-	}
-	<-reached // the turn is about to commit, and waits
+	w, release := s.heldTurn(t, id)
 	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "again"}})
 	if f := w.read(); f.Type != "error" || !strings.Contains(*f.Payload.Error, "still being answered") {
 		t.Fatalf("second chat: %+v", f)
@@ -287,22 +272,7 @@ func TestWebSocketConflictFromAnotherReplica(t *testing.T) {
 	s := newServer(t)
 	id := s.newSession(fractions, "", "")
 	// Replica A holds its first commit until told to go on.
-	reached, release := make(chan struct{}), make(chan struct{})
-	set, _ := rules.New()
-	slow := &holdingStore{Store: s.st, reached: reached, release: release}
-	oa := orchestrator.New(orchestrator.Options{Store: slow, Lessons: lessons.NewSource(s.st), Engines: engine.New(set, nil, s.st), FallbackSafety: set.Safety})
-	a := newServerWith(t, s, oa)
-	w, _, err := a.dial(t, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.read()
-	w.read()
-	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
-	if f := w.read(); f.Type != "typing" {
-		t.Fatal(f.Type)
-	}
-	<-reached
+	w, release := s.heldTurn(t, id)
 	// Replica B (the test server) commits a turn meanwhile.
 	if r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "from the other tab"}, ""); r.Status != 200 {
 		t.Fatalf("replica B: %d", r.Status)
@@ -327,6 +297,30 @@ func newServerWith(t *testing.T, s *apiServer, o *orchestrator.Orchestrator) *ap
 	srv := httpapi.New(httpapi.Deps{DB: s.st, Curriculum: s.st, Sessions: o, Learners: s.st, Profiles: s.st, Progress: s.st, AgentLogs: s.st}, httpapi.Options{AllowAnonymous: true, CORSOrigins: []string{"*"}})
 	hs := newHTTPServer(t, srv)
 	return &apiServer{t: t, URL: hs, st: s.st, o: o, srv: srv, router: s.router, subject: s.subject}
+}
+
+// heldTurn opens a WebSocket on session id through a second server over
+// the same database, whose first commit waits, and sends "ready": when it
+// returns, the turn is about to commit and waits for release to be closed.
+func (s *apiServer) heldTurn(t *testing.T, id string) (*wsClient, chan struct{}) {
+	t.Helper()
+	reached, release := make(chan struct{}), make(chan struct{})
+	set, _ := rules.New()
+	held := &holdingStore{Store: s.st, reached: reached, release: release}
+	o := orchestrator.New(orchestrator.Options{Store: held, Lessons: lessons.NewSource(s.st), Engines: engine.New(set, nil, s.st), FallbackSafety: set.Safety})
+	a := newServerWith(t, s, o)
+	w, _, err := a.dial(t, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.read() // state_update
+	w.read() // welcome
+	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
+	if f := w.read(); f.Type != "typing" {
+		t.Fatal(f.Type)
+	}
+	<-reached
+	return w, release
 }
 
 type holdingStore struct {

@@ -2,7 +2,6 @@ package mathdial_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,28 +17,11 @@ import (
 	"github.com/tutord/tutord/internal/eval/runner"
 	"github.com/tutord/tutord/internal/eval/scenario"
 	"github.com/tutord/tutord/internal/pgtest"
+
+	"github.com/tutord/tutord/internal/repopath"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// dataFile returns the path of a file under the module's data directory.
-func dataFile(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "data", filepath.FromSlash(rel))
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above %s", dir)
-		}
-		dir = parent
-	}
-}
 
 const sample = `{"qid": 7, "question": "Ann has 3 apples and buys 4 more. How many apples does she have?", "ground_truth": "Ann starts with 3 apples.\nShe has 3 + 4 = 7 apples.\n 7", "student_incorrect_solution": "3 + 4 = 8\n 8", "student_profile": "Ann is a 7th grade student.", "teacher_described_confusion": "adding wrongly", "self-correctness": "Yes, but I had to reveal the answer", "conversation": "Teacher: (generic)Hi Ann, talk me through it|EOM|Student: I added 3 and 4 and got 8.|EOM|Teacher: (telling)It is 7.|EOM|Riya: Oh, 7 apples.\nThanks!|EOM|Teacher: (generic)Good"}
 {"qid": 8, "question": "Ben has 10 pens and gives away 4. How many are left?", "ground_truth": "10 - 4 = 6\n 6", "student_incorrect_solution": "10 - 4 = 5\n 5", "self-correctness": "", "conversation": "Teacher: (probing)How?|EOM|Student: 5"}
@@ -168,7 +150,7 @@ func TestGeneratedAnswerUnits(t *testing.T) {
 // them against tutord with the rules engine and scores the replays against
 // MathDial's labels.
 func TestReplay(t *testing.T) {
-	convs, err := mathdial.ReadFile(dataFile(t, "mathdial/dev.jsonl"))
+	convs, err := mathdial.ReadFile(repopath.Join(t, "data/mathdial/dev.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

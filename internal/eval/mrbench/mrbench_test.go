@@ -9,30 +9,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tutord/tutord/internal/tutor/answer"
-)
 
-func dataFile(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "data", filepath.FromSlash(rel))
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above %s", dir)
-		}
-		dir = parent
-	}
-}
+	"github.com/tutord/tutord/internal/repopath"
+)
 
 // TestLeakBench scores the pipeline's leak detector against MRBench's
 // human labels on data/mrbench.
 func TestLeakBench(t *testing.T) {
-	ds, err := ReadFile(dataFile(t, "mrbench/dev.json"))
+	ds, err := ReadFile(repopath.Join(t, "data/mrbench/dev.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,31 +14,13 @@ import (
 
 	"github.com/tutord/tutord/internal/eval/learner"
 	"github.com/tutord/tutord/internal/yamldoc"
-)
 
-// repoFile returns the path of a file of the module, found from the test's
-// directory.
-func repoFile(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, filepath.FromSlash(rel))
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above %s", dir)
-		}
-		dir = parent
-	}
-}
+	"github.com/tutord/tutord/internal/repopath"
+)
 
 func loadSchema(t *testing.T) (*jsonschema.Schema, *jsonschema.Resolved) {
 	t.Helper()
-	data, err := os.ReadFile(repoFile(t, "eval/scenario.schema.json"))
+	data, err := os.ReadFile(repopath.Join(t, "eval/scenario.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +53,7 @@ func asJSON(t *testing.T, doc []byte) any {
 // well as the parser.
 func TestSchemaAcceptsTheSuite(t *testing.T) {
 	_, schema := loadSchema(t)
-	files, err := filepath.Glob(repoFile(t, "eval/suites/core/*.yaml"))
+	files, err := filepath.Glob(repopath.Join(t, "eval/suites/core/*.yaml"))
 	if err != nil || len(files) < 25 {
 		t.Fatalf("the starter suite has %d files (%v), want at least 25", len(files), err)
 	}

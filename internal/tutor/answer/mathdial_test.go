@@ -4,35 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// dataFile returns the path of a file under the module's data directory,
-// found by walking up from the test's working directory to go.mod.
-func dataFile(t testing.TB, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("working directory: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above the test's working directory; cannot locate data/%s", rel)
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "data", filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("test data missing: %v (see data/README.md)", err)
-	}
-	return p
-}
+	"github.com/tutord/tutord/internal/repopath"
+)
 
 type mathDialRow struct {
 	QID              int    `json:"qid"`
@@ -56,7 +32,7 @@ func splitSolution(s string) (prose, final string) {
 // correct and the student's wrong solution incorrect, against the
 // ground-truth number.
 func TestMathDialWorkedSolutions(t *testing.T) {
-	f, err := os.Open(dataFile(t, "mathdial/dev.jsonl"))
+	f, err := os.Open(repopath.Join(t, "data/mathdial/dev.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

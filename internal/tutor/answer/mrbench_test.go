@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tutord/tutord/internal/repopath"
 )
 
 type mrbenchDialogue struct {
@@ -49,7 +51,7 @@ func parseHistory(h string) (question string, dialogue []Utterance) {
 // TestMRBenchLeaks measures the leak detector against MRBench's human
 // "Revealing of the Answer" labels on its MathDial dialogues.
 func TestMRBenchLeaks(t *testing.T) {
-	raw, err := os.ReadFile(dataFile(t, "mrbench/dev.json"))
+	raw, err := os.ReadFile(repopath.Join(t, "data/mrbench/dev.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
