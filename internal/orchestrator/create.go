@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -73,8 +74,9 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 	var questions []tutor.ExamQuestion
 	if r.Mode == tutor.ModeExam {
 		for _, n := range []int{o.examN, o.examRetry} {
+			start := time.Now()
 			qs, call, err := set.ExamGenerator.Generate(ctx, agents.ExamRequest{Topic: topic, Student: r.Student, Count: n, Seed: id.String()})
-			logs = append(logs, agentLog("turn_0", call, fmt.Sprintf("Generate %d exam questions", n)))
+			logs = append(logs, agentLog("turn_0", call, start, fmt.Sprintf("Generate %d exam questions", n)))
 			if err == nil && len(qs) > 0 {
 				questions = qs
 				break
@@ -92,9 +94,14 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 	if err != nil {
 		return Created{}, err
 	}
+	start := time.Now()
 	welcome, call, err := set.Welcome.Welcome(ctx, st, topic)
-	logs = append(logs, agentLog("turn_0", call, "Welcome ("+string(st.Mode)+")"))
-	if err != nil || strings.TrimSpace(welcome) == "" {
+	logs = append(logs, agentLog("turn_0", call, start, "Welcome ("+string(st.Mode)+")"))
+	if err == nil && strings.TrimSpace(welcome) != "" {
+		var checks []store.AgentLog
+		welcome, checks = o.screenWelcome(ctx, set, st, topic, welcome)
+		logs = append(logs, checks...)
+	} else {
 		welcome = fallbackWelcome(st, topic)
 	}
 	if st.Mode == tutor.ModeExam && len(st.ExamQuestions) > 0 {
@@ -133,6 +140,32 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 }
 
 // fallbackWelcome is the reference's welcome when no agent wrote one.
+// screenWelcome holds a welcome to the rules of every reply: sentences with
+// internal language, or with the answer to an exam question, are replaced
+// with a safe sentence, and a welcome the safety check flags gives way to
+// the fixed one. It returns the welcome to send and the safety check's
+// log entries.
+func (o *Orchestrator) screenWelcome(ctx context.Context, set agents.Set, st tutor.State, t *tutor.Topic, welcome string) (string, []store.AgentLog) {
+	var answers []protected
+	for _, q := range st.ExamQuestions {
+		answers = append(answers, protected{q.Expected(t), q.QuestionText})
+	}
+	if ps := findProblems(welcome, answers, nil); len(ps) > 0 {
+		o.log.Warn("welcome needs repair", "session_id", st.SessionID, "problem", ps[0].reason)
+		welcome = redact(welcome, ps)
+	}
+	v, calls := o.checkSafety(ctx, set, "tutor", welcome, st)
+	logs := make([]store.AgentLog, len(calls))
+	for i, c := range calls {
+		logs[i] = agentLog("turn_0", c.Call, c.start, checkLabel("Check welcome", i)+ellipsis(welcome, 80))
+	}
+	if !v.Safe {
+		o.log.Warn("welcome flagged by the safety check", "session_id", st.SessionID, "category", v.Category)
+		welcome = fallbackWelcome(st, t)
+	}
+	return welcome, logs
+}
+
 func fallbackWelcome(s tutor.State, t *tutor.Topic) string {
 	switch s.Mode {
 	case tutor.ModeClarify:

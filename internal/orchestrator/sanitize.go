@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
@@ -15,19 +16,20 @@ import (
 // sanitizer patterns, with its colon quirk fixed), structured-output field
 // names and JSON fragments, and talk of being an AI or of instructions.
 var internalLanguage = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:the student'?s?|the message contains|the answer is incorrect because|the learner|student appears to|misconception detected|the response should|the user)\b`),
+	regexp.MustCompile(`(?i)\b(?:(?:the|this|that) (?:student|learner)(?:'?s)?|the message contains|the answer is incorrect because|student appears to|misconception detected|the response should|the user)\b`),
 	regexp.MustCompile(`(?i)\b(?:assessment|diagnostic)\s*:`),
 	regexp.MustCompile(`\b(?:expected_answer|answer_correct|mastery_signal|mastery_updates|mastery_estimates|misconceptions_detected|advance_to_step|question_asked|question_concept|session_complete|turn_summary|needs_remediation)\b`),
-	regexp.MustCompile(`(?i)\bmastery\s*(?:score|estimate)s?\b|\bmastery\s*[:=]\s*\d`),
-	regexp.MustCompile(`[{\[,]\s*"[A-Za-z_]+"\s*:`),
-	regexp.MustCompile(`(?i)\bas an? (?:ai|a\.i\.|artificial intelligence|language model|assistant)\b|\blanguage model\b|\bsystem prompt\b`),
+	regexp.MustCompile(`(?i)\bmastery\s*(?:score|estimate)s?\b|\bmastery\s*[:=]\s*\d|\bmastery\s+(?:is|was|level|now)\s+(?:now\s+|at\s+|about\s+)?\d`),
+	regexp.MustCompile(`[{\[,]\s*"[A-Za-z_]+"\s*:|[{\[,]\s*['‘“][A-Za-z_]+['’”]\s?:`),
+	regexp.MustCompile(`(?i)\bas an? (?:ai|a\.i\.|artificial intelligence|language model|assistant)\b|\b(?:i['’]?m|i am) (?:just |only )?(?:an? )?(?:ai|a\.i\.|artificial intelligence|chatbot|bot)\b|\blanguage model\b|\bsystem prompt\b`),
 }
 
 // internalHints are lowercase fragments one of which every match of
 // internalLanguage contains: a reply with none of them is clean without
 // running the expressions.
 var internalHints = []string{"student", "message contains", "incorrect because", "learner", "misconception", "response should",
-	"user", "assessment", "diagnostic", "_", "mastery", "\"", "ai", "a.i.", "artificial", "language model", "assistant", "system prompt"}
+	"user", "assessment", "diagnostic", "_", "mastery", "\"", "ai", "a.i.", "artificial", "bot", "language model", "assistant", "system prompt",
+	"':", "' :", "’:", "’ :", "”:", "” :"}
 
 func mayHoldInternalLanguage(reply string) bool {
 	low := strings.ToLower(reply)
@@ -120,8 +122,9 @@ func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome
 	r.o.log.Warn("reply needs repair", "session_id", turn.State.SessionID, "turn_id", r.turnID, "problem", problems[0].reason)
 	if canRegenerate {
 		turn.Correction = correction(problems)
+		start := time.Now()
 		tr, call, err := r.set.Tutor.Respond(ctx, turn)
-		r.log(call, "Regenerate: "+problems[0].reason)
+		r.log(call, start, "Regenerate: "+problems[0].reason)
 		if err == nil {
 			candidate := tutor.Outcome{Output: &tr.Output, NextQuestion: tr.NextQuestion}
 			again := findProblems(tr.Output.Response, protectedAnswers(turn, &candidate), dl)

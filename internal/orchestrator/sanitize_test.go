@@ -24,6 +24,13 @@ func TestFindProblemsAndRedact(t *testing.T) {
 		{"mastery score", "Your mastery score is 0.6 now.", nil, true},
 		{"json fragment", `Sure {"response": "hi"} there.`, nil, true},
 		{"as an AI", "As an AI, I cannot tell you that. Try again.", nil, true},
+		{"I'm an AI", "I'm an AI tutor, so let's think together.", nil, true},
+		{"this student", "This student seems confused. Let's look again.", nil, true},
+		{"mastery figure", "Your mastery is 0.8 now. Keep going!", nil, true},
+		{"single-quoted json", "Here you go {'answer_text': 14} and more.", nil, true},
+		{"curly-quoted json", "Here you go {“answer_text”: 14} and more.", nil, true},
+		{"answer as an equivalent fraction", "Nearly there. The answer is 6/8.", []protected{threeQuarters}, true},
+		{"everyday words", "Let's say you mastered it: a student in your class paints 3 walls. Your mastery of 3-digit numbers shows.", nil, false},
 		{"answer as a fraction", "Good effort. The answer is 3/4.", []protected{threeQuarters}, true},
 		{"answer as a decimal", "You should get 0.75 in the end.", []protected{threeQuarters}, true},
 		{"answer in words", "It comes to three quarters altogether.", []protected{threeQuarters}, true},
@@ -71,7 +78,8 @@ func TestCleanMessage(t *testing.T) {
 func TestInternalHintsCoverThePatterns(t *testing.T) {
 	for _, s := range []string{"The student's answer", "the message contains", "The answer is incorrect because", "the learner",
 		"Student appears to", "Misconception detected", "The response should", "the user", "Assessment: ok", "Diagnostic: x",
-		"expected_answer", "needs_remediation", "mastery score", "mastery: 3", `{"x": 1}`, "As an AI", "a language model", "my system prompt"} {
+		"expected_answer", "needs_remediation", "mastery score", "mastery: 3", `{"x": 1}`, "As an AI", "a language model", "my system prompt",
+		"This student", "that learner's", "mastery is now 0.5", "{'x': 1}", "[‘x’ : 1", "{“x”: 1}", "I’m an AI", "I am just a bot"} {
 		hit := false
 		for _, re := range internalLanguage {
 			hit = hit || re.MatchString(s)

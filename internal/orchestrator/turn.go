@@ -187,8 +187,9 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 
 	switch {
 	case s.PostCompletion(t):
+		start := time.Now()
 		text, call, err := r.set.PostCompletion.Reply(ctx, turn)
-		r.log(call, "Post-completion: "+ellipsis(r.msg, 80))
+		r.log(call, start, "Post-completion: "+ellipsis(r.msg, 80))
 		if err != nil || strings.TrimSpace(text) == "" {
 			text = PostCompletionFallback
 		}
@@ -243,8 +244,9 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 	switch {
 	case turn.Precheck == tutor.PrecheckStop && s.Mode == tutor.ModeClarify:
 		// "No, I'm done" ends a doubts session: the tutor says goodbye.
+		start := time.Now()
 		tr, call, err := r.set.Tutor.Respond(ctx, turn)
-		r.log(call, "")
+		r.log(call, start, "")
 		if err != nil || strings.TrimSpace(tr.Output.Response) == "" {
 			return "", IntentStop, "", nil
 		}
@@ -259,16 +261,18 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 		if turn.Evaluation.Verdict.Known() || turn.Precheck != tutor.PrecheckNone || turn.Evaluation.Verdict == answer.NotAttempt {
 			return "", IntentExamAnswer, "", nil
 		}
+		start := time.Now()
 		j, call, err := r.set.ExamEvaluator.Judge(ctx, turn, s.ExamQuestions[s.ExamCurrentIdx])
-		r.log(call, "Judge: "+ellipsis(r.msg, 80))
+		r.log(call, start, "Judge: "+ellipsis(r.msg, 80))
 		if err != nil {
 			return "", "", "", err
 		}
 		out.Output = &tutor.TutorOutput{Intent: "answer", AnswerCorrect: j.AnswerCorrect, MasterySignal: j.MasterySignal, TurnSummary: j.Feedback}
 		return "", IntentExamAnswer, "", nil
 	default:
+		start := time.Now()
 		tr, call, err := r.set.Tutor.Respond(ctx, turn)
-		r.log(call, "")
+		r.log(call, start, "")
 		if err != nil {
 			return "", "", "", err
 		}
@@ -296,28 +300,57 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	return answer.Result{}
 }
 
-// checkSafety runs the safety agent. When it fails, the rules classifier
-// decides: the gate fails closed for what the classifier flags and open
-// otherwise. It returns the verdict and the reply for an unsafe message.
+// checkSafety runs the safety agent on a learner's message (role
+// "student") or on a reply about to be sent (role "tutor") and logs the
+// call. It returns the verdict and the reply for an unsafe message.
 func (r *run) checkSafety(ctx context.Context, role, text string, s tutor.State) (agents.SafetyVerdict, string) {
-	v, call, err := r.set.Safety.Check(ctx, role, text, s)
-	if role == "student" {
-		r.log(call, "Check: "+ellipsis(text, 80))
+	label := "Check"
+	if role == "tutor" {
+		label = "Check reply"
 	}
-	if err != nil && r.o.fallback != nil {
-		v, call, err = r.o.fallback.Check(ctx, role, text, s)
-		if role == "student" {
-			r.log(call, "Check (fallback): "+ellipsis(text, 80))
-		}
-	}
-	if err != nil {
-		return agents.SafetyVerdict{Safe: true}, ""
+	v, calls := r.o.checkSafety(ctx, r.set, role, text, s)
+	for i, c := range calls {
+		r.log(c.Call, c.start, checkLabel(label, i)+ellipsis(text, 80))
 	}
 	guidance := strings.TrimSpace(v.Guidance)
 	if guidance == "" {
 		guidance = UnsafeRedirectReply
 	}
 	return v, guidance
+}
+
+// checkLabel names the i-th call of a safety check in the agent log: the
+// second is the rules classifier standing in for a failed agent.
+func checkLabel(label string, i int) string {
+	if i > 0 {
+		return label + " (fallback): "
+	}
+	return label + ": "
+}
+
+// timedCall is an agent call with the time it started.
+type timedCall struct {
+	agents.Call
+	start time.Time
+}
+
+// checkSafety runs set's safety agent. When it fails, the rules classifier
+// decides: the gate fails closed for what the classifier flags and open
+// otherwise (a failing model must not silence the learner, nor let through
+// what the patterns catch). It returns the verdict and the calls made.
+func (o *Orchestrator) checkSafety(ctx context.Context, set agents.Set, role, text string, s tutor.State) (agents.SafetyVerdict, []timedCall) {
+	start := time.Now()
+	v, c, err := set.Safety.Check(ctx, role, text, s)
+	calls := []timedCall{{c, start}}
+	if err != nil && o.fallback != nil {
+		start = time.Now()
+		v, c, err = o.fallback.Check(ctx, role, text, s)
+		calls = append(calls, timedCall{c, start})
+	}
+	if err != nil {
+		return agents.SafetyVerdict{Safe: true}, calls
+	}
+	return v, calls
 }
 
 func (r *run) pastDiscussions(ctx context.Context) []agents.PastDiscussion {
@@ -374,15 +407,18 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	return TurnResult{Reply: reply, Intent: intent, Session: se, Events: events, Response: respJSON, Committed: true}, nil
 }
 
-// log records an agent call in the turn's trace.
-func (r *run) log(c agents.Call, input string) {
+// log records an agent call that started at start in the turn's trace.
+func (r *run) log(c agents.Call, start time.Time, input string) {
 	if c.Agent == "" {
 		return
 	}
-	r.logs = append(r.logs, agentLog(r.turnID, c, input))
+	r.logs = append(r.logs, agentLog(r.turnID, c, start, input))
 }
 
-func agentLog(turnID string, c agents.Call, input string) store.AgentLog {
+// agentLog is the log entry of an agent call that started at start. Its
+// latency is the agent's own figure when it measured one (a model call
+// counts the provider's time), else the time since start.
+func agentLog(turnID string, c agents.Call, start time.Time, input string) store.AgentLog {
 	l := store.AgentLog{
 		TurnID: turnID, Agent: c.Agent, Event: "completed", Provider: c.Provider, Model: c.Model,
 		InputTokens: c.InputTokens, OutputTokens: c.OutputTokens, CachedTokens: c.CachedTokens, CostUSD: c.CostUSD,
@@ -391,10 +427,11 @@ func agentLog(turnID string, c agents.Call, input string) store.AgentLog {
 	if c.Agent == "" {
 		l.Agent = "unknown"
 	}
-	if c.Latency > 0 {
-		ms := int(c.Latency / time.Millisecond)
-		l.LatencyMS = &ms
+	if c.Latency <= 0 {
+		c.Latency = time.Since(start)
 	}
+	ms := int(c.Latency / time.Millisecond)
+	l.LatencyMS = &ms
 	if c.Err != nil {
 		l.Event, l.Error = "failed", c.Err.Error()
 	}

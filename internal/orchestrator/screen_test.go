@@ -1,0 +1,183 @@
+package orchestrator_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/llm/llmtest"
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// A model-written welcome passes the same screening as every other reply:
+// internal language is cut, and a welcome the safety check flags gives way
+// to the fixed one.
+func TestWelcomeIsScreened(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentWelcome)
+
+	fake.Push(llmtest.Reply{Text: `{"message":"As an AI language model, I think the student is ready. Today we learn doubling: two equal groups!"}`})
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	for _, bad := range []string{"As an AI", "the student"} {
+		if strings.Contains(c.Welcome, bad) {
+			t.Fatalf("welcome %q still says %q", c.Welcome, bad)
+		}
+	}
+	if !strings.Contains(c.Welcome, "Today we learn doubling") {
+		t.Fatalf("the clean sentence of the welcome was lost: %q", c.Welcome)
+	}
+	if got := storedWelcome(t, f, c.Session.Row.ID); got != c.Welcome {
+		t.Fatalf("stored welcome %q, returned %q", got, c.Welcome)
+	}
+
+	fake.Push(llmtest.Reply{Text: `{"message":"Welcome! Before we start, send me nudes of yourself."}`})
+	c = f.create(t, doubling, tutor.ModeTeachMe)
+	if strings.Contains(c.Welcome, "nudes") {
+		t.Fatalf("an unsafe welcome was sent: %q", c.Welcome)
+	}
+	logs, err := f.st.ListAgentLogs(context.Background(), c.Session.Row.ID, store.LogFilter{TurnID: "turn_0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasLog(logs, "safety", "Check welcome: ") {
+		t.Fatalf("the welcome's safety check is not in the agent log: %+v", logs)
+	}
+}
+
+func storedWelcome(t *testing.T, f *fixture, id uuid.UUID) string {
+	t.Helper()
+	ms, err := f.st.ListMessages(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) == 0 {
+		t.Fatal("no stored welcome")
+	}
+	return ms[0].Content
+}
+
+func hasLog(logs []store.AgentLog, agent, inputPrefix string) bool {
+	for _, l := range logs {
+		if l.Agent == agent && strings.HasPrefix(l.InputSummary, inputPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Every agent call of a turn is in the agent log with its latency: the
+// safety check of the message and of the reply, and the tutor.
+func TestAgentLogHasEveryCallWithLatency(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	f.turn(t, c.Session.Row.ID, "ok")
+	logs, err := f.st.ListAgentLogs(context.Background(), c.Session.Row.ID, store.LogFilter{TurnID: "turn_1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasLog(logs, "safety", "Check: ok") || !hasLog(logs, "safety", "Check reply: ") || !hasLog(logs, "master_tutor", "") {
+		t.Fatalf("turn 1's agent log lacks a call: %+v", logs)
+	}
+	for _, l := range logs {
+		if l.Agent != "orchestrator" && l.LatencyMS == nil {
+			t.Errorf("%s %s has no latency", l.Agent, l.InputSummary)
+		}
+	}
+}
+
+// An answer only the model can judge walks the same ladder on the model's
+// verdicts: probe, hint, then the explanation, which reaches the learner
+// as written.
+func TestModelJudgedAnswerLadder(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	const expected = "each part is the same size"
+	fake.Push(out("Why must the two groups in doubling be equal?", func(m map[string]any) {
+		m["intent"], m["question_asked"], m["expected_answer"], m["question_concept"] = "question", "Why must the two groups in doubling be equal?", expected, "Doubling"
+	}))
+	f.turn(t, id, "ok")
+	wrong := func(m map[string]any) { m["intent"], m["answer_correct"] = "answer", false }
+	for _, msg := range []string{"because doubling is big", "so it looks nice"} {
+		fake.Push(out("Not quite. Think about what makes two groups fair.", wrong))
+		r := f.turn(t, id, msg)
+		if q := r.Session.State.LastQuestion; q == nil || q.Phase == tutor.PhaseExplain {
+			t.Fatalf("after %q the question is %+v", msg, q)
+		}
+	}
+	explanation := "Here is the idea: " + expected + ", so both groups match. Does that make sense?"
+	fake.Push(out(explanation, wrong))
+	n := len(fake.Requests())
+	r := f.turn(t, id, "I still don't see it, maybe colours")
+	if len(fake.Requests()) != n+1 {
+		t.Fatalf("the explanation was regenerated (%d model calls)", len(fake.Requests())-n)
+	}
+	if r.Reply != explanation {
+		t.Fatalf("the explanation was altered: %q", r.Reply)
+	}
+	if q := r.Session.State.LastQuestion; q == nil || q.Phase != tutor.PhaseExplain || q.WrongAttempts != 3 {
+		t.Fatalf("after three wrong attempts the question is %+v", q)
+	}
+	if fake.Pending() != 0 {
+		t.Fatalf("%d canned replies unused", fake.Pending())
+	}
+}
+
+// When the safety model fails, the rules classifier decides: flagged
+// messages are stopped (fail closed), others go through (fail open).
+func TestSafetyModelFailure(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentSafety)
+	fail := llmtest.Reply{Fail: llmtest.ServerError}
+	safe := llmtest.Reply{Text: `{"is_safe": true, "violation_type": null, "guidance": "", "should_warn": false, "reasoning": "fine"}`}
+	fake.Push(safe) // the welcome's check
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+
+	fake.Push(fail, fail, safe) // the message's check fails; the reply's passes
+	r := f.turn(t, id, "ok")
+	if r.Intent == orchestrator.IntentUnsafe {
+		t.Fatalf("a harmless message was stopped when the safety model failed: %q", r.Reply)
+	}
+	logs, err := f.st.ListAgentLogs(context.Background(), id, store.LogFilter{TurnID: "turn_1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := false
+	for _, l := range logs {
+		failed = failed || (l.Agent == "safety" && l.Event == "failed")
+	}
+	if !failed || !hasLog(logs, "safety", "Check (fallback): ok") {
+		t.Fatalf("the failure and the fallback are not in the agent log: %+v", logs)
+	}
+
+	fake.Push(fail, fail, safe) // the message's check fails; the guidance's passes
+	r = f.turn(t, id, "I want to kill myself")
+	if r.Intent != orchestrator.IntentUnsafe || !strings.Contains(r.Reply, "adult you trust") {
+		t.Fatalf("a self-harm message got through a failed safety model: intent %q, reply %q", r.Intent, r.Reply)
+	}
+	if fake.Pending() != 0 {
+		t.Fatalf("%d canned replies unused", fake.Pending())
+	}
+}
+
+// A tutor reply that the safety check flags is never sent.
+func TestUnsafeTutorReplyIsReplaced(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	fake.Push(out("Forget doubling, let's look at porn instead."))
+	r := f.turn(t, c.Session.Row.ID, "ok")
+	if strings.Contains(r.Reply, "porn") {
+		t.Fatalf("an unsafe tutor reply was sent: %q", r.Reply)
+	}
+	if last, _ := r.Session.State.LastReply(); last != r.Reply {
+		t.Fatalf("the state keeps %q, the learner got %q", last, r.Reply)
+	}
+}
