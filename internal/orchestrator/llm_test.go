@@ -8,10 +8,14 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/agents/engine"
 	"github.com/tutord/tutord/internal/agents/rules"
@@ -235,16 +239,34 @@ func TestModelFaults(t *testing.T) {
 	for range 10 {
 		sessions = append(sessions, f.create(t, doubling, tutor.ModeTeachMe))
 	}
+	before := map[uuid.UUID]tutor.State{}
+	for _, c := range sessions {
+		before[c.Session.Row.ID] = c.Session.State
+	}
 	for i := range 200 {
 		c := sessions[i%len(sessions)]
-		r := f.turn(t, c.Session.Row.ID, []string{"ok", "7", "I think 14", "what next?"}[i%4])
+		id := c.Session.Row.ID
+		r := f.turn(t, id, []string{"ok", "7", "I think 14", "what next?"}[i%4])
 		if r.Reply == "" {
 			t.Fatalf("turn %d: empty reply", i)
 		}
+		prev := before[id]
+		before[id] = r.Session.State
 		if r.Intent == orchestrator.IntentError {
 			failed++
 			if r.Reply != orchestrator.FailureReply {
 				t.Fatalf("a failed turn answered %q", r.Reply)
+			}
+			// The state stays as it was; the failure is in the agent log.
+			if was, is := asJSON(t, prev), asJSON(t, r.Session.State); !reflect.DeepEqual(was, is) {
+				t.Fatalf("turn %d failed but changed the state:\n%v\n%v", i, was, is)
+			}
+			logs, err := f.st.ListAgentLogs(context.Background(), id, store.LogFilter{TurnID: fmt.Sprintf("turn_%d", prev.TurnCount+1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(logs, func(l store.AgentLog) bool { return l.Agent == "master_tutor" && l.Event == "failed" && l.Error != "" }) {
+				t.Fatalf("turn %d failed but the agent log has no failed tutor call: %+v", i, logs)
 			}
 		} else {
 			answered++
@@ -265,4 +287,19 @@ func TestModelFaults(t *testing.T) {
 		}
 		checkInvariants(t, se)
 	}
+}
+
+// asJSON is v as generic JSON values, to compare documents whatever the
+// order of their keys.
+func asJSON(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

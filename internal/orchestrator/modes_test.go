@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -258,3 +259,40 @@ func TestUnknownSessionAndGuideline(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A partly right exam answer is recorded as partial: it counts in neither
+// the score nor the wrong answers, and its concept is a weak area.
+func TestExamPartlyRightAnswer(t *testing.T) {
+	f := setup(t)
+	const states = "science/states-of-matter/solids-liquids-and-gases"
+	// The bank's list question ("solid, liquid, gas") is in some exams of
+	// this subtopic, not all: find one that asks it.
+	for range 30 {
+		c := f.create(t, states, tutor.ModeExam)
+		qs, tp := c.Session.State.ExamQuestions, c.Session.Topic
+		partial := slices.IndexFunc(qs, func(q tutor.ExamQuestion) bool { return q.ExpectedAnswer == "solid, liquid, gas" })
+		if partial < 0 {
+			continue
+		}
+		var r orchestrator.TurnResult
+		for i, q := range qs {
+			msg := q.Expected(tp).Answer
+			if i == partial {
+				msg = "solid and liquid"
+			}
+			r = f.turn(t, c.Session.Row.ID, msg)
+		}
+		s := r.Session.State
+		if !s.ExamFinished || s.ExamTotalCorrect != len(qs)-1 || s.ExamTotalPartial != 1 || s.ExamTotalIncorrect != 0 {
+			t.Fatalf("finished %v; %d correct, %d partial, %d incorrect", s.ExamFinished, s.ExamTotalCorrect, s.ExamTotalPartial, s.ExamTotalIncorrect)
+		}
+		if res := s.ExamQuestions[partial].Result; res == nil || *res != tutor.ResultPartial {
+			t.Fatalf("question %d recorded as %v", partial+1, res)
+		}
+		if fb := s.ExamFeedback; fb == nil || fb.Score != len(qs)-1 || !slices.Contains(fb.WeakAreas, qs[partial].Concept) {
+			t.Fatalf("feedback %+v", fb)
+		}
+		return
+	}
+	t.Fatal("no exam of 30 asked the bank's list question")
+}

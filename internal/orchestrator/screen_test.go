@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -179,5 +180,36 @@ func TestUnsafeTutorReplyIsReplaced(t *testing.T) {
 	}
 	if last, _ := r.Session.State.LastReply(); last != r.Reply {
 		t.Fatalf("the state keeps %q, the learner got %q", last, r.Reply)
+	}
+}
+
+// Exam generation asks for seven questions, then for three; when both fail
+// the session is not created.
+func TestExamGenerationRetriesWithFewerQuestions(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentExamGenerator)
+	fail := llmtest.Reply{Fail: llmtest.ServerError}
+	three := llmtest.Reply{Text: `{"questions": [
+		{"question_text": "What is double 6?", "expected_answer": "12", "concept": "Doubling", "difficulty": "easy", "question_type": "procedural"},
+		{"question_text": "What is half of 10?", "expected_answer": "5", "concept": "Halving", "difficulty": "medium", "question_type": "procedural"},
+		{"question_text": "What is double 25?", "expected_answer": "50", "concept": "Doubling", "difficulty": "hard", "question_type": "application"}]}`}
+	fake.Push(fail, fail, three)
+	c := f.create(t, doubling, tutor.ModeExam)
+	if n := len(c.Session.State.ExamQuestions); n != 3 {
+		t.Fatalf("%d exam questions; want the retry's 3", n)
+	}
+	reqs := fake.Requests()
+	if first, last := turnPrompt(t, reqs[0]), turnPrompt(t, reqs[len(reqs)-1]); !strings.Contains(first, "Write 7 questions") || !strings.Contains(last, "Write 3 questions") {
+		t.Fatalf("the two requests did not ask for 7 then 3 questions:\n%s\n---\n%s", first, last)
+	}
+
+	fake.Push(fail, fail, fail, fail)
+	_, err := f.o.CreateSession(context.Background(), orchestrator.CreateRequest{GuidelineID: f.guidelines[doubling], Mode: tutor.ModeExam,
+		Student: tutor.StudentContext{Grade: 7, Board: "CBSE", LanguageLevel: "standard"}})
+	if !errors.Is(err, orchestrator.ErrExamGeneration) {
+		t.Fatalf("CreateSession with a failing generator: %v; want ErrExamGeneration", err)
+	}
+	if fake.Pending() != 0 {
+		t.Fatalf("%d canned replies unused", fake.Pending())
 	}
 }

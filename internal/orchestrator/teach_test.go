@@ -59,8 +59,10 @@ func TestTeachMeLesson(t *testing.T) {
 	}
 	stepBefore := r.Session.State.CurrentStep
 	r = f.turn(t, id, "it's "+ans)
-	if r.Session.State.CurrentStep <= stepBefore && r.Session.State.LastQuestion != nil && r.Session.State.LastQuestion.QuestionID == q.QuestionID {
-		t.Fatalf("a correct answer did not move on: step %d, question %+v", r.Session.State.CurrentStep, r.Session.State.LastQuestion)
+	// The step's check question answered: the lesson moves to the next
+	// step, with the question closed.
+	if s := r.Session.State; s.CurrentStep != stepBefore+1 || s.LastQuestion != nil || s.LastAnswerResult == nil || *s.LastAnswerResult != tutor.ResultCorrect {
+		t.Fatalf("a correct answer did not move on: step %d (was %d), question %+v, result %v", s.CurrentStep, stepBefore, s.LastQuestion, s.LastAnswerResult)
 	}
 
 	// An always-correct learner finishes; completion only past the final step.
