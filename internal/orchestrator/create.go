@@ -12,6 +12,7 @@ import (
 
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/lessons"
+	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -80,6 +81,9 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 			if err == nil && len(qs) > 0 {
 				questions = qs
 				break
+			}
+			if errors.Is(err, llm.ErrBudgetExceeded) {
+				return Created{}, err
 			}
 			o.log.Warn("exam generation failed", "session_id", id, "questions", n, "err", err)
 		}

@@ -31,6 +31,12 @@ import (
 // server at url, with test-sized deadlines and backoff.
 func llmSetup(t *testing.T, url string, components ...llm.Component) *fixture {
 	t.Helper()
+	return llmSetupWith(t, url, nil, components...)
+}
+
+// llmSetupWith is llmSetup with the LLM options changed by opt.
+func llmSetupWith(t *testing.T, url string, opt func(*llm.Options, *store.Store), components ...llm.Component) *fixture {
+	t.Helper()
 	f := setup(t, func(o *orchestrator.Options) {
 		set, err := rules.New()
 		if err != nil {
@@ -43,6 +49,9 @@ func llmSetup(t *testing.T, url string, components ...llm.Component) *fixture {
 				AttemptTimeout: 300 * time.Millisecond, CallTimeout: 2 * time.Second,
 				Breakers: llm.NewBreakers(llm.BreakerOptions{Failures: 1000}),
 			},
+		}
+		if opt != nil {
+			opt(&models.Options, o.Store.(*store.Store))
 		}
 		o.Engines = engine.New(set, models, o.Store.(*store.Store))
 	})

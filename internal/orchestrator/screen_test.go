@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -211,5 +213,57 @@ func TestExamGenerationRetriesWithFewerQuestions(t *testing.T) {
 	}
 	if fake.Pending() != 0 {
 		t.Fatalf("%d canned replies unused", fake.Pending())
+	}
+}
+
+// A learner whose model budget is spent gets the budget error, not an
+// apology: nothing of the turn is written, and a retry after the budget
+// renews runs it.
+func TestSpentBudgetStopsTheTurn(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	var clock atomic.Int64 // days added to the budget's clock
+	f := llmSetupWith(t, fake.URL, func(o *llm.Options, st *store.Store) {
+		o.Budget = &llm.Budget{DailyUSD: 0.5, Spend: st, Now: func() time.Time { return time.Now().AddDate(0, 0, int(clock.Load())) }}
+	}, llm.ComponentTutor)
+	ctx := context.Background()
+	learner, err := f.st.EnsureLearner(ctx, "budget-learner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.o.CreateSession(ctx, orchestrator.CreateRequest{GuidelineID: f.guidelines[doubling], Mode: tutor.ModeTeachMe,
+		LearnerID: &learner.ID, Student: tutor.StudentContext{Grade: 7, Board: "CBSE", LanguageLevel: "standard"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.Session.Row.ID
+	err = f.st.RecordUsage(ctx, llm.UsageRecord{LearnerID: learner.ID.String(), Component: llm.ComponentTutor,
+		Provider: llm.ProviderOpenAICompatible, Model: "fake-model", Attempts: 1, CostUSD: 0.75, Priced: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.o.ProcessTurn(ctx, id, "ok", "t1")
+	var le *llm.Error
+	if !errors.Is(err, llm.ErrBudgetExceeded) || !errors.As(err, &le) || le.RetryAfter <= 0 || le.RetryAfter > 24*time.Hour {
+		t.Fatalf("turn with a spent budget: %v; want the budget error with a retry time", err)
+	}
+	se, err := f.o.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if se.Row.Version != c.Session.Row.Version || se.State.TurnCount != 0 {
+		t.Fatalf("the refused turn was written: version %d, turns %d", se.Row.Version, se.State.TurnCount)
+	}
+	if ms, _ := f.st.ListMessages(ctx, id); len(ms) != 1 {
+		t.Fatalf("%d messages after a refused turn; want the welcome only", len(ms))
+	}
+	if len(fake.Requests()) != 0 {
+		t.Fatal("the model was called with the budget spent")
+	}
+
+	clock.Store(1) // the next day
+	fake.Push(out("Doubling means two equal groups. Ready?"))
+	r, err := f.o.ProcessTurn(ctx, id, "ok", "t1")
+	if err != nil || r.Replayed || r.Session.State.TurnCount != 1 {
+		t.Fatalf("the retry the next day: %v, replayed %v, turns %d", err, r.Replayed, r.Session.State.TurnCount)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
 	"github.com/tutord/tutord/internal/tutor/answer"
@@ -71,7 +72,9 @@ type TurnResult struct {
 // processes nothing (a duplicate that arrives while the first is running
 // waits for it). Errors: ErrSessionNotFound, *ConflictError when another
 // writer changed the session since it was read (nothing of this turn is
-// written), ErrShuttingDown, and the context's error.
+// written), ErrShuttingDown, an error matching llm.ErrBudgetExceeded when
+// the learner's model budget is spent (nothing is written), and the
+// context's error.
 func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, clientTurnID string) (TurnResult, error) {
 	if err := o.begin(); err != nil {
 		return TurnResult{}, err
@@ -213,6 +216,11 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 		}
 		var err error
 		reply, intent, writer, err = r.route(ctx, turn, &out)
+		if errors.Is(err, llm.ErrBudgetExceeded) {
+			// Trying again will not help until the budget renews: the
+			// caller says so (429 with Retry-After); the turn never ran.
+			return TurnResult{}, err
+		}
 		if err != nil {
 			return r.failed(ctx, err)
 		}
