@@ -56,8 +56,8 @@ type PostCompletion struct{ a agent }
 var _ agents.PostCompletion = (*PostCompletion)(nil)
 
 // NewPostCompletion returns a post-completion agent that calls c with
-// cfg, normally the welcome component's configuration: both write short
-// messages outside the lesson.
+// cfg, the tutor component's configuration (the engine pairs them): the
+// reply speaks for the tutor that taught the session.
 func NewPostCompletion(c llm.Client, cfg llm.Config, o Options) *PostCompletion {
 	return &PostCompletion{newAgent(agents.NamePostCompletion, c, cfg, o)}
 }
