@@ -84,7 +84,8 @@ func runServe(ctx context.Context, e env, args []string) error {
 		deps.Auth = authn
 	}
 	apiServer := httpapi.New(deps, httpapi.Options{
-		AllowAnonymous: cfg.AllowAnonymous, MaxReplyChars: cfg.MaxReplyChars, CORSOrigins: cfg.CORSOrigins,
+		AllowAnonymous: cfg.AllowAnonymous, MaxReplyChars: cfg.MaxReplyChars,
+		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies,
 		TurnRate:   httpapi.RateLimit{Rate: cfg.TurnRate, Burst: cfg.TurnBurst},
 		CreateRate: httpapi.RateLimit{Rate: cfg.CreateRate, Burst: cfg.CreateBurst},
 		Validator:  httpapi.NewValidator(doc),

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -35,6 +37,7 @@ type Config struct {
 	AllowAnonymous     bool          `env:"TUTORD_ALLOW_ANONYMOUS" envDefault:"true" help:"allow sessions without a token (a development default; set false in production)"`
 	AnonymousRetention time.Duration `env:"TUTORD_ANONYMOUS_RETENTION" envDefault:"720h" help:"delete anonymous sessions idle this long"`
 	CORSOrigins        []string      `env:"TUTORD_CORS_ORIGINS" envDefault:"*" envSeparator:"," help:"allowed browser origins, comma-separated (* is a development default)"`
+	TrustedProxies     Prefixes      `env:"TUTORD_TRUSTED_PROXIES" help:"reverse proxies whose X-Forwarded-For names the client address, comma-separated CIDRs; empty: the peer address is the client's"`
 	MaxReplyChars      int           `env:"TUTORD_MAX_REPLY_CHARS" envDefault:"4000" help:"longest learner message accepted (413 beyond)"`
 	TurnRate           float64       `env:"TUTORD_TURN_RATE" envDefault:"2" help:"turns per second per learner (or client address), sustained; 0 disables"`
 	TurnBurst          int           `env:"TUTORD_TURN_BURST" envDefault:"20" help:"turns a learner may send in a burst"`
@@ -124,7 +127,7 @@ func (c Config) Validate() error {
 	if c.DailyBudgetUSD < 0 {
 		return fmt.Errorf("TUTORD_DAILY_BUDGET_USD: must not be negative, got %v", c.DailyBudgetUSD)
 	}
-	if len(c.CORSOrigins) == 0 {
+	if !slices.ContainsFunc(c.CORSOrigins, func(o string) bool { return strings.TrimSpace(o) != "" }) {
 		return errors.New("TUTORD_CORS_ORIGINS: empty; use * to allow any origin")
 	}
 	switch c.LoadSample {
@@ -136,6 +139,45 @@ func (c Config) Validate() error {
 		return fmt.Errorf("TUTORD_DB_MAX_CONNS: must be at least 1, got %d", c.DBMaxConns)
 	}
 	return nil
+}
+
+// Prefixes is a comma-separated list of network prefixes in CIDR notation
+// ("10.0.0.0/8, 2001:db8::/32"); a bare address stands for itself alone.
+// Spaces around entries and empty entries are ignored.
+type Prefixes []netip.Prefix
+
+// UnmarshalText parses the list.
+func (p *Prefixes) UnmarshalText(text []byte) error {
+	var out Prefixes
+	for _, s := range strings.Split(string(text), ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		if pre, err := netip.ParsePrefix(s); err == nil {
+			if a := pre.Addr(); a.Is4In6() && pre.Bits() >= 96 {
+				pre = netip.PrefixFrom(a.Unmap(), pre.Bits()-96)
+			}
+			out = append(out, pre.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return fmt.Errorf("%q is neither a CIDR prefix nor an address", s)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	*p = out
+	return nil
+}
+
+// String returns the list as it is written in the environment.
+func (p Prefixes) String() string {
+	s := make([]string, len(p))
+	for i, pre := range p {
+		s[i] = pre.String()
+	}
+	return strings.Join(s, ",")
 }
 
 // ParseLevel parses a log level name.

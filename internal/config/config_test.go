@@ -29,6 +29,8 @@ func TestLoadRejectsBadValues(t *testing.T) {
 		"TUTORD_MIGRATE":            {"TUTORD_MIGRATE": "maybe"},
 		"TUTORD_DB_MAX_CONNS":       {"TUTORD_DB_MAX_CONNS": "0"},
 		"TUTORD_DB_CONNECT_TIMEOUT": {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},
+		"TUTORD_TRUSTED_PROXIES":    {"TUTORD_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"},
+		"TUTORD_CORS_ORIGINS":       {"TUTORD_CORS_ORIGINS": " , "},
 	}
 	for name, environ := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -71,5 +73,31 @@ func TestREADMEListsEverySetting(t *testing.T) {
 		if !strings.Contains(string(readme), "`"+s.Env+"`") {
 			t.Errorf("README.md does not document %s", s.Env)
 		}
+	}
+}
+
+func TestTrustedProxies(t *testing.T) {
+	tests := []struct {
+		env  string
+		want string
+	}{
+		{"", ""},
+		{"10.0.0.0/8", "10.0.0.0/8"},
+		{" 10.1.2.3/8 , ,192.0.2.7, 2001:db8::/32 ", "10.0.0.0/8,192.0.2.7/32,2001:db8::/32"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.env, func(t *testing.T) {
+			environ := map[string]string{}
+			if tt.env != "" {
+				environ["TUTORD_TRUSTED_PROXIES"] = tt.env
+			}
+			cfg, err := Load(environ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.TrustedProxies.String(); got != tt.want {
+				t.Fatalf("TrustedProxies = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

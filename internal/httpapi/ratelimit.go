@@ -3,7 +3,9 @@ package httpapi
 import (
 	"fmt"
 	"math"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -56,27 +58,66 @@ func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Dura
 	return true, 0
 }
 
+// rateKey is who a caller's rate limits count against: their learner, or
+// for anonymous callers their client address. The address comes from the
+// server's IP extractor, which believes X-Forwarded-For only from trusted
+// proxies (see ipExtractor): a client cannot name itself anew to get a
+// fresh bucket. WebSocket turns use the key of the upgrade request, so
+// that REST and WebSocket turns share one bucket whatever the session.
+func rateKey(c echo.Context) string {
+	who := callerOf(c)
+	if who.anonymous() {
+		return "ip:" + c.RealIP()
+	}
+	return "learner:" + who.learner.ID.String()
+}
+
 // allow applies the rate limit of an action ("turn" or "create") to the
 // caller: 429 with Retry-After when exhausted.
 func (s *Server) allow(c echo.Context, action string) error {
+	wait, ok := s.take(action, rateKey(c))
+	if ok {
+		return nil
+	}
+	secs := retrySeconds(wait)
+	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+	return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+		Message: fmt.Sprintf("Too many requests; try again in %d s", secs)}
+}
+
+// take takes a token of an action's bucket for a rate key; when none is
+// left it returns how long until one is.
+func (s *Server) take(action, key string) (time.Duration, bool) {
 	rl := s.opts.TurnRate
 	if action == "create" {
 		rl = s.opts.CreateRate
 	}
 	if rl.Rate <= 0 {
-		return nil
+		return 0, true
 	}
-	who := callerOf(c)
-	key := action + "|ip:" + c.RealIP()
-	if !who.anonymous() {
-		key = action + "|learner:" + who.learner.ID.String()
+	ok, wait := s.limiter.take(action+"|"+key, rl, time.Now())
+	return wait, ok
+}
+
+// retrySeconds rounds a wait up to whole seconds, at least one.
+func retrySeconds(wait time.Duration) int {
+	return max(int(math.Ceil(wait.Seconds())), 1)
+}
+
+// ipExtractor finds a request's client address. By default it is the peer
+// address: X-Forwarded-For and X-Real-IP are set by whoever sends the
+// request, so believing them would let a client pick its own rate-limit
+// bucket (Echo's RealIP does believe them when no extractor is set). Behind
+// reverse proxies, X-Forwarded-For is read from the right, through the
+// trusted proxies, to the first address that is not one.
+func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
 	}
-	ok, wait := s.limiter.take(key, rl, time.Now())
-	if ok {
-		return nil
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range trusted {
+		p = p.Masked()
+		opts = append(opts, echo.TrustIPRange(&net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}))
 	}
-	secs := int(math.Ceil(wait.Seconds()))
-	c.Response().Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-	return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-		Message: fmt.Sprintf("Too many requests; try again in %d s", max(secs, 1))}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }

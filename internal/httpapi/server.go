@@ -8,8 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"slices"
-	"strings"
+	"net/netip"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -56,14 +55,26 @@ type Options struct {
 	AllowAnonymous bool
 	// MaxReplyChars bounds a learner message (413 beyond).
 	MaxReplyChars int
-	// CORSOrigins lists the allowed origins; "*" allows any.
+	// CORSOrigins lists the allowed browser origins, exactly as browsers
+	// send them ("https://app.example.com"); "*" allows any. Spaces around
+	// entries and empty entries are ignored. REST's CORS and the
+	// WebSocket's origin check both follow it.
 	CORSOrigins []string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For header
+	// names the client address (for the per-address rate limits of
+	// anonymous callers). Without any, the peer address is the client's and
+	// the header, which any client can set, is ignored.
+	TrustedProxies []netip.Prefix
 	// TurnRate and CreateRate limit turns and session creations per learner
 	// (or client address, for anonymous callers): a sustained rate per
-	// second and a burst. Zero disables the limit.
+	// second and a burst. Zero disables the limit. REST steps and WebSocket
+	// chats take turns from the same bucket.
 	TurnRate, CreateRate RateLimit
-	// WSIdleTimeout closes a WebSocket that has been silent this long;
-	// WSPingInterval is how often the server pings.
+	// WSPingInterval is how often the server pings each WebSocket, and
+	// WSIdleTimeout how long it then waits for the pong: a connection that
+	// does not answer in time (a vanished peer, a half-open TCP connection)
+	// is dropped, at most WSPingInterval + WSIdleTimeout after its last
+	// sign of life. Zero means 30 s and 2 min.
 	WSIdleTimeout, WSPingInterval time.Duration
 	// Validator validates requests against the API contract; nil skips it.
 	Validator echo.MiddlewareFunc
@@ -85,6 +96,7 @@ type Server struct {
 	limiter  *limiter
 	hub      *hub
 	metrics  *Metrics
+	origins  origins
 }
 
 // New builds the server and its routes.
@@ -110,8 +122,9 @@ func New(d Deps, opts ...Options) *Server {
 	e.HidePort = true
 	s := &Server{echo: e, deps: d, opts: o, log: d.Logger, metrics: d.Metrics,
 		learners: &learnerCache{st: d.Learners, ttl: time.Minute, m: map[string]cachedLearner{}},
-		limiter:  newLimiter(), hub: newHub()}
+		limiter:  newLimiter(), hub: newHub(), origins: newOrigins(o.CORSOrigins)}
 	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = ipExtractor(o.TrustedProxies)
 	e.Use(s.recoverPanics, middleware.RequestIDWithConfig(middleware.RequestIDConfig{
 		RequestIDHandler: func(c echo.Context, id string) { c.Set("request_id", id) },
 	}), s.accessLog, s.cors)
@@ -209,45 +222,5 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			slog.Int("status", status), slog.Duration("latency", time.Since(start)),
 			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)))
 		return nil
-	}
-}
-
-// cors answers preflights and marks responses as the reference did:
-// preflights echo the origin and the requested headers; other responses
-// allow any origin (the origin itself when a cookie is sent), with
-// credentials. With a list of origins, only those are allowed.
-func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
-	any := slices.Contains(s.opts.CORSOrigins, "*")
-	return func(c echo.Context) error {
-		req, h := c.Request(), c.Response().Header()
-		origin := req.Header.Get("Origin")
-		if origin == "" {
-			return next(c)
-		}
-		allowed := any || slices.Contains(s.opts.CORSOrigins, origin)
-		h.Add("Vary", "Origin")
-		if req.Method == http.MethodOptions && req.Header.Get("Access-Control-Request-Method") != "" {
-			if !allowed {
-				return c.NoContent(http.StatusForbidden)
-			}
-			h.Set("Access-Control-Allow-Origin", origin)
-			h.Set("Access-Control-Allow-Credentials", "true")
-			h.Set("Access-Control-Allow-Methods", "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT")
-			if rh := req.Header.Get("Access-Control-Request-Headers"); rh != "" {
-				h.Set("Access-Control-Allow-Headers", rh)
-			}
-			h.Set("Access-Control-Max-Age", "600")
-			return c.NoContent(http.StatusOK)
-		}
-		if allowed {
-			if any && req.Header.Get("Cookie") == "" {
-				h.Set("Access-Control-Allow-Origin", "*")
-			} else {
-				h.Set("Access-Control-Allow-Origin", origin)
-			}
-			h.Set("Access-Control-Allow-Credentials", "true")
-			h.Set("Access-Control-Expose-Headers", strings.Join([]string{echo.HeaderXRequestID, "Retry-After"}, ", "))
-		}
-		return next(c)
 	}
 }

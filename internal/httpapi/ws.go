@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -28,12 +29,23 @@ const conflictMessage = "Session was updated from another tab. Your last message
 type serverFrame struct {
 	Type    string        `json:"type"`
 	Payload serverPayload `json:"payload"`
+
+	version int64 // of a state_update: the session's state version
 }
 
 type serverPayload struct {
-	Message *string         `json:"message"`
-	State   *tutor.StateDTO `json:"state"`
-	Error   *string         `json:"error"`
+	Message *string    `json:"message"`
+	State   *wireState `json:"state"`
+	Error   *string    `json:"error"`
+}
+
+// wireState is the state of a state_update: the learner-facing DTO plus
+// the session's turn count and state version (tutord's additions). Both
+// only grow, so that a client can tell an older state from a newer one.
+type wireState struct {
+	tutor.StateDTO
+	TurnCount    int   `json:"turn_count"`
+	StateVersion int64 `json:"state_version"`
 }
 
 // clientFrame is a client frame. Unknown keys are ignored, as in the
@@ -73,19 +85,36 @@ func decodeClientFrame(data []byte) (clientFrame, error) {
 	return f, nil
 }
 
-// wsConn is one WebSocket connection.
+// wsConn is one WebSocket connection. Its frames leave in order: every
+// write holds out, a turn's frames (typing, then assistant or error, then
+// state_update) are not split by the state updates of other writers, which
+// wait until the turn has sent its own, and a state_update older than one
+// the connection has sent is dropped, so that a client never sees the
+// session go back in time.
 type wsConn struct {
 	c       *websocket.Conn
 	session uuid.UUID
+	rateKey string // who the connection's turns count against (rateKey)
 
 	mu   sync.Mutex
 	busy bool          // a turn is in flight
 	idle chan struct{} // closed when no turn is in flight; replaced when one starts
 
-	frames sync.Mutex // held while a turn sends a group of frames, to keep them in order
+	pinging atomic.Bool // a keepalive ping waits for its pong
+
+	// out is held while frames are written, and guards the fields below.
+	out sync.Mutex
+	// sent is the state version of the newest state_update sent.
+	sent int64
+	// pending is the newest state_update of another writer that arrived
+	// while a turn was in flight, and wantState the get_state requests
+	// that did: both are answered after the turn's frames.
+	pending   *serverFrame
+	wantState int
 }
 
-func (w *wsConn) send(ctx context.Context, f serverFrame) error {
+// write sends one frame; the caller holds w.out.
+func (w *wsConn) write(ctx context.Context, f serverFrame) error {
 	b, err := json.Marshal(f)
 	if err != nil {
 		return err
@@ -95,9 +124,64 @@ func (w *wsConn) send(ctx context.Context, f serverFrame) error {
 	return w.c.Write(ctx, websocket.MessageText, b)
 }
 
-func stateFrame(s tutor.State, t *tutor.Topic) serverFrame {
-	dto := s.DTO(t)
-	return serverFrame{Type: "state_update", Payload: serverPayload{State: &dto}}
+// writeLocked sends frames in order, dropping a state_update older than
+// one already sent; the caller holds w.out.
+func (w *wsConn) writeLocked(ctx context.Context, frames ...serverFrame) error {
+	for _, f := range frames {
+		if f.Type == "state_update" {
+			if f.version < w.sent {
+				continue
+			}
+			w.sent = f.version
+		}
+		if err := w.write(ctx, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// send sends frames that answer the client at once (errors about its
+// frames): they may come between a turn's typing and its reply.
+func (w *wsConn) send(ctx context.Context, frames ...serverFrame) error {
+	w.out.Lock()
+	defer w.out.Unlock()
+	return w.writeLocked(ctx, frames...)
+}
+
+// inTurn reports whether a turn is in flight; the caller holds w.out.
+func (w *wsConn) inTurn() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.busy
+}
+
+// deliver sends another writer's state update (a turn on another
+// connection or over REST, a pause), unless the connection has sent as
+// new a state already. While a turn is in flight it is held back and sent
+// after the turn's frames, if it is still the newer.
+func (w *wsConn) deliver(ctx context.Context, f serverFrame) {
+	w.out.Lock()
+	defer w.out.Unlock()
+	if f.version <= w.sent {
+		return
+	}
+	if w.inTurn() {
+		if w.pending == nil || f.version > w.pending.version {
+			w.pending = &f
+		}
+		return
+	}
+	w.writeLocked(ctx, f)
+}
+
+func stateFrame(s tutor.State, t *tutor.Topic, version int64) serverFrame {
+	ws := wireState{StateDTO: s.DTO(t), TurnCount: s.TurnCount, StateVersion: version}
+	return serverFrame{Type: "state_update", Payload: serverPayload{State: &ws}, version: version}
+}
+
+func sessionFrame(se orchestrator.Session) serverFrame {
+	return stateFrame(se.State, se.Topic, se.Row.Version)
 }
 
 func textFrame(typ, text string) serverFrame {
@@ -121,8 +205,13 @@ type hub struct {
 func newHub() *hub { return &hub{sessions: map[uuid.UUID][]*wsConn{}, stop: make(chan struct{})} }
 
 // pinger pings every open connection each interval, from one goroutine for
-// all of them (an idle connection then costs no goroutine of its own); a
-// connection that does not answer within timeout is closed.
+// all of them (an idle connection then costs no goroutine of its own). A
+// connection that does not answer within timeout is dropped at once,
+// without a close handshake: a peer that does not answer pings would not
+// answer that either, and waiting for it would hold the connection longer.
+// Its read loop then ends and releases it. Pongs are read by the
+// connection's read loop, so a live client is never dropped for a turn in
+// flight.
 func (h *hub) pinger(interval, timeout time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -133,11 +222,15 @@ func (h *hub) pinger(interval, timeout time.Duration) {
 		case <-t.C:
 		}
 		for _, w := range h.all() {
+			if !w.pinging.CompareAndSwap(false, true) {
+				continue // the last ping is still waiting (timeout > interval)
+			}
 			go func() {
+				defer w.pinging.Store(false)
 				ctx, cancel := context.WithTimeout(context.Background(), timeout)
 				defer cancel()
 				if err := w.c.Ping(ctx); err != nil {
-					w.c.Close(websocket.StatusPolicyViolation, "keepalive timeout")
+					w.c.CloseNow()
 				}
 			}()
 		}
@@ -225,9 +318,12 @@ func (s *Server) broadcast(id uuid.UUID, se orchestrator.Session, except ...*wsC
 	if len(peers) == 0 {
 		return
 	}
-	f := stateFrame(se.State, se.Topic)
+	f := sessionFrame(se)
 	for _, w := range peers {
-		go w.send(context.Background(), f)
+		// One goroutine per peer: a slow client must not hold up the turn
+		// or request that caused the update. Their order does not matter:
+		// deliver drops whatever is older than what a peer already has.
+		go w.deliver(context.Background(), f)
 	}
 }
 
@@ -245,21 +341,37 @@ func (s *Server) broadcastLatest(ctx context.Context, id uuid.UUID) {
 // websocket serves GET /sessions/ws/{id}: the session's state, the stored
 // welcome when no turn has been taken yet, then chat.
 func (s *Server) websocket(c echo.Context) error {
+	// Browsers send any page's WebSocket to any server, with its Origin:
+	// the same origins as REST's CORS may open one.
+	if origin := c.Request().Header.Get("Origin"); origin != "" && !s.origins.allows(origin) {
+		return errOriginNotAllowed
+	}
 	se, err := s.session(c)
 	if err != nil {
 		return err
 	}
-	origins := s.opts.CORSOrigins
+	// The connection outlives this request: its context ends when the
+	// handler returns, which it does once the first frames are out.
+	ctx := context.WithoutCancel(c.Request().Context())
+	welcome := ""
+	if se.State.TurnCount == 0 {
+		// The reference harness waits for a second frame: the welcome.
+		// Send the stored one, never a second generated welcome.
+		welcome, _ = s.deps.Sessions.Welcome(ctx, se.Row.ID)
+	}
 	conn, err := websocket.Accept(c.Response(), c.Request(), &websocket.AcceptOptions{
-		OriginPatterns:     origins,
-		InsecureSkipVerify: slices.Contains(origins, "*"),
+		InsecureSkipVerify: true, // the origin is checked above, as REST's CORS checks it
 	})
 	if err != nil {
 		return nil // Accept has written the HTTP error
 	}
 	conn.SetReadLimit(wsReadLimit)
-	w := &wsConn{c: conn, session: se.Row.ID, idle: closedChan()}
+	w := &wsConn{c: conn, session: se.Row.ID, rateKey: rateKey(c), idle: closedChan()}
+	// The first frames go out before any state update of another writer,
+	// which waits for out (and is dropped if it is not newer).
+	w.out.Lock()
 	if !s.hub.add(w) {
+		w.out.Unlock()
 		conn.Close(websocket.StatusGoingAway, "server shutting down")
 		return nil
 	}
@@ -267,23 +379,15 @@ func (s *Server) websocket(c echo.Context) error {
 		s.metrics.wsOpened()
 	}
 	s.hub.pingOnce.Do(func() { go s.hub.pinger(s.opts.WSPingInterval, s.opts.WSIdleTimeout) })
-	// The connection outlives this request: its context ends when the
-	// handler returns, which it does once the first frames are out.
-	ctx := context.WithoutCancel(c.Request().Context())
-	if err := w.send(ctx, stateFrame(se.State, se.Topic)); err != nil {
+	frames := []serverFrame{sessionFrame(se)}
+	if welcome != "" {
+		frames = append(frames, textFrame("assistant", welcome))
+	}
+	err = w.writeLocked(ctx, frames...)
+	w.out.Unlock()
+	if err != nil {
 		s.closeConn(w)
 		return nil
-	}
-	if se.State.TurnCount == 0 {
-		// The reference harness waits for a second frame: the welcome.
-		// Send the stored one, never a second generated welcome.
-		welcome, err := s.deps.Sessions.Welcome(ctx, se.Row.ID)
-		if err == nil && welcome != "" {
-			if err := w.send(ctx, textFrame("assistant", welcome)); err != nil {
-				s.closeConn(w)
-				return nil
-			}
-		}
 	}
 	// Read on a fresh goroutine: this one's stack has grown with the
 	// request's work, and an idle connection should cost as little as a
@@ -320,9 +424,7 @@ func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 		}
 		switch f.Type {
 		case "get_state":
-			if cur, err := s.deps.Sessions.Load(ctx, w.session); err == nil {
-				w.send(ctx, stateFrame(cur.State, cur.Topic))
-			}
+			s.sendState(ctx, w)
 		case "chat":
 			msg, clientID := "", ""
 			if f.Payload != nil && f.Payload.Message != nil {
@@ -340,6 +442,42 @@ func closedChan() chan struct{} {
 	ch := make(chan struct{})
 	close(ch)
 	return ch
+}
+
+// sendState answers get_state with the session's current state; while a
+// turn is in flight, after that turn's frames (as the reference, which
+// reads the next frame only once a turn is done).
+func (s *Server) sendState(ctx context.Context, w *wsConn) {
+	w.out.Lock()
+	defer w.out.Unlock()
+	if w.inTurn() {
+		w.wantState++
+		return
+	}
+	if cur, err := s.deps.Sessions.Load(ctx, w.session); err == nil {
+		w.writeLocked(ctx, sessionFrame(cur))
+	}
+}
+
+// flushLocked sends what waited for a turn's frames: the answers to
+// get_state, and the newest state update of another writer if it is newer
+// than the turn's. The caller holds w.out.
+func (s *Server) flushLocked(ctx context.Context, w *wsConn) {
+	if n := w.wantState; n > 0 {
+		w.wantState = 0
+		if cur, err := s.deps.Sessions.Load(ctx, w.session); err == nil {
+			f := sessionFrame(cur)
+			for range n {
+				w.writeLocked(ctx, f)
+			}
+		}
+	}
+	if p := w.pending; p != nil {
+		w.pending = nil
+		if p.version > w.sent {
+			w.writeLocked(ctx, *p)
+		}
+	}
 }
 
 // startTurn runs a chat message as a turn in the background, so that the
@@ -360,19 +498,18 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 		// are paid for, and the learner may reconnect.
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 		defer cancel()
-		// finish sends the turn's last frames. The connection takes its next
-		// message as soon as the turn is done (a client may send it as soon
-		// as it reads the reply); the frame lock keeps that turn's frames
-		// after these.
+		// finish sends the turn's last frames, then what waited for them.
+		// The connection takes its next message as soon as the turn is done
+		// (a client may send it as soon as it reads the reply); holding out
+		// keeps that turn's frames after these.
 		finish := func(frames ...serverFrame) {
-			w.frames.Lock()
-			defer w.frames.Unlock()
+			w.out.Lock()
+			defer w.out.Unlock()
 			w.mu.Lock()
 			w.busy = false
 			w.mu.Unlock()
-			for _, f := range frames {
-				w.send(tctx, f)
-			}
+			w.writeLocked(tctx, frames...)
+			s.flushLocked(tctx, w)
 			close(idle)
 		}
 		if n := len([]rune(msg)); n > s.opts.MaxReplyChars {
@@ -383,20 +520,18 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			finish(textFrame("error", err.Error()))
 			return
 		}
-		w.frames.Lock()
 		w.send(tctx, serverFrame{Type: "typing"})
-		w.frames.Unlock()
 		res, err := s.deps.Sessions.ProcessTurn(tctx, id, msg, clientTurnID)
 		var conflict *orchestrator.ConflictError
 		switch {
 		case err == nil:
-			finish(textFrame("assistant", res.Reply), stateFrame(res.Session.State, res.Session.Topic))
+			finish(textFrame("assistant", res.Reply), sessionFrame(res.Session))
 			if res.Committed && !res.Replayed {
 				s.broadcast(id, res.Session, w)
 			}
 		case errors.As(err, &conflict):
 			// Another replica or tab won: adopt its state.
-			finish(textFrame("error", conflictMessage), stateFrame(conflict.State, conflict.Topic))
+			finish(textFrame("error", conflictMessage), stateFrame(conflict.State, conflict.Topic, conflict.Version))
 		default:
 			apiErr := s.toAPIError(err)
 			if apiErr.Status >= 500 {
@@ -404,21 +539,19 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			}
 			frames := []serverFrame{textFrame("error", apiErr.Message)}
 			if cur, lerr := s.deps.Sessions.Load(tctx, id); lerr == nil {
-				frames = append(frames, stateFrame(cur.State, cur.Topic))
+				frames = append(frames, sessionFrame(cur))
 			}
 			finish(frames...)
 		}
 	}()
 }
 
-// wsAllow applies the turn rate limit to a WebSocket's session owner.
+// wsAllow applies the rate limit of an action to a WebSocket's caller: the
+// same bucket as the caller's REST requests (rateKey), whichever session
+// the turn is on.
 func (s *Server) wsAllow(w *wsConn, action string) error {
-	rl := s.opts.TurnRate
-	if rl.Rate <= 0 {
-		return nil
-	}
-	if ok, wait := s.limiter.take(action+"|session:"+w.session.String(), rl, time.Now()); !ok {
-		return fmt.Errorf("Too many messages; try again in %d s", max(int(wait.Seconds()+0.999), 1))
+	if wait, ok := s.take(action, w.rateKey); !ok {
+		return fmt.Errorf("Too many messages; try again in %d s", retrySeconds(wait))
 	}
 	return nil
 }

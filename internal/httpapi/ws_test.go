@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -43,8 +44,9 @@ type wsClient struct {
 	s *apiServer
 }
 
-// dial opens the session's WebSocket as the reference harness does.
-func (s *apiServer) dial(t *testing.T, id, tok string) (*wsClient, *http.Response, error) {
+// dial opens the session's WebSocket as the reference harness does, with
+// the request headers given (a browser's Origin, say).
+func (s *apiServer) dial(t *testing.T, id, tok string, header ...http.Header) (*wsClient, *http.Response, error) {
 	t.Helper()
 	u := "ws" + strings.TrimPrefix(s.URL, "http") + "/sessions/ws/" + id
 	if tok != "" {
@@ -52,7 +54,11 @@ func (s *apiServer) dial(t *testing.T, id, tok string) (*wsClient, *http.Respons
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, resp, err := websocket.Dial(ctx, u, nil)
+	var opts *websocket.DialOptions
+	if len(header) > 0 {
+		opts = &websocket.DialOptions{HTTPHeader: header[0]}
+	}
+	c, resp, err := websocket.Dial(ctx, u, opts)
 	if err != nil {
 		return nil, resp, err
 	}
@@ -64,23 +70,44 @@ func (s *apiServer) dial(t *testing.T, id, tok string) (*wsClient, *http.Respons
 // read returns the next frame, checked against the contract's ServerFrame.
 func (w *wsClient) read() frame {
 	w.t.Helper()
+	f, err := w.readFrame()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return f
+}
+
+// readFrame is read for goroutines other than the test's, which may not
+// call t.Fatal.
+func (w *wsClient) readFrame() (frame, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, data, err := w.c.Read(ctx)
 	if err != nil {
-		w.t.Fatalf("read: %v", err)
+		return frame{}, fmt.Errorf("read: %w", err)
 	}
-	doc, _ := spec()
+	return decodeServerFrame(data)
+}
+
+// decodeServerFrame decodes a server frame, checked against the
+// contract's ServerFrame.
+func decodeServerFrame(data []byte) (frame, error) {
+	doc, err := spec()
+	if err != nil {
+		return frame{}, err
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
-		w.t.Fatalf("frame is not JSON: %s", data)
+		return frame{}, fmt.Errorf("frame is not JSON: %s", data)
 	}
 	if err := doc.Components.Schemas["ServerFrame"].Value.VisitJSON(v); err != nil {
-		w.t.Fatalf("frame %s does not match ServerFrame: %v", data, firstLines(err.Error(), 6))
+		return frame{}, fmt.Errorf("frame %s does not match ServerFrame: %v", data, firstLines(err.Error(), 6))
 	}
 	var f frame
-	json.Unmarshal(data, &f)
-	return f
+	if err := json.Unmarshal(data, &f); err != nil {
+		return frame{}, err
+	}
+	return f, nil
 }
 
 func (w *wsClient) send(v any) {
@@ -100,7 +127,13 @@ func (w *wsClient) sendRaw(b []byte) {
 // state_update: the reference's order.
 func (w *wsClient) chat(msg string) (reply, errMsg string, state map[string]any) {
 	w.t.Helper()
-	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": msg}})
+	return w.turn(map[string]any{"message": msg})
+}
+
+// turn is chat with any payload.
+func (w *wsClient) turn(payload map[string]any) (reply, errMsg string, state map[string]any) {
+	w.t.Helper()
+	w.send(map[string]any{"type": "chat", "payload": payload})
 	if f := w.read(); f.Type != "typing" {
 		w.t.Fatalf("first frame %s, want typing", f.Type)
 	}
@@ -238,6 +271,40 @@ func TestWebSocketOneTurnAtATime(t *testing.T) {
 	}
 	if f := w.read(); f.Type != "state_update" {
 		t.Fatalf("the first turn: %s", f.Type)
+	}
+}
+
+// TestWebSocketRepeatedClientTurnID: a chat that repeats a client_turn_id
+// gets the first turn's reply again and processes nothing.
+func TestWebSocketRepeatedClientTurnID(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", "")
+	w, _, err := s.dial(t, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.read()
+	w.read()
+	first, errMsg, st := w.turn(map[string]any{"message": "ready", "client_turn_id": "turn-1"})
+	if first == "" || errMsg != "" {
+		t.Fatalf("first turn: %q %q", first, errMsg)
+	}
+	before := s.do("GET", "/sessions/"+id, nil, "").JSON(t)
+	again, errMsg, st2 := w.turn(map[string]any{"message": "something else entirely", "client_turn_id": "turn-1"})
+	if again != first || errMsg != "" {
+		t.Fatalf("repeated turn: reply %q (error %q), want the first reply %q", again, errMsg, first)
+	}
+	if st2["turn_count"] != st["turn_count"] || st2["state_version"] != st["state_version"] {
+		t.Fatalf("repeated turn: turn %v version %v, want %v %v", st2["turn_count"], st2["state_version"], st["turn_count"], st["state_version"])
+	}
+	after := s.do("GET", "/sessions/"+id, nil, "").JSON(t)
+	if after["turn_count"] != before["turn_count"] || len(after["full_conversation_log"].([]any)) != len(before["full_conversation_log"].([]any)) {
+		t.Fatalf("repeated turn changed the session: turns %v → %v, log %d → %d messages", before["turn_count"], after["turn_count"],
+			len(before["full_conversation_log"].([]any)), len(after["full_conversation_log"].([]any)))
+	}
+	// A new id is a new turn.
+	if _, _, st3 := w.turn(map[string]any{"message": "ok", "client_turn_id": "turn-2"}); st3["turn_count"].(float64) != st["turn_count"].(float64)+1 {
+		t.Fatalf("a new client_turn_id: turn %v, want %v", st3["turn_count"], st["turn_count"].(float64)+1)
 	}
 }
 

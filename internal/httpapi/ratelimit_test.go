@@ -1,0 +1,138 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/httpapi"
+)
+
+// turnLimit sets a turn budget of burst turns and no refill to speak of.
+func turnLimit(burst int, trusted ...string) serverOption {
+	return func(o *httpapi.Options, _ *httpapi.Deps) {
+		o.TurnRate = httpapi.RateLimit{Rate: 0.001, Burst: burst}
+		for _, p := range trusted {
+			o.TrustedProxies = append(o.TrustedProxies, netip.MustParsePrefix(p))
+		}
+	}
+}
+
+func (s *apiServer) step(id, tok string, headers ...string) response {
+	s.t.Helper()
+	return s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ok"}, tok, headers...)
+}
+
+// wsLimited reports whether a chat on a fresh connection is refused by the
+// rate limit, and fails the test on any other answer.
+func (s *apiServer) wsLimited(t *testing.T, id, tok string) bool {
+	t.Helper()
+	w, _, err := s.dial(t, id, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.read().state(t)["turn_count"] == float64(0) {
+		w.read() // the welcome
+	}
+	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
+	switch f := w.read(); f.Type {
+	case "error":
+		if !strings.Contains(*f.Payload.Error, "Too many") {
+			t.Fatalf("error %q, want the rate limit's", *f.Payload.Error)
+		}
+		return true
+	case "typing":
+		if f := w.read(); f.Type != "assistant" {
+			t.Fatalf("chat: %s, want assistant", f.Type)
+		}
+		w.read()
+		return false
+	default:
+		t.Fatalf("chat: %s", f.Type)
+		return false
+	}
+}
+
+// TestRateLimitSharedByRESTAndWebSocket: a learner's REST steps and
+// WebSocket chats take turns from one bucket, whichever session they are
+// on.
+func TestRateLimitSharedByRESTAndWebSocket(t *testing.T) {
+	s := newServer(t, turnLimit(2))
+	alice := token(t, "alice", false)
+	first, second := s.newSession(fractions, "", alice), s.newSession(fractions, "", alice)
+	for range 2 {
+		if r := s.step(first, alice); r.Status != 200 {
+			t.Fatalf("step: %d %s", r.Status, r.Body)
+		}
+	}
+	r := s.step(first, alice)
+	if r.Status != http.StatusTooManyRequests || r.code(t) != "rate_limited" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("third step: %d %s (Retry-After %q)", r.Status, r.Body, r.Header.Get("Retry-After"))
+	}
+	// Over WebSocket, on another of her sessions: limited too.
+	if !s.wsLimited(t, second, alice) {
+		t.Fatal("a WebSocket chat escaped the learner's spent REST limit")
+	}
+
+	// The other way round: turns over WebSocket spend the REST budget.
+	bob := token(t, "bob", false)
+	mine := s.newSession(fractions, "", bob)
+	for range 2 {
+		if s.wsLimited(t, mine, bob) {
+			t.Fatal("bob limited before his budget was spent")
+		}
+	}
+	if r := s.step(s.newSession(fractions, "", bob), bob); r.Status != http.StatusTooManyRequests {
+		t.Fatalf("REST step after two WebSocket turns: %d, want 429", r.Status)
+	}
+}
+
+// TestRateLimitIgnoresForwardedHeaders: without trusted proxies, an
+// anonymous client cannot get a fresh bucket by naming another address in
+// X-Forwarded-For or X-Real-IP, over REST or WebSocket.
+func TestRateLimitIgnoresForwardedHeaders(t *testing.T) {
+	s := newServer(t, turnLimit(1))
+	id := s.newSession(fractions, "", "")
+	if r := s.step(id, ""); r.Status != 200 {
+		t.Fatalf("step: %d %s", r.Status, r.Body)
+	}
+	for _, h := range [][]string{
+		{"X-Forwarded-For", "203.0.113.7"},
+		{"X-Real-IP", "203.0.113.8"},
+		{"X-Forwarded-For", "203.0.113.9", "X-Real-IP", "203.0.113.9"},
+	} {
+		if r := s.step(id, "", h...); r.Status != http.StatusTooManyRequests {
+			t.Fatalf("step with %v: %d, want 429", h, r.Status)
+		}
+	}
+	if !s.wsLimited(t, id, "") {
+		t.Fatal("an anonymous WebSocket chat escaped the address's spent REST limit")
+	}
+}
+
+// TestRateLimitTrustedProxy: behind a trusted proxy, X-Forwarded-For names
+// the client, read from the right up to the first untrusted address.
+func TestRateLimitTrustedProxy(t *testing.T) {
+	s := newServer(t, turnLimit(1, "127.0.0.0/8"))
+	id := s.newSession(fractions, "", "")
+	tests := []struct {
+		xff    string
+		status int
+	}{
+		{"203.0.113.7", 200},
+		{"203.0.113.7", 429},
+		{"203.0.113.8", 200},               // another client behind the proxy
+		{"198.51.100.1, 203.0.113.8", 429}, // what the client wrote itself counts for nothing
+		{"", 200},                          // the proxy itself
+	}
+	for _, tt := range tests {
+		var h []string
+		if tt.xff != "" {
+			h = []string{"X-Forwarded-For", tt.xff}
+		}
+		if r := s.step(id, "", h...); r.Status != tt.status {
+			t.Fatalf("X-Forwarded-For %q: %d, want %d", tt.xff, r.Status, tt.status)
+		}
+	}
+}
