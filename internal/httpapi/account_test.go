@@ -3,6 +3,8 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -12,8 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
+
 	"github.com/tutord/tutord/internal/auth"
 	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/stt"
 )
 
@@ -71,11 +76,38 @@ func TestProfileAndSignIn(t *testing.T) {
 	}
 }
 
+// recordUsage stores a model call's usage as the LLM client does: the
+// rules engine of these tests makes none.
+func recordUsage(t *testing.T, s *apiServer, learner, session string, cost float64) {
+	t.Helper()
+	err := s.st.RecordUsage(context.Background(), llm.UsageRecord{Time: time.Now(), LearnerID: learner, SessionID: session,
+		Component: llm.ComponentTutor, Provider: llm.ProviderOpenAI, Model: "gpt-5.2", Attempts: 1, Latency: 1200 * time.Millisecond,
+		Usage: llm.Usage{InputTokens: 900, OutputTokens: 120}, CostUSD: cost, Priced: true, PromptHash: "sha256:feedface"})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestDeleteLearnerRemovesEveryRow(t *testing.T) {
 	s := newServer(t)
+	ctx := context.Background()
 	tok := token(t, "doomed", false)
 	id := s.newSession(fractions, "", tok)
 	s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ready"}, tok)
+	l, err := s.st.LearnerByExternalID(ctx, "doomed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	learner := l.ID.String()
+	recordUsage(t, s, learner, id, 0.01) // a call of the session
+	recordUsage(t, s, learner, "", 0.02) // a call outside any session
+	recordUsage(t, s, "", id, 0.03)      // a call of the session recorded without the learner
+	// Another learner's rows stay.
+	keepTok := token(t, "kept", false)
+	keep := s.newSession(fractions, "", keepTok)
+	kept, _ := s.st.LearnerByExternalID(ctx, "kept")
+	recordUsage(t, s, kept.ID.String(), keep, 0.04)
+
 	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=doomed", nil, tok); r.Status != 403 {
 		t.Fatalf("non-admin delete: %d", r.Status)
 	}
@@ -84,18 +116,130 @@ func TestDeleteLearnerRemovesEveryRow(t *testing.T) {
 	if r.Status != 200 || !strings.Contains(string(r.Body), `"deleted"`) {
 		t.Fatalf("delete: %d %s", r.Status, r.Body)
 	}
+	count := func(q string, arg string) int {
+		t.Helper()
+		var n int
+		if err := s.st.Pool().QueryRow(ctx, q, arg).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
 	for _, table := range []string{"sessions", "session_messages", "session_turns", "agent_logs", "llm_usage"} {
 		col := "session_id"
 		if table == "sessions" {
 			col = "id"
 		}
-		var n int
-		if err := s.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM `+table+` WHERE `+col+`::text = $1`, id).Scan(&n); err != nil || n != 0 {
-			t.Errorf("%s still has %d rows (%v)", table, n, err)
+		if n := count(`SELECT count(*) FROM `+table+` WHERE `+col+`::text = $1`, id); n != 0 {
+			t.Errorf("%s still has %d rows of the deleted learner's session", table, n)
 		}
+	}
+	for _, table := range []string{"sessions", "llm_usage"} {
+		if n := count(`SELECT count(*) FROM `+table+` WHERE learner_id::text = $1`, learner); n != 0 {
+			t.Errorf("%s still has %d rows of the deleted learner", table, n)
+		}
+	}
+	if n := count(`SELECT count(*) FROM learners WHERE id::text = $1 OR external_id = 'doomed'`, learner); n != 0 {
+		t.Errorf("the learner's own row is still there")
+	}
+	if n := count(`SELECT count(*) FROM llm_usage WHERE session_id::text = $1`, keep); n != 1 {
+		t.Errorf("another learner's usage rows: %d, want 1", n)
+	}
+	if r := s.do("GET", "/sessions/"+keep, nil, keepTok); r.Status != 200 {
+		t.Errorf("another learner's session: %d", r.Status)
 	}
 	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=doomed", nil, admin); r.Status != 404 || r.code(t) != "user_not_found" {
 		t.Fatalf("second delete: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", "/auth/admin/user", nil, admin); r.Status != 422 || r.code(t) != "validation_error" || !strings.Contains(string(r.Body), "cognito_sub") {
+		t.Fatalf("delete without cognito_sub: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestProfileExportHasAllData: the export holds a row of every table that
+// holds the learner's data, and for a learner leaves out what could give
+// an answer away.
+func TestProfileExportHasAllData(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "exporter", false)
+	id := s.newSession(fractions, "", tok)
+	for _, msg := range []string{"ready", "ok"} {
+		s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": msg}, tok, "Idempotency-Key", "k-"+msg)
+	}
+	l, err := s.st.LearnerByExternalID(context.Background(), "exporter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordUsage(t, s, l.ID.String(), id, 0.01)
+	recordUsage(t, s, l.ID.String(), "", 0.02)
+	recordUsage(t, s, "", id, 0.03)
+	other := token(t, "bystander", false)
+	otherID := s.newSession(fractions, "", other)
+	bystander, _ := s.st.LearnerByExternalID(context.Background(), "bystander")
+	recordUsage(t, s, bystander.ID.String(), otherID, 0.5)
+
+	export := func(tok string) map[string]any {
+		t.Helper()
+		r := s.do("GET", "/profile/export", nil, tok)
+		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Disposition"), "attachment") {
+			t.Fatalf("export: %d %s", r.Status, truncate(r.Body, 300))
+		}
+		return r.JSON(t)
+	}
+	m := export(tok)
+	sessions := m["sessions"].([]any)
+	if len(sessions) != 1 {
+		t.Fatalf("%d sessions exported, want 1", len(sessions))
+	}
+	se := sessions[0].(map[string]any)
+	if se["session_id"] != id || se["guideline_id"] != s.subject[fractions].String() {
+		t.Fatalf("session %v", se["session_id"])
+	}
+	if msgs := se["messages"].([]any); len(msgs) != 5 {
+		t.Errorf("%d messages, want 5 (the welcome and two turns)", len(msgs))
+	}
+	turns := se["turns"].([]any)
+	if len(turns) != 2 || turns[0].(map[string]any)["client_turn_id"] != "k-ready" || turns[0].(map[string]any)["response"].(map[string]any)["next_turn"] == nil {
+		t.Errorf("turns %v", turns)
+	}
+	logs := se["agent_logs"].([]any)
+	if len(logs) < 4 {
+		t.Errorf("%d agent logs, want those of the creation and both turns", len(logs))
+	}
+	for _, e := range logs {
+		for _, hidden := range []string{"prompt", "output", "reasoning", "error"} {
+			if _, ok := e.(map[string]any)[hidden]; ok {
+				t.Fatalf("a learner's export has an agent log with %s: %v", hidden, e)
+			}
+		}
+	}
+	usage := m["llm_usage"].([]any)
+	if len(usage) != 3 {
+		t.Fatalf("%d usage rows, want the learner's 3: %v", len(usage), usage)
+	}
+	u := usage[0].(map[string]any)
+	if u["session_id"] != id || u["input_tokens"] != float64(900) || u["latency_ms"] != float64(1200) || u["model"] != "gpt-5.2" {
+		t.Errorf("usage row %v", u)
+	}
+	if _, ok := u["prompt_hash"]; ok {
+		t.Errorf("a learner's export has a prompt hash: %v", u)
+	}
+	// An admin exporting their own data gets the full entries.
+	admin := token(t, "exporting-admin", true)
+	aid := s.newSession(fractions, "", admin)
+	s.do("POST", "/sessions/"+aid+"/step", map[string]any{"student_reply": "ready"}, admin)
+	al, _ := s.st.LearnerByExternalID(context.Background(), "exporting-admin")
+	recordUsage(t, s, al.ID.String(), aid, 0.01)
+	m = export(admin)
+	entry := m["sessions"].([]any)[0].(map[string]any)["agent_logs"].([]any)[0].(map[string]any)
+	if _, ok := entry["prompt"]; !ok {
+		t.Errorf("an admin's export lacks the prompt field: %v", entry)
+	}
+	if m["llm_usage"].([]any)[0].(map[string]any)["prompt_hash"] != "sha256:feedface" {
+		t.Errorf("an admin's export lacks the prompt hash: %v", m["llm_usage"])
+	}
+
+	if r := s.do("GET", "/profile/export", nil, ""); r.Status != 401 || r.code(t) != "unauthorized" {
+		t.Fatalf("export without a token: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -231,6 +375,48 @@ func TestCORSAndMetrics(t *testing.T) {
 	for _, want := range []string{`tutord_turns_total{engine="rules",mode="teach_me"} 1`, `tutord_http_request_duration_seconds_count{method="POST",route="/sessions/:id/step",status="200"} 1`, "tutord_websockets_open 0"} {
 		if !strings.Contains(string(r.Body), want) {
 			t.Errorf("metrics lack %q", want)
+		}
+	}
+}
+
+// TestAuthenticationUnavailable: when the identity provider's keys cannot
+// be fetched, a request with a token is a 503 (clients log out on a 401),
+// on every kind of route that takes one, as documented.
+func TestAuthenticationUnavailable(t *testing.T) {
+	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+	}))
+	defer jwks.Close()
+	v, err := auth.NewVerifier(auth.Config{JWKSURL: jwks.URL, Audience: "tutord-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Auth = httpapi.NewAuthenticator(v) })
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mint := func(use string) string {
+		tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{"sub": "x", "token_use": use, "client_id": "tutord-test",
+			"aud": "tutord-test", "exp": time.Now().Add(time.Hour).Unix()})
+		tok.Header["kid"] = "key-1"
+		signed, err := tok.SignedString(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return signed
+	}
+	id := s.newSession(fractions, "", "")
+	for _, rt := range []struct{ method, path, use string }{
+		{"GET", "/profile/export", "access"},
+		{"GET", "/sessions/history", "access"},
+		{"POST", "/sessions/" + id + "/pause", "access"},
+		{"GET", "/sessions/" + id + "/replay", "access"},
+		{"POST", "/auth/sync", "id"},
+	} {
+		r := s.do(rt.method, rt.path, nil, mint(rt.use))
+		if r.Status != 503 || r.code(t) != "unavailable" || !strings.Contains(string(r.Body), "Authentication is temporarily unavailable") {
+			t.Errorf("%s %s: %d %s; want 503 unavailable", rt.method, rt.path, r.Status, r.Body)
 		}
 	}
 }

@@ -56,12 +56,44 @@ func sessionDocument(se orchestrator.Session, msgs []store.Message, redact bool)
 		return nil, err
 	}
 	if redact {
-		if doc["last_question"], err = redactQuestion(se.State.LastQuestion); err != nil {
+		if err := redactState(doc, se.State); err != nil {
 			return nil, err
 		}
-		if doc["exam_questions"], err = redactExam(se.State.ExamQuestions); err != nil {
-			return nil, err
-		}
+	}
+	return json.Marshal(doc)
+}
+
+// redactState nulls the answer-bearing values of doc, the JSON object of
+// state st (or a document built on it), for a reader who is not an admin:
+// see sessionDocument.
+func redactState(doc map[string]json.RawMessage, st tutor.State) error {
+	var err error
+	if doc["last_question"], err = redactQuestion(st.LastQuestion); err != nil {
+		return err
+	}
+	doc["exam_questions"], err = redactExam(st.ExamQuestions)
+	return err
+}
+
+// redactedState returns a stored state as a reader who is not an admin may
+// see it. It is re-encoded from the decoded state rather than patched, so
+// that keys the decoder does not know (of an older document) cannot carry
+// an answer past the redaction.
+func redactedState(raw json.RawMessage) (json.RawMessage, error) {
+	st, err := tutor.DecodeState(raw)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	if err := redactState(doc, st); err != nil {
+		return nil, err
 	}
 	return json.Marshal(doc)
 }

@@ -2,12 +2,13 @@ package httpapi_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"sync"
 	"testing"
 
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tutord/tutord/internal/httpapi"
@@ -17,19 +18,31 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-func get(t *testing.T, url string) (int, map[string]any) {
+// contractRouter finds the contract's operation of a request.
+var contractRouter = sync.OnceValues(func() (routers.Router, error) {
+	doc, err := spec()
+	if err != nil {
+		return nil, err
+	}
+	return gorillamux.NewRouter(doc)
+})
+
+// get sends a GET to a server built outside newServer and decodes the
+// body; the response is checked against the contract, as do checks those
+// of newServer's servers.
+func get(t *testing.T, rawURL string) (int, map[string]any) {
 	t.Helper()
-	resp, err := http.Get(url)
+	u, err := url.Parse(rawURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var body map[string]any
-	if err := json.Unmarshal(b, &body); err != nil {
-		t.Fatalf("GET %s: body %q is not a JSON object", url, b)
+	router, err := contractRouter()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return resp.StatusCode, body
+	c := &apiServer{t: t, URL: u.Scheme + "://" + u.Host, router: router}
+	r := c.do("GET", u.RequestURI(), nil, "")
+	return r.Status, r.JSON(t)
 }
 
 func TestHealthEndpoints(t *testing.T) {

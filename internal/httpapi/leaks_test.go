@@ -1,10 +1,12 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // strings collects every string value of a JSON document with its path.
@@ -81,22 +83,58 @@ func checkNoSecrets(t testing.TB, where string, body []byte, secrets []string) {
 	}
 }
 
+// readRawFrame returns the next WebSocket frame as sent, checked against
+// the contract's ServerFrame (read() decodes only the fields it knows).
+func (w *wsClient) readRawFrame() []byte {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, data, err := w.c.Read(ctx)
+	if err != nil {
+		w.t.Fatalf("read: %v", err)
+	}
+	doc, _ := spec()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		w.t.Fatalf("frame is not JSON: %s", data)
+	}
+	if err := doc.Components.Schemas["ServerFrame"].Value.VisitJSON(v); err != nil {
+		w.t.Fatalf("frame %s does not match ServerFrame: %v", data, firstLines(err.Error(), 6))
+	}
+	return data
+}
+
 // TestNoLeaksToLearners walks every learner-facing response and WebSocket
 // frame of a full teach_me session and a full exam, and checks none of
 // them carries an expected answer, rubric or hint the learner has not
-// earned yet, nor the tutor's reasoning.
+// earned yet, nor the tutor's reasoning: the creation's first turn, the
+// WebSocket's first frames, every turn, the session document, replay,
+// summary, history and the learner's data export at every moment, and
+// pause, resume and end-exam.
 func TestNoLeaksToLearners(t *testing.T) {
 	s := newServer(t)
-	learner, admin := token(t, "walker", false), token(t, "root", true)
+	admin := token(t, "root", true)
 	for _, mode := range []string{"teach_me", "exam"} {
 		t.Run(mode, func(t *testing.T) {
-			id := s.newSession("mathematics/ratios-and-percentages/percentages", mode, learner)
+			// A learner per mode: the export then holds this session only,
+			// and a lesson's answers do not count as the exam's secrets.
+			learner := token(t, "walker-"+mode, false)
+			created := s.do("POST", "/sessions", createBody(s.subject["mathematics/ratios-and-percentages/percentages"], mode), learner)
+			if created.Status != 200 {
+				t.Fatalf("create: %d %s", created.Status, created.Body)
+			}
+			id := created.JSON(t)["session_id"].(string)
+			secrets := secretsOf(t, s.do("GET", "/sessions/"+id, nil, admin).JSON(t))
+			if mode == "exam" && len(secrets) == 0 {
+				t.Fatal("a new exam has no pending answers: the check tests nothing")
+			}
+			checkNoSecrets(t, "POST /sessions", created.Body, secrets)
 			w, _, err := s.dial(t, id, learner)
 			if err != nil {
 				t.Fatal(err)
 			}
-			w.read()
-			w.read()
+			checkNoSecrets(t, "first frame", w.readRawFrame(), secrets)  // state_update
+			checkNoSecrets(t, "second frame", w.readRawFrame(), secrets) // the welcome
 			checked := 0
 			defer func() {
 				if checked < 5 {
@@ -109,8 +147,23 @@ func TestNoLeaksToLearners(t *testing.T) {
 				if len(secrets) > 0 {
 					checked++
 				}
-				for _, path := range []string{"/sessions/" + id, "/sessions/" + id + "/replay", "/sessions/" + id + "/summary"} {
+				paths := []string{"/sessions/" + id, "/sessions/" + id + "/replay", "/sessions/" + id + "/summary", "/profile/export"}
+				if i%5 == 0 {
+					paths = append(paths, "/sessions/history")
+				}
+				for _, path := range paths {
 					checkNoSecrets(t, path, s.do("GET", path, nil, learner).Body, secrets)
+				}
+				if mode == "teach_me" && i == 4 {
+					// Pause and resume mid-lesson change nothing that is secret.
+					for _, action := range []string{"pause", "resume"} {
+						r := s.do("POST", "/sessions/"+id+"/"+action, nil, learner)
+						if r.Status != 200 {
+							t.Fatalf("%s: %d %s", action, r.Status, r.Body)
+						}
+						checkNoSecrets(t, action, r.Body, secrets)
+						checkNoSecrets(t, action+" broadcast", w.readRawFrame(), secrets)
+					}
 				}
 				if adminDoc["exam_finished"] == true || (mode == "teach_me" && adminDoc["current_step"].(float64) > 7) {
 					break
@@ -136,14 +189,11 @@ func TestNoLeaksToLearners(t *testing.T) {
 				var bodies [][]byte
 				if i%3 == 0 { // alternate REST and WebSocket turns
 					bodies = append(bodies, s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": msg}, learner).Body)
-					f := w.read() // the broadcast state_update
-					raw, _ := json.Marshal(f)
-					bodies = append(bodies, raw)
+					bodies = append(bodies, w.readRawFrame()) // the broadcast state_update
 				} else {
 					w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": msg}})
-					for range 3 {
-						raw, _ := json.Marshal(w.read())
-						bodies = append(bodies, raw)
+					for range 3 { // typing, assistant, state_update
+						bodies = append(bodies, w.readRawFrame())
 					}
 				}
 				after := secretsOf(t, s.do("GET", "/sessions/"+id, nil, admin).JSON(t))
@@ -153,4 +203,23 @@ func TestNoLeaksToLearners(t *testing.T) {
 			}
 		})
 	}
+	// An exam ended early: the unanswered questions keep their answers.
+	t.Run("end-exam", func(t *testing.T) {
+		learner := token(t, "walker-end-exam", false)
+		id := s.newSession("mathematics/ratios-and-percentages/percentages", "exam", learner)
+		first := s.do("GET", "/sessions/"+id, nil, admin).JSON(t)["exam_questions"].([]any)[0].(map[string]any)
+		s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": first["expected_answer"]}, learner)
+		r := s.do("POST", "/sessions/"+id+"/end-exam", nil, learner)
+		if r.Status != 200 {
+			t.Fatalf("end-exam: %d %s", r.Status, r.Body)
+		}
+		secrets := secretsOf(t, s.do("GET", "/sessions/"+id, nil, admin).JSON(t))
+		if len(secrets) == 0 {
+			t.Fatal("no unanswered question after ending the exam at question 2: the check tests nothing")
+		}
+		checkNoSecrets(t, "end-exam", r.Body, secrets)
+		for _, path := range []string{"/sessions/" + id, "/sessions/" + id + "/replay", "/profile/export", "/sessions/history"} {
+			checkNoSecrets(t, path, s.do("GET", path, nil, learner).Body, secrets)
+		}
+	})
 }

@@ -1,11 +1,15 @@
 package httpapi_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/tutord/tutord/internal/httpapi"
@@ -138,5 +142,63 @@ func TestRateLimits(t *testing.T) {
 	other := token(t, "calm", false)
 	if r := s.do("POST", "/sessions", createBody(s.subject[fractions], ""), other); r.Status != 200 {
 		t.Fatalf("another learner: %d", r.Status)
+	}
+}
+
+// allowedWithout checks that the contract lets a caller without a token
+// make the request: the operation's security lists {} beside its token
+// schemes. (The response checks of do do not look at security.)
+func (s *apiServer) allowedWithout(t *testing.T, method, path string) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, nil)
+	route, params, err := s.router.FindRoute(req)
+	if err != nil {
+		t.Fatalf("%s %s: not in the contract: %v", method, path, err)
+	}
+	err = openapi3filter.ValidateRequest(context.Background(), &openapi3filter.RequestValidationInput{
+		Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{ExcludeRequestBody: true, AuthenticationFunc: func(context.Context, *openapi3filter.AuthenticationInput) error {
+			return errors.New("no token") // a token scheme is never met: the call has none
+		}},
+	})
+	if err != nil {
+		t.Errorf("%s %s answered an anonymous caller, but the contract requires a token: %v", method, path, firstLines(err.Error(), 3))
+	}
+}
+
+// TestAnonymousSessionLifecycle: anonymous sessions (TUTORD_ALLOW_ANONYMOUS)
+// are paused, resumed, replayed and ended without a token, as the contract
+// says.
+func TestAnonymousSessionLifecycle(t *testing.T) {
+	s := newServer(t)
+	teach := s.newSession(fractions, "", "")
+	clarify := s.newSession(fractions, "clarify_doubts", "")
+	exam := s.newSession(fractions, "exam", "")
+	for _, rt := range []struct{ method, path, want string }{
+		{"POST", "/sessions/" + teach + "/pause", `"coverage"`},
+		{"GET", "/sessions/" + teach + "/replay", `"is_paused":true`},
+		{"POST", "/sessions/" + teach + "/resume", `"Session resumed"`},
+		{"GET", "/sessions/" + teach, `"is_paused":false`},
+		{"GET", "/sessions/" + teach + "/summary", `"steps_completed"`},
+		{"POST", "/sessions/" + clarify + "/end-clarify", "Doubts session ended successfully."},
+		{"POST", "/sessions/" + exam + "/end-exam", `"total":7`},
+	} {
+		r := s.do(rt.method, rt.path, nil, "")
+		if r.Status != 200 || !strings.Contains(string(r.Body), rt.want) {
+			t.Errorf("anonymous %s %s: %d %s; want 200 with %s", rt.method, rt.path, r.Status, truncate(r.Body, 300), rt.want)
+		}
+		s.allowedWithout(t, rt.method, rt.path)
+	}
+	// With anonymous use turned off, the same calls are 401, as documented.
+	off := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) { o.AllowAnonymous = false })
+	id := off.newSession(fractions, "", token(t, "someone", false))
+	for _, path := range []string{"/sessions/" + id + "/pause", "/sessions/" + id + "/replay"} {
+		method := "POST"
+		if strings.HasSuffix(path, "/replay") {
+			method = "GET"
+		}
+		if r := off.do(method, path, nil, ""); r.Status != 401 || r.code(t) != "unauthorized" {
+			t.Errorf("%s %s without a token, anonymous use off: %d %s", method, path, r.Status, r.Body)
+		}
 	}
 }

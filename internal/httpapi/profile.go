@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -133,12 +134,15 @@ func (s *Server) putProfile(c echo.Context) error {
 }
 
 type exportedSession struct {
-	SessionID string          `json:"session_id"`
-	Mode      string          `json:"mode"`
-	CreatedAt tutor.Time      `json:"created_at"`
-	UpdatedAt tutor.Time      `json:"updated_at"`
-	State     json.RawMessage `json:"state"`
-	Messages  []exportMessage `json:"messages"`
+	SessionID   string          `json:"session_id"`
+	Mode        string          `json:"mode"`
+	GuidelineID *string         `json:"guideline_id"`
+	CreatedAt   tutor.Time      `json:"created_at"`
+	UpdatedAt   tutor.Time      `json:"updated_at"`
+	State       json.RawMessage `json:"state"`
+	Messages    []exportMessage `json:"messages"`
+	Turns       []exportTurn    `json:"turns"`
+	AgentLogs   []any           `json:"agent_logs"` // agentLogEntry for admins, learnerLogEntry for others
 }
 
 type exportMessage struct {
@@ -148,8 +152,61 @@ type exportMessage struct {
 	MessageID *string    `json:"message_id"`
 }
 
+// exportTurn is a turn record: the response the learner was sent, kept so
+// that a retry gets it again. It holds nothing the learner was not shown.
+type exportTurn struct {
+	ClientTurnID *string         `json:"client_turn_id"`
+	Response     json.RawMessage `json:"response"`
+	CreatedAt    tutor.Time      `json:"created_at"`
+}
+
+// learnerLogEntry is an agent log as a learner exports it: what ran, when,
+// on which model, at what cost, and the log's input summary (the learner's
+// own message, or a reply after its answer leaks were repaired). Left out,
+// because they hold what the learner must not see yet: the prompt (expected
+// answers, rubrics, hints, the exam's questions and answers), the output
+// (the tutor's expected_answer and reasoning; a generated exam with every
+// answer), the reasoning, and the error (a provider's error text may echo
+// the prompt). Admins export the full entry of the agent-logs route.
+type learnerLogEntry struct {
+	Timestamp    tutor.Time `json:"timestamp"`
+	TurnID       string     `json:"turn_id"`
+	AgentName    string     `json:"agent_name"`
+	EventType    string     `json:"event_type"`
+	InputSummary *string    `json:"input_summary"`
+	DurationMS   *int       `json:"duration_ms"`
+	Model        *string    `json:"model"`
+	Provider     *string    `json:"provider"`
+	InputTokens  int        `json:"input_tokens"`
+	OutputTokens int        `json:"output_tokens"`
+	CachedTokens int        `json:"cached_tokens"`
+	CostUSD      float64    `json:"cost_usd"`
+}
+
+// exportUsage is one model call made for the learner. The prompt hash is
+// for admins only: with the public prompt templates and the learner's own
+// conversation, a hash could be matched against guessed answers.
+type exportUsage struct {
+	Timestamp    tutor.Time `json:"timestamp"`
+	SessionID    *string    `json:"session_id"`
+	Component    string     `json:"component"`
+	Provider     string     `json:"provider"`
+	Model        string     `json:"model"`
+	Attempts     int        `json:"attempts"`
+	LatencyMS    int64      `json:"latency_ms"`
+	InputTokens  int64      `json:"input_tokens"`
+	OutputTokens int64      `json:"output_tokens"`
+	CachedTokens int64      `json:"cached_tokens"`
+	CostUSD      float64    `json:"cost_usd"`
+	Priced       bool       `json:"priced"`
+	ErrorKind    *string    `json:"error_kind"`
+	PromptHash   *string    `json:"prompt_hash,omitempty"`
+}
+
 // exportProfile serves GET /profile/export: everything stored about the
-// caller, as one JSON document.
+// caller, as one JSON document. For anyone but an admin, the session
+// states are redacted as GET /sessions/{id} redacts them, and agent logs
+// and usage records leave out what could give an answer away.
 func (s *Server) exportProfile(c echo.Context) error {
 	l, err := requireLearner(c)
 	if err != nil {
@@ -159,20 +216,61 @@ func (s *Server) exportProfile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	admin := callerOf(c).admin()
 	sessions := make([]exportedSession, len(ex.Sessions))
 	for i, se := range ex.Sessions {
-		msgs := ex.Messages[se.ID]
-		out := make([]exportMessage, len(msgs))
-		for j, m := range msgs {
-			out[j] = exportMessage{Role: m.Role, Content: m.Content, Timestamp: tutor.NewTime(m.CreatedAt)}
+		if sessions[i], err = exportSession(se, ex, admin); err != nil {
+			return err
 		}
-		sessions[i] = exportedSession{SessionID: se.ID.String(), Mode: se.Mode, CreatedAt: tutor.NewTime(se.CreatedAt),
-			UpdatedAt: tutor.NewTime(se.UpdatedAt), State: se.State, Messages: out}
+	}
+	usage := make([]exportUsage, len(ex.Usage))
+	for i, u := range ex.Usage {
+		usage[i] = exportUsage{Timestamp: tutor.NewTime(u.Time), SessionID: nonEmpty(u.SessionID), Component: string(u.Component),
+			Provider: string(u.Provider), Model: u.Model, Attempts: u.Attempts, LatencyMS: u.Latency.Milliseconds(),
+			InputTokens: u.Usage.InputTokens, OutputTokens: u.Usage.OutputTokens, CachedTokens: u.Usage.CachedInputTokens,
+			CostUSD: u.CostUSD, Priced: u.Priced, ErrorKind: nonEmpty(string(u.ErrorKind))}
+		if admin {
+			usage[i].PromptHash = nonEmpty(u.PromptHash)
+		}
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="tutord-export.json"`)
 	return c.JSON(http.StatusOK, map[string]any{
-		"exported_at": tutor.NewTime(time.Now()), "profile": toProfile(ex.Learner), "sessions": sessions,
+		"exported_at": tutor.NewTime(time.Now()), "profile": toProfile(ex.Learner), "sessions": sessions, "llm_usage": usage,
 	})
+}
+
+// exportSession is one session of an export with its messages, turn
+// records and agent logs.
+func exportSession(se store.Session, ex store.LearnerExport, admin bool) (exportedSession, error) {
+	out := exportedSession{SessionID: se.ID.String(), Mode: se.Mode, CreatedAt: tutor.NewTime(se.CreatedAt),
+		UpdatedAt: tutor.NewTime(se.UpdatedAt), State: se.State, Messages: []exportMessage{}, Turns: []exportTurn{}, AgentLogs: []any{}}
+	if se.GuidelineID != nil {
+		g := se.GuidelineID.String()
+		out.GuidelineID = &g
+	}
+	if !admin {
+		var err error
+		if out.State, err = redactedState(se.State); err != nil {
+			return exportedSession{}, fmt.Errorf("export session %s: %w", se.ID, err)
+		}
+	}
+	for _, m := range ex.Messages[se.ID] {
+		out.Messages = append(out.Messages, exportMessage{Role: m.Role, Content: m.Content, Timestamp: tutor.NewTime(m.CreatedAt)})
+	}
+	for _, t := range ex.Turns[se.ID] {
+		out.Turns = append(out.Turns, exportTurn{ClientTurnID: nonEmpty(t.ClientTurnID), Response: t.Response, CreatedAt: tutor.NewTime(t.CreatedAt)})
+	}
+	for _, l := range ex.Logs[se.ID] {
+		e := toAgentLogEntry(l)
+		if admin {
+			out.AgentLogs = append(out.AgentLogs, e)
+			continue
+		}
+		out.AgentLogs = append(out.AgentLogs, learnerLogEntry{Timestamp: e.Timestamp, TurnID: e.TurnID, AgentName: e.AgentName,
+			EventType: e.EventType, InputSummary: e.InputSummary, DurationMS: e.DurationMS, Model: e.Model, Provider: e.Provider,
+			InputTokens: e.InputTokens, OutputTokens: e.OutputTokens, CachedTokens: e.CachedTokens, CostUSD: e.CostUSD})
+	}
+	return out, nil
 }
 
 // authSync serves POST /auth/sync: a sign-in with an ID token creates or

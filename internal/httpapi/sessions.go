@@ -363,22 +363,29 @@ func (s *Server) agentLogs(c echo.Context) error {
 	}
 	entries := make([]agentLogEntry, len(logs))
 	for i, l := range logs {
-		entries[i] = agentLogEntry{
-			Timestamp: tutor.NewTime(l.CreatedAt), TurnID: l.TurnID, AgentName: l.Agent, EventType: l.Event,
-			InputSummary: nonEmpty(l.InputSummary), Output: l.Output, Reasoning: nonEmpty(l.Reasoning),
-			DurationMS: l.LatencyMS, Prompt: nonEmpty(l.Prompt), Model: nonEmpty(l.Model), Provider: nonEmpty(l.Provider),
-			InputTokens: l.InputTokens, OutputTokens: l.OutputTokens, CachedTokens: l.CachedTokens, CostUSD: l.CostUSD,
-			Error: nonEmpty(l.Error),
-		}
-		if len(entries[i].Output) == 0 {
-			entries[i].Output = json.RawMessage("null")
-		}
+		entries[i] = toAgentLogEntry(l)
 	}
 	var turnID *string
 	if f.TurnID != "" {
 		turnID = &f.TurnID
 	}
 	return c.JSON(http.StatusOK, map[string]any{"session_id": se.Row.ID.String(), "turn_id": turnID, "logs": entries, "total_count": len(entries)})
+}
+
+// toAgentLogEntry is an agent log as admins read it: everything, prompts
+// and reasoning included.
+func toAgentLogEntry(l store.AgentLog) agentLogEntry {
+	e := agentLogEntry{
+		Timestamp: tutor.NewTime(l.CreatedAt), TurnID: l.TurnID, AgentName: l.Agent, EventType: l.Event,
+		InputSummary: nonEmpty(l.InputSummary), Output: l.Output, Reasoning: nonEmpty(l.Reasoning),
+		DurationMS: l.LatencyMS, Prompt: nonEmpty(l.Prompt), Model: nonEmpty(l.Model), Provider: nonEmpty(l.Provider),
+		InputTokens: l.InputTokens, OutputTokens: l.OutputTokens, CachedTokens: l.CachedTokens, CostUSD: l.CostUSD,
+		Error: nonEmpty(l.Error),
+	}
+	if len(e.Output) == 0 {
+		e.Output = json.RawMessage("null")
+	}
+	return e
 }
 
 func nonEmpty(s string) *string {

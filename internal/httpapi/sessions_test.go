@@ -182,6 +182,10 @@ func TestAgentLogsAreForAdmins(t *testing.T) {
 	if first["agent_name"] != "orchestrator" || first["event_type"] != "turn_started" || !strings.HasPrefix(first["input_summary"].(string), "Student: ready") {
 		t.Fatalf("first log %v", first)
 	}
+	// The creation's entries: the welcome's output is its text.
+	if r := s.do("GET", "/sessions/"+id+"/agent-logs?turn_id=turn_0", nil, token(t, "boss", true)); r.Status != 200 || len(r.JSON(t)["logs"].([]any)) == 0 {
+		t.Fatalf("turn_0: %d %s", r.Status, r.Body)
+	}
 	if r := s.do("GET", "/sessions/"+id+"/agent-logs?limit=0", nil, token(t, "boss", true)); r.Status != 422 {
 		t.Fatalf("limit 0: %d", r.Status)
 	}
@@ -238,5 +242,23 @@ func TestListings(t *testing.T) {
 	empty := token(t, "learner-new", false)
 	if r := s.do("GET", "/sessions/report-card", nil, empty); string(r.Body) != `{"subjects":[],"total_sessions":0,"total_topics_studied":0}`+"\n" {
 		t.Fatalf("empty report card: %s", r.Body)
+	}
+}
+
+// TestBodyLimit: the routes that take no body still refuse one over the
+// server's limit (1 MB) with 413, as documented.
+func TestBodyLimit(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", "")
+	big := `{"x":"` + strings.Repeat("a", 1<<20) + `"}`
+	for _, path := range []string{"/sessions/" + id + "/pause", "/sessions/" + id + "/resume", "/sessions/" + id + "/end-clarify", "/sessions/" + id + "/end-exam", "/auth/sync"} {
+		r := s.do("POST", path, big, "")
+		if r.Status != 413 || r.code(t) != "too_large" {
+			t.Errorf("POST %s with a 1 MB body: %d %s; want 413 too_large", path, r.Status, truncate(r.Body, 200))
+		}
+	}
+	// Nothing happened to the session.
+	if doc := s.do("GET", "/sessions/"+id, nil, "").JSON(t); doc["is_paused"] != false {
+		t.Fatalf("the session was paused by a refused request")
 	}
 }

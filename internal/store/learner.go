@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tutord/tutord/internal/llm"
 )
 
 // Learner is a learner's profile. Text and number fields are nil until set.
@@ -136,13 +138,23 @@ RETURNING ` + learnerColumns
 }
 
 // DeleteLearner deletes a learner and, through the foreign keys, every
-// session, message, turn record, agent log and usage record of theirs.
+// session, message, turn record, agent log and usage record of theirs. Usage
+// records have no foreign key to their session, so those of the learner's
+// sessions that were written without the learner's id go explicitly (the
+// statement's CTEs all see the sessions as they were before it).
 func (s *Store) DeleteLearner(ctx context.Context, externalID string) error {
-	tag, err := s.db.Exec(ctx, `DELETE FROM learners WHERE external_id = $1`, externalID)
+	var n int
+	err := s.db.QueryRow(ctx, `
+WITH gone AS (
+    DELETE FROM learners WHERE external_id = $1 RETURNING id
+), usage AS (
+    DELETE FROM llm_usage WHERE session_id IN (SELECT s.id FROM sessions s JOIN gone ON s.learner_id = gone.id)
+)
+SELECT count(*) FROM gone`, externalID).Scan(&n)
 	if err != nil {
 		return interpretError("delete learner", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return fmt.Errorf("delete learner %s: %w", externalID, ErrNotFound)
 	}
 	return nil
@@ -152,40 +164,120 @@ func (s *Store) DeleteLearner(ctx context.Context, externalID string) error {
 type LearnerExport struct {
 	Learner  Learner
 	Sessions []Session
-	Messages map[uuid.UUID][]Message
+	Messages map[uuid.UUID][]Message    // by session, in order
+	Turns    map[uuid.UUID][]TurnRecord // by session, oldest first
+	Logs     map[uuid.UUID][]AgentLog   // by session, oldest first
+	// Usage holds the learner's model calls, oldest first: those recorded
+	// with the learner's id and those of the learner's sessions.
+	Usage []llm.UsageRecord
 }
 
 // ExportLearner returns everything stored about a learner: the profile,
-// every session with its state, and every message.
+// every session with its state, messages, turn records and agent logs, and
+// every usage record. It reads them in one read-only snapshot, so that a
+// turn committed meanwhile is either wholly in the export or not at all.
 func (s *Store) ExportLearner(ctx context.Context, id uuid.UUID) (LearnerExport, error) {
-	l, err := s.GetLearner(ctx, id)
-	if err != nil {
-		return LearnerExport{}, err
-	}
-	out := LearnerExport{Learner: l, Messages: map[uuid.UUID][]Message{}}
-	rows, err := s.db.Query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE learner_id = $1 ORDER BY created_at, id`, id)
-	if err != nil {
-		return LearnerExport{}, interpretError("export sessions", err)
-	}
-	out.Sessions, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Session, error) { return scanSession(r) })
-	if err != nil {
-		return LearnerExport{}, interpretError("export sessions", err)
-	}
-	rows, err = s.db.Query(ctx, `
+	var out LearnerExport
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		if out.Learner, err = scanLearner(tx.QueryRow(ctx, `SELECT `+learnerColumns+` FROM learners WHERE id = $1`, id)); err != nil {
+			return interpretError("export learner", err)
+		}
+		rows, _ := tx.Query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE learner_id = $1 ORDER BY created_at, id`, id)
+		if out.Sessions, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Session, error) { return scanSession(r) }); err != nil {
+			return interpretError("export sessions", err)
+		}
+		if out.Messages, err = bySession(ctx, tx, "export messages", exportMessagesQuery, id, scanExportedMessage); err != nil {
+			return err
+		}
+		if out.Turns, err = bySession(ctx, tx, "export turns", exportTurnsQuery, id, scanExportedTurn); err != nil {
+			return err
+		}
+		if out.Logs, err = bySession(ctx, tx, "export agent logs", exportLogsQuery, id, scanExportedLog); err != nil {
+			return err
+		}
+		rows, _ = tx.Query(ctx, exportUsageQuery, id)
+		out.Usage, err = pgx.CollectRows(rows, scanExportedUsage)
+		return interpretError("export usage", err)
+	})
+	return out, err
+}
+
+// The export's queries select the rows of the learner's sessions, each
+// row led by its session id.
+const (
+	exportMessagesQuery = `
 SELECT m.session_id, m.seq, m.role, m.content, m.created_at
 FROM session_messages m JOIN sessions s ON s.id = m.session_id
-WHERE s.learner_id = $1 ORDER BY m.session_id, m.seq`, id)
+WHERE s.learner_id = $1 ORDER BY m.session_id, m.seq`
+	exportTurnsQuery = `
+SELECT t.session_id, t.version, coalesce(t.client_turn_id, ''), t.response, t.created_at
+FROM session_turns t JOIN sessions s ON s.id = t.session_id
+WHERE s.learner_id = $1 ORDER BY t.session_id, t.version`
+	exportLogsQuery = `
+SELECT l.session_id, l.turn_id, l.agent, l.event, coalesce(l.provider, ''), coalesce(l.model, ''), l.latency_ms,
+    coalesce(l.input_tokens, 0), coalesce(l.output_tokens, 0), coalesce(l.cached_tokens, 0), coalesce(l.cost_usd, 0),
+    coalesce(l.input_summary, ''), coalesce(l.prompt, ''), l.output, coalesce(l.reasoning, ''), coalesce(l.error, ''), l.created_at
+FROM agent_logs l JOIN sessions s ON s.id = l.session_id
+WHERE s.learner_id = $1 ORDER BY l.session_id, l.id`
+	exportUsageQuery = `
+SELECT coalesce(learner_id::text, ''), coalesce(session_id::text, ''), component, provider, model, attempts, latency_ms,
+    input_tokens, output_tokens, cached_tokens, cost_usd, priced, coalesce(error_kind, ''), coalesce(prompt_hash, ''), created_at
+FROM llm_usage
+WHERE learner_id = $1 OR session_id IN (SELECT id FROM sessions WHERE learner_id = $1)
+ORDER BY created_at, id`
+)
+
+// bySession runs an export query for a learner and groups its rows by
+// their leading session id.
+func bySession[T any](ctx context.Context, tx pgx.Tx, op, q string, learner uuid.UUID, scan func(pgx.Rows, *uuid.UUID) (T, error)) (map[uuid.UUID][]T, error) {
+	rows, err := tx.Query(ctx, q, learner)
 	if err != nil {
-		return LearnerExport{}, interpretError("export messages", err)
+		return nil, interpretError(op, err)
 	}
 	defer rows.Close()
+	out := map[uuid.UUID][]T{}
 	for rows.Next() {
 		var sid uuid.UUID
-		var m Message
-		if err := rows.Scan(&sid, &m.Seq, &m.Role, &m.Content, &m.CreatedAt); err != nil {
-			return LearnerExport{}, interpretError("export messages", err)
+		v, err := scan(rows, &sid)
+		if err != nil {
+			return nil, interpretError(op, err)
 		}
-		out.Messages[sid] = append(out.Messages[sid], m)
+		out[sid] = append(out[sid], v)
 	}
-	return out, interpretError("export messages", rows.Err())
+	return out, interpretError(op, rows.Err())
+}
+
+func scanExportedMessage(r pgx.Rows, sid *uuid.UUID) (Message, error) {
+	var m Message
+	err := r.Scan(sid, &m.Seq, &m.Role, &m.Content, &m.CreatedAt)
+	return m, err
+}
+
+func scanExportedTurn(r pgx.Rows, sid *uuid.UUID) (TurnRecord, error) {
+	var t TurnRecord
+	var response []byte
+	err := r.Scan(sid, &t.Version, &t.ClientTurnID, &response, &t.CreatedAt)
+	t.Response = response
+	return t, err
+}
+
+func scanExportedLog(r pgx.Rows, sid *uuid.UUID) (AgentLog, error) {
+	var l AgentLog
+	var output []byte
+	err := r.Scan(sid, &l.TurnID, &l.Agent, &l.Event, &l.Provider, &l.Model, &l.LatencyMS, &l.InputTokens,
+		&l.OutputTokens, &l.CachedTokens, &l.CostUSD, &l.InputSummary, &l.Prompt, &output, &l.Reasoning, &l.Error, &l.CreatedAt)
+	l.Output = output
+	return l, err
+}
+
+func scanExportedUsage(r pgx.CollectableRow) (llm.UsageRecord, error) {
+	var u llm.UsageRecord
+	var component, provider, kind string
+	var latencyMS int64
+	err := r.Scan(&u.LearnerID, &u.SessionID, &component, &provider, &u.Model, &u.Attempts, &latencyMS,
+		&u.Usage.InputTokens, &u.Usage.OutputTokens, &u.Usage.CachedInputTokens, &u.CostUSD, &u.Priced, &kind, &u.PromptHash, &u.Time)
+	u.Component, u.Provider, u.ErrorKind = llm.Component(component), llm.Provider(provider), llm.ErrorKind(kind)
+	u.Latency = time.Duration(latencyMS) * time.Millisecond
+	return u, err
 }

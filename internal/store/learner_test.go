@@ -5,9 +5,13 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
+	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/store"
 )
 
@@ -59,28 +63,139 @@ func TestDeleteLearnerRemovesEverything(t *testing.T) {
 	ctx := context.Background()
 	l, _ := s.EnsureLearner(ctx, "sub-del")
 	id := createSession(t, s, fixture{learner: l.ID})
-	if _, err := s.CommitTurn(ctx, turn(id, 1, 1)); err != nil {
-		t.Fatal(err)
+	withEveryRow(t, s, id, l.ID.String())
+	// A call outside any session, and one of the session recorded without
+	// the learner's id.
+	for _, u := range []llm.UsageRecord{{LearnerID: l.ID.String()}, {SessionID: id.String()}} {
+		u.Component, u.Provider, u.Model = llm.ComponentTutor, llm.ProviderOpenAI, "gpt-5.2"
+		if err := s.RecordUsage(ctx, u); err != nil {
+			t.Fatal(err)
+		}
 	}
-	keep := createSession(t, s, fixture{learner: newLearner(t, s)})
+	other := newLearner(t, s)
+	keep := createSession(t, s, fixture{learner: other})
+	withEveryRow(t, s, keep, other.String())
 	if err := s.DeleteLearner(ctx, "sub-del"); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range []string{"sessions", "session_messages", "session_turns", "agent_logs"} {
-		col := "session_id"
-		if table == "sessions" {
-			col = "id"
-		}
-		var n int
-		if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE `+col+` = $1`, id).Scan(&n); err != nil || n != 0 {
-			t.Errorf("%s: %d rows of the deleted learner's session remain (%v)", table, n, err)
+	for table, n := range rowsOf(t, s, id) {
+		if n != 0 {
+			t.Errorf("%s: %d rows of the deleted learner's session remain", table, n)
 		}
 	}
-	if _, err := s.GetSession(ctx, keep); err != nil {
-		t.Errorf("another learner's session was deleted: %v", err)
+	var n int
+	if err := s.Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM llm_usage WHERE learner_id = $1) + (SELECT count(*) FROM learners WHERE id = $1)`, l.ID).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d usage or learner rows of the deleted learner remain (%v)", n, err)
+	}
+	for table, n := range rowsOf(t, s, keep) {
+		if n == 0 {
+			t.Errorf("%s: another learner's rows were deleted", table)
+		}
 	}
 	if err := s.DeleteLearner(ctx, "sub-del"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("deleting twice: err = %v, want ErrNotFound", err)
+	}
+}
+
+// TestExportLearner: the export holds every row of the learner's, from
+// every table that holds a learner's or a session's data, and nothing of
+// anyone else's.
+func TestExportLearner(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	l, err := s.SyncLearner(ctx, store.SignIn{ExternalID: "sub-export", Name: "Asha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := createSession(t, s, fixture{learner: l.ID, created: time.Now().Add(-time.Hour)})
+	b := createSession(t, s, fixture{learner: l.ID})
+	withEveryRow(t, s, a, l.ID.String())
+	if _, err := s.CommitTurn(ctx, store.Turn{SessionID: b, Version: 1, State: []byte(`{"turn":1}`), ClientTurnID: "c-1",
+		Messages: []store.NewMessage{{Role: "student", Content: "hi"}}, Response: []byte(`{"ok":true}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordUsage(ctx, llm.UsageRecord{LearnerID: l.ID.String(), Component: llm.ComponentWelcome, Provider: llm.ProviderAnthropic,
+		Model: "claude-haiku-4-5", Attempts: 2, Latency: 1500 * time.Millisecond, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, CachedInputTokens: 2},
+		CostUSD: 0.25, Priced: true, ErrorKind: llm.KindTimeout, PromptHash: "h-1", Time: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordUsage(ctx, llm.UsageRecord{SessionID: b.String(), Component: llm.ComponentSafety, Provider: llm.ProviderOpenAI, Model: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	other := newLearner(t, s)
+	withEveryRow(t, s, createSession(t, s, fixture{learner: other}), other.String())
+	withEveryRow(t, s, createSession(t, s, fixture{}), "")
+
+	ex, err := s.ExportLearner(ctx, l.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Learner.ID != l.ID || *ex.Learner.Name != "Asha" || len(ex.Sessions) != 2 || ex.Sessions[0].ID != a || ex.Sessions[1].ID != b {
+		t.Fatalf("learner %v, sessions %d", ex.Learner.ID, len(ex.Sessions))
+	}
+	// Every table with a learner's or a session's rows is in the export: a
+	// new one must be exported (and deleted with the learner).
+	rows, err := s.Pool().Query(ctx, `
+SELECT DISTINCT table_name::text FROM information_schema.columns
+WHERE table_schema = current_schema() AND column_name IN ('learner_id', 'session_id') ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{"sessions": len(ex.Sessions), "llm_usage": len(ex.Usage)}
+	for _, m := range ex.Messages {
+		got["session_messages"] += len(m)
+	}
+	for _, ts := range ex.Turns {
+		got["session_turns"] += len(ts)
+	}
+	for _, ls := range ex.Logs {
+		got["agent_logs"] += len(ls)
+	}
+	const ofSessions = ` IN (SELECT id FROM sessions WHERE learner_id = $1)`
+	stored := map[string]string{
+		"sessions":         `SELECT count(*) FROM sessions WHERE learner_id = $1`,
+		"session_messages": `SELECT count(*) FROM session_messages WHERE session_id` + ofSessions,
+		"session_turns":    `SELECT count(*) FROM session_turns WHERE session_id` + ofSessions,
+		"agent_logs":       `SELECT count(*) FROM agent_logs WHERE session_id` + ofSessions,
+		"llm_usage":        `SELECT count(*) FROM llm_usage WHERE learner_id = $1 OR session_id` + ofSessions,
+	}
+	for _, table := range tables {
+		q, ok := stored[table]
+		if !ok {
+			t.Errorf("table %s holds learners' or sessions' rows, and the export does not read it", table)
+			continue
+		}
+		var want int
+		if err := s.Pool().QueryRow(ctx, q, l.ID).Scan(&want); err != nil {
+			t.Fatalf("%s: %v", table, err)
+		}
+		if got[table] != want || want == 0 {
+			t.Errorf("%s: %d rows exported, %d stored", table, got[table], want)
+		}
+	}
+	if msgs := ex.Messages[b]; len(msgs) != 2 || msgs[1].Content != "hi" {
+		t.Errorf("messages of b: %+v", msgs)
+	}
+	if ts := ex.Turns[b]; len(ts) != 1 || ts[0].ClientTurnID != "c-1" || string(ts[0].Response) != `{"ok":true}` {
+		t.Errorf("turns of b: %+v", ts)
+	}
+	if ls := ex.Logs[a]; len(ls) != 2 || ls[1].Agent != "master_tutor" || string(ls[1].Output) != `{"intent": "answer"}` || *ls[1].LatencyMS != 3 {
+		t.Errorf("logs of a: %+v", ls)
+	}
+	u := ex.Usage[len(ex.Usage)-1]
+	want := llm.UsageRecord{LearnerID: l.ID.String(), Component: llm.ComponentWelcome, Provider: llm.ProviderAnthropic,
+		Model: "claude-haiku-4-5", Attempts: 2, Latency: 1500 * time.Millisecond, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, CachedInputTokens: 2},
+		CostUSD: 0.25, Priced: true, ErrorKind: llm.KindTimeout, PromptHash: "h-1"}
+	u.Time = time.Time{}
+	if diff := cmp.Diff(want, u); diff != "" {
+		t.Errorf("the latest usage record (-want +got):\n%s", diff)
+	}
+	if _, err := s.ExportLearner(ctx, uuid.New()); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown learner: err = %v, want ErrNotFound", err)
 	}
 }
 

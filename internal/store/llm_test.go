@@ -70,22 +70,73 @@ func TestUsageAndSpend(t *testing.T) {
 	}
 }
 
+// rowsOf counts the rows of every table that holds a session's data.
+func rowsOf(t *testing.T, s *store.Store, id uuid.UUID) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, table := range []string{"sessions", "session_messages", "session_turns", "agent_logs", "llm_usage"} {
+		col := "session_id"
+		if table == "sessions" {
+			col = "id"
+		}
+		var n int
+		if err := s.Pool().QueryRow(context.Background(), `SELECT count(*) FROM `+table+` WHERE `+col+` = $1`, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out[table] = n
+	}
+	return out
+}
+
+// withEveryRow gives a session a turn (messages, a turn record, agent logs)
+// and a usage record, and checks they are all there.
+func withEveryRow(t *testing.T, s *store.Store, id uuid.UUID, learner string) {
+	t.Helper()
+	if _, err := s.CommitTurn(context.Background(), turn(id, 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	err := s.RecordUsage(context.Background(), llm.UsageRecord{Time: time.Now(), LearnerID: learner, SessionID: id.String(),
+		Component: llm.ComponentTutor, Provider: llm.ProviderOpenAI, Model: "gpt-5.2", Attempts: 1, Latency: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for table, n := range rowsOf(t, s, id) {
+		if n == 0 {
+			t.Fatalf("the fixture wrote no %s row", table)
+		}
+	}
+}
+
 func TestPurgeAnonymous(t *testing.T) {
 	s := setup(t)
 	ctx := context.Background()
 	old := createSession(t, s, fixture{created: time.Now().AddDate(0, 0, -40)})
 	fresh := createSession(t, s, fixture{})
-	owned := createSession(t, s, fixture{learner: newLearner(t, s), created: time.Now().AddDate(0, 0, -40)})
+	learner := newLearner(t, s)
+	owned := createSession(t, s, fixture{learner: learner, created: time.Now().AddDate(0, 0, -40)})
+	// The turns are committed now: age the old sessions again afterwards.
+	withEveryRow(t, s, old, "")
+	withEveryRow(t, s, fresh, "")
+	withEveryRow(t, s, owned, learner.String())
+	if _, err := s.Pool().Exec(ctx, `UPDATE sessions SET updated_at = now() - interval '40 days' WHERE id = ANY($1)`, []uuid.UUID{old, owned}); err != nil {
+		t.Fatal(err)
+	}
+
 	n, err := s.PurgeAnonymous(ctx, time.Now().AddDate(0, 0, -30))
 	if err != nil || n != 1 {
 		t.Fatalf("purged %d, %v; want 1", n, err)
 	}
-	if _, err := s.GetSession(ctx, old); !errors.Is(err, store.ErrNotFound) {
-		t.Fatal("the old anonymous session survived")
+	for table, n := range rowsOf(t, s, old) {
+		if n != 0 {
+			t.Errorf("%s: %d rows of the purged session remain", table, n)
+		}
 	}
+	// A recent anonymous session and an old learner's session are kept whole.
 	for _, id := range []uuid.UUID{fresh, owned} {
-		if _, err := s.GetSession(ctx, id); err != nil {
-			t.Fatalf("session %s was purged: %v", id, err)
+		for table, n := range rowsOf(t, s, id) {
+			if n == 0 {
+				t.Errorf("%s: the rows of kept session %s were deleted", table, id)
+			}
 		}
 	}
 }
