@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -24,6 +26,8 @@ type Error struct {
 	Message string
 	Detail  any   // the reference's `detail`; the message when nil
 	Err     error // the cause, logged, never sent
+	// RetryAfter, when positive, is sent as the Retry-After header.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -56,6 +60,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	apiErr := s.toAPIError(err)
 	if apiErr.Status >= 500 {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "status", apiErr.Status, "err", err)
+	}
+	if apiErr.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retrySeconds(apiErr.RetryAfter)))
 	}
 	detail := apiErr.Detail
 	if detail == nil {
@@ -120,7 +127,11 @@ func domainError(err error) *Error {
 	case errors.Is(err, orchestrator.ErrShuttingDown):
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "The server is shutting down; please retry"}
 	case errors.Is(err, llm.ErrBudgetExceeded):
-		return &Error{Status: http.StatusTooManyRequests, Code: "budget_exceeded", Message: "Today's usage budget is spent; please come back tomorrow", Err: err}
+		e := &Error{Status: http.StatusTooManyRequests, Code: "budget_exceeded", Message: "Today's usage budget is spent; please come back tomorrow", Err: err}
+		if errors.As(err, &le) {
+			e.RetryAfter = le.RetryAfter
+		}
+		return e
 	case errors.As(err, &le):
 		return &Error{Status: http.StatusServiceUnavailable, Code: "llm_unavailable", Message: "The tutor's model provider is unavailable; please try again shortly", Err: err}
 	case errors.As(err, &te):

@@ -1,0 +1,88 @@
+package httpapi_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tutord/tutord/internal/agents/engine"
+	"github.com/tutord/tutord/internal/agents/rules"
+	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/lessons"
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/llm/llmtest"
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+)
+
+// withModelTutor runs the tutor on a model at url, with a daily budget per
+// learner of budgetUSD.
+func withModelTutor(t *testing.T, url string, budgetUSD float64) serverOption {
+	return func(o *httpapi.Options, d *httpapi.Deps) {
+		st := d.Learners.(*store.Store)
+		set, err := rules.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		models := engine.LLMModels{
+			Settings: llm.Settings{CompatibleBaseURL: url, Prices: llm.DefaultPrices()},
+			Options:  llm.Options{Budget: &llm.Budget{DailyUSD: budgetUSD, Spend: st}},
+		}
+		d.Sessions = orchestrator.New(orchestrator.Options{Store: st, Lessons: lessons.NewSource(st), Engines: engine.New(set, models, st), FallbackSafety: set.Safety})
+		cfg := llm.Config{Component: llm.ComponentTutor, Provider: llm.ProviderOpenAICompatible, Model: "fake-model"}
+		if _, err := st.SetLLMConfig(context.Background(), cfg, "test", time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A learner whose model budget is spent gets 429 budget_exceeded with
+// Retry-After on a REST step, and the budget's message over WebSocket;
+// the session does not change.
+func TestSpentBudget(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	s := newServer(t, withModelTutor(t, fake.URL, 0.5))
+	tok := token(t, "spender", false)
+	id := s.newSession(fractions, "teach_me", tok)
+	l, err := s.st.LearnerByExternalID(context.Background(), "spender")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.st.RecordUsage(context.Background(), llm.UsageRecord{LearnerID: l.ID.String(), Component: llm.ComponentTutor,
+		Provider: llm.ProviderOpenAICompatible, Model: "fake-model", Attempts: 1, CostUSD: 0.75, Priced: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := s.step(id, tok)
+	if r.Status != 429 || r.code(t) != "budget_exceeded" {
+		t.Fatalf("step with a spent budget: %d %s", r.Status, r.Body)
+	}
+	secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
+	if err != nil || secs < 1 || secs > 24*3600 {
+		t.Fatalf("Retry-After %q; want the seconds until the budget renews", r.Header.Get("Retry-After"))
+	}
+
+	w, _, err := s.dial(t, id, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.read() // state
+	w.read() // welcome
+	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
+	if f := w.read(); f.Type != "typing" {
+		t.Fatalf("chat: %s, want typing", f.Type)
+	}
+	if f := w.read(); f.Type != "error" || !strings.Contains(*f.Payload.Error, "budget") {
+		t.Fatalf("chat with a spent budget: %s %v", f.Type, f.Payload.Error)
+	}
+
+	if doc := s.do("GET", "/sessions/"+id, nil, tok).JSON(t); doc["turn_count"] != float64(0) {
+		t.Fatalf("the refused turns changed the session: turn_count %v", doc["turn_count"])
+	}
+	if len(fake.Requests()) != 0 {
+		t.Fatal("the model was called with the budget spent")
+	}
+}
