@@ -86,7 +86,11 @@ func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, migr
 		return nil, fmt.Errorf("database: %w", err)
 	}
 	db.pool = pool
-	db.store = store.New(pool)
+	var opts []store.Option
+	if cfg.ReplicaSync {
+		opts = append(opts, store.Announce())
+	}
+	db.store = store.New(pool, opts...)
 	pingCtx, cancel := context.WithTimeout(ctx, cfg.DBConnectTimeout)
 	defer cancel()
 	if err := pool.Ping(pingCtx); err != nil {

@@ -102,6 +102,9 @@ func runServe(ctx context.Context, e env, args []string) error {
 	purgeCtx, stopPurge := context.WithCancel(ctx)
 	defer stopPurge()
 	go purgeAnonymous(purgeCtx, db.store, cfg.AnonymousRetention, log)
+	if cfg.ReplicaSync {
+		go watchSessions(purgeCtx, db.store, apiServer, log)
+	}
 
 	select {
 	case err := <-errc:
@@ -139,6 +142,31 @@ func newAuthenticator(cfg config.Config) (httpapi.Authenticator, error) {
 		return nil, err
 	}
 	return httpapi.NewAuthenticator(v), nil
+}
+
+// watchSessions passes the session changes that the database announces,
+// those of other tutord processes included, to the server's WebSockets,
+// listening again after a lost connection.
+func watchSessions(ctx context.Context, st *store.Store, srv *httpapi.Server, log *slog.Logger) {
+	const maxBackoff = 30 * time.Second
+	backoff := time.Second
+	for {
+		start := time.Now()
+		err := st.WatchSessions(ctx, srv.SessionChanged)
+		if ctx.Err() != nil {
+			return
+		}
+		if time.Since(start) > maxBackoff {
+			backoff = time.Second // it ran a while: a fresh failure
+		}
+		log.Warn("watching session changes; listening again", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
 }
 
 // purgeAnonymous deletes anonymous sessions idle longer than retention,

@@ -31,6 +31,7 @@ type Config struct {
 	ShutdownTimeout  time.Duration `env:"TUTORD_SHUTDOWN_TIMEOUT" envDefault:"30s" help:"how long shutdown waits for in-flight requests and turns"`
 	DBConnectTimeout time.Duration `env:"TUTORD_DB_CONNECT_TIMEOUT" envDefault:"10s" help:"how long start-up waits for the database to answer"`
 	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
+	ReplicaSync      bool          `env:"TUTORD_REPLICA_SYNC" envDefault:"false" help:"set when several tutord processes share the database: each announces its sessions' changes (PostgreSQL NOTIFY) and updates its WebSockets on the others'"`
 	CurriculumDir    string        `env:"TUTORD_CURRICULUM_DIR" help:"curriculum YAML files imported at start (idempotent)"`
 	LoadSample       string        `env:"TUTORD_LOAD_SAMPLE" envDefault:"auto" help:"import the shipped sample curriculum at start: true, false, or auto (with the embedded database)"`
 

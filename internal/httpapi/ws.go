@@ -196,13 +196,19 @@ func textFrame(typ, text string) serverFrame {
 type hub struct {
 	mu       sync.Mutex
 	sessions map[uuid.UUID][]*wsConn
-	closing  bool
+	// latest is the newest state version broadcast on each session with
+	// connections here, so that a change announced twice (by this process
+	// and by the database's notification) is sent once.
+	latest  map[uuid.UUID]int64
+	closing bool
 
 	pingOnce sync.Once
 	stop     chan struct{} // ends the pinger
 }
 
-func newHub() *hub { return &hub{sessions: map[uuid.UUID][]*wsConn{}, stop: make(chan struct{})} }
+func newHub() *hub {
+	return &hub{sessions: map[uuid.UUID][]*wsConn{}, latest: map[uuid.UUID]int64{}, stop: make(chan struct{})}
+}
 
 // pinger pings every open connection each interval, from one goroutine for
 // all of them (an idle connection then costs no goroutine of its own). A
@@ -253,6 +259,7 @@ func (h *hub) remove(w *wsConn) {
 	conns := slices.DeleteFunc(h.sessions[w.session], func(x *wsConn) bool { return x == w })
 	if len(conns) == 0 {
 		delete(h.sessions, w.session)
+		delete(h.latest, w.session)
 	} else {
 		h.sessions[w.session] = conns
 	}
@@ -268,6 +275,19 @@ func (h *hub) peers(id uuid.UUID, except *wsConn) []*wsConn {
 		}
 	}
 	return out
+}
+
+// advance records that a session's state reached version and reports
+// whether that is news for connections here: false when none is open on
+// the session or a version as new was broadcast already.
+func (h *hub) advance(id uuid.UUID, version int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sessions[id]) == 0 || h.latest[id] >= version {
+		return false
+	}
+	h.latest[id] = version
+	return true
 }
 
 func (h *hub) all() []*wsConn {
@@ -314,6 +334,7 @@ func (s *Server) broadcast(id uuid.UUID, se orchestrator.Session, except ...*wsC
 	if len(except) > 0 {
 		skip = except[0]
 	}
+	s.hub.advance(id, se.Row.Version)
 	peers := s.hub.peers(id, skip)
 	if len(peers) == 0 {
 		return
@@ -336,6 +357,26 @@ func (s *Server) broadcastLatest(ctx context.Context, id uuid.UUID) {
 	if se, err := s.deps.Sessions.Load(ctx, id); err == nil {
 		s.broadcast(id, se)
 	}
+}
+
+// SessionChanged tells the server that a session's state reached version,
+// in this process or another one on the same database (tutord's
+// replicas): connections here on the session get the new state, as they
+// do after a turn made here.
+func (s *Server) SessionChanged(id uuid.UUID, version int64) {
+	if !s.hub.advance(id, version) {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		se, err := s.deps.Sessions.Load(ctx, id)
+		if err != nil {
+			s.log.Warn("load a session changed elsewhere", "session_id", id, "err", err)
+			return
+		}
+		s.broadcast(id, se)
+	}()
 }
 
 // websocket serves GET /sessions/ws/{id}: the session's state, the stored

@@ -60,13 +60,27 @@ type DBTX interface {
 
 // Store is the PostgreSQL store.
 type Store struct {
-	pool *pgxpool.Pool
-	db   DBTX
+	pool     *pgxpool.Pool
+	db       DBTX
+	announce bool // see Announce
 }
 
+// Option configures a store.
+type Option func(*Store)
+
+// Announce makes every committed change of a session announce itself on
+// SessionChannel, for the WebSockets of other tutord processes on the same
+// database (see WatchSessions). It costs throughput: PostgreSQL serialises
+// the commits of notifying transactions.
+func Announce() Option { return func(s *Store) { s.announce = true } }
+
 // New returns a store over pool.
-func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, db: pool}
+func New(pool *pgxpool.Pool, opts ...Option) *Store {
+	s := &Store{pool: pool, db: pool}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Pool returns the underlying pool.
@@ -76,7 +90,7 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 // commits when fn returns nil and rolls back otherwise.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		return fn(&Store{pool: s.pool, db: tx})
+		return fn(&Store{pool: s.pool, db: tx, announce: s.announce})
 	})
 }
 

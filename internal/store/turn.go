@@ -52,7 +52,8 @@ type Turn struct {
 // CommitTurn writes a turn in one statement: the compare-and-swap update of
 // the state and its summary columns, the turn's messages (numbered after
 // the session's last one), its turn record and its agent-log rows. It
-// returns the new version.
+// returns the new version. With Announce, the commit announces the change
+// on SessionChannel (see WatchSessions).
 //
 // When the stored version is no longer t.Version it writes nothing and
 // returns a *StaleStateError with the current version and state. It returns
@@ -93,7 +94,7 @@ WITH upd AS (
         cost_usd double precision, input_summary text, prompt text, output jsonb, reasoning text,
         error text, created_at timestamptz)
 )
-SELECT state_version FROM upd`
+SELECT state_version, CASE WHEN $25 THEN pg_notify('` + SessionChannel + `', $1::text || ':' || state_version) END FROM upd`
 
 	now := timeOrNow(t.Now)
 	logs, err := encodeLogs(t.Logs, now)
@@ -111,7 +112,7 @@ SELECT state_version FROM upd`
 		nullString(t.ClientTurnID), []byte(response), logs,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		now, sm.ExamCorrect, sm.ExamQuestions).Scan(&version)
+		now, sm.ExamCorrect, sm.ExamQuestions, s.announce).Scan(&version, nil)
 	switch {
 	case err == nil:
 		return version, nil

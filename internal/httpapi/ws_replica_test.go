@@ -1,0 +1,76 @@
+package httpapi_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tutord/tutord/internal/agents/engine"
+	"github.com/tutord/tutord/internal/agents/rules"
+	"github.com/tutord/tutord/internal/lessons"
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+)
+
+// A turn taken through one replica reaches the WebSocket connections that
+// another replica holds on the session, through the database's
+// notifications.
+func TestWebSocketUpdateFromAnotherReplica(t *testing.T) {
+	s := newServer(t)
+	set, err := rules.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	replica := func(st *store.Store) *apiServer {
+		return newServerWith(t, s, orchestrator.New(orchestrator.Options{Store: st, Lessons: lessons.NewSource(st),
+			Engines: engine.New(set, nil, st), FallbackSafety: set.Safety}))
+	}
+	a := replica(s.st)                                     // holds the WebSocket
+	b := replica(store.New(s.st.Pool(), store.Announce())) // takes the turns, over REST
+	ctx, cancel := context.WithCancel(context.Background())
+	watched := make(chan error, 1)
+	go func() { watched <- s.st.WatchSessions(ctx, a.srv.SessionChanged) }()
+	t.Cleanup(func() { cancel(); <-watched })
+
+	id := s.newSession(fractions, "", "")
+	w, _, err := a.dial(t, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.read() // state_update
+	w.read() // welcome
+	frames := make(chan frame, 10)
+	go func() {
+		for {
+			f, err := w.readFrame()
+			if err != nil {
+				close(frames)
+				return
+			}
+			frames <- f
+		}
+	}()
+	// The watch may start listening after the first turn: step until the
+	// connection hears of one.
+	for turn := 1; ; turn++ {
+		if r := b.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ok"}, ""); r.Status != 200 {
+			t.Fatalf("step on replica B: %d %s", r.Status, r.Body)
+		}
+		var f frame
+		select {
+		case f = <-frames:
+		case <-time.After(time.Second):
+			if turn == 5 {
+				t.Fatal("replica A's connection heard of none of 5 turns taken on replica B")
+			}
+			continue
+		}
+		if f.Type != "state_update" {
+			t.Fatalf("frame %s, want state_update", f.Type)
+		}
+		if got := f.state(t)["turn_count"]; got != float64(turn) {
+			t.Fatalf("state_update with turn_count %v after turn %d", got, turn)
+		}
+		return
+	}
+}
