@@ -17,25 +17,36 @@ import (
 	"github.com/tutord/tutord/internal/store"
 )
 
-// withModelTutor runs the tutor on a model at url, with a daily budget per
-// learner of budgetUSD.
-func withModelTutor(t *testing.T, url string, budgetUSD float64) serverOption {
-	return func(o *httpapi.Options, d *httpapi.Deps) {
+// withModels runs components on the OpenAI-compatible model server at url,
+// with LLM options that set may change (it is given the store, e.g. for a
+// budget).
+func withModels(t *testing.T, url string, set func(*llm.Options, *store.Store), components ...llm.Component) serverOption {
+	return func(_ *httpapi.Options, d *httpapi.Deps) {
 		st := d.Learners.(*store.Store)
-		set, err := rules.New()
+		agents, err := rules.New()
 		if err != nil {
 			t.Fatal(err)
 		}
-		models := engine.LLMModels{
-			Settings: llm.Settings{CompatibleBaseURL: url, Prices: llm.DefaultPrices()},
-			Options:  llm.Options{Budget: &llm.Budget{DailyUSD: budgetUSD, Spend: st}},
+		models := engine.LLMModels{Settings: llm.Settings{CompatibleBaseURL: url, Prices: llm.DefaultPrices()}}
+		if set != nil {
+			set(&models.Options, st)
 		}
-		d.Sessions = orchestrator.New(orchestrator.Options{Store: st, Lessons: lessons.NewSource(st), Engines: engine.New(set, models, st), FallbackSafety: set.Safety})
-		cfg := llm.Config{Component: llm.ComponentTutor, Provider: llm.ProviderOpenAICompatible, Model: "fake-model"}
-		if _, err := st.SetLLMConfig(context.Background(), cfg, "test", time.Time{}); err != nil {
-			t.Fatal(err)
+		d.Sessions = orchestrator.New(orchestrator.Options{Store: st, Lessons: lessons.NewSource(st), Engines: engine.New(agents, models, st), FallbackSafety: agents.Safety})
+		for _, c := range components {
+			cfg := llm.Config{Component: c, Provider: llm.ProviderOpenAICompatible, Model: "fake-model"}
+			if _, err := st.SetLLMConfig(context.Background(), cfg, "test", time.Time{}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+}
+
+// quickRetries retries failed model calls at once: the failure matters to
+// the tests, not the wait.
+func quickRetries(o *llm.Options, _ *store.Store) {
+	o.Retry = llm.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond}
+	o.AttemptTimeout, o.CallTimeout = 5*time.Second, 10*time.Second
+	o.Breakers = llm.NewBreakers(llm.BreakerOptions{Failures: 1000})
 }
 
 // A learner whose model budget is spent gets 429 budget_exceeded with
@@ -43,7 +54,9 @@ func withModelTutor(t *testing.T, url string, budgetUSD float64) serverOption {
 // the session does not change.
 func TestSpentBudget(t *testing.T) {
 	fake := llmtest.NewOpenAI(t)
-	s := newServer(t, withModelTutor(t, fake.URL, 0.5))
+	s := newServer(t, withModels(t, fake.URL, func(o *llm.Options, st *store.Store) {
+		o.Budget = &llm.Budget{DailyUSD: 0.5, Spend: st}
+	}, llm.ComponentTutor))
 	tok := token(t, "spender", false)
 	id := s.newSession(fractions, "teach_me", tok)
 	l, err := s.st.LearnerByExternalID(context.Background(), "spender")
@@ -65,12 +78,7 @@ func TestSpentBudget(t *testing.T) {
 		t.Fatalf("Retry-After %q; want the seconds until the budget renews", r.Header.Get("Retry-After"))
 	}
 
-	w, _, err := s.dial(t, id, tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.read() // state
-	w.read() // welcome
+	w := s.joined(t, id, tok)
 	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
 	if f := w.read(); f.Type != "typing" {
 		t.Fatalf("chat: %s, want typing", f.Type)

@@ -24,7 +24,6 @@ import (
 	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/llm/llmtest"
 	"github.com/tutord/tutord/internal/orchestrator"
-	"github.com/tutord/tutord/internal/store"
 )
 
 // TestStaleStateFromAnotherReplica: each route that writes a session
@@ -143,7 +142,7 @@ func TestAnotherSessionPaused(t *testing.T) {
 // detail object, and no session is stored.
 func TestExamGenerationUnavailable(t *testing.T) {
 	fake := llmtest.NewOpenAI(t)
-	s := newServer(t, withModelExamGenerator(t, fake.URL))
+	s := newServer(t, withModels(t, fake.URL, quickRetries, llm.ComponentExamGenerator))
 	tok := token(t, "examinee", false)
 	fail := llmtest.Reply{Fail: llmtest.ServerError}
 	fake.Push(fail, fail, fail, fail) // 7 questions, then 3; two attempts each
@@ -164,31 +163,6 @@ func TestExamGenerationUnavailable(t *testing.T) {
 	}
 	// The other modes do not need the generator.
 	s.newSession(fractions, "teach_me", tok)
-}
-
-// withModelExamGenerator generates exams with a model at url, retrying
-// quickly (the failure matters here, not the wait).
-func withModelExamGenerator(t *testing.T, url string) serverOption {
-	return func(_ *httpapi.Options, d *httpapi.Deps) {
-		st := d.Learners.(*store.Store)
-		set, err := rules.New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		models := engine.LLMModels{
-			Settings: llm.Settings{CompatibleBaseURL: url, Prices: llm.DefaultPrices()},
-			Options: llm.Options{
-				Retry:          llm.RetryPolicy{MaxAttempts: 2, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond},
-				AttemptTimeout: 5 * time.Second, CallTimeout: 10 * time.Second,
-				Breakers: llm.NewBreakers(llm.BreakerOptions{Failures: 1000}),
-			},
-		}
-		d.Sessions = orchestrator.New(orchestrator.Options{Store: st, Lessons: lessons.NewSource(st), Engines: engine.New(set, models, st), FallbackSafety: set.Safety})
-		cfg := llm.Config{Component: llm.ComponentExamGenerator, Provider: llm.ProviderOpenAICompatible, Model: "fake-model"}
-		if _, err := st.SetLLMConfig(t.Context(), cfg, "test", time.Time{}); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // TestAnonymousOffSessionReads: with anonymous use turned off, reading a

@@ -33,12 +33,7 @@ func TestWebSocketUpdateFromAnotherReplica(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-watched })
 
 	id := s.newSession(fractions, "", "")
-	w, _, err := a.dial(t, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.read() // state_update
-	w.read() // welcome
+	w := a.joined(t, id, "")
 	frames := make(chan frame, 10)
 	go func() {
 		for {

@@ -68,6 +68,20 @@ func (s *apiServer) dial(t *testing.T, id, tok string, header ...http.Header) (*
 }
 
 // read returns the next frame, checked against the contract's ServerFrame.
+// joined opens a WebSocket on session id and reads its first frames: the
+// state, and the welcome of a session without turns.
+func (s *apiServer) joined(t *testing.T, id, tok string) *wsClient {
+	t.Helper()
+	w, _, err := s.dial(t, id, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.read().state(t)["turn_count"] == float64(0) {
+		w.read() // the welcome
+	}
+	return w
+}
+
 func (w *wsClient) read() frame {
 	w.t.Helper()
 	f, err := w.readFrame()
@@ -200,12 +214,7 @@ func TestWebSocketLesson(t *testing.T) {
 func TestWebSocketBadFrames(t *testing.T) {
 	s := newServer(t)
 	id := s.newSession(fractions, "", "")
-	w, _, err := s.dial(t, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.read()
-	w.read()
+	w := s.joined(t, id, "")
 	for _, raw := range []string{`nope`, `[1,2]`, `"chat"`, `{"type":"dance"}`, `{"payload":{}}`, `{"type":"chat","payload":{"student_context":{"grade":"x"}}}`} {
 		w.sendRaw([]byte(raw))
 		f := w.read()
@@ -227,7 +236,7 @@ func TestWebSocketBadFrames(t *testing.T) {
 	w.sendRaw([]byte(`{"type":"chat","payload":{"message":"` + strings.Repeat("a", 70<<10) + `"}}`))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _, err = w.c.Read(ctx)
+	_, _, err := w.c.Read(ctx)
 	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
 		t.Fatalf("oversize frame: %v, want close 1009", err)
 	}
@@ -279,12 +288,7 @@ func TestWebSocketOneTurnAtATime(t *testing.T) {
 func TestWebSocketRepeatedClientTurnID(t *testing.T) {
 	s := newServer(t)
 	id := s.newSession(fractions, "", "")
-	w, _, err := s.dial(t, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.read()
-	w.read()
+	w := s.joined(t, id, "")
 	first, errMsg, st := w.turn(map[string]any{"message": "ready", "client_turn_id": "turn-1"})
 	if first == "" || errMsg != "" {
 		t.Fatalf("first turn: %q %q", first, errMsg)
@@ -376,12 +380,7 @@ func (s *apiServer) heldTurn(t *testing.T, id string) (*wsClient, chan struct{})
 	held := &holdingStore{Store: s.st, reached: reached, release: release}
 	o := orchestrator.New(orchestrator.Options{Store: held, Lessons: lessons.NewSource(s.st), Engines: engine.New(set, nil, s.st), FallbackSafety: set.Safety})
 	a := newServerWith(t, s, o)
-	w, _, err := a.dial(t, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.read() // state_update
-	w.read() // welcome
+	w := a.joined(t, id, "")
 	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
 	if f := w.read(); f.Type != "typing" {
 		t.Fatal(f.Type)
