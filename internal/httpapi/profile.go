@@ -176,11 +176,12 @@ type learnerLogEntry struct {
 	InputSummary *string    `json:"input_summary"`
 	DurationMS   *int       `json:"duration_ms"`
 	Model        *string    `json:"model"`
-	Provider     *string    `json:"provider"`
-	InputTokens  int        `json:"input_tokens"`
-	OutputTokens int        `json:"output_tokens"`
-	CachedTokens int        `json:"cached_tokens"`
-	CostUSD      float64    `json:"cost_usd"`
+	// tutord's additions.
+	Provider     *string `json:"provider"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	CachedTokens int     `json:"cached_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
 }
 
 // exportUsage is one model call made for the learner. The prompt hash is
@@ -266,9 +267,7 @@ func exportSession(se store.Session, ex store.LearnerExport, admin bool) (export
 			out.AgentLogs = append(out.AgentLogs, e)
 			continue
 		}
-		out.AgentLogs = append(out.AgentLogs, learnerLogEntry{Timestamp: e.Timestamp, TurnID: e.TurnID, AgentName: e.AgentName,
-			EventType: e.EventType, InputSummary: e.InputSummary, DurationMS: e.DurationMS, Model: e.Model, Provider: e.Provider,
-			InputTokens: e.InputTokens, OutputTokens: e.OutputTokens, CachedTokens: e.CachedTokens, CostUSD: e.CostUSD})
+		out.AgentLogs = append(out.AgentLogs, e.learnerLogEntry)
 	}
 	return out, nil
 }

@@ -322,24 +322,14 @@ type AgentLogs interface {
 	ListAgentLogs(ctx context.Context, sessionID uuid.UUID, f store.LogFilter) ([]store.AgentLog, error)
 }
 
+// agentLogEntry is an agent log as admins read it: a learner's view of
+// it plus what holds answers and prompts.
 type agentLogEntry struct {
-	Timestamp    tutor.Time      `json:"timestamp"`
-	TurnID       string          `json:"turn_id"`
-	AgentName    string          `json:"agent_name"`
-	EventType    string          `json:"event_type"`
-	InputSummary *string         `json:"input_summary"`
-	Output       json.RawMessage `json:"output"`
-	Reasoning    *string         `json:"reasoning"`
-	DurationMS   *int            `json:"duration_ms"`
-	Prompt       *string         `json:"prompt"`
-	Model        *string         `json:"model"`
-	// tutord's additions.
-	Provider     *string `json:"provider"`
-	InputTokens  int     `json:"input_tokens"`
-	OutputTokens int     `json:"output_tokens"`
-	CachedTokens int     `json:"cached_tokens"`
-	CostUSD      float64 `json:"cost_usd"`
-	Error        *string `json:"error"`
+	learnerLogEntry
+	Output    json.RawMessage `json:"output"`
+	Reasoning *string         `json:"reasoning"`
+	Prompt    *string         `json:"prompt"`
+	Error     *string         `json:"error"` // tutord's addition
 }
 
 // agentLogs serves a session's agent logs (admins only: they hold full prompts).
@@ -376,11 +366,12 @@ func (s *Server) agentLogs(c echo.Context) error {
 // and reasoning included.
 func toAgentLogEntry(l store.AgentLog) agentLogEntry {
 	e := agentLogEntry{
-		Timestamp: tutor.NewTime(l.CreatedAt), TurnID: l.TurnID, AgentName: l.Agent, EventType: l.Event,
-		InputSummary: nonEmpty(l.InputSummary), Output: l.Output, Reasoning: nonEmpty(l.Reasoning),
-		DurationMS: l.LatencyMS, Prompt: nonEmpty(l.Prompt), Model: nonEmpty(l.Model), Provider: nonEmpty(l.Provider),
-		InputTokens: l.InputTokens, OutputTokens: l.OutputTokens, CachedTokens: l.CachedTokens, CostUSD: l.CostUSD,
-		Error: nonEmpty(l.Error),
+		learnerLogEntry: learnerLogEntry{
+			Timestamp: tutor.NewTime(l.CreatedAt), TurnID: l.TurnID, AgentName: l.Agent, EventType: l.Event,
+			InputSummary: nonEmpty(l.InputSummary), DurationMS: l.LatencyMS, Model: nonEmpty(l.Model), Provider: nonEmpty(l.Provider),
+			InputTokens: l.InputTokens, OutputTokens: l.OutputTokens, CachedTokens: l.CachedTokens, CostUSD: l.CostUSD,
+		},
+		Output: l.Output, Reasoning: nonEmpty(l.Reasoning), Prompt: nonEmpty(l.Prompt), Error: nonEmpty(l.Error),
 	}
 	if len(e.Output) == 0 {
 		e.Output = json.RawMessage("null")
