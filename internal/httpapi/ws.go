@@ -434,7 +434,20 @@ func (s *Server) websocket(c echo.Context) error {
 	// request's work, and an idle connection should cost as little as a
 	// blocked read.
 	go s.readLoop(ctx, w)
+	go s.catchUp(ctx, w, se.Row.Version)
 	return nil
+}
+
+// catchUp sends a new connection the session's state if it changed
+// between the load that the connection's first frame shows and the
+// connection's registration, when no broadcast could reach it.
+func (s *Server) catchUp(ctx context.Context, w *wsConn, version int64) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if se, err := s.deps.Sessions.Load(ctx, w.session); err == nil && se.Row.Version > version {
+		s.hub.advance(w.session, se.Row.Version)
+		w.deliver(ctx, sessionFrame(se))
+	}
 }
 
 func (s *Server) closeConn(w *wsConn) {

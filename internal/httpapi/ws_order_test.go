@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/coder/websocket"
@@ -202,5 +203,64 @@ func TestWebSocketConcurrentChatsKeepOrder(t *testing.T) {
 				t.Fatalf("connection %d: %v", i, err)
 			}
 		}
+	}
+}
+
+// holdFirstLoad holds the first session load after arm until release.
+type holdFirstLoad struct {
+	httpapi.Sessions
+	armed         chan struct{}
+	taken         atomic.Bool
+	held, release chan struct{}
+}
+
+func (h *holdFirstLoad) Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error) {
+	se, err := h.Sessions.Load(ctx, id)
+	select {
+	case <-h.armed:
+		if h.taken.CompareAndSwap(false, true) {
+			close(h.held)
+			<-h.release
+		}
+	default:
+	}
+	return se, err
+}
+
+// A change committed while a WebSocket is being opened, after its state
+// was read and before it can be reached by broadcasts, still reaches it.
+func TestWebSocketOpenedDuringAChange(t *testing.T) {
+	hold := &holdFirstLoad{armed: make(chan struct{}), held: make(chan struct{}), release: make(chan struct{})}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		hold.Sessions = d.Sessions
+		d.Sessions = hold
+	})
+	id := s.newSession(fractions, "", "")
+	close(hold.armed)
+	dialed := make(chan *wsClient, 1)
+	go func() {
+		w, _, err := s.dial(t, id, "")
+		if err != nil {
+			t.Error(err)
+		}
+		dialed <- w
+	}()
+	<-hold.held // the WebSocket has read the session, turn 0
+	if r := s.step(id, ""); r.Status != 200 {
+		t.Fatalf("step: %d %s", r.Status, r.Body)
+	}
+	close(hold.release)
+	w := <-dialed
+	if w == nil {
+		t.FailNow()
+	}
+	if st := w.read().state(t); st["turn_count"] != float64(0) {
+		t.Fatalf("first state at turn %v; the test wants it read before the step", st["turn_count"])
+	}
+	if f := w.read(); f.Type != "assistant" {
+		t.Fatalf("second frame %s, want the welcome", f.Type)
+	}
+	if f := w.read(); f.Type != "state_update" || f.state(t)["turn_count"] != float64(1) {
+		t.Fatalf("frame %s %s; want the state after the step", f.Type, f.Payload.State)
 	}
 }
