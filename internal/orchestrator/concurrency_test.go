@@ -165,3 +165,36 @@ func TestStopWaitsForTurnsInFlight(t *testing.T) {
 		t.Fatalf("turn after Stop: %v", err)
 	}
 }
+
+// A retry that reaches another replica while the first attempt is still
+// running there loses the compare-and-swap to it, and gets the first
+// attempt's response rather than a conflict.
+func TestRetryOnAnotherReplicaGetsTheFirstResponse(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	hold, release := make(chan struct{}), make(chan struct{})
+	replica := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) {
+		o.Store = &pausingStore{Store: f.st, reached: hold, release: release}
+	})
+	var retry orchestrator.TurnResult
+	var retryErr error
+	done := make(chan struct{})
+	go func() {
+		retry, retryErr = replica.ProcessTurn(context.Background(), id, "ready", "key-1")
+		close(done)
+	}()
+	<-hold // the retry is about to commit on the replica
+	first, err := f.o.ProcessTurn(context.Background(), id, "ready", "key-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	<-done
+	if retryErr != nil || !retry.Replayed || !bytes.Equal(retry.Response, first.Response) {
+		t.Fatalf("retry on the other replica: %v, replayed %v", retryErr, retry.Replayed)
+	}
+	if n := countRows(t, f.st, "session_turns", id); n != 1 {
+		t.Fatalf("%d turn records; want 1", n)
+	}
+}

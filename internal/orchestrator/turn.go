@@ -107,10 +107,13 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1)}
 	res, err := r.run(ctx)
 	if err != nil {
+		// A retry that lost to its own first attempt, committed by another
+		// process meanwhile, gets that attempt's response.
 		var dup *duplicateTurn
-		if errors.As(err, &dup) {
-			if r, ok, err := o.replay(ctx, id, clientTurnID); ok || err != nil {
-				return r, err
+		var conflict *ConflictError
+		if clientTurnID != "" && (errors.As(err, &dup) || errors.As(err, &conflict)) {
+			if r, ok, rerr := o.replay(ctx, id, clientTurnID); ok || rerr != nil {
+				return r, rerr
 			}
 		}
 		return TurnResult{}, err
