@@ -296,3 +296,28 @@ func TestExamPartlyRightAnswer(t *testing.T) {
 	}
 	t.Fatal("no exam of 30 asked the bank's list question")
 }
+
+// After a session has ended, messages are still screened: a learner in
+// distress gets the supportive reply, not "this session is complete", and
+// the flag is recorded without counting a turn.
+func TestUnsafeMessageAfterTheEnd(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeClarify)
+	id := c.Session.Row.ID
+	r := f.turn(t, id, "no, I'm done")
+	if !r.Session.State.PostCompletion(r.Session.Topic) {
+		t.Fatalf("the doubts session did not end: %+v", r.Session.State.ClarifyComplete)
+	}
+	turns := r.Session.State.TurnCount
+	r = f.turn(t, id, "I want to kill myself")
+	if r.Intent != orchestrator.IntentUnsafe || !strings.Contains(r.Reply, "1098") {
+		t.Fatalf("after the end: intent %s, reply %q; want the self-harm guidance", r.Intent, r.Reply)
+	}
+	s := r.Session.State
+	if s.TurnCount != turns || !slices.Contains(s.SafetyFlags, "self_harm") {
+		t.Fatalf("turns %d (was %d), flags %v", s.TurnCount, turns, s.SafetyFlags)
+	}
+	if r = f.turn(t, id, "ok thanks"); r.Intent != orchestrator.IntentSessionComplete {
+		t.Fatalf("a safe message after the end: intent %s", r.Intent)
+	}
+}

@@ -191,7 +191,13 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	var reply string
 	writer := "" // the agent whose reply is sanitized; "" for fixed texts
 
+	// Every message is screened, after the session's end too: a learner in
+	// distress must not be told that the session is complete.
+	safe, guidance := r.checkSafety(ctx, "student", r.msg, s)
 	switch {
+	case !safe.Safe:
+		out.Unsafe = &tutor.Unsafe{Flag: safe.Category, Warn: safe.Warn}
+		reply, intent, writer = guidance, IntentUnsafe, agents.NameSafety
 	case s.PostCompletion(t):
 		start := time.Now()
 		text, call, err := r.set.PostCompletion.Reply(ctx, turn)
@@ -201,12 +207,6 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 		}
 		reply, intent, writer = text, IntentSessionComplete, agents.NamePostCompletion
 	default:
-		safe, guidance := r.checkSafety(ctx, "student", r.msg, s)
-		if !safe.Safe {
-			out.Unsafe = &tutor.Unsafe{Flag: safe.Category, Warn: safe.Warn}
-			reply, intent, writer = guidance, IntentUnsafe, agents.NameSafety
-			break
-		}
 		turn.Evaluation = evaluate(s, t, r.msg, pre)
 		out.Verdict = turn.Evaluation.Verdict
 		// The directives with a provisional empty output: what the tutor may

@@ -41,16 +41,30 @@ type Unsafe struct {
 	Warn bool   // the message earns a warning
 }
 
+// flagUnsafe records the safety gate's verdict on a message.
+func (n *State) flagUnsafe(u Unsafe) Event {
+	flag := strings.TrimSpace(u.Flag)
+	if flag == "" {
+		flag = "unknown"
+	}
+	n.SafetyFlags = pushCapped(n.SafetyFlags, flag, maxSafetyFlags)
+	if u.Warn {
+		n.WarningCount++
+	}
+	return SafetyFlagged{Flag: flag, Warned: u.Warn}
+}
+
 // ApplyTurn applies one turn's outcome to a state and returns the new state
 // and what happened. It never modifies s.
 //
 // In order: an empty or too-long message changes nothing; a session past
-// completion records the message and the post-completion reply without
-// counting a turn (PostCompletion); otherwise the turn is counted and then,
-// by situation, the message is flagged unsafe, meets a finished exam, stops
-// the session (Stop), or the guarded tutor output is applied by mode. A
-// sitting that reaches its time limit ends the session the same way as a
-// stop. The reply is recorded last.
+// completion records the message and the post-completion reply (or the
+// safety gate's verdict and its reply) without counting a turn
+// (PostCompletion); otherwise the turn is counted and then, by situation,
+// the message is flagged unsafe, meets a finished exam, stops the session
+// (Stop), or the guarded tutor output is applied by mode. A sitting that
+// reaches its time limit ends the session the same way as a stop. The
+// reply is recorded last.
 func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	now := NewTime(o.Now)
 	pre := o.Precheck
@@ -74,7 +88,13 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 			n.addMessage(RoleTeacher, o.Reply, now)
 		}
 		n.UpdatedAt = now
-		return n.normalized(), append(ev, PostCompletionReplied{})
+		if o.Unsafe != nil {
+			// Screened like any message, still without counting a turn.
+			ev = append(ev, n.flagUnsafe(*o.Unsafe))
+		} else {
+			ev = append(ev, PostCompletionReplied{})
+		}
+		return n.normalized(), ev
 	}
 
 	n.TurnCount++
@@ -89,15 +109,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 
 	switch {
 	case o.Unsafe != nil:
-		flag := strings.TrimSpace(o.Unsafe.Flag)
-		if flag == "" {
-			flag = "unknown"
-		}
-		n.SafetyFlags = pushCapped(n.SafetyFlags, flag, maxSafetyFlags)
-		if o.Unsafe.Warn {
-			n.WarningCount++
-		}
-		ev = append(ev, SafetyFlagged{Flag: flag, Warned: o.Unsafe.Warn})
+		ev = append(ev, n.flagUnsafe(*o.Unsafe))
 	case n.Mode == ModeExam && (n.ExamFinished || n.ExamCurrentIdx >= len(n.ExamQuestions)):
 		fixed = ExamAlreadyCompleteReply
 		ev = append(ev, ExamAlreadyComplete{})

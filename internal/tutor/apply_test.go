@@ -2,6 +2,7 @@ package tutor
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -202,6 +203,15 @@ func TestExtensionAfterCompletion(t *testing.T) {
 	}
 	if got.TurnCount != 13 || got.History[len(got.History)-1].Content != "Come back soon!" || got.History[len(got.History)-2].Content != "thanks!" {
 		t.Errorf("post-completion turn: count %d, history %v", got.TurnCount, got.History[len(got.History)-2:])
+	}
+	// An unsafe message after the end is flagged, still without a turn.
+	got, ev = ApplyTurn(s, tp, Outcome{Now: t0.Add(time.Hour), StudentMessage: "...", Reply: "Please talk to an adult you trust.",
+		Unsafe: &Unsafe{Flag: "self_harm"}})
+	if diff := cmp.Diff([]Event{SafetyFlagged{Flag: "self_harm"}}, ev); diff != "" {
+		t.Errorf("unsafe after the end: events (-want +got)\n%s", diff)
+	}
+	if got.TurnCount != 13 || !slices.Contains(got.SafetyFlags, "self_harm") {
+		t.Errorf("unsafe after the end: count %d, flags %v", got.TurnCount, got.SafetyFlags)
 	}
 }
 
