@@ -48,8 +48,8 @@ type Config struct {
 
 	JWTSecret     string        `env:"TUTORD_JWT_SECRET" help:"HS256 secret that signs access and ID tokens (32 bytes or more)" secret:"true"`
 	JWTJWKSURL    string        `env:"TUTORD_JWT_JWKS_URL" help:"JWKS URL of an identity provider (Cognito, Auth0, Keycloak)"`
-	JWTIssuer     string        `env:"TUTORD_JWT_ISSUER" help:"required token issuer (iss); empty: not checked"`
-	JWTAudience   string        `env:"TUTORD_JWT_AUDIENCE" help:"required audience (aud, or client_id of access tokens); empty: not checked"`
+	JWTIssuer     string        `env:"TUTORD_JWT_ISSUER" help:"required token issuer (iss); empty: not checked (required with TUTORD_JWT_JWKS_URL)"`
+	JWTAudience   string        `env:"TUTORD_JWT_AUDIENCE" help:"required audience (aud, or client_id of access tokens); empty: not checked (required with TUTORD_JWT_JWKS_URL)"`
 	JWTLeeway     time.Duration `env:"TUTORD_JWT_LEEWAY" envDefault:"30s" help:"clock skew allowed on token times"`
 	JWTAdminClaim string        `env:"TUTORD_JWT_ADMIN_CLAIM" envDefault:"role=admin" help:"claim=value that makes a caller an admin (lists match a member)"`
 
@@ -138,6 +138,11 @@ func (c Config) Validate() error {
 	}
 	if c.DBMaxConns < 1 {
 		return fmt.Errorf("TUTORD_DB_MAX_CONNS: must be at least 1, got %d", c.DBMaxConns)
+	}
+	// An identity provider signs tokens for every application it serves:
+	// without both checks, any of them would open tutord.
+	if c.JWTJWKSURL != "" && (c.JWTIssuer == "" || c.JWTAudience == "") {
+		return errors.New("TUTORD_JWT_JWKS_URL: set TUTORD_JWT_ISSUER and TUTORD_JWT_AUDIENCE too, or tokens the provider issues for other applications are accepted")
 	}
 	return nil
 }

@@ -31,6 +31,7 @@ func TestLoadRejectsBadValues(t *testing.T) {
 		"TUTORD_DB_CONNECT_TIMEOUT": {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},
 		"TUTORD_TRUSTED_PROXIES":    {"TUTORD_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"},
 		"TUTORD_CORS_ORIGINS":       {"TUTORD_CORS_ORIGINS": " , "},
+		"TUTORD_JWT_JWKS_URL":       {"TUTORD_JWT_JWKS_URL": "https://idp.example/.well-known/jwks.json", "TUTORD_JWT_ISSUER": "https://idp.example/"},
 	}
 	for name, environ := range tests {
 		t.Run(name, func(t *testing.T) {
