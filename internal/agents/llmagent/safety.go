@@ -67,7 +67,7 @@ type safetyJudgement struct {
 	IsSafe        bool       `json:"is_safe"`
 	ViolationType *violation `json:"violation_type" jsonschema:"The category when the message is unsafe; null when it is safe."`
 	Guidance      string     `json:"guidance" jsonschema:"When unsafe: the short, kind reply the student sees instead of the lesson. Empty when safe."`
-	ShouldWarn    bool       `json:"should_warn" jsonschema:"True only for a serious or deliberate violation; never for self_harm."`
+	ShouldWarn    bool       `json:"should_warn" jsonschema:"True only for a serious or deliberate violation; never for self_harm or abuse."`
 	Reasoning     string     `json:"reasoning" jsonschema:"One private sentence on the decision."`
 }
 
@@ -97,7 +97,7 @@ func (j *safetyJudgement) verdict() agents.SafetyVerdict {
 	return agents.SafetyVerdict{
 		Category:  string(v),
 		Guidance:  strings.TrimSpace(j.Guidance),
-		Warn:      j.ShouldWarn && v != violationSelfHarm,
+		Warn:      j.ShouldWarn && v != violationSelfHarm && v != violationAbuse,
 		Reasoning: j.Reasoning,
 	}
 }
@@ -105,9 +105,14 @@ func (j *safetyJudgement) verdict() agents.SafetyVerdict {
 // violation is a category of unsafe content.
 type violation string
 
-const violationSelfHarm violation = "self_harm"
+// The categories about harm done to the learner: they get support, never
+// a warning.
+const (
+	violationSelfHarm violation = "self_harm"
+	violationAbuse    violation = "abuse"
+)
 
 // EnumValues lists the categories for the output schema.
 func (violation) EnumValues() []string {
-	return []string{string(violationSelfHarm), "violence", "sexual", "hate", "personal_data", "bullying", "other"}
+	return []string{string(violationSelfHarm), string(violationAbuse), "violence", "sexual", "hate", "personal_data", "bullying", "other"}
 }

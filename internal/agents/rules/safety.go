@@ -17,16 +17,23 @@ import (
 // several gets the first.
 const (
 	CategorySelfHarm     = "self_harm"
+	CategoryAbuse        = "abuse" // the learner is being hurt by someone
 	CategoryViolence     = "violence"
 	CategorySexual       = "sexual"
 	CategoryHate         = "hate"
 	CategoryPersonalData = "personal_data"
 )
 
-var categories = []string{CategorySelfHarm, CategoryViolence, CategorySexual, CategoryHate, CategoryPersonalData}
+var categories = []string{CategorySelfHarm, CategoryAbuse, CategoryViolence, CategorySexual, CategoryHate, CategoryPersonalData}
 
-// guidance is the reply to a message of each category. The self-harm reply
-// points to people and helplines: Tele-MANAS (14416, also 1-800-891-4416),
+// supportive reports whether a category is about harm done to the learner,
+// which gets support and never a warning.
+func supportive(category string) bool {
+	return category == CategorySelfHarm || category == CategoryAbuse
+}
+
+// guidance is the reply to a message of each category. The self-harm and
+// abuse replies point to people and helplines: Tele-MANAS (14416, also 1-800-891-4416),
 // India's free 24x7 mental-health helpline; Childline (1098), India's free
 // 24x7 line for children in distress; and 112, India's emergency number.
 // A deployment outside India should change these numbers.
@@ -34,6 +41,9 @@ var guidance = map[string]string{
 	CategorySelfHarm: "I'm really sorry you're feeling this way, and I'm glad you told me. " +
 		"Please talk to a parent, teacher or another adult you trust right now; in India you can call the Tele-MANAS helpline on 14416 (free, 24x7) or Childline on 1098. " +
 		"If you are in danger, call 112 straight away.",
+	CategoryAbuse: "Thank you for telling me: that took courage, and it is not your fault. " +
+		"Please tell a teacher or another adult you trust as soon as you can; in India you can call Childline on 1098 (free, 24x7). " +
+		"If you are in danger right now, call 112.",
 	CategoryViolence: "I can't help with anything that could hurt someone. " +
 		"If you or someone else might be in danger, please tell an adult you trust or call 112. Shall we get back to the lesson?",
 	CategorySexual: "That's not something I can talk about here. " +
@@ -159,7 +169,7 @@ func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdic
 		v.Guidance = tutorGuidance
 		return v
 	}
-	v.Warn = hit.category != CategorySelfHarm && (severe || slices.Contains(st.SafetyFlags, hit.category))
+	v.Warn = !supportive(hit.category) && (severe || slices.Contains(st.SafetyFlags, hit.category))
 	return v
 }
 
