@@ -82,7 +82,7 @@ func TestSafetyRoles(t *testing.T) {
 			t.Errorf("role %q: the prompt lacks %q:\n%s", tt.role, tt.want, c.Prompt)
 		}
 		body := string(f.srv.Requests()[0].Body)
-		if !strings.Contains(body, `"enum":["self_harm","violence","sexual","hate","personal_data","bullying","other",null]`) {
+		if !strings.Contains(body, `"enum":["self_harm","abuse","violence","sexual","hate","personal_data","bullying","other",null]`) {
 			t.Errorf("the output schema lacks the categories:\n%s", body)
 		}
 	}
