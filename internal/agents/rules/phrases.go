@@ -36,7 +36,8 @@ const (
 	mWaiting                     // a message with no answer in it: {q}
 	mAgain                       // repeats part of an explanation
 	mWrapUp                      // the lesson is complete: {concepts}
-	mOfferHarder                 // after the wrap-up
+	mOfferHarder                 // after the wrap-up, when the session allows more turns
+	mFarewell                    // after the wrap-up, when it does not
 	mBankDone                    // no questions left after the lesson
 	mDeclined                    // the learner declines more questions
 	mTimeUp                      // the sitting's time is up: {concepts}
@@ -227,6 +228,10 @@ var phrasebook = map[move][]string{
 	mOfferHarder: {
 		"If you'd like, I can give you a harder question to try.",
 		"Say yes if you'd like a harder question.",
+	},
+	mFarewell: {
+		"Great work today{name}! Start a new session whenever you're ready.",
+		"You can start a new session whenever you like{name}.",
 	},
 	mBankDone: {
 		"That's every question I have on this topic{name}, well done! You can start a new session whenever you like.",

@@ -417,13 +417,18 @@ func (l *lesson) explainStep(st tutor.Step) {
 }
 
 // complete ends the lesson with a wrap-up naming what it covered, and
-// offers harder questions for the turns the session allows after it.
+// offers harder questions when the session allows turns after it (a
+// session that took long to finish may have none left).
 func (l *lesson) complete() {
 	total := l.topic.TotalSteps()
 	l.advance(total + 1)
 	l.out.SessionComplete = true
 	l.say(mWrapUp, "{concepts}", conceptList(l.topic.Concepts(), 4))
-	l.say(mOfferHarder)
+	if after := l.s.TurnCount + 1 - 2*total; l.s.AllowExtension && after <= tutor.MaxExtensionTurns {
+		l.say(mOfferHarder)
+	} else {
+		l.say(mFarewell)
+	}
 	l.note("lesson complete")
 }
 

@@ -1,0 +1,49 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// The wrap-up offers a harder question only when the session still allows
+// turns after the lesson; a lesson that took long says goodbye instead.
+func TestWrapUpOffersMoreOnlyWhenTheSessionAllows(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/ratios-and-percentages/ratios-and-proportions")
+	for _, tt := range []struct {
+		name       string
+		extraTurns int // turns added before the last one
+		offers     bool
+	}{
+		{"quick lesson", 0, true},
+		{"long lesson", 2*topic.TotalSteps() + tutor.MaxExtensionTurns, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDriver(t, topic, "wrap-"+tt.name, tutor.ModeTeachMe)
+			var x exchange
+			for i := 0; !d.state.IsComplete(topic); i++ {
+				if i > 40 {
+					t.Fatal("the lesson did not complete")
+				}
+				if i == 1 {
+					d.state.TurnCount += tt.extraTurns
+				}
+				msg := "ok"
+				if q := d.state.LastQuestion; q != nil {
+					msg = q.Expected(topic).Answer
+				}
+				x = d.say(msg)
+			}
+			if got := strings.Contains(x.text(), "harder question"); got != tt.offers {
+				t.Fatalf("wrap-up %q: offers a harder question %v, want %v", x.text(), got, tt.offers)
+			}
+			if !tt.offers && !strings.Contains(x.text(), "new session") {
+				t.Fatalf("wrap-up %q says no goodbye", x.text())
+			}
+			if next := d.state.PostCompletion(topic); next == tt.offers {
+				t.Fatalf("after the wrap-up, post-completion is %v: the offer does not match what the session allows", next)
+			}
+		})
+	}
+}
