@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -21,14 +22,40 @@ type LLMConfigStore interface {
 	SetLLMConfig(ctx context.Context, c llm.Config, by string, now time.Time) (store.LLMConfig, error)
 }
 
-// suggestedModels are the models the admin page offers per provider; any
-// model id the provider serves is accepted.
-var suggestedModels = map[string][]string{
-	"openai":            {"gpt-5.2", "gpt-5.1", "gpt-4o", "gpt-4o-mini"},
-	"anthropic":         {"claude-opus-4-6", "claude-sonnet-4-5", "claude-haiku-4-5-20251001"},
-	"google":            {"gemini-3-pro-preview", "gemini-2.5-flash"},
-	"openai-compatible": {},
-	"rules":             {"rules"},
+// knownModels are the models a provider may be set to, in the order the
+// admin page offers them: the options route lists them and PUT refuses any
+// other (CONTRACT §2.8), so that a typo is a 400 and not a 503 on every
+// later turn. They are the reference's lists with tutord's additions, less
+// gpt-5.3-codex: OpenAI serves codex models only on its Responses API, and
+// tutord's adapter speaks Chat Completions. openai-compatible has no list: a
+// local server serves whatever it has loaded, so any model id is taken.
+var knownModels = map[llm.Provider][]string{
+	llm.ProviderOpenAI:           {"gpt-5.2", "gpt-5.1", "gpt-4o", "gpt-4o-mini"},
+	llm.ProviderAnthropic:        {"claude-opus-4-6", "claude-sonnet-4-5", "claude-haiku-4-5-20251001"},
+	llm.ProviderGoogle:           {"gemini-3-pro-preview", "gemini-2.5-flash"},
+	llm.ProviderOpenAICompatible: {},
+	llm.ProviderRules:            {"rules"},
+}
+
+// checkModel returns the reference's 400 for a model that a provider with
+// a fixed list does not serve.
+func checkModel(p llm.Provider, model string) error {
+	valid := knownModels[p]
+	if len(valid) == 0 || slices.Contains(valid, model) {
+		return nil
+	}
+	return &Error{Status: http.StatusBadRequest, Code: "unknown_model",
+		Message: "Unknown model '" + model + "' for provider '" + string(p) + "'. Valid: " + pythonList(valid)}
+}
+
+// pythonList formats names as the reference's messages do: a Python list's
+// repr, ['a', 'b'].
+func pythonList[S ~string](names []S) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "'" + string(n) + "'"
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 type llmConfigRow struct {
@@ -102,7 +129,7 @@ func (s *Server) llmConfigOptions(c echo.Context) error {
 	if err := requireAdmin(c); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, suggestedModels)
+	return c.JSON(http.StatusOK, knownModels)
 }
 
 type llmConfigUpdate struct {
@@ -137,11 +164,7 @@ func (s *Server) putLLMConfig(c echo.Context) error {
 	}
 	provider, err := llm.ParseProvider(u.Provider)
 	if err != nil {
-		var names []string
-		for _, p := range llm.Providers() {
-			names = append(names, "'"+string(p)+"'")
-		}
-		return badRequest("unknown_provider", "Unknown provider '"+u.Provider+"'. Valid: ["+strings.Join(names, ", ")+"]")
+		return badRequest("unknown_provider", "Unknown provider '"+u.Provider+"'. Valid: "+pythonList(llm.Providers()))
 	}
 	cfg := llm.Config{Component: component, Provider: provider, Model: strings.TrimSpace(u.ModelID), Temperature: u.Temperature}
 	if provider == llm.ProviderRules && cfg.Model == "" {
@@ -163,6 +186,9 @@ func (s *Server) putLLMConfig(c echo.Context) error {
 		if err := s.deps.LLMKeys(provider); err != nil {
 			return badRequest("missing_api_key", err.Error())
 		}
+	}
+	if err := checkModel(provider, cfg.Model); err != nil {
+		return err
 	}
 	by := ""
 	if id := callerOf(c).identity; id != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -36,6 +38,11 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 		Options: openapi3filter.Options{
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 			ExcludeRequestBody: false,
+			// Every issue, each in the RequestError that names its parameter
+			// or the body. Without it the middleware digs a schema failure
+			// out of its RequestError, and a bad query parameter or header
+			// reached the error handler looking like a body error.
+			MultiError: true,
 		},
 		Skipper: func(c echo.Context) bool {
 			p := c.Path()
@@ -45,25 +52,8 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 			return &echo.HTTPError{Code: http.StatusBadRequest, Message: me.Error(), Internal: me}
 		},
 		ErrorHandler: func(c echo.Context, err *echo.HTTPError) error {
-			var re *openapi3filter.RequestError
-			if errors.As(err.Internal, &re) {
-				return validationError(requestFieldError(re))
-			}
-			var me openapi3.MultiError
-			if errors.As(err.Internal, &me) {
-				var items []fieldError
-				for _, e := range me {
-					var se *openapi3.SchemaError
-					switch {
-					case errors.As(e, &re):
-						items = append(items, requestFieldError(re))
-					case errors.As(e, &se):
-						items = append(items, requestFieldError(&openapi3filter.RequestError{RequestBody: &openapi3.RequestBody{}, Err: se}))
-					}
-				}
-				if len(items) > 0 {
-					return validationError(items...)
-				}
+			if items := fieldErrors(err.Internal); len(items) > 0 {
+				return validationError(items...)
 			}
 			switch err.Code {
 			case http.StatusNotFound, http.StatusMethodNotAllowed:
@@ -74,98 +64,380 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 	})
 }
 
-// requestFieldError turns a contract violation into a 422 detail item.
-func requestFieldError(re *openapi3filter.RequestError) fieldError {
-	fe := fieldError{Type: "value_error", Msg: firstLine(re.Error())}
+// fieldErrors turns what the request validator reports into the 422
+// detail items, one per issue, each located as pydantic locates it:
+// ["query"|"header"|"path", name] for a parameter, ["body", field, ...]
+// inside the body.
+func fieldErrors(err error) []fieldError {
+	var re *openapi3filter.RequestError
 	var se *openapi3.SchemaError
-	hasSchema := errors.As(re.Err, &se)
-	switch {
-	case re.Parameter != nil:
-		fe.Loc = []any{re.Parameter.In, re.Parameter.Name}
-		if re.Err != nil && strings.Contains(re.Err.Error(), "must have a value") {
-			fe.Type, fe.Msg = "missing", "Field required"
+	switch e := err.(type) {
+	case openapi3.MultiError:
+		var out []fieldError
+		for _, x := range e {
+			out = append(out, fieldErrors(x)...)
 		}
-	case re.RequestBody != nil:
-		fe.Loc = []any{"body"}
-		if hasSchema {
-			for _, p := range se.JSONPointer() {
-				fe.Loc = append(fe.Loc, p)
-			}
-		}
-		var pe *openapi3filter.ParseError
-		if errors.As(re.Err, &pe) || (re.Err != nil && strings.Contains(re.Err.Error(), "failed to decode")) {
-			fe.Type, fe.Msg, fe.Loc = "json_invalid", "JSON decode error", []any{"body", 0}
-		}
-	default:
-		fe.Loc = []any{"request"}
+		return out
+	case *openapi3filter.RequestError:
+		return requestFieldErrors(e)
+	case *openapi3.SchemaError:
+		// Without its RequestError a schema failure can only be the body's.
+		return schemaFieldErrors([]any{"body"}, e, nil, false)
 	}
-	if hasSchema {
-		fe.Input = se.Value
-		reason := schemaReason(se.Reason)
-		// The JSON Schema 2020-12 validator (OpenAPI 3.1) puts the location
-		// in the reason: "at '/student/grade': got string, want integer".
-		if strings.HasPrefix(reason, "at '") {
-			if loc, rest, ok := strings.Cut(strings.TrimPrefix(reason, "at '"), "': "); ok {
-				if len(se.JSONPointer()) == 0 && re.RequestBody != nil {
-					for _, p := range strings.Split(strings.Trim(loc, "/"), "/") {
-						if p != "" {
-							fe.Loc = append(fe.Loc, p)
-						}
-					}
-				}
-				reason = rest
-			}
-		}
-		fe.Msg = reason
+	switch {
+	case errors.As(err, &re):
+		return requestFieldErrors(re)
+	case errors.As(err, &se):
+		return schemaFieldErrors([]any{"body"}, se, nil, false)
+	}
+	return nil
+}
+
+// requestFieldErrors returns the detail items of one parameter's or the
+// body's failure.
+func requestFieldErrors(re *openapi3filter.RequestError) []fieldError {
+	loc, isParam := []any{"body"}, re.Parameter != nil
+	if isParam {
+		loc = []any{re.Parameter.In, re.Parameter.Name}
+	}
+	var pe *openapi3filter.ParseError
+	switch {
+	case errors.Is(re.Err, openapi3filter.ErrInvalidRequired), errors.Is(re.Err, openapi3filter.ErrInvalidEmptyValue):
+		return []fieldError{{Type: "missing", Loc: loc, Msg: "Field required", Input: nil}}
+	case !isParam && (errors.As(re.Err, &pe) || (re.Err != nil && strings.Contains(re.Err.Error(), "failed to decode"))):
+		return []fieldError{{Type: "json_invalid", Loc: []any{"body", 0}, Msg: "JSON decode error", Input: map[string]any{}}}
+	case isParam && errors.As(re.Err, &pe):
+		return []fieldError{paramParseError(loc, re)}
+	}
+	var input any
+	if isParam {
+		input = rawParam(re)
+	}
+	var out []fieldError
+	for _, se := range schemaLeaves(re.Err) {
+		out = append(out, schemaFieldErrors(loc, se, input, isParam)...)
+	}
+	if len(out) == 0 {
+		out = append(out, fieldError{Type: "value_error", Loc: loc, Msg: firstLine(re.Error()), Input: input})
+	}
+	return out
+}
+
+// paramParseError is the item of a parameter whose text is not of its
+// schema's type (page=abc).
+func paramParseError(loc []any, re *openapi3filter.RequestError) fieldError {
+	fe := fieldError{Type: "value_error", Loc: loc, Msg: firstLine(re.Error()), Input: rawParam(re)}
+	if s := re.Parameter.Schema; s != nil && s.Value != nil && s.Value.Type != nil {
 		switch {
-		case se.SchemaField == "required" || strings.HasPrefix(reason, "missing propert"):
-			fe.Type, fe.Msg = "missing", "Field required"
-			if name := between(reason, "'", "'"); name != "" {
-				fe.Loc = append(fe.Loc, name)
-			} else if name := between(se.Reason, `"`, `"`); name != "" {
-				fe.Loc = append(fe.Loc, name)
-			}
-			fe.Input = nil
-		case se.SchemaField == "additionalProperties" || strings.HasPrefix(reason, "additional properties"):
-			fe.Type = "extra_forbidden"
-			if name := between(reason, "'", "'"); name != "" {
-				fe.Loc = append(fe.Loc, name)
-				fe.Msg = "Extra inputs are not permitted"
-			}
-		case se.SchemaField == "type" || strings.HasPrefix(reason, "got "):
-			fe.Type = "type_error"
-		case se.SchemaField == "enum" || strings.HasPrefix(reason, "value must be one of"):
-			fe.Type = "enum"
+		case s.Value.Type.Is(openapi3.TypeInteger):
+			fe.Type, fe.Msg = "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
+		case s.Value.Type.Is(openapi3.TypeNumber):
+			fe.Type, fe.Msg = "float_parsing", "Input should be a valid number, unable to parse string as a number"
+		case s.Value.Type.Is(openapi3.TypeBoolean):
+			fe.Type, fe.Msg = "bool_parsing", "Input should be a valid boolean, unable to interpret input"
 		}
 	}
 	return fe
 }
 
-// schemaReason returns the useful line of a schema error's reason: the
-// JSON Schema 2020-12 validator leads with "jsonschema validation failed
-// with '<schema>'" and lists the failures as "- at '<path>': <reason>".
-func schemaReason(r string) string {
-	for _, line := range strings.Split(r, "\n") {
-		if i := strings.LastIndex(line, "at '"); i >= 0 {
-			return strings.TrimSpace(line[i:])
+// rawParam returns a parameter's text as the client sent it: pydantic
+// reports the input of a query or header parameter as a string.
+func rawParam(re *openapi3filter.RequestError) any {
+	if re.Input == nil || re.Input.Request == nil {
+		return nil
+	}
+	name := re.Parameter.Name
+	switch re.Parameter.In {
+	case openapi3.ParameterInQuery:
+		if v := re.Input.Request.URL.Query()[name]; len(v) > 0 {
+			return v[0]
+		}
+	case openapi3.ParameterInHeader:
+		if v := re.Input.Request.Header.Values(name); len(v) > 0 {
+			return v[0]
+		}
+	case openapi3.ParameterInPath:
+		if v, ok := re.Input.PathParams[name]; ok {
+			return v
 		}
 	}
-	return firstLine(r)
+	return nil
+}
+
+// schemaLeaves returns the failures a schema error is made of: the JSON
+// Schema 2020-12 validator (OpenAPI 3.1) wraps them in one error whose
+// origin lists them, the 3.0 validator reports them one by one.
+func schemaLeaves(err error) []*openapi3.SchemaError {
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case openapi3.MultiError:
+		var out []*openapi3.SchemaError
+		for _, x := range e {
+			out = append(out, schemaLeaves(x)...)
+		}
+		return out
+	case *openapi3.SchemaError:
+		var me openapi3.MultiError
+		if e.Origin != nil && errors.As(e.Origin, &me) {
+			if leaves := schemaLeaves(me); len(leaves) > 0 {
+				return leaves
+			}
+		}
+		return []*openapi3.SchemaError{e}
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		return schemaLeaves(se)
+	}
+	return nil
+}
+
+// schemaFieldErrors returns the items of one schema failure found under
+// loc. input, when not nil, is the raw text of a parameter; a body item's
+// input is the failing value. A missing or extra property may name several
+// fields: one item each.
+func schemaFieldErrors(loc []any, se *openapi3.SchemaError, input any, isParam bool) []fieldError {
+	reason, at := schemaReason(se.Reason)
+	loc = slices.Clone(loc)
+	if ptr := se.JSONPointer(); len(ptr) > 0 {
+		for _, p := range ptr {
+			loc = append(loc, locKey(p))
+		}
+	} else if !isParam {
+		for _, p := range strings.Split(strings.Trim(at, "/"), "/") {
+			if p != "" {
+				loc = append(loc, locKey(p))
+			}
+		}
+	}
+	if !isParam {
+		input = se.Value
+	}
+	fe := fieldError{Type: "value_error", Loc: loc, Msg: reason, Input: input}
+	field := se.SchemaField
+	switch {
+	case field == "required" || strings.HasPrefix(reason, "missing propert") || strings.HasSuffix(reason, " is missing"):
+		// The 3.0 validator puts the missing name at the end of the
+		// pointer already (`property "id" is missing`); the 2020-12 one
+		// points at the object (`missing properties 'a', 'b'`).
+		if name, ok := strings.CutSuffix(strings.TrimPrefix(reason, "property "), " is missing"); ok {
+			name = strings.Trim(name, `"`)
+			if len(loc) == 0 || loc[len(loc)-1] != any(name) {
+				loc = append(loc, name)
+			}
+			return []fieldError{{Type: "missing", Loc: loc, Msg: "Field required", Input: input}}
+		}
+		var out []fieldError
+		for _, name := range quoted(reason, '\'') {
+			out = append(out, fieldError{Type: "missing", Loc: append(slices.Clone(loc), name), Msg: "Field required", Input: input})
+		}
+		if len(out) == 0 {
+			out = append(out, fieldError{Type: "missing", Loc: loc, Msg: "Field required", Input: input})
+		}
+		return out
+	case field == "additionalProperties" || strings.HasPrefix(reason, "additional propert") || strings.HasSuffix(reason, " is unsupported"):
+		names := quoted(reason, '\'')
+		if len(names) == 0 {
+			names = quoted(reason, '"')
+		}
+		var out []fieldError
+		for _, name := range names {
+			var v any
+			if m, ok := se.Value.(map[string]any); ok {
+				v = m[name]
+			}
+			out = append(out, fieldError{Type: "extra_forbidden", Loc: append(slices.Clone(loc), name), Msg: "Extra inputs are not permitted", Input: v})
+		}
+		if len(out) == 0 {
+			fe.Type = "extra_forbidden"
+			out = append(out, fe)
+		}
+		return out
+	case field == "type" || strings.HasPrefix(reason, "got ") || strings.HasPrefix(reason, "value must be a"):
+		fe.Type, fe.Msg = typeError(wantedType(se, reason), input)
+	case field == "minimum":
+		fe.Type, fe.Msg = "greater_than_equal", "Input should be greater than or equal to "+limit(reason)
+	case field == "maximum":
+		fe.Type, fe.Msg = "less_than_equal", "Input should be less than or equal to "+limit(reason)
+	case field == "exclusiveMinimum":
+		fe.Type, fe.Msg = "greater_than", "Input should be greater than "+limit(reason)
+	case field == "exclusiveMaximum":
+		fe.Type, fe.Msg = "less_than", "Input should be less than "+limit(reason)
+	case field == "minLength":
+		fe.Type, fe.Msg = "string_too_short", "String should have at least "+plural(limit(reason), "character")
+	case field == "maxLength":
+		fe.Type, fe.Msg = "string_too_long", "String should have at most "+plural(limit(reason), "character")
+	case field == "minItems", field == "maxItems":
+		fe.Type, fe.Msg = "too_short", "List should have at least "+plural(limit(reason), "item")+" after validation"
+		if field == "maxItems" {
+			fe.Type, fe.Msg = "too_long", "List should have at most "+plural(limit(reason), "item")+" after validation"
+		}
+		if l, ok := input.([]any); ok {
+			fe.Msg += ", not " + strconv.Itoa(len(l))
+		}
+	case field == "enum" || strings.HasPrefix(reason, "value must be one of") || strings.HasPrefix(reason, "value is not one of"):
+		fe.Type = "enum"
+		if values := enumValues(se, reason); len(values) > 0 {
+			fe.Msg = "Input should be " + orList(values)
+		}
+	case field == "pattern":
+		fe.Type = "string_pattern_mismatch"
+		if se.Schema != nil && se.Schema.Pattern != "" {
+			fe.Msg = "String should match pattern '" + se.Schema.Pattern + "'"
+		}
+	}
+	return []fieldError{fe}
+}
+
+// typeError returns pydantic's type and message for a value that is not
+// of the wanted JSON type.
+func typeError(want string, input any) (typ, msg string) {
+	_, isString := input.(string)
+	switch want {
+	case openapi3.TypeInteger:
+		if isString {
+			return "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
+		}
+		return "int_type", "Input should be a valid integer"
+	case openapi3.TypeNumber:
+		if isString {
+			return "float_parsing", "Input should be a valid number, unable to parse string as a number"
+		}
+		return "float_type", "Input should be a valid number"
+	case openapi3.TypeString:
+		return "string_type", "Input should be a valid string"
+	case openapi3.TypeBoolean:
+		if isString {
+			return "bool_parsing", "Input should be a valid boolean, unable to interpret input"
+		}
+		return "bool_type", "Input should be a valid boolean"
+	case openapi3.TypeArray:
+		return "list_type", "Input should be a valid list"
+	case openapi3.TypeObject:
+		return "dict_type", "Input should be a valid dictionary"
+	}
+	return "type_error", "Input should be a valid " + want
+}
+
+// wantedType returns the non-null JSON type a value should have had:
+// "got string, want null or integer" (2020-12) or "value must be an
+// integer" (3.0).
+func wantedType(se *openapi3.SchemaError, reason string) string {
+	if _, want, ok := strings.Cut(reason, "want "); ok {
+		for _, t := range strings.Split(want, " or ") {
+			if t = strings.TrimSpace(t); t != openapi3.TypeNull {
+				return t
+			}
+		}
+	}
+	if se.Schema != nil && se.Schema.Type != nil {
+		for _, t := range se.Schema.Type.Slice() {
+			if t != openapi3.TypeNull {
+				return t
+			}
+		}
+	}
+	if rest, ok := strings.CutPrefix(reason, "value must be "); ok {
+		return strings.TrimPrefix(strings.TrimPrefix(rest, "an "), "a ")
+	}
+	return ""
+}
+
+// limit returns the bound a value broke: "minimum: got 0, want 1"
+// (2020-12) or "number must be at least 1" (3.0) both give "1".
+func limit(reason string) string {
+	if i := strings.LastIndex(reason, "want "); i >= 0 {
+		return strings.TrimSpace(reason[i+len("want "):])
+	}
+	if i := strings.LastIndexByte(reason, ' '); i >= 0 {
+		return reason[i+1:]
+	}
+	return reason
+}
+
+func plural(n, noun string) string {
+	if n == "1" {
+		return n + " " + noun
+	}
+	return n + " " + noun + "s"
+}
+
+// enumValues returns the allowed values of an enum, null left out.
+func enumValues(se *openapi3.SchemaError, reason string) []string {
+	var out []string
+	if se.Schema != nil && len(se.Schema.Enum) > 0 {
+		for _, v := range se.Schema.Enum {
+			if v != nil {
+				out = append(out, fmt.Sprint(v))
+			}
+		}
+		return out
+	}
+	_, list, _ := strings.Cut(reason, "one of ")
+	return quoted(list, '\'')
+}
+
+// orList formats values as pydantic does: 'a', 'b' or 'c'.
+func orList(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = "'" + v + "'"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// quoted returns the substrings of s between pairs of quote.
+func quoted(s string, quote byte) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, quote)
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(s[i+1:], quote)
+		if j < 0 {
+			return out
+		}
+		out = append(out, s[i+1:i+1+j])
+		s = s[i+j+2:]
+	}
+}
+
+// locKey returns a JSON pointer token as a loc element: an array index is
+// a number, as in pydantic.
+func locKey(token string) any {
+	if n, err := strconv.Atoi(token); err == nil && n >= 0 && strconv.Itoa(n) == token {
+		return n
+	}
+	return token
+}
+
+// schemaReason returns the useful part of a schema error's reason and the
+// location the 2020-12 validator writes into it: it leads a wrapper with
+// "jsonschema validation failed with '<schema>'", lists the failures as
+// "- at '<path>': <reason>", and prefixes a single failure with
+// `error at "<path>": at '<path>': `.
+func schemaReason(r string) (reason, at string) {
+	reason = firstLine(r)
+	for _, line := range strings.Split(r, "\n") {
+		if i := strings.LastIndex(line, "at '"); i >= 0 {
+			reason = strings.TrimSpace(line[i:])
+			break
+		}
+	}
+	if rest, ok := strings.CutPrefix(reason, "at '"); ok {
+		if loc, msg, ok := strings.Cut(rest, "': "); ok {
+			return msg, loc
+		}
+	}
+	return reason, ""
 }
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
-}
-
-func between(s, open, close string) string {
-	_, rest, ok := strings.Cut(s, open)
-	if !ok {
-		return ""
-	}
-	v, _, ok := strings.Cut(rest, close)
-	if !ok {
-		return ""
-	}
-	return v
 }

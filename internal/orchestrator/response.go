@@ -43,19 +43,24 @@ type ExamResult struct {
 }
 
 // FirstTurn is the turn object of a new session (the reference's
-// first_turn), plus tutord's two additive fields.
+// first_turn), plus tutord's additive fields. The reference has no
+// mastery_score or is_complete here although its frontend's Turn type
+// requires mastery_score (CONTRACT §10 #11); tutord sends both, as a
+// next_turn does.
 type FirstTurn struct {
 	Message          string              `json:"message"`
 	Hints            []string            `json:"hints"`
 	StepIdx          int                 `json:"step_idx"`
+	MasteryScore     float64             `json:"mastery_score"`
+	IsComplete       bool                `json:"is_complete"`
 	ExamProgress     *tutor.ExamProgress `json:"exam_progress,omitempty"`
 	QuestionPhase    *tutor.Phase        `json:"question_phase"`
 	LastAnswerResult *tutor.Result       `json:"last_answer_result"`
 }
 
-// NewFirstTurn returns the first turn of a new session.
-func NewFirstTurn(s tutor.State, welcome string) FirstTurn {
-	ft := FirstTurn{Message: welcome, Hints: []string{}, StepIdx: s.CurrentStep}
+// NewFirstTurn returns the first turn of a new session on topic t.
+func NewFirstTurn(s tutor.State, t *tutor.Topic, welcome string) FirstTurn {
+	ft := FirstTurn{Message: welcome, Hints: []string{}, StepIdx: s.CurrentStep, MasteryScore: s.OverallMastery(), IsComplete: s.IsComplete(t)}
 	if p, ok := s.ExamProgress(); ok {
 		ft.ExamProgress = &p
 	}
