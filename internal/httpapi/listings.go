@@ -89,9 +89,13 @@ func (s *Server) listSessions(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"sessions": out, "total": len(out)})
 }
 
+// maxHistoryPage is the deepest page of GET /sessions/history, as the
+// contract has it: 100,000 pages of 100 sessions is more than anyone has.
+const maxHistoryPage = 100_000
+
 // history serves GET /sessions/history: a page of the caller's sessions,
 // newest first, optionally of one subject. page < 1 is a 422 (the
-// reference answered 500).
+// reference answered 500), and so is a page beyond maxHistoryPage.
 func (s *Server) history(c echo.Context) error {
 	l, err := requireLearner(c)
 	if err != nil {
@@ -102,10 +106,9 @@ func (s *Server) history(c echo.Context) error {
 	page := q.intParam("page", false, 1)
 	size := q.intParam("page_size", false, 20)
 	q.min("page", page, 1)
+	q.max("page", page, maxHistoryPage)
 	q.min("page_size", size, 1)
-	if size > 100 {
-		q.errs = append(q.errs, fieldError{Type: "less_than_equal", Loc: []any{"query", "page_size"}, Msg: "Input should be less than or equal to 100", Input: size})
-	}
+	q.max("page_size", size, 100)
 	if err := q.err(); err != nil {
 		return err
 	}

@@ -72,8 +72,8 @@ func rateKey(c echo.Context) string {
 	return "learner:" + who.learner.ID.String()
 }
 
-// allow applies the rate limit of an action ("turn" or "create") to the
-// caller: 429 with Retry-After when exhausted.
+// allow applies the rate limit of an action ("turn", "create" or
+// "transcribe") to the caller: 429 with Retry-After when exhausted.
 func (s *Server) allow(c echo.Context, action string) error {
 	wait, ok := s.take(action, rateKey(c))
 	if ok {
@@ -86,7 +86,9 @@ func (s *Server) allow(c echo.Context, action string) error {
 }
 
 // take takes a token of an action's bucket for a rate key; when none is
-// left it returns how long until one is.
+// left it returns how long until one is. Transcriptions have a bucket of
+// their own at the turn rate: a spoken message costs a transcription and
+// then a turn.
 func (s *Server) take(action, key string) (time.Duration, bool) {
 	rl := s.opts.TurnRate
 	if action == "create" {

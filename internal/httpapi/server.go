@@ -68,7 +68,8 @@ type Options struct {
 	// TurnRate and CreateRate limit turns and session creations per learner
 	// (or client address, for anonymous callers): a sustained rate per
 	// second and a burst. Zero disables the limit. REST steps and WebSocket
-	// chats take turns from the same bucket.
+	// chats take turns from the same bucket; transcriptions are limited at
+	// TurnRate too, in a bucket of their own.
 	TurnRate, CreateRate RateLimit
 	// WSPingInterval is how often the server pings each WebSocket, and
 	// WSIdleTimeout how long it then waits for the pong: a connection that

@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -127,7 +129,7 @@ func (s *Server) createSession(c echo.Context) error {
 	}
 	resp := createSessionResponse{
 		SessionID: created.Session.Row.ID.String(),
-		FirstTurn: orchestrator.NewFirstTurn(created.Session.State, created.Welcome),
+		FirstTurn: orchestrator.NewFirstTurn(created.Session.State, created.Session.Topic, created.Welcome),
 		Mode:      created.Session.State.Mode,
 	}
 	if len(created.PastDiscussions) > 0 {
@@ -194,7 +196,7 @@ type stepRequest struct {
 
 func (s *Server) step(c echo.Context) error {
 	var req stepRequest
-	if err := bindJSON(c, &req); err != nil {
+	if err := bindJSON(c, &req, "student_reply"); err != nil {
 		return err
 	}
 	if n := utf8.RuneCountInString(req.StudentReply); n > s.opts.MaxReplyChars {
@@ -205,12 +207,12 @@ func (s *Server) step(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	key := c.Request().Header.Get("Idempotency-Key")
+	if fe, bad := turnKeyIssue([]any{"header", "Idempotency-Key"}, key); bad {
+		return validationError(fe)
+	}
 	if err := s.allow(c, "turn"); err != nil {
 		return err
-	}
-	key := c.Request().Header.Get("Idempotency-Key")
-	if len(key) > 255 {
-		return validationError(fieldError{Type: "string_too_long", Loc: []any{"header", "Idempotency-Key"}, Msg: "Idempotency-Key is longer than 255 characters", Input: nil})
 	}
 	res, err := s.deps.Sessions.ProcessTurn(c.Request().Context(), se.Row.ID, req.StudentReply, key)
 	if err != nil {
@@ -387,14 +389,32 @@ func nonEmpty(s string) *string {
 }
 
 // bindJSON decodes a JSON body, turning malformed JSON into the
-// reference's 422 json_invalid error.
-func bindJSON(c echo.Context, v any) error {
-	dec := json.NewDecoder(c.Request().Body)
-	if err := dec.Decode(v); err != nil {
+// reference's 422 json_invalid error, and strings that cannot be stored
+// (NUL characters, invalid UTF-8) into a 422 naming them, except in the
+// top-level fields named in cleaned, which the orchestrator cleans.
+func bindJSON(c echo.Context, v any, cleaned ...string) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "Request body too large"}
 		}
+		return errJSONInvalid // a body cut short is malformed JSON
+	}
+	if err := decodeJSON(body, v); err != nil {
+		return err
+	}
+	if issues := bodyTextIssues(body, cleaned...); len(issues) > 0 {
+		return validationError(issues...)
+	}
+	return nil
+}
+
+// decodeJSON decodes a body, with the reference's 422 for malformed JSON
+// and values of the wrong type.
+func decodeJSON(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(v); err != nil {
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
 			loc := []any{"body"}
@@ -405,7 +425,9 @@ func bindJSON(c echo.Context, v any) error {
 			}
 			return validationError(fieldError{Type: ute.Value + "_type", Loc: loc, Msg: "Input should be a valid " + ute.Type.String(), Input: nil})
 		}
-		return validationError(fieldError{Type: "json_invalid", Loc: []any{"body", 0}, Msg: "JSON decode error", Input: map[string]any{}})
+		return errJSONInvalid
 	}
 	return nil
 }
+
+var errJSONInvalid = validationError(fieldError{Type: "json_invalid", Loc: []any{"body", 0}, Msg: "JSON decode error", Input: map[string]any{}})

@@ -9,6 +9,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/tutord/tutord/internal/stt"
 )
 
 // maxAudioBytes bounds an upload (25 MiB, as the reference).
@@ -34,10 +36,18 @@ const sttNotConfigured = "Transcription is not configured: set TUTORD_STT_BASE_U
 
 // transcribe serves POST /transcribe: one multipart `file` of at most
 // 25 MiB in webm, ogg, mp4, mpeg, wav or flac, recognised by its content,
-// not its name or declared type.
+// not its name or declared type. Anonymous callers need anonymous use to
+// be allowed; each caller's transcriptions are rate-limited like turns.
 func (s *Server) transcribe(c echo.Context) error {
+	if callerOf(c).anonymous() && !s.opts.AllowAnonymous {
+		return errUnauthorized("Not authenticated")
+	}
 	if s.deps.Transcribe == nil || !s.deps.Transcribe.Configured() {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: sttNotConfigured}
+	}
+	// Before the upload is read: a refused caller costs no parsing.
+	if err := s.allow(c, "transcribe"); err != nil {
+		return err
 	}
 	fh, err := c.FormFile("file")
 	if err != nil {
@@ -68,10 +78,26 @@ func (s *Server) transcribe(c echo.Context) error {
 	audio := io.MultiReader(bytes.NewReader(head[:n]), f)
 	text, err := s.deps.Transcribe.Transcribe(c.Request().Context(), audio, fh.Size, format)
 	if err != nil {
-		if errors.Is(err, ErrTranscriberUnavailable) {
-			return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Transcription is temporarily unavailable; please try again", Err: err}
-		}
-		return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed: " + err.Error()}
+		return transcriptionError(err)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"text": text})
+}
+
+// transcriptionError maps a failed transcription to the client's answer,
+// with the speech-to-text error's user-safe message: its Error() text is
+// for logs.
+func transcriptionError(err error) error {
+	var se *stt.Error
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.Is(err, ErrTranscriberUnavailable):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Transcription is temporarily unavailable; please try again", Err: err}
+	case errors.Is(err, context.Canceled):
+		return err
+	case errors.As(err, &mbe):
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)", Err: err}
+	case errors.As(err, &se) && se.Message != "":
+		return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed: " + se.Message, Err: err}
+	}
+	return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed", Err: err}
 }

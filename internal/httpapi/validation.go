@@ -30,7 +30,8 @@ func missing(where, name string) fieldError {
 }
 
 // queryParams reads query parameters and collects every problem, so that a
-// request hears about all of them at once.
+// request hears about all of them at once. Text that cannot be stored (NUL
+// characters, invalid UTF-8) is one.
 type queryParams struct {
 	c    echo.Context
 	errs []fieldError
@@ -42,11 +43,20 @@ func (q *queryParams) requiredString(name string) string {
 		q.errs = append(q.errs, missing("query", name))
 		return ""
 	}
-	return v[0]
+	return q.text(name, v[0])
 }
 
 func (q *queryParams) optionalString(name string) string {
-	return q.c.QueryParam(name)
+	return q.text(name, q.c.QueryParam(name))
+}
+
+// text checks a string parameter; a bad one reads as empty.
+func (q *queryParams) text(name, v string) string {
+	if fe, bad := textIssue([]any{"query", name}, v); bad {
+		q.errs = append(q.errs, fe)
+		return ""
+	}
+	return v
 }
 
 // intParam reads an integer parameter; def is used when it is absent and
@@ -73,6 +83,14 @@ func (q *queryParams) min(name string, v, lo int) {
 	if v < lo {
 		q.errs = append(q.errs, fieldError{Type: "greater_than_equal", Loc: []any{"query", name},
 			Msg: "Input should be greater than or equal to " + strconv.Itoa(lo), Input: v})
+	}
+}
+
+// max checks an upper bound on an integer parameter.
+func (q *queryParams) max(name string, v, hi int) {
+	if v > hi {
+		q.errs = append(q.errs, fieldError{Type: "less_than_equal", Loc: []any{"query", name},
+			Msg: "Input should be less than or equal to " + strconv.Itoa(hi), Input: v})
 	}
 }
 

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,26 +65,72 @@ type clientPayload struct {
 }
 
 // decodeClientFrame parses a client frame; its error text is what the
-// client is told.
+// client is told, in pydantic's words ("payload: Input should be a valid
+// dictionary"), never Go's.
 func decodeClientFrame(data []byte) (clientFrame, error) {
 	var f clientFrame
 	if err := json.Unmarshal(data, &f); err != nil {
-		return f, fmt.Errorf("not a JSON object: %v", err)
+		return f, frameError("", err)
 	}
 	switch f.Type {
 	case "chat", "get_state", "start_session":
 	case "":
-		return f, errors.New("type: field required")
+		return f, errors.New("type: Field required")
 	default:
 		return f, fmt.Errorf("type: unknown message type %q (use chat or get_state)", f.Type)
 	}
-	if f.Payload != nil && len(f.Payload.StudentContext) > 0 && string(f.Payload.StudentContext) != "null" {
-		var sc tutor.StudentContext
-		if err := json.Unmarshal(f.Payload.StudentContext, &sc); err != nil {
-			return f, fmt.Errorf("payload.student_context: %v", err)
+	if f.Payload == nil {
+		return f, nil
+	}
+	// The REST Idempotency-Key's rule: the id is stored, unique per session.
+	if id := f.Payload.ClientTurnID; id != nil {
+		if fe, bad := turnKeyIssue(nil, *id); bad {
+			return f, errors.New("payload.client_turn_id: " + fe.Msg)
+		}
+	}
+	if sc := f.Payload.StudentContext; len(sc) > 0 && string(sc) != "null" {
+		if err := json.Unmarshal(sc, new(tutor.StudentContext)); err != nil {
+			return f, frameError("payload.student_context", err)
 		}
 	}
 	return f, nil
+}
+
+// frameError describes why a client frame, or its part at path, did not
+// decode: where, and what JSON value was expected there.
+func frameError(path string, err error) error {
+	msg := "Invalid JSON"
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		path = strings.Trim(path+"."+ute.Field, ".")
+		msg = "Input should be a valid " + jsonKind(ute.Type)
+	}
+	if path == "" {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s: %s", path, msg)
+}
+
+// jsonKind names the JSON value a Go type decodes from, as pydantic does.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.Struct, reflect.Map:
+		return "dictionary"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return "value"
 }
 
 // wsConn is one WebSocket connection. Its frames leave in order: every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/google/uuid"
@@ -169,7 +170,7 @@ func (s *Store) ListSessions(ctx context.Context, learnerID uuid.UUID, o ListOpt
 	}
 	// Two statements rather than one with "$2 = '' OR subject = $2": a
 	// prepared plan for that condition cannot use either index.
-	q, args := listSessionsQuery, []any{learnerID, (o.Page - 1) * o.PageSize, o.PageSize}
+	q, args := listSessionsQuery, []any{learnerID, pageOffset(o.Page, o.PageSize), o.PageSize}
 	if o.Subject != "" {
 		q, args = listSubjectSessionsQuery, append(args, o.Subject)
 	}
@@ -196,6 +197,17 @@ func (s *Store) ListSessions(ctx context.Context, learnerID uuid.UUID, o ListOpt
 		err = s.db.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE learner_id = $1 AND subject = $2`, learnerID, o.Subject).Scan(&total)
 	}
 	return out, total, interpretError("count sessions", err)
+}
+
+// pageOffset is the number of rows before a page: (page-1) × size, or
+// math.MaxInt64 (past any table) where that would overflow into a
+// negative OFFSET, which PostgreSQL refuses. page and size are at least 1.
+func pageOffset(page, size int) int64 {
+	skipped := int64(page - 1)
+	if skipped > math.MaxInt64/int64(size) {
+		return math.MaxInt64
+	}
+	return skipped * int64(size)
 }
 
 const (

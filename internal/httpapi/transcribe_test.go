@@ -1,0 +1,158 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/stt"
+)
+
+// testWAV is the start of a WAV file: enough for its format to be recognised.
+var testWAV = append([]byte("RIFF\x24\x00\x00\x00WAVEfmt "), make([]byte, 64)...)
+
+// whisperStub is a Whisper-compatible server: it transcribes any audio as
+// "three quarters", except audio holding "SHORT", which it refuses as
+// OpenAI refuses a recording that is too short. calls counts requests.
+type whisperStub struct {
+	client *stt.Client
+	calls  atomic.Int64
+}
+
+func newWhisperStub(t *testing.T) *whisperStub {
+	t.Helper()
+	w := &whisperStub{}
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w.calls.Add(1)
+		f, _, err := r.FormFile("file")
+		if err != nil {
+			http.Error(rw, `{"error":{"message":"no file"}}`, http.StatusBadRequest)
+			return
+		}
+		audio, _ := io.ReadAll(f)
+		f.Close()
+		if bytes.Contains(audio, []byte("SHORT")) {
+			http.Error(rw, `{"error":{"message":"Audio file is too short. Minimum audio length is 0.1 seconds."}}`, http.StatusBadRequest)
+			return
+		}
+		json.NewEncoder(rw).Encode(map[string]string{"text": "three quarters"})
+	}))
+	t.Cleanup(srv.Close)
+	c, err := stt.New(stt.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.client = c
+	return w
+}
+
+// transcriber sets the server's speech-to-text to the stub.
+func (w *whisperStub) transcriber() serverOption {
+	return func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(w.client) }
+}
+
+// transcribe uploads audio to POST /transcribe, checked against the contract.
+func (s *apiServer) transcribe(audio []byte, tok string) response {
+	s.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	part, _ := mw.CreateFormFile("file", "recording.wav")
+	part.Write(audio)
+	mw.Close()
+	req, _ := http.NewRequest("POST", s.URL+"/transcribe", &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	s.checkContract(req, nil, resp, b)
+	return response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// TestTranscribeRefusesAnonymousCallers: with anonymous use off, an upload
+// without a token is a 401 and never reaches the speech-to-text server.
+func TestTranscribeRefusesAnonymousCallers(t *testing.T) {
+	whisper := newWhisperStub(t)
+	s := newServer(t, whisper.transcriber(), func(o *httpapi.Options, _ *httpapi.Deps) { o.AllowAnonymous = false })
+	if r := s.transcribe(testWAV, ""); r.Status != 401 || r.code(t) != "unauthorized" {
+		t.Fatalf("anonymous: %d %s; want 401", r.Status, r.Body)
+	}
+	if n := whisper.calls.Load(); n != 0 {
+		t.Fatalf("the anonymous upload was transcribed (%d calls)", n)
+	}
+	if r := s.transcribe(testWAV, token(t, "learner-voice", false)); r.Status != 200 || !strings.Contains(string(r.Body), "three quarters") {
+		t.Fatalf("with a token: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestTranscribeRateLimit: each learner, and each client address of
+// anonymous callers, has a transcription bucket at the turn rate: 429 with
+// Retry-After once it is empty, without calling the server. Turns keep a
+// bucket of their own.
+func TestTranscribeRateLimit(t *testing.T) {
+	whisper := newWhisperStub(t)
+	s := newServer(t, whisper.transcriber(), turnLimit(2))
+	learner := token(t, "learner-chatty", false)
+	for i := range 2 {
+		if r := s.transcribe(testWAV, learner); r.Status != 200 {
+			t.Fatalf("upload %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	r := s.transcribe(testWAV, learner)
+	if r.Status != 429 || r.code(t) != "rate_limited" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("third upload: %d %v %s; want 429 with Retry-After", r.Status, r.Header, r.Body)
+	}
+	if n := whisper.calls.Load(); n != 2 {
+		t.Fatalf("%d calls to the speech-to-text server, want 2", n)
+	}
+	// The learner's turns are not spent, and another learner has a bucket
+	// of their own.
+	if r := s.step(s.newSession(fractions, "", learner), learner); r.Status != 200 {
+		t.Fatalf("a turn after the transcriptions: %d %s", r.Status, r.Body)
+	}
+	if r := s.transcribe(testWAV, token(t, "learner-quiet", false)); r.Status != 200 {
+		t.Fatalf("another learner: %d %s", r.Status, r.Body)
+	}
+	// Anonymous callers share their address's bucket.
+	for i := range 2 {
+		if r := s.transcribe(testWAV, ""); r.Status != 200 {
+			t.Fatalf("anonymous upload %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	if r := s.transcribe(testWAV, ""); r.Status != 429 {
+		t.Fatalf("third anonymous upload: %d %s; want 429", r.Status, r.Body)
+	}
+}
+
+// TestTranscribeRejectedAudio: when the server refuses the audio, the
+// learner reads its reason, not tutord's internal error text.
+func TestTranscribeRejectedAudio(t *testing.T) {
+	whisper := newWhisperStub(t)
+	s := newServer(t, whisper.transcriber())
+	r := s.transcribe(append(bytes.Clone(testWAV), "SHORT"...), "")
+	if r.Status != 400 || r.code(t) != "transcription_failed" {
+		t.Fatalf("refused audio: %d %s; want 400 transcription_failed", r.Status, r.Body)
+	}
+	var body struct {
+		Detail string `json:"detail"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Transcription failed: Audio file is too short. Minimum audio length is 0.1 seconds."; body.Detail != want {
+		t.Fatalf("detail %q, want %q", body.Detail, want)
+	}
+}
