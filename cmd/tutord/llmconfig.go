@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/user"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -63,6 +64,9 @@ func runLLMConfig(ctx context.Context, e env, args []string) error {
 		}
 		if err := c.Validate(); err != nil {
 			return usageError{err.Error()}
+		}
+		if !llm.KnownModel(prov, c.Model) {
+			return usageError{fmt.Sprintf("unknown model %q for provider %s; known: %s", c.Model, prov, strings.Join(llm.KnownModels()[prov], ", "))}
 		}
 		settings, err := llm.SettingsFromEnv(func(k string) string { return e.environ[k] })
 		if err != nil {

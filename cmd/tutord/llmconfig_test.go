@@ -38,6 +38,7 @@ func TestLLMConfigCommand(t *testing.T) {
 	for _, bad := range [][]string{
 		{"llm-config", "set", "grader", "openai", "x"},
 		{"llm-config", "set", "tutor", "watson", "x"},
+		{"llm-config", "set", "tutor", "openai", "gpt-9"},
 		{"llm-config", "--temperature", "hot", "set", "tutor", "rules", "rules"},
 		{"llm-config", "--temperature", "3", "set", "tutor", "rules", "rules"},
 		{"llm-config", "--max-output-tokens", "-5", "set", "tutor", "rules", "rules"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -22,30 +21,15 @@ type LLMConfigStore interface {
 	SetLLMConfig(ctx context.Context, c llm.Config, by string, now time.Time) (store.LLMConfig, error)
 }
 
-// knownModels are the models a provider may be set to, in the order the
-// admin page offers them: the options route lists them and PUT refuses any
-// other (CONTRACT §2.8), so that a typo is a 400 and not a 503 on every
-// later turn. They are the reference's lists with tutord's additions, less
-// gpt-5.3-codex: OpenAI serves codex models only on its Responses API, and
-// tutord's adapter speaks Chat Completions. openai-compatible has no list: a
-// local server serves whatever it has loaded, so any model id is taken.
-var knownModels = map[llm.Provider][]string{
-	llm.ProviderOpenAI:           {"gpt-5.2", "gpt-5.1", "gpt-4o", "gpt-4o-mini"},
-	llm.ProviderAnthropic:        {"claude-opus-4-6", "claude-sonnet-4-5", "claude-haiku-4-5-20251001"},
-	llm.ProviderGoogle:           {"gemini-3-pro-preview", "gemini-2.5-flash"},
-	llm.ProviderOpenAICompatible: {},
-	llm.ProviderRules:            {"rules"},
-}
-
 // checkModel returns the reference's 400 for a model that a provider with
-// a fixed list does not serve.
+// a fixed list does not serve (CONTRACT §2.8), so that a typo is a 400 and
+// not a 503 on every later turn.
 func checkModel(p llm.Provider, model string) error {
-	valid := knownModels[p]
-	if len(valid) == 0 || slices.Contains(valid, model) {
+	if llm.KnownModel(p, model) {
 		return nil
 	}
 	return &Error{Status: http.StatusBadRequest, Code: "unknown_model",
-		Message: "Unknown model '" + model + "' for provider '" + string(p) + "'. Valid: " + pythonList(valid)}
+		Message: "Unknown model '" + model + "' for provider '" + string(p) + "'. Valid: " + pythonList(llm.KnownModels()[p])}
 }
 
 // pythonList formats names as the reference's messages do: a Python list's
@@ -129,7 +113,7 @@ func (s *Server) llmConfigOptions(c echo.Context) error {
 	if err := requireAdmin(c); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, knownModels)
+	return c.JSON(http.StatusOK, llm.KnownModels())
 }
 
 type llmConfigUpdate struct {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -65,6 +66,30 @@ const (
 // Providers returns every provider, in a stable order.
 func Providers() []Provider {
 	return []Provider{ProviderOpenAI, ProviderAnthropic, ProviderGoogle, ProviderOpenAICompatible, ProviderRules}
+}
+
+// knownModels are the models a provider may be set to, in the order an
+// admin page offers them: the reference's lists with tutord's additions,
+// less gpt-5.3-codex (OpenAI serves codex models only on its Responses
+// API, and tutord's adapter speaks Chat Completions). openai-compatible has
+// no list: a local server serves whatever it has loaded.
+var knownModels = map[Provider][]string{
+	ProviderOpenAI:           {"gpt-5.2", "gpt-5.1", "gpt-4o", "gpt-4o-mini"},
+	ProviderAnthropic:        {"claude-opus-4-6", "claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-haiku-4-5"},
+	ProviderGoogle:           {"gemini-3-pro-preview", "gemini-2.5-flash"},
+	ProviderOpenAICompatible: {},
+	ProviderRules:            {"rules"},
+}
+
+// KnownModels returns the models each provider may be set to; a provider
+// with an empty list takes any model id. The caller must not change it.
+func KnownModels() map[Provider][]string { return knownModels }
+
+// KnownModel reports whether a provider may be set to model: always for a
+// provider without a fixed list.
+func KnownModel(p Provider, model string) bool {
+	valid := knownModels[p]
+	return len(valid) == 0 || slices.Contains(valid, model)
 }
 
 // ParseProvider returns the provider named s. It accepts "gemini" as an
