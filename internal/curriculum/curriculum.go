@@ -155,4 +155,8 @@ type Question struct {
 	Solution string   `yaml:"solution" json:"solution"`
 	// Misconception is what a wrong answer usually signals.
 	Misconception string `yaml:"misconception,omitempty" json:"misconception,omitempty"`
+	// MisconceptionAnswers are the wrong answers that show Misconception,
+	// written like Answer ("7/18"). A learner's answer records the
+	// misconception only when it is one of them.
+	MisconceptionAnswers []string `yaml:"misconception_answers,omitempty" json:"misconception_answers,omitempty"`
 }

@@ -214,6 +214,26 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`x.yaml:27: subtopics[0].questions[0].hints[1]: repeats the first hint`},
 		},
 		{
+			name: "misconception answers without the misconception",
+			doc:  edit("        solution: 1/5 + 2/5 = 3/5.\n", "        solution: 1/5 + 2/5 = 3/5.\n        misconception_answers: [\"3/10\"]\n"),
+			want: []string{`x.yaml:20: subtopics[0].questions[0].misconception: required with misconception_answers: the mistake those answers show`},
+		},
+		{
+			name: "misconception answer that is right",
+			doc: edit("        solution: 1/5 + 2/5 = 3/5.\n", "        solution: 1/5 + 2/5 = 3/5.\n"+
+				"        misconception: Adds the denominators too and gets 3/10.\n        misconception_answers: [\"3/10\", \"6/10\"]\n"),
+			want: []string{`x.yaml:30: subtopics[0].questions[0].misconception_answers[1]: "6/10" is judged right; list only wrong answers`},
+		},
+		{
+			name: "misconception answer that never matches",
+			doc: edit("        solution: 1/5 + 2/5 = 3/5.\n", "        solution: 1/5 + 2/5 = 3/5.\n"+
+				"        misconception: Adds the tops only.\n        misconception_answers: [\"add the tops\", \"\"]\n"),
+			want: []string{
+				`x.yaml:30: subtopics[0].questions[0].misconception_answers[0]: "add the tops" cannot be read as a fraction answer, so it would never match a reply`,
+				`x.yaml:30: subtopics[0].questions[0].misconception_answers[1]: required`,
+			},
+		},
+		{
 			name: "missing solution",
 			doc:  edit("        solution: 1/5 + 2/5 = 3/5.\n", ""),
 			want: []string{`x.yaml:20: subtopics[0].questions[0].solution: required`},

@@ -128,7 +128,7 @@ func TopicOf(m LessonMeta, s Subtopic) tutor.Topic {
 		t.Questions = append(t.Questions, tutor.BankQuestion{
 			ID: q.ID, Text: q.Question, Answer: q.Answer, Kind: questionKind(&q), Accept: q.Accept, Options: q.Options,
 			Concept: concept, Difficulty: tutor.Difficulty(q.Difficulty), Type: tutor.QuestionType(q.Type),
-			Hints: q.Hints, Solution: q.Solution, Misconception: q.Misconception,
+			Hints: q.Hints, Solution: q.Solution, Misconception: q.Misconception, MisconceptionAnswers: q.MisconceptionAnswers,
 			Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit, Tolerance: q.Tolerance,
 		})
 	}

@@ -35,9 +35,18 @@ func TestSampleBecomesValidTopics(t *testing.T) {
 			if topic.TopicName != g.Topic.Title+" - "+g.Subtopic.Title || len(topic.Steps) != len(g.Subtopic.Plan) || len(topic.Questions) != len(g.Subtopic.Questions) {
 				t.Errorf("%s: topic %q with %d steps, %d questions", g.Key, topic.TopicName, len(topic.Steps), len(topic.Questions))
 			}
-			for _, q := range topic.Questions {
+			for i, q := range topic.Questions {
 				if !topic.HasConcept(q.Concept) {
 					t.Errorf("%s: question %s checks %q, not a plan concept", g.Key, q.ID, q.Concept)
+				}
+				// The misconception's answers reach the lesson and show it.
+				if want := s.Questions[i].MisconceptionAnswers; !cmp.Equal(q.MisconceptionAnswers, want) {
+					t.Errorf("%s: question %s has misconception answers %q, want %q", g.Key, q.ID, q.MisconceptionAnswers, want)
+				}
+				for _, a := range q.MisconceptionAnswers {
+					if !q.ShowsMisconception(a) {
+						t.Errorf("%s: question %s: its misconception answer %q does not show the misconception", g.Key, q.ID, a)
+					}
 				}
 			}
 		}

@@ -276,7 +276,44 @@ func (c *checker) question(p string, q *Question, concepts []string, defaultConc
 		c.errorf(p+".hints[1]", "repeats the first hint")
 	}
 	c.required(p+".solution", q.Solution)
+	c.misconceptionAnswers(p, q, kind)
 	return concept
+}
+
+// misconceptionAnswers checks the wrong answers that show a question's
+// misconception: each must be one the evaluator can recognise in a reply
+// and must not be judged right. They are not held to the answer formats: a
+// mistaken answer may be malformed (4/0).
+func (c *checker) misconceptionAnswers(p string, q *Question, kind answer.Kind) {
+	if len(q.MisconceptionAnswers) > 0 && strings.TrimSpace(q.Misconception) == "" {
+		c.errorf(p+".misconception", "required with misconception_answers: the mistake those answers show")
+	}
+	right := answer.Expected{
+		Answer: q.Answer, Kind: kind, Accept: q.Accept, Options: q.Options,
+		Tolerance: q.Tolerance, Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit,
+	}
+	for i, a := range q.MisconceptionAnswers {
+		ap := fmt.Sprintf("%s.misconception_answers[%d]", p, i)
+		if !c.required(ap, a) {
+			continue
+		}
+		if kind == answer.KindChoice && choiceIndex(a, q.Options) < 0 {
+			c.errorf(ap, "must be an option's letter or text, like the answer")
+			continue
+		}
+		// Compared as the domain compares a reply (BankQuestion.ShowsMisconception).
+		self := answer.Expected{Answer: a, Kind: kind, Options: q.Options, Tolerance: q.Tolerance}
+		if self.Kind == answer.KindAuto {
+			self.Kind = answer.InferKind(q.Answer)
+		}
+		if r := answer.Evaluate(self, a); r.Verdict != answer.Correct {
+			c.errorf(ap, "%q cannot be read as a %s answer, so it would never match a reply", a, r.Kind)
+			continue
+		}
+		if answer.Evaluate(right, a).Verdict == answer.Correct {
+			c.errorf(ap, "%q is judged right; list only wrong answers", a)
+		}
+	}
 }
 
 func (c *checker) choice(p string, q *Question, hasAnswer bool) {

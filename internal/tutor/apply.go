@@ -154,8 +154,10 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 	var ev []Event
 	out := g.Output
-	if o.Precheck == PrecheckIDK && n.LastQuestion != nil {
-		n.LastQuestion.IDKCount++
+	if q := n.LastQuestion; o.Precheck == PrecheckIDK && q != nil {
+		// "I don't know" is answered with the next hint, never the answer.
+		q.IDKCount++
+		q.HintsUsed = min(q.HintsUsed+1, MaxHints)
 	}
 	offTopic := o.Precheck == PrecheckOffTopic || (out != nil && out.Intent == IntentOffTopic)
 	if out == nil {
@@ -178,9 +180,12 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 	}
 	ev = append(ev, applyMastery(n, t, out.MasteryUpdates, evid)...)
 
-	// Misconceptions, once per description per turn. When the evaluator
-	// found a bank question's answer wrong and the tutor named nothing, the
-	// misconception that answer usually signals is recorded instead.
+	// Misconceptions, once per description per turn. When the tutor named
+	// none (the rules engine never does), a wrong answer to a bank question
+	// records the bank's misconception only when it is the wrong answer that
+	// misconception leads to (see BankQuestion.ShowsMisconception), and only
+	// the first time on this question: "99" shows no particular mistake, and
+	// the same wrong answer given again is one mistake, not a recurring one.
 	recorded := 0
 	for i, d := range out.MisconceptionsDetected {
 		if isBlank(d) || slices.ContainsFunc(out.MisconceptionsDetected[:i], func(e string) bool { return sameDescription(e, d) }) {
@@ -189,9 +194,10 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 		recorded++
 		ev = append(ev, recordMisconception(n, concept, d, now))
 	}
-	if recorded == 0 && o.Verdict == answer.Incorrect && n.LastQuestion != nil {
-		if bq, ok := t.Question(n.LastQuestion.QuestionID); ok && !isBlank(bq.Misconception) {
-			ev = append(ev, recordMisconception(n, n.LastQuestion.Concept, bq.Misconception, now))
+	if q := n.LastQuestion; recorded == 0 && o.Verdict == answer.Incorrect && q != nil {
+		if bq, ok := t.Question(q.QuestionID); ok && bq.ShowsMisconception(o.StudentMessage) &&
+			!slices.ContainsFunc(q.PreviousStudentAnswers, bq.ShowsMisconception) {
+			ev = append(ev, recordMisconception(n, q.Concept, bq.Misconception, now))
 		}
 	}
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
@@ -386,6 +387,63 @@ func TestBankMisconceptionOnWrongVerdict(t *testing.T) {
 	got, _ = ApplyTurn(s, tp, o)
 	if len(got.Misconceptions) != 1 || got.Misconceptions[0].Description != "counted wrong" {
 		t.Errorf("the tutor's diagnosis should replace the usual one: %+v", got.Misconceptions)
+	}
+}
+
+// TestBankMisconceptionOnlyForItsAnswer checks that a wrong answer records
+// the bank's misconception only when it is the answer that misconception
+// leads to, once per question however often it is repeated.
+func TestBankMisconceptionOnlyForItsAnswer(t *testing.T) {
+	wrongTurn := func(k int, msg string) Outcome {
+		o := turnAt(k, msg, tutorSays())
+		o.Verdict = answer.Incorrect
+		return o
+	}
+	t.Run("another wrong answer", func(t *testing.T) {
+		s, tp := askedState(t)
+		got, ev := run(s, tp, wrongTurn(2, "99"), wrongTurn(3, "99"), wrongTurn(4, "41"))
+		if len(got.Misconceptions) != 0 || len(got.WeakAreas) != 0 {
+			t.Errorf("misconceptions %+v, weak areas %v", got.Misconceptions, got.WeakAreas)
+		}
+		if _, ok := hasEvent[MisconceptionRecorded](ev); ok {
+			t.Error("a MisconceptionRecorded event for answers that show no misconception")
+		}
+	})
+	t.Run("its answer, repeated", func(t *testing.T) {
+		s, tp := askedState(t)
+		got, _ := run(s, tp, wrongTurn(2, "I think it's 13"), wrongTurn(3, "13"), wrongTurn(4, "13!"))
+		if len(got.Misconceptions) != 1 || got.Misconceptions[0].Count != 1 || got.Misconceptions[0].Recurring() {
+			t.Errorf("misconceptions %+v, want one seen once", got.Misconceptions)
+		}
+	})
+	t.Run("no answers listed", func(t *testing.T) {
+		s, tp := askedState(t)
+		tp.Questions[0].MisconceptionAnswers = nil
+		got, _ := run(s, tp, wrongTurn(2, "13"))
+		if len(got.Misconceptions) != 0 {
+			t.Errorf("misconceptions %+v: a wrong answer alone does not say which mistake was made", got.Misconceptions)
+		}
+	})
+}
+
+func TestShowsMisconception(t *testing.T) {
+	q := BankQuestion{
+		Answer: "2/5", Kind: answer.KindFraction, Misconception: "Subtracts the denominators as well and gets 4/0.",
+		MisconceptionAnswers: []string{"4/0", " "},
+	}
+	for reply, want := range map[string]bool{
+		"4/0": true, "is it 4/0?": true, "99": false, "2/5": false, "4/10": false, "": false, "I don't know": false,
+	} {
+		if got := q.ShowsMisconception(reply); got != want {
+			t.Errorf("ShowsMisconception(%q) = %t, want %t", reply, got, want)
+		}
+	}
+	choice := BankQuestion{Answer: "B", Options: []string{"protein", "glucose"}, Misconception: "Thinks plants make protein.", MisconceptionAnswers: []string{"A"}}
+	if !choice.ShowsMisconception("protein") || !choice.ShowsMisconception("a") || choice.ShowsMisconception("glucose") {
+		t.Error("a choice question's misconception answer is not matched by letter and text")
+	}
+	if (BankQuestion{Answer: "7", MisconceptionAnswers: []string{"8"}}).ShowsMisconception("8") {
+		t.Error("answers without a misconception to record showed one")
 	}
 }
 

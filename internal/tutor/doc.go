@@ -57,7 +57,12 @@
 //     once per turn however often a turn repeats one; two or more is
 //     recurring; at most 10 are kept, dropping the least recently seen. A
 //     wrong bank answer the tutor names nothing for records the bank
-//     question's usual misconception.
+//     question's misconception only when it is one of the wrong answers
+//     that misconception leads to (BankQuestion.ShowsMisconception), once
+//     per question however often it is repeated.
+//   - "I don't know" neither counts as an attempt nor climbs the ladder,
+//     but it is answered with the next hint: hints_used counts hints given
+//     by wrong answers and "I don't know" alike, up to 2 (Question.NextHint).
 //   - Steps: advance_to_step only moves forward and at most to
 //     total_steps+1 (the reference could hang past it); every step passed
 //     adds its concept to the covered set. session_complete is honoured only

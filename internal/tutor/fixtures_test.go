@@ -33,7 +33,7 @@ func lesson(concepts ...string) *Topic {
 			ID: "q-" + c, Text: "What is 6 × 7 in " + c + "?", Answer: "42", Kind: answer.KindInteger,
 			Concept: c, Difficulty: Medium, Type: QuestionProcedural,
 			Hints: []string{"Think of 6 groups of 7.", "Start with 6 × 5 = 30."}, Solution: "6 × 7 = 42",
-			Misconception: "adds instead of multiplying",
+			Misconception: "adds instead of multiplying", MisconceptionAnswers: []string{"13"},
 		})
 	}
 	return tp

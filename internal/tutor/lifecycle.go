@@ -57,6 +57,18 @@ func (q Question) HintLevel() int {
 	return 0
 }
 
+// MaxHints is the number of hint levels before the explain phase: a nudge,
+// then the first step.
+const MaxHints = 2
+
+// NextHint returns the hint level (1 or 2) a reply that gives a hint now
+// should use: the one after those already given (HintsUsed), and at least
+// the level of the rung that wrong attempts (this reply's included) have
+// reached. It never goes past MaxHints: the worked solution is not a hint.
+func (q Question) NextHint(wrongAttempts int) int {
+	return min(max(q.HintsUsed+1, wrongAttempts, 1), MaxHints)
+}
+
 // Hint returns the question's own hint for the current rung (levels 1 and
 // 2), when the question has one.
 func (q Question) Hint() (string, bool) {
@@ -130,7 +142,7 @@ func applyLifecycle(n *State, t *Topic, out *TutorOutput, next *BankQuestion, ms
 	switch {
 	case out.AnswerCorrect != nil && !*out.AnswerCorrect && q != nil:
 		q.WrongAttempts++
-		q.HintsUsed = min(q.WrongAttempts, 2)
+		q.HintsUsed = min(max(q.HintsUsed+1, q.WrongAttempts), MaxHints)
 		q.PreviousStudentAnswers = pushCapped(q.PreviousStudentAnswers, truncateRunes(msg, previousAnswerRunes), maxPreviousAnswers)
 		ev = append(ev, WrongAnswer{Concept: q.Concept, WrongAttempts: q.WrongAttempts})
 		if p := phaseFor(q.WrongAttempts); p != q.Phase {

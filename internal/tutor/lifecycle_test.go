@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
@@ -168,6 +169,31 @@ func TestIDKDoesNotClimbTheLadder(t *testing.T) {
 	}
 	if s.LastAnswerResult != nil {
 		t.Errorf("last_answer_result = %v", *s.LastAnswerResult)
+	}
+}
+
+// TestIDKMovesUpTheHints checks that each "I don't know" is answered with
+// the next hint, up to the last one and never further, without climbing the
+// ladder; a wrong answer afterwards goes on from the hints given.
+func TestIDKMovesUpTheHints(t *testing.T) {
+	s, tp := askedStateOn(t, lesson("a"))
+	if got := s.LastQuestion.NextHint(0); got != 1 {
+		t.Fatalf("first hint level %d, want 1", got)
+	}
+	for i, want := range []struct{ used, next int }{{1, 2}, {2, 2}, {2, 2}} {
+		o := turnAt(i+2, "I don't know", tutorSays())
+		o.Precheck = PrecheckIDK
+		s, _ = ApplyTurn(s, tp, o)
+		q := s.LastQuestion
+		if q.HintsUsed != want.used || q.NextHint(q.WrongAttempts) != want.next || q.Phase != PhaseAsked || q.IDKCount != i+1 {
+			t.Errorf("after %d I don't know: hints_used %d, next %d, phase %s; want %+v", i+1, q.HintsUsed, q.NextHint(q.WrongAttempts), q.Phase, want)
+		}
+	}
+	o := turnAt(9, "41", tutorSays())
+	o.Verdict = answer.Incorrect
+	s, _ = ApplyTurn(s, tp, o)
+	if q := s.LastQuestion; q.HintsUsed != 2 || q.WrongAttempts != 1 || q.Phase != PhaseProbe {
+		t.Errorf("a wrong answer after the hints: %+v", q)
 	}
 }
 

@@ -83,8 +83,14 @@ type BankQuestion struct {
 	Hints []string `json:"hints"`
 	// Solution is the worked solution, shown only in the explain phase.
 	Solution string `json:"solution"`
-	// Misconception is what a wrong answer usually signals ("" when unknown).
+	// Misconception is the mistake a wrong answer usually signals ("" when
+	// unknown); only the answers in MisconceptionAnswers are taken to show it.
 	Misconception string `json:"misconception"`
+	// MisconceptionAnswers are the wrong answers that show Misconception
+	// ("7/18" for "Adds the denominators too and gets 7/18."), compared
+	// with a reply the way Answer is. Any other wrong answer says nothing
+	// about which mistake was made.
+	MisconceptionAnswers []string `json:"misconception_answers"`
 }
 
 // Expected returns what the answer evaluator compares a reply with.
@@ -98,6 +104,30 @@ func (q BankQuestion) Expected() answer.Expected {
 		Simplest:    q.Simplest,
 		RequireUnit: q.RequireUnit,
 	}
+}
+
+// ShowsMisconception reports whether reply commits to one of the wrong
+// answers that show the question's misconception. Without a misconception
+// or its answers it reports false: a wrong answer alone does not say why
+// it is wrong.
+func (q BankQuestion) ShowsMisconception(reply string) bool {
+	if isBlank(q.Misconception) {
+		return false
+	}
+	exp := answer.Expected{Kind: q.Kind, Options: q.Options, Tolerance: q.Tolerance}
+	if exp.Kind == answer.KindAuto {
+		exp.Kind = answer.InferKind(q.Answer)
+	}
+	for _, a := range q.MisconceptionAnswers {
+		if isBlank(a) {
+			continue
+		}
+		exp.Answer = a
+		if answer.Evaluate(exp, reply).Verdict == answer.Correct {
+			return true
+		}
+	}
+	return false
 }
 
 // BKT holds the parameters of Bayesian Knowledge Tracing: the probability

@@ -355,8 +355,19 @@ func TestTeachTurnPrompt(t *testing.T) {
 			want: []string{
 				"Attempt: 3 (wrong attempts so far: 2)", "Strategy: explain the solution directly, with a completely different method",
 				"You may now explain the solution; the answer is 7/9.", "Worked solution:", "2/9 + 5/9 = (2 + 5)/9 = 7/9.",
-				"RECURRING, seen 2 times",
+				// 2/9 is not the answer the misconception leads to: seen once.
+				"- Like fractions: Adds the denominators too and gets 7/18.\n",
 			},
+			notWant: []string{"RECURRING"},
+		},
+		{
+			name: "a recurring misconception is flagged",
+			turn: func(t *testing.T) agents.Turn {
+				turn := lesson(t, "7/18").turn("2/9")
+				turn.State.Misconceptions[0].Count = 2 // seen on another question too
+				return turn
+			},
+			want: []string{"- Like fractions: Adds the denominators too and gets 7/18. — RECURRING, seen 2 times"},
 		},
 		{
 			name: "a correct answer is praised",

@@ -245,7 +245,9 @@ func newPending(t agents.Turn, q tutor.Question, reveal bool) *pendingView {
 	rung := 0
 	switch v := t.Evaluation.Verdict; {
 	case t.Precheck == tutor.PrecheckIDK:
-		p.Move, rung = moveEncourage, max(k, 1)
+		// Each "I don't know" earns the next hint (the domain counts it in
+		// hints_used), never the solution.
+		p.Move, rung = moveEncourage, q.NextHint(k)
 	case v == answer.Correct:
 		p.Move = movePraise
 	case v == answer.Incorrect || v == answer.Partial:

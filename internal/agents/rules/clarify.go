@@ -20,7 +20,11 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	switch {
 	case t.Precheck == tutor.PrecheckStop || isDone(msg):
 		out.Intent, out.SessionComplete = tutor.IntentDone, true
-		parts = append(parts, v.say(mGoodbye))
+		bye := mGoodbye // "no, I'm done" is not thanks: no "you're welcome"
+		if thanks(msg) {
+			bye = mGoodbyeThanks
+		}
+		parts = append(parts, v.say(bye))
 		note = "learner is done"
 	case t.Precheck == tutor.PrecheckOffTopic:
 		out.Intent = tutor.IntentOffTopic
@@ -36,7 +40,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		parts = append(parts, v.say(mUnclear))
 		note = "the answer did not help; asked what is unclear"
 	default:
-		concept, sents, ok := explain(t.Topic, msg, 2, nil)
+		concept, sents, ok := explain(t.Topic, withSolutions, msg, 2, nil)
 		if !ok {
 			out.Intent = tutor.IntentQuestion
 			first := "the basics"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -119,13 +120,13 @@ func TestExplainRelevance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
-			concept, sents, ok := explain(topic, tt.question, 2, nil)
+			concept, sents, ok := explain(topic, withSolutions, tt.question, 2, nil)
 			if !ok || concept != tt.concept || len(sents) == 0 || len(sents) > 2 {
 				t.Errorf("explain(%q) = %q, %q, %t; want concept %q", tt.question, concept, sents, ok, tt.concept)
 			}
 		})
 	}
-	if _, _, ok := explain(topic, "who won the cricket match?", 2, nil); ok {
+	if _, _, ok := explain(topic, withSolutions, "who won the cricket match?", 2, nil); ok {
 		t.Error("a question outside the topic found an answer")
 	}
 
@@ -134,8 +135,68 @@ func TestExplainRelevance(t *testing.T) {
 		Guideline: tutor.Guideline{TeachingApproach: "Show that a magnet attracts iron. Opposite poles attract and like poles repel."},
 		Steps:     []tutor.Step{{ID: 1, Type: tutor.StepExplain, Concept: "Magnets"}},
 	}
-	concept, sents, ok := explain(bare, "do like poles repel?", 2, nil)
+	concept, sents, ok := explain(bare, withSolutions, "do like poles repel?", 2, nil)
 	if !ok || concept != "" || !slices.Equal(sents, []string{"Opposite poles attract and like poles repel."}) {
 		t.Errorf("explain on a plan without content = %q, %q, %t", concept, sents, ok)
+	}
+}
+
+// TestClarifyQuestionFrames asks doubts the way learners phrase them: the
+// words that frame a question ("what does X mean", "how do I find X") do
+// not hide a term the lesson explains, a doubt that voices a common
+// misconception is answered with it, and a doubt outside the lesson is
+// still declined.
+func TestClarifyQuestionFrames(t *testing.T) {
+	tests := []struct {
+		topic   string
+		msg     string
+		concept string // "" for an answer from the guideline
+		from    string // a phrase the answer should quote; "" for a doubt outside the lesson
+	}{
+		{addingFractions, "what does denominator mean?", "Like fractions", "The denominator tells us the size of each part"},
+		{addingFractions, "how do I find the LCM?", "Unlike fractions", "the LCM of the denominators"},
+		{addingFractions, "what does simplify mean?", "Like fractions", "can be simplified"},
+		{addingFractions, "what is a denominator in maths?", "Like fractions", "The denominator tells us the size of each part"},
+		{addingFractions, "what is a denominator?", "Like fractions", "The denominator tells us the size of each part"},
+		{photosynthesis, "do plants make food at night?", "", "A common mistake: believing that plants make food at night"},
+		{photosynthesis, "how do I add fractions?", "", ""},
+		{photosynthesis, "who won the cricket match yesterday?", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.msg, func(t *testing.T) {
+			d := newDriver(t, sampleTopic(t, tt.topic), "frames", tutor.ModeClarify)
+			x := d.say(tt.msg)
+			if tt.from == "" {
+				if !says(x.text(), mNotInTopic) {
+					t.Errorf("reply %q should say the lesson does not explain it", x.text())
+				}
+				return
+			}
+			var concepts []string
+			for _, u := range x.reply.Output.MasteryUpdates {
+				concepts = append(concepts, u.Concept)
+			}
+			if !strings.Contains(x.text(), tt.from) || says(x.text(), mNotInTopic) || !slices.Equal(concepts, slices.DeleteFunc([]string{tt.concept}, func(c string) bool { return c == "" })) {
+				t.Errorf("reply %q on %q; want an answer quoting %q on %q", x.text(), concepts, tt.from, tt.concept)
+			}
+		})
+	}
+}
+
+// TestClarifyGoodbye checks that the goodbye thanks back only a learner who
+// thanked.
+func TestClarifyGoodbye(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	for msg, thanked := range map[string]bool{"no, I'm done": false, "no more doubts": false, "nope": false, "no thanks": true, "that's all, thank you": true} {
+		for _, id := range []string{"bye-1", "bye-2", "bye-3"} {
+			d := newDriver(t, topic, id, tutor.ModeClarify)
+			x := d.say(msg)
+			if !x.reply.Output.SessionComplete {
+				t.Fatalf("%q did not end the session: %q", msg, x.text())
+			}
+			if says(x.text(), mGoodbyeThanks) != thanked || says(x.text(), mGoodbye) == thanked || (!thanked && strings.Contains(x.text(), "welcome")) {
+				t.Errorf("%q (session %s): goodbye %q, want one that thanks back: %t", msg, id, x.text(), thanked)
+			}
+		}
 	}
 }

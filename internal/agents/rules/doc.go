@@ -35,8 +35,9 @@
 //
 // The answer evaluator's verdict is never questioned. A right answer gets
 // specific praise (the answer and the idea behind it: the first sentence
-// of its worked solution that explains in words, or its first hint) and
-// the lesson moves on: the next practice question, the next step's
+// of its worked solution that explains in words, or its first hint); one
+// given after the worked solution was shown is acknowledged instead and
+// counts as right with help (adequate, 0.5). Then the lesson moves on: the next practice question, the next step's
 // question, the next explanation, or, after the final step, a wrap-up
 // naming the concepts covered, with session_complete. A wrong answer walks
 // the ladder: the question's first hint, its second, the worked solution,
@@ -45,27 +46,40 @@
 // the answer to be shown: Respond computes them for its own move with
 // tutor.Guard, the call ApplyTurn makes, and never allows more than
 // Turn.Guard. A partly right answer hears what is right and what is
-// missing. "I don't know" gets encouragement and a hint, never the answer;
-// off-topic chat is steered back to the question; a question from the
-// learner is answered from the lesson and the question asked again. Any
+// missing. "I don't know" gets encouragement and the next hint (one more
+// per repeat, up to the last, counted in hints_used), never the worked
+// solution or the answer; off-topic chat is steered back to the question;
+// a question from the learner is answered from the lesson and the question
+// asked again, or, when the lesson does not explain it, the learner hears
+// so. Between steps the same holds, and "can you explain again?" hears
+// the last part again. The engine names no misconception itself: the
+// domain records a bank question's misconception when the wrong answer is
+// one that misconception leads to. Any
 // sentence that would still give away the pending question's answer, or
 // the answer of the question being asked, is dropped before the reply
 // leaves (answer.DetectLeaks). Answers the evaluator cannot check are
 // judged by keyword overlap (see ExamEvaluator.Judge). After the lesson,
 // in the turns the session allows, the engine offers the bank's hardest
-// questions not yet asked.
+// questions not yet asked, called harder only when they are.
 //
 // # clarify_doubts
 //
 // A doubt is answered with at most two sentences of the lesson's
-// explanations: those of the concept whose name, step titles and content
+// explanations or one of the guideline's common misconceptions (introduced
+// as a mistake): those of the concept whose name, step titles and content
 // share the most with the question, then its sentences that share the
-// most. Words are compared without stop words and with plurals and verb
-// endings stemmed, each weighted by how rare it is in the lesson (twice in
-// a name or title). When no concept covers at least half of the question's
-// weight the engine says that the lesson does not explain it rather than
-// quote something unrelated. One closure question follows. A short "no",
-// "no more doubts" or "that's all" ends the session with a goodbye. The
+// most. Only when they do not cover the doubt, the bank's hints and
+// worked solutions are searched too (a lesson quotes hints only: solutions
+// would answer its questions to come). Words are compared without stop
+// words and the words that frame a question ("what does X mean", "how do
+// I find X"), with plurals and verb endings stemmed, each weighted by how
+// rare it is in the lesson (twice in a name or title). When no concept
+// covers more than half of the question's weight the engine says that the
+// lesson does not explain it rather than quote something unrelated; words
+// the lesson never uses count against a question only when it names none
+// of the lesson's key terms. One closure question follows. A short "no",
+// "no more doubts" or "that's all" ends the session with a goodbye, which
+// thanks back only a learner who thanked. The
 // concept answered is reported in mastery_updates so that the domain
 // records it as discussed; a concept an earlier session discussed is
 // introduced as such.

@@ -179,13 +179,17 @@ var internalLanguage = []*regexp.Regexp{
 }
 
 // curriculumText returns the texts of a lesson that replies quote: the
-// questions as asked, hints, worked solutions and explanations. Checks of
-// the engine's own wording look at a reply without them.
+// questions as asked, hints, worked solutions, explanations and the
+// guideline's common misconceptions. Checks of the engine's own wording
+// look at a reply without them.
 func curriculumText(t *tutor.Topic) []string {
 	var out []string
 	for _, q := range t.Questions {
 		out = append(out, questionText(q), q.Text, oneLine(q.Solution), idea(q))
 		out = append(out, q.Hints...)
+	}
+	for _, m := range t.Guideline.CommonMisconceptions {
+		out = append(out, lowerFirst(strings.TrimRight(strings.TrimSpace(m), "."))+".")
 	}
 	for _, st := range t.Steps {
 		out = append(out, explanation(st)...)
@@ -260,6 +264,20 @@ func dialogueSince(x exchange, q *tutor.Question) []answer.Utterance {
 		}
 	}
 	return append(d, answer.Utterance{Role: answer.RoleStudent, Text: x.msg})
+}
+
+// says reports whether text has one of the phrasings of move m, with any
+// slots filled.
+func says(text string, m move) bool {
+	for _, p := range phrasebook[m] {
+		pattern := regexp.QuoteMeta(p)
+		pattern = strings.ReplaceAll(pattern, `\{name\}`, `(?:, \w+)?`)
+		pattern = regexp.MustCompile(`\\\{\w+\\\}`).ReplaceAllString(pattern, `.+?`)
+		if regexp.MustCompile(pattern).MatchString(text) {
+			return true
+		}
+	}
+	return false
 }
 
 // rightAnswer is what a learner who knows says.

@@ -59,6 +59,16 @@ const (
 	mAfterQuestion               // a question after a completed session
 	mAfterThanks                 // thanks after a completed session
 	mAfterExam                   // a message after a finished exam
+	// Moves added later go last: a move's number seeds its phrasing, so
+	// renumbering would change the wording of existing sessions' replays.
+	mWithHelpValue // a right answer after the worked solution, named: {value}
+	mWithHelp      // a right answer after the worked solution
+	mAskMore       // asks another question after the lesson, no harder: {q}
+	mNotCovered    // a doubt the lesson does not explain, before the lesson goes on
+	mNotCoveredAsk // a doubt the lesson does not explain, back to the question: {q}
+	mGoodbyeThanks // a doubts session ends with thanks
+
+	moveCount // the number of moves, not a move
 )
 
 // phrasebook holds every phrasing of every move. Replies are in English
@@ -109,6 +119,11 @@ var phrasebook = map[move][]string{
 		"Try this tougher one: {q}",
 		"Ready for a challenge? {q}",
 	},
+	mAskMore: {
+		"Here's another one to try{name}: {q}",
+		"Try this one: {q}",
+		"Here's one more{name}: {q}",
+	},
 	mPraiseValue: {
 		"Yes{name}, {value} is right.",
 		"That's it: {value}.",
@@ -119,6 +134,16 @@ var phrasebook = map[move][]string{
 		"Yes{name}, that's right.",
 		"Exactly right.",
 		"Spot on{name}.",
+	},
+	mWithHelpValue: {
+		"Yes{name}, {value}, now that you've worked it through.",
+		"That's it, {value}: you followed the steps this time.",
+		"Right, {value}{name}: keep that method in mind.",
+	},
+	mWithHelp: {
+		"Yes{name}, now you've worked it through.",
+		"That's it: you followed the steps this time.",
+		"Right{name}: keep that method in mind.",
 	},
 	mNextUp: {
 		"Next up is {title}: ready?",
@@ -230,7 +255,7 @@ var phrasebook = map[move][]string{
 		"Say yes if you'd like a harder question.",
 	},
 	mFarewell: {
-		"Great work today{name}! Start a new session whenever you're ready.",
+		"Great work today{name}: start a new session whenever you're ready.",
 		"You can start a new session whenever you like{name}.",
 	},
 	mBankDone: {
@@ -273,6 +298,16 @@ var phrasebook = map[move][]string{
 		"Sorry that wasn't clear{name}. Which part would you like me to explain?",
 		"Let's try again: which part is confusing you?",
 	},
+	mNotCovered: {
+		"That's not something our lesson covers{name}, so let's carry on.",
+		"Our lesson doesn't explain that, I'm afraid; let's keep going.",
+		"I can't answer that from this lesson{name}, so let's go on.",
+	},
+	mNotCoveredAsk: {
+		"That's not something our lesson covers{name}; let's come back to our question: {q}",
+		"I can't answer that from our lesson, so back to this one: {q}",
+		"Our lesson doesn't explain that{name}. Let's stay with the question: {q}",
+	},
 	mNotInTopic: {
 		"I can't answer that from our lesson on {topic}{name}. Could you ask it another way, or ask me about {concept}?",
 		"That's not something our lesson on {topic} explains. Try asking it another way, or ask me about {concept}.",
@@ -282,6 +317,11 @@ var phrasebook = map[move][]string{
 		"Let's keep to {topic}. What would you like to ask about it?",
 	},
 	mGoodbye: {
+		"Okay{name}! Happy studying, and come back any time you have more doubts.",
+		"All right. Good luck, and see you next time{name}!",
+		"Sounds good{name}. Come back whenever another doubt comes up.",
+	},
+	mGoodbyeThanks: {
 		"You're welcome{name}! Happy studying, and come back any time you have more doubts.",
 		"Glad I could help. Good luck, and see you next time{name}!",
 		"Happy to help{name}! Come back whenever another doubt comes up.",

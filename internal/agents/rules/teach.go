@@ -31,8 +31,9 @@ func (l *lesson) pending() {
 		l.say(mRedirect, "{q}", questionText(bq))
 		l.note("off topic; redirected to " + bq.ID)
 	case verdict == answer.Correct:
-		l.judge(q.Concept, tutor.ResultCorrect, q.WrongAttempts == 0 && q.IDKCount == 0)
-		l.onward(bq, ev)
+		h := helpOf(q)
+		l.judge(q.Concept, tutor.ResultCorrect, h)
+		l.onward(bq, ev, h)
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
 	default:
@@ -43,11 +44,16 @@ func (l *lesson) pending() {
 // onward praises a right answer and moves the lesson on. The praise names
 // what the learner got right: the answer and the idea behind it (see
 // idea). A name or idea that would answer the question asked next (two
-// questions can share an answer) is left out.
-func (l *lesson) onward(bq tutor.BankQuestion, ev answer.Result) {
+// questions can share an answer) is left out. A right answer after the
+// worked solution is acknowledged rather than praised as if unaided, and
+// the idea, just shown in full, is not repeated.
+func (l *lesson) onward(bq tutor.BankQuestion, ev answer.Result, h help) {
 	l.note(bq.ID + " correct")
 	l.moveOn()
 	value, why := answerName(bq, ev), idea(bq)
+	if h == afterSolution {
+		why = ""
+	}
 	if bq.Kind == answer.KindBoolean || ev.Kind == answer.KindBoolean {
 		value = "" // "Exactly, false." reads as a contradiction
 	}
@@ -60,9 +66,13 @@ func (l *lesson) onward(bq tutor.BankQuestion, ev answer.Result) {
 			why = ""
 		}
 	}
-	praise := l.v.say(mPraise)
+	plain, named := mPraise, mPraiseValue
+	if h == afterSolution {
+		plain, named = mWithHelp, mWithHelpValue
+	}
+	praise := l.v.say(plain)
 	if value != "" {
-		praise = l.v.say(mPraiseValue, "{value}", value)
+		praise = l.v.say(named, "{value}", value)
 	}
 	l.parts = append([]string{praise, why}, l.parts...)
 }
@@ -115,7 +125,7 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	if v == answer.Partial {
 		r = tutor.ResultPartial
 	}
-	l.judge(q.Concept, r, false)
+	l.judge(q.Concept, r, helpOf(q))
 	attempt := q.WrongAttempts + 1
 	g := l.directives()
 	l.note(bq.ID + " " + string(r) + ", attempt " + strconv.Itoa(attempt))
@@ -149,7 +159,7 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	default:
 		l.say(mStill)
 	}
-	l.add(hint(bq, min(attempt, 2)))
+	l.add(hint(bq, q.NextHint(attempt)))
 	l.say(mTryAgain)
 }
 
@@ -163,8 +173,10 @@ func echo(extracted string) string {
 	return a
 }
 
-// encourage answers "I don't know": reassurance and a nudge, never the
-// answer, and without climbing the ladder.
+// encourage answers "I don't know": reassurance and the next hint, never
+// the answer, and without climbing the ladder. Each "I don't know" moves
+// one hint further (the domain counts them in hints_used), up to the last
+// hint: the worked solution is not a hint.
 func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	l.out.Intent = tutor.IntentConfusion
 	if q.IDKCount > 0 {
@@ -172,7 +184,7 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	} else {
 		l.say(mIDK)
 	}
-	l.add(hint(bq, q.HintLevel()+1))
+	l.add(hint(bq, q.NextHint(q.WrongAttempts)))
 	l.say(mGuess)
 	l.note("encouraged on " + bq.ID)
 }
@@ -193,14 +205,21 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		// left out too: the leak detector looks for the answer stated as
 		// one, the evaluator for the answer committed to.
 		keep := func(s string) bool { return !givesAway(s, exp, q.QuestionText, d) && !answers(s, exp) }
-		if _, sents, ok := explain(l.topic, msg, 2, keep); ok {
+		if _, sents, ok := explain(l.topic, withHints, msg, 2, keep); ok {
 			l.add(sents...)
 			l.say(mBackToQuestion)
 			l.note("answered a doubt during " + bq.ID)
 			return
 		}
+		if _, _, covered := explain(l.topic, withHints, msg, 2, nil); !covered && !aboutQuestion(msg, bq) {
+			// Not a request for help with the question, and nothing the
+			// lesson explains: say so, and ask the question again.
+			l.say(mNotCoveredAsk, "{q}", questionText(bq))
+			l.note("doubt not in the lesson during " + bq.ID)
+			return
+		}
 		l.say(mClue)
-		l.add(hint(bq, q.HintLevel()+1))
+		l.add(hint(bq, q.NextHint(q.WrongAttempts)))
 		l.say(mTryAgain)
 		l.note("gave a clue on " + bq.ID)
 	default:
@@ -227,20 +246,24 @@ func (l *lesson) atStep() {
 }
 
 // doubt answers a question the learner asks between steps from the
-// lesson's explanations, and reports whether it did. A question the lesson
-// does not explain ("can we go on?" among them) lets the lesson go on.
+// lesson's explanations, and reports whether it did. A question about
+// something the lesson does not explain is answered honestly ("that's not
+// in our lesson") before the lesson goes on; a question that asks nothing
+// the lesson could explain ("can we go on?", "can you explain again?")
+// is not a doubt.
 func (l *lesson) doubt(msg string) bool {
-	if !isQuestion(msg) || isYes(msg) {
-		return false
-	}
-	_, sents, ok := explain(l.topic, msg, 2, nil)
-	if !ok {
+	if !isQuestion(msg) || isYes(msg) || !asksAbout(msg) {
 		return false
 	}
 	l.out.Intent = tutor.IntentQuestion
-	l.add(sents...)
-	l.say(mCarryOn)
-	l.note("answered a doubt")
+	if _, sents, ok := explain(l.topic, withHints, msg, 2, nil); ok {
+		l.add(sents...)
+		l.say(mCarryOn)
+		l.note("answered a doubt")
+		return true
+	}
+	l.note("doubt not in the lesson")
+	l.step(l.v.say(mNotCovered))
 	return true
 }
 
@@ -456,14 +479,34 @@ func (l *lesson) harderQuestion() {
 		l.note("no questions left")
 		return
 	}
-	l.ask(q, l.topic.TotalSteps()+1, mAskHarder)
+	m := mAskMore
+	if l.isHarder(q) {
+		m = mAskHarder
+	}
+	l.ask(q, l.topic.TotalSteps()+1, m)
+}
+
+// isHarder reports whether q is harder than the questions the lesson has
+// asked: its difficulty is above that of every one of them. Only then is it
+// introduced as a harder question.
+func (l *lesson) isHarder(q tutor.BankQuestion) bool {
+	hardest := -1
+	for id := range l.rec.asked {
+		if bq, ok := l.topic.Question(id); ok {
+			hardest = max(hardest, rank(bq.Difficulty))
+		}
+	}
+	if hardest < 0 {
+		return q.Difficulty == tutor.Hard
+	}
+	return rank(q.Difficulty) > hardest
 }
 
 // timeUp wraps up a sitting that has reached its time limit; the domain
 // ends it. An answer given on the way still counts.
 func (l *lesson) timeUp() {
 	if q := l.s.LastQuestion; q != nil && l.turn.Evaluation.Verdict.Known() {
-		l.judge(q.Concept, verdictResult(l.turn.Evaluation.Verdict), q.WrongAttempts == 0)
+		l.judge(q.Concept, verdictResult(l.turn.Evaluation.Verdict), helpOf(q))
 	}
 	covered := l.s.ConceptsCovered
 	if c, ok := l.s.CurrentConcept(l.topic); ok && len(covered) == 0 {

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tutord/tutord/internal/tutor"
 	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
@@ -37,9 +38,10 @@ func words(s string) []string {
 // stem reduces a word to a common form well enough for matching words:
 // plurals to the singular ("fractions" → "fraction", "bodies" → "body",
 // "leaves" → "leaf") and the -ing and -ed forms of verbs to their stem
-// ("adding" → "add", "boiled" → "boil"). It is deliberately simple: both
-// sides of a comparison go through it, so a crude stem that is consistent
-// is as good as a correct one. Short words are left alone.
+// ("adding" → "add", "boiled" → "boil", "simplified" → "simplify"). It is
+// deliberately simple: both sides of a comparison go through it, so a crude
+// stem that is consistent is as good as a correct one. Short words are left
+// alone.
 func stem(w string) string {
 	if s, ok := irregular[w]; ok {
 		return s
@@ -59,6 +61,8 @@ func stem(w string) string {
 		return w[:n-1]
 	case strings.HasSuffix(w, "ing") && n > 5:
 		return w[:n-3]
+	case strings.HasSuffix(w, "ied") && n > 4:
+		return w[:n-3] + "y" // "simplified" → "simplify"
 	case strings.HasSuffix(w, "ed") && n > 4 && !strings.HasSuffix(w, "eed"):
 		return w[:n-2]
 	}
@@ -232,17 +236,80 @@ func isNo(msg string) bool {
 	return false
 }
 
-// confused reports whether a message says the explanation did not land.
+// confused reports whether a learner's message says the explanation did
+// not land or asks to hear it again: "I don't get it", "can you explain
+// again?", "repeat please", "what?". "Again" on its own is not enough when
+// the learner means to try something again ("let me try again").
 func confused(msg string) bool {
 	if isNo(msg) {
 		return true
 	}
-	w := " " + strings.Join(words(msg), " ") + " "
+	ws := words(msg)
+	w := " " + strings.Join(ws, " ") + " "
 	for _, p := range []string{" confused ", " confusing ", " dont understand ", " dont get ", " didnt understand ",
-		" didnt get ", " lost ", " samajh nahi ", " samjha nahi ", " samjhi nahi "} {
+		" didnt get ", " lost ", " dont follow ", " what do you mean ", " samajh nahi ", " samjha nahi ", " samjhi nahi ",
+		" repeat ", " once more ", " one more time ", " say that again ", " phir se ", " dobara "} {
 		if strings.Contains(w, p) {
 			return true
 		}
 	}
+	if strings.Contains(w, " again ") {
+		for _, p := range []string{" try again ", " try it again ", " try that again ", " go again ", " attempt again ", " start again "} {
+			if strings.Contains(w, p) {
+				return false
+			}
+		}
+		return true
+	}
+	// "What?", "huh?", "sorry?": a bare puzzled question.
+	if len(ws) == 1 && strings.ContainsAny(msg, "?？") {
+		switch ws[0] {
+		case "what", "huh", "sorry", "pardon", "kya":
+			return true
+		}
+	}
 	return false
+}
+
+// continuationWords are the words of a question about the lesson itself
+// rather than its content: "can we go on?", "what's the next step?",
+// "can I have a hint for this question?".
+var continuationWords = wordSet(`go goes going move moves moving next continue continuing start starting begin
+	proceed carry carrying ahead ready done finish finished skip stop pause break more another question questions
+	step steps lesson lessons now later yet hint hints clue clues help answer answers solve solving try trying
+	first this that it`)
+
+// contentTerms returns the terms of a learner's question that say what it
+// is about: without the words that frame a question (frameWords) or that
+// are about the lesson's own course (continuationWords).
+func contentTerms(msg string) []string {
+	var out []string
+	for _, w := range words(msg) {
+		if frameWords[w] || continuationWords[w] {
+			continue
+		}
+		for _, t := range terms(w) {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// asksAbout reports whether a question asks about something a lesson could
+// explain, rather than about the lesson's course ("can we go on?").
+func asksAbout(msg string) bool { return len(contentTerms(msg)) > 0 }
+
+// aboutQuestion reports whether a learner's question is about the pending
+// question q: it names nothing else ("how do I start?", "can I have a
+// hint?") or shares a term with the question, its options, hints or
+// solution.
+func aboutQuestion(msg string, q tutor.BankQuestion) bool {
+	ts := contentTerms(msg)
+	if len(ts) == 0 {
+		return true
+	}
+	own := terms(strings.Join(slices.Concat([]string{q.Text, q.Solution}, q.Options, q.Hints), " "))
+	return slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(own, t) })
 }

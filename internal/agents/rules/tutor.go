@@ -126,15 +126,39 @@ func (l *lesson) advance(n int) {
 	}
 }
 
-// judge records a judged answer to the pending question.
-func (l *lesson) judge(concept string, r tutor.Result, firstTry bool) {
+// help is how much help the learner had with a question before answering.
+type help int
+
+const (
+	unaided       help = iota // a first try, without "I don't know"
+	helped                    // after a wrong answer or a hint
+	afterSolution             // after the worked solution (the explain phase)
+)
+
+// helpOf returns how much help the learner has had with q so far.
+func helpOf(q *tutor.Question) help {
+	switch {
+	case q.Phase == tutor.PhaseExplain:
+		return afterSolution
+	case q.WrongAttempts > 0 || q.IDKCount > 0:
+		return helped
+	}
+	return unaided
+}
+
+// judge records a judged answer to the pending question. A right answer
+// copied from a worked solution just shown says little about mastery: it
+// counts as right with help.
+func (l *lesson) judge(concept string, r tutor.Result, h help) {
 	correct := r == tutor.ResultCorrect
 	l.out.Intent = tutor.IntentAnswer
 	l.out.AnswerCorrect = new(correct)
 	signal, score := tutor.SignalNeedsRemediation, 0.3
 	switch {
-	case correct && firstTry:
+	case correct && h == unaided:
 		signal, score = tutor.SignalStrong, 0.8
+	case correct && h == afterSolution:
+		signal, score = tutor.SignalAdequate, 0.5
 	case correct:
 		signal, score = tutor.SignalAdequate, 0.8
 	case r == tutor.ResultPartial:

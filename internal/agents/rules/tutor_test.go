@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
 	"github.com/tutord/tutord/internal/tutor/answer"
@@ -52,15 +53,21 @@ func TestLessonScripted(t *testing.T) {
 			if !strings.Contains(x.text(), oneLine(q.Solution)) || !x.guard.MayRevealAnswer || d.state.LastQuestion.Phase != tutor.PhaseExplain {
 				t.Errorf("3rd miss: want the worked solution in the explain phase, got %q (%s)", x.text(), d.state.LastQuestion.Phase)
 			}
+			// Right after the worked solution: acknowledged as right with
+			// help, naming the answer, without repeating the idea just
+			// shown or praising it as if unaided.
 			x = d.say("it's " + rightAnswer(*q))
-			if !strings.Contains(x.text(), q.Answer) || !strings.Contains(x.text(), idea(*q)) {
-				t.Errorf("right answer: want praise naming %q and the idea %q, got %q", q.Answer, idea(*q), x.text())
+			if !strings.Contains(x.text(), q.Answer) || strings.Contains(x.text(), idea(*q)) || !says(x.text(), mWithHelpValue) {
+				t.Errorf("right answer after the solution: want an acknowledgement naming %q, got %q", q.Answer, x.text())
 			}
 			if x.after.CurrentStep <= x.before.CurrentStep && x.reply.NextQuestion == nil {
 				t.Errorf("right answer: the lesson did not move on: %q", x.text())
 			}
 			if got := x.reply.Output.AnswerCorrect; got == nil || !*got || *x.reply.Output.MasterySignal != tutor.SignalAdequate {
 				t.Errorf("right answer: output %+v", x.reply.Output)
+			}
+			if diff := cmp.Diff([]tutor.MasteryUpdate{{Concept: q.Concept, Score: 0.5}}, x.reply.Output.MasteryUpdates); diff != "" {
+				t.Errorf("right answer after the solution: mastery updates (-want +got):\n%s", diff)
 			}
 
 			total := topic.TotalSteps()
@@ -178,6 +185,9 @@ func TestLessonMoves(t *testing.T) {
 		{"i don't know", "I don't know", tutor.IntentConfusion, func(q tutor.BankQuestion) string { return q.Hints[0] }, tutor.PhaseAsked},
 		{"off topic", "tell me a joke", tutor.IntentOffTopic, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
 		{"question", "why do we keep the denominator the same?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "denominator" }, tutor.PhaseAsked},
+		{"question framed", "what does denominator mean?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "size of each part" }, tutor.PhaseAsked},
+		{"question outside the lesson", "what is photosynthesis?", tutor.IntentQuestion, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
+		{"question on the question", "how do I start?", tutor.IntentQuestion, func(q tutor.BankQuestion) string { return q.Hints[0] }, tutor.PhaseAsked},
 		{"no answer", "hmm", tutor.IntentContinuation, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
 		{"hedge", "is it 7/9 or 7/18", tutor.IntentContinuation, func(tutor.BankQuestion) string { return "which" }, tutor.PhaseAsked},
 	}
@@ -195,6 +205,9 @@ func TestLessonMoves(t *testing.T) {
 			}
 			if want := tt.contain(q); !strings.Contains(strings.ToLower(x.text()), strings.ToLower(want)) {
 				t.Errorf("reply %q does not contain %q", x.text(), want)
+			}
+			if got, want := says(x.text(), mNotCoveredAsk), tt.name == "question outside the lesson"; got != want {
+				t.Errorf("reply %q says the lesson does not cover it: %t, want %t", x.text(), got, want)
 			}
 			if x.reply.Output.AnswerCorrect != nil || d.state.LastQuestion == nil || d.state.LastQuestion.Phase != tt.phase {
 				t.Errorf("the question should stand unjudged; output %+v, question %+v", x.reply.Output, d.state.LastQuestion)
@@ -533,21 +546,26 @@ func TestLessonBetweenSteps(t *testing.T) {
 		msg    string
 		intent tutor.Intent
 		want   string
-		part   int // the piece of step 1 the turn shows, 0 for none
+		part   int  // the piece of step 1 the turn shows, 0 for none
+		move   move // a move the reply makes, when it matters
 	}{
-		{"lost", "I'm confused", tutor.IntentConfusion, parts[0], 1},
-		{"lost in hinglish", "samajh nahi aaya", tutor.IntentConfusion, parts[0], 1},
-		{"doubt", "why do we keep the denominator?", tutor.IntentQuestion, "keep the denominator", 0},
-		{"go on", "can we go on?", tutor.IntentContinuation, parts[1], 2},
-		{"off topic", "tell me a joke", tutor.IntentOffTopic, "like fractions", 0},
+		{"lost", "I'm confused", tutor.IntentConfusion, parts[0], 1, mAgain},
+		{"lost in hinglish", "samajh nahi aaya", tutor.IntentConfusion, parts[0], 1, mAgain},
+		{"explain again", "can you explain again?", tutor.IntentConfusion, parts[0], 1, mAgain},
+		{"what?", "what?", tutor.IntentConfusion, parts[0], 1, mAgain},
+		{"doubt", "why do we keep the denominator?", tutor.IntentQuestion, "keep the denominator", 0, mCarryOn},
+		{"what does it mean", "what does denominator mean?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
+		{"not in the lesson", "what is photosynthesis?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
+		{"go on", "can we go on?", tutor.IntentContinuation, parts[1], 2, mMore},
+		{"off topic", "tell me a joke", tutor.IntentOffTopic, "like fractions", 0, mRedirectLesson},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newDriver(t, topic, "between", tutor.ModeTeachMe)
 			d.say("ready")
 			x := d.say(tt.msg)
-			if x.reply.Output.Intent != tt.intent || !strings.Contains(x.text(), tt.want) {
-				t.Errorf("intent %q, reply %q; want %q with %q", x.reply.Output.Intent, x.text(), tt.intent, tt.want)
+			if x.reply.Output.Intent != tt.intent || !strings.Contains(x.text(), tt.want) || !says(x.text(), tt.move) {
+				t.Errorf("intent %q, reply %q; want %q with %q (move %d)", x.reply.Output.Intent, x.text(), tt.intent, tt.want, tt.move)
 			}
 			m, _, _ := parseSummary(x.reply.Output.TurnSummary)
 			if part := partOf(m); part != tt.part || d.state.CurrentStep != 1 {
@@ -676,4 +694,144 @@ func pieces(st tutor.Step, k int) (texts []string, sp [][2]int) {
 		texts = append(texts, strings.Join(flat[s[0]:s[1]], " "))
 	}
 	return texts, sp
+}
+
+// TestStrugglingLearner plays a learner who types a number unrelated to
+// every question three times before giving the answer shown in the worked
+// solution: no misconception is recorded (the answers show none), and each
+// right answer counts as right with help, acknowledged rather than praised.
+// A learner who gives the wrong answer a misconception leads to has it
+// recorded, once however often it is repeated.
+func TestStrugglingLearner(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "struggler", tutor.ModeTeachMe)
+	answered := 0
+	for range 120 {
+		if d.state.IsComplete(topic) {
+			break
+		}
+		bq := d.pending()
+		if bq == nil {
+			d.say("ok")
+			continue
+		}
+		for range 3 {
+			d.say("99")
+		}
+		x := d.say(rightAnswer(*bq))
+		answered++
+		out := x.reply.Output
+		if out.AnswerCorrect == nil || !*out.AnswerCorrect || *out.MasterySignal != tutor.SignalAdequate ||
+			!cmp.Equal(out.MasteryUpdates, []tutor.MasteryUpdate{{Concept: bq.Concept, Score: 0.5}}) {
+			t.Errorf("%s answered after the solution: signal %v, updates %+v; want adequate and 0.5", bq.ID, out.MasterySignal, out.MasteryUpdates)
+		}
+		if says(x.text(), mPraise) || says(x.text(), mPraiseValue) || !(says(x.text(), mWithHelp) || says(x.text(), mWithHelpValue)) {
+			t.Errorf("%s answered after the solution: reply %q should acknowledge, not praise", bq.ID, x.text())
+		}
+	}
+	if !d.state.IsComplete(topic) || answered == 0 {
+		t.Fatalf("the lesson did not complete (%d answered)", answered)
+	}
+	if len(d.state.Misconceptions) != 0 || len(d.state.WeakAreas) != 0 {
+		t.Errorf("misconceptions %+v, weak areas %v: \"99\" shows none of them", d.state.Misconceptions, d.state.WeakAreas)
+	}
+	if s := d.state.Summary(topic); slices.ContainsFunc(s.Suggestions, func(x string) bool { return strings.Contains(x, "4/0") || strings.Contains(x, "2/7") }) {
+		t.Errorf("the summary suggests work on misconceptions never shown: %q", s.Suggestions)
+	}
+
+	d = newDriver(t, topic, "misconception", tutor.ModeTeachMe)
+	d.say("ready")
+	d.until(10, func() bool { return d.state.LastQuestion != nil })
+	bq := d.pending()
+	if len(bq.MisconceptionAnswers) == 0 {
+		t.Fatalf("%s has no misconception answers", bq.ID)
+	}
+	for range 3 {
+		d.say(bq.MisconceptionAnswers[0])
+	}
+	if m := d.state.Misconceptions; len(m) != 1 || m[0].Description != bq.Misconception || m[0].Count != 1 {
+		t.Errorf("after %q three times: misconceptions %+v, want %q once", bq.MisconceptionAnswers[0], m, bq.Misconception)
+	}
+}
+
+// TestIDKMovesUpTheHints says "I don't know" three times to one question:
+// the first hint, then the second, then the second again, and never the
+// worked solution or the answer (checkReply checks the answer).
+func TestIDKMovesUpTheHints(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "idk", tutor.ModeTeachMe)
+	d.say("ready")
+	d.until(10, func() bool { return d.state.LastQuestion != nil })
+	q := *d.pending()
+	for i, want := range []int{0, 1, 1} {
+		x := d.say("I don't know")
+		if !strings.Contains(x.text(), q.Hints[want]) || (want == 0 && strings.Contains(x.text(), q.Hints[1])) {
+			t.Errorf("I don't know #%d: reply %q, want hint %d", i+1, x.text(), want+1)
+		}
+		if strings.Contains(x.text(), oneLine(q.Solution)) || x.guard.MayRevealAnswer {
+			t.Errorf("I don't know #%d: reply %q shows the solution", i+1, x.text())
+		}
+	}
+	if lq := d.state.LastQuestion; lq.HintsUsed != 2 || lq.WrongAttempts != 0 || lq.Phase != tutor.PhaseAsked {
+		t.Errorf("question after three I don't know: %+v", lq)
+	}
+	// A wrong answer now goes on from the hints given: the last one again,
+	// not the first.
+	x := d.say(wrongAnswer(t, q))
+	if !strings.Contains(x.text(), q.Hints[1]) || strings.Contains(x.text(), q.Hints[0]) {
+		t.Errorf("a wrong answer after the hints: reply %q, want the second hint", x.text())
+	}
+}
+
+// TestExtensionWording checks that a question after the lesson is called
+// harder only when its difficulty is above every question asked so far.
+func TestExtensionWording(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	var easy, hard []string
+	for _, q := range topic.Questions {
+		if q.Difficulty == tutor.Easy {
+			easy = append(easy, q.ID)
+		} else {
+			hard = append(hard, q.ID)
+		}
+	}
+	tests := []struct {
+		name   string
+		asked  []string
+		harder bool
+	}{
+		{"only easier questions left", hard, false},
+		{"a harder question left", easy, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDriver(t, topic, "extension", tutor.ModeTeachMe)
+			d.state.CurrentStep = topic.TotalSteps() + 1
+			d.state.TurnCount = 14
+			for i, id := range tt.asked {
+				d.state.SessionSummary.TurnTimeline = append(d.state.SessionSummary.TurnTimeline, "Turn "+strconv.Itoa(i+1)+": Step 8: asked "+id)
+			}
+			x := d.say("yes")
+			if x.reply.NextQuestion == nil {
+				t.Fatalf("no question after the lesson: %q", x.text())
+			}
+			if got := says(x.text(), mAskHarder); got != tt.harder || (!tt.harder && !says(x.text(), mAskMore)) {
+				t.Errorf("%s question introduced as %q; harder wording %t, want %t", x.reply.NextQuestion.Difficulty, x.text(), got, tt.harder)
+			}
+		})
+	}
+}
+
+func TestConfused(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"I'm confused": true, "I don't get it": true, "can you explain again?": true, "again please": true,
+		"say that again": true, "repeat that": true, "once more please": true, "one more time": true, "what?": true,
+		"huh?": true, "what do you mean": true, "no": true,
+		"let me try again": false, "can I try again?": false, "ok": false, "yes": false, "what": false,
+		"what is a denominator?": false, "try it again": false,
+	} {
+		if got := confused(msg); got != want {
+			t.Errorf("confused(%q) = %t, want %t", msg, got, want)
+		}
+	}
 }

@@ -90,15 +90,21 @@ func normalize(s string) string {
 }
 
 // WrongAnswer returns a plausible wrong answer to q: the one its recorded
-// misconception leads to when the misconception names it ("Adds the
-// denominators too and gets 7/18"), else a near miss (another option, the
-// other truth value, a number off by one, another question's answer).
-// others are the subtopic's other questions. It returns "" when it finds no
-// answer the evaluator judges wrong.
+// misconception leads to (the bank's first misconception answer, or the
+// value the misconception names: "Adds the denominators too and gets
+// 7/18"), else a near miss (another option, the other truth value, a
+// number off by one, another question's answer). others are the
+// subtopic's other questions. It returns "" when it finds no answer the
+// evaluator judges wrong.
 func WrongAnswer(q tutor.BankQuestion, others []tutor.BankQuestion) string {
 	exp := q.Expected()
 	wrong := func(s string) bool {
 		return strings.TrimSpace(s) != "" && answer.Evaluate(exp, s).Verdict == answer.Incorrect
+	}
+	for _, a := range q.MisconceptionAnswers {
+		if wrong(a) {
+			return a
+		}
 	}
 	if numeric(q) {
 		// A numeric misconception names its wrong value; for words, the

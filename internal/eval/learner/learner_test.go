@@ -134,6 +134,7 @@ func TestWrongAnswers(t *testing.T) {
 		{"other option", tutor.BankQuestion{Answer: "B", Options: []string{"solid", "liquid", "gas"}}, "A"},
 		{"truth value", tutor.BankQuestion{Answer: "yes", Kind: answer.KindBoolean}, "no"},
 		{"words ignore the misconception", tutor.BankQuestion{ID: "a", Answer: "evaporation", Misconception: "Calls it boiling."}, ""},
+		{"the misconception's answer", tutor.BankQuestion{ID: "a", Answer: "evaporation", Misconception: "Calls it boiling.", MisconceptionAnswers: []string{"evaporation", "boiling"}}, "boiling"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
