@@ -56,9 +56,11 @@ func AuthProvider(c Claims) string {
 // wrong type are read as absent: they describe the learner, they do not
 // grant anything.
 func claimsOf(mc jwt.MapClaims, sub, tokenUse string, admin AdminRule) Claims {
+	// Text claims end up in the database, which cannot store NUL: a
+	// provider's display name is not worth refusing a sign-in over.
 	str := func(name string) string {
 		s, _ := mc[name].(string)
-		return s
+		return strings.ReplaceAll(s, "\x00", "")
 	}
 	c := Claims{
 		Subject:          sub,

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -119,6 +120,9 @@ func (v *Verifier) verify(ctx context.Context, raw, use string) (Claims, error) 
 	sub, ok := optString(mc, "sub")
 	if !ok || sub == "" {
 		return Claims{}, invalid(msgNoSub, nil)
+	}
+	if strings.IndexByte(sub, 0) >= 0 {
+		return Claims{}, invalid(msgBadClaims, nil) // an id no learner can have
 	}
 	return claimsOf(mc, sub, tokenUse, v.cfg.Admin), nil
 }

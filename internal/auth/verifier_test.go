@@ -77,6 +77,8 @@ func TestVerifyAccess(t *testing.T) {
 			wantMsg: "Invalid token: no sub claim"},
 		{name: "sub not a string", token: hs(t, accessClaims(jwt.MapClaims{"sub": 42})),
 			wantMsg: "Invalid token: no sub claim"},
+		{name: "NUL in sub", token: hs(t, accessClaims(jwt.MapClaims{"sub": "learner\x00-1"})),
+			wantMsg: "Invalid token: malformed claims"},
 
 		{name: "empty", token: "", wantMsg: "Invalid token: malformed token"},
 		{name: "random string", token: "not-a-jwt", wantMsg: "Invalid token: malformed token"},
@@ -141,6 +143,12 @@ func TestVerifyID(t *testing.T) {
 				map[string]any{"providerName": "Google", "providerType": "Google", "userId": "1234"}}})),
 			want: Claims{Subject: "learner-1", TokenUse: "id", Email: "asha@example.com", Name: "Asha",
 				Username: "google_1234", IdentityProvider: "Google", ExpiresAt: t0.Add(time.Hour)},
+		},
+		{
+			name:  "NUL characters dropped from text claims",
+			token: hs(t, idClaims(jwt.MapClaims{"name": "As\x00ha", "email": "asha@exam\x00ple.com"})),
+			want: Claims{Subject: "learner-1", TokenUse: "id", Email: "asha@example.com", Name: "Asha",
+				Username: "asha", ExpiresAt: t0.Add(time.Hour)},
 		},
 		{
 			name: "identity claims of the wrong type are ignored",
