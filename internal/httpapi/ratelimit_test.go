@@ -28,13 +28,7 @@ func (s *apiServer) step(id, tok string, headers ...string) response {
 // rate limit, and fails the test on any other answer.
 func (s *apiServer) wsLimited(t *testing.T, id, tok string) bool {
 	t.Helper()
-	w, _, err := s.dial(t, id, tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.read().state(t)["turn_count"] == float64(0) {
-		w.read() // the welcome
-	}
+	w := s.joined(t, id, tok)
 	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
 	switch f := w.read(); f.Type {
 	case "error":

@@ -67,7 +67,6 @@ func (s *apiServer) dial(t *testing.T, id, tok string, header ...http.Header) (*
 	return &wsClient{t: t, c: c, s: s}, resp, nil
 }
 
-// read returns the next frame, checked against the contract's ServerFrame.
 // joined opens a WebSocket on session id and reads its first frames: the
 // state, and the welcome of a session without turns.
 func (s *apiServer) joined(t *testing.T, id, tok string) *wsClient {
@@ -82,6 +81,7 @@ func (s *apiServer) joined(t *testing.T, id, tok string) *wsClient {
 	return w
 }
 
+// read returns the next frame, checked against the contract's ServerFrame.
 func (w *wsClient) read() frame {
 	w.t.Helper()
 	f, err := w.readFrame()
