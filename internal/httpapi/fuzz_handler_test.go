@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// FuzzRequestsThroughTheServer sends arbitrary step bodies and history
-// query strings through the whole server (request validation, binding,
-// the handlers, the store): whatever comes in, the answer is never a 500,
-// and it is what the contract documents.
+// FuzzRequestsThroughTheServer sends arbitrary bodies (to a step, a
+// session creation and a profile update) and history query strings
+// through the whole server (request validation, binding, the handlers, the
+// store): whatever comes in, the answer is never a 500, and it is what the
+// contract documents.
 func FuzzRequestsThroughTheServer(f *testing.F) {
 	s := newServer(f)
 	id := s.newSession(fractions, "", "")
@@ -26,6 +27,9 @@ func FuzzRequestsThroughTheServer(f *testing.F) {
 		{`{"student_reply":"` + strings.Repeat("x", 5000) + `"}`, `page_size=101`},
 		{`nul`, `mode=dance`},
 		{"", "page=1&page=2"},
+		{`{"student":{"id":"s","grade":7},"goal":{"topic":"F","syllabus":"CB\u0000SE","learning_objectives":[],"guideline_id":"00000000-0000-0000-0000-000000000000"}}`, ``},
+		{`{"name":"Asha","grade":13,"board":"CBSE","preferred_examples":["a","b"]}`, ``},
+		{`{"student":{"id":"s","grade":"seven"},"goal":{}}`, ``},
 	} {
 		f.Add(seed.body, seed.query)
 	}
@@ -51,6 +55,14 @@ func FuzzRequestsThroughTheServer(f *testing.F) {
 		}
 		req.Header.Set("Content-Type", "application/json")
 		check(req, []byte(body))
+		for _, to := range []struct{ method, path string }{{"POST", "/sessions"}, {"PUT", "/profile"}} {
+			if req, err = http.NewRequest(to.method, s.URL+to.path, strings.NewReader(body)); err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+tok)
+			check(req, []byte(body))
+		}
 		// Any parameters, sent as a client would encode them.
 		params, err := url.ParseQuery(query)
 		if err != nil {
