@@ -67,19 +67,7 @@ func (s *apiServer) transcribe(audio []byte, tok string) response {
 	part, _ := mw.CreateFormFile("file", "recording.wav")
 	part.Write(audio)
 	mw.Close()
-	req, _ := http.NewRequest("POST", s.URL+"/transcribe", &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	if tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	s.checkContract(req, nil, resp, b)
-	return response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return s.do("POST", "/transcribe", buf.String(), tok, "Content-Type", mw.FormDataContentType())
 }
 
 // TestTranscribeRefusesAnonymousCallers: with anonymous use off, an upload

@@ -1,6 +1,8 @@
 // Package store keeps tutord's data in PostgreSQL: sessions (written with
 // compare-and-swap on their state version), their messages and turn
-// records, agent logs, and the migrations that create them.
+// records, agent logs, and the migrations that create them. With Announce,
+// committed session changes are announced to the other tutord processes on
+// the database (WatchSessions).
 //
 // The store never interprets a session's state document: callers pass the
 // JSON and, beside it, the summary columns that listings read.
