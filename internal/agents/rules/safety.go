@@ -5,9 +5,9 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
-	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
@@ -65,9 +65,9 @@ type rule struct {
 	category string
 	severe   bool
 	re       *regexp.Regexp
-	// words holds strings one of which any match contains (lowercase);
-	// nil when the pattern gives none.
-	words []string
+	// words holds sets of strings (lowercase): every match contains one
+	// string of each set. Nil when the pattern gives none.
+	words [][]string
 	line  int
 }
 
@@ -75,7 +75,8 @@ type rule struct {
 // patterns kept in patterns.txt. Make one with NewSafety (the zero value
 // has no patterns and passes everything). It is safe for concurrent use.
 type Safety struct {
-	rules []rule
+	rules  []rule
+	filter *matcher
 }
 
 // NewSafety returns the safety gate with the package's patterns. The error
@@ -85,7 +86,11 @@ func NewSafety() (*Safety, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Safety{rules: rules}, nil
+	words := make([][][]string, len(rules))
+	for i, r := range rules {
+		words[i] = r.words
+	}
+	return &Safety{rules: rules, filter: newMatcher(words)}, nil
 }
 
 var _ agents.Safety = (*Safety)(nil)
@@ -136,18 +141,21 @@ func (s *Safety) Check(ctx context.Context, role, text string, st tutor.State) (
 
 func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdict {
 	norm := normalizeForSafety(text)
-	lower := strings.ToLower(norm)
+	// Most messages are safe: a rule whose required words are absent cannot
+	// match, and one pass of the prefilter costs far less than the regular
+	// expressions.
+	var buf [512]bool
+	scratch := buf[:]
+	if n := len(s.rules) + s.filter.nsets; n > len(scratch) {
+		scratch = make([]bool, n)
+	}
+	candidate, seen := scratch[:len(s.rules)], scratch[len(s.rules):len(s.rules)+s.filter.nsets]
+	s.filter.candidates(norm, candidate, seen)
 	var hit *rule
 	severe := false
 	for i := range s.rules {
 		r := &s.rules[i]
-		// Most messages are safe: a rule whose required words are absent
-		// cannot match, and a substring search costs far less than the
-		// regular expression.
-		if r.words != nil && !containsAny(lower, r.words) {
-			continue
-		}
-		if !r.re.MatchString(norm) {
+		if !candidate[i] || !r.re.MatchString(norm) {
 			continue
 		}
 		switch {
@@ -176,79 +184,33 @@ func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdic
 func precedence(c string) int { return slices.Index(categories, c) }
 
 // normalizeForSafety straightens apostrophes, drops invisible format
-// characters and collapses space, so that patterns see one spelling.
+// characters, writes ſ and the Kelvin sign as s and k (case-insensitive
+// patterns match them, but \b knows only ASCII letters) and collapses space,
+// so that patterns see one spelling.
 func normalizeForSafety(s string) string {
-	s = strings.Map(func(r rune) rune {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
 		switch r {
 		case '’', '‘', 'ʼ', '`':
-			return '\''
+			r = '\''
+		case 'ſ':
+			r = 's'
+		case '\u212a':
+			r = 'k'
 		case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
-			return -1
+			continue
 		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// requiredWords returns lowercase strings one of which every match of the
-// pattern contains, or nil when it cannot tell.
-func requiredWords(pattern string) []string {
-	re, err := syntax.Parse(pattern, syntax.Perl|syntax.FoldCase)
-	if err != nil {
-		return nil
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
 	}
-	return literals(re.Simplify())
-}
-
-func literals(re *syntax.Regexp) []string {
-	switch re.Op {
-	case syntax.OpLiteral:
-		return []string{strings.ToLower(string(re.Rune))}
-	case syntax.OpCapture, syntax.OpPlus:
-		return literals(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return literals(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		// Every part must match, so any part's words will do: take the
-		// most selective, the one whose shortest word is longest.
-		var best []string
-		for _, sub := range re.Sub {
-			if w := literals(sub); w != nil && (best == nil || shortest(w) > shortest(best)) {
-				best = w
-			}
-		}
-		return best
-	case syntax.OpAlternate:
-		var out []string
-		for _, sub := range re.Sub {
-			w := literals(sub)
-			if w == nil {
-				return nil
-			}
-			out = append(out, w...)
-		}
-		return out
-	}
-	return nil
-}
-
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
-}
-
-func shortest(words []string) int {
-	n := -1
-	for _, w := range words {
-		if n < 0 || len(w) < n {
-			n = len(w)
-		}
-	}
-	return n
+	return b.String()
 }
