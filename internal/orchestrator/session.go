@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tutord/tutord/internal/lessons"
 	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -39,6 +40,11 @@ func (o *Orchestrator) load(ctx context.Context, id uuid.UUID, useCache bool) (S
 			return Session{}, ErrSessionNotFound
 		}
 		if err == nil && v == cached.Row.Version {
+			// The lesson comes from the lesson source every time, which
+			// keeps it as fresh as the source's own cache keeps it.
+			if cached.Topic, err = o.lesson(ctx, cached.Row); err != nil {
+				return Session{}, err
+			}
 			return cached, nil
 		}
 	}
@@ -58,15 +64,29 @@ func (o *Orchestrator) decode(ctx context.Context, row store.Session) (Session, 
 		return Session{}, fmt.Errorf("session %s: %w", row.ID, err)
 	}
 	se := Session{Row: row, State: st}
-	if row.PlanVersion != nil {
-		// A plan whose subtopic was removed since leaves the session
-		// without a lesson; it can still be read.
-		if se.Topic, err = o.lessons.Version(ctx, *row.PlanVersion); err != nil {
-			o.log.Warn("session plan unavailable", "session_id", row.ID, "plan_version_id", row.PlanVersion, "err", err)
-			se.Topic = nil
-		}
+	if se.Topic, err = o.lesson(ctx, row); err != nil {
+		return Session{}, err
 	}
 	return se, nil
+}
+
+// lesson returns the lesson a session runs on: nil for a session without a
+// plan, or one whose plan was removed since (the session can still be
+// read). Any other failure to read the lesson is an error: a session must
+// not go on without its lesson because the database blinked.
+func (o *Orchestrator) lesson(ctx context.Context, row store.Session) (*tutor.Topic, error) {
+	if row.PlanVersion == nil {
+		return nil, nil
+	}
+	t, err := o.lessons.Version(ctx, *row.PlanVersion)
+	if errors.Is(err, lessons.ErrNotFound) {
+		o.log.Warn("session plan removed", "session_id", row.ID, "plan_version_id", row.PlanVersion, "err", err)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("session %s: lesson: %w", row.ID, err)
+	}
+	return t, nil
 }
 
 // summary returns the columns stored beside a state.
