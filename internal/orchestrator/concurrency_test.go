@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/orchestrator"
 	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
@@ -196,5 +199,95 @@ func TestRetryOnAnotherReplicaGetsTheFirstResponse(t *testing.T) {
 	}
 	if n := countRows(t, f.st, "session_turns", id); n != 1 {
 		t.Fatalf("%d turn records; want 1", n)
+	}
+}
+
+// failingOnce fails the tutor's first call, as a provider outage would.
+type failingOnce struct {
+	orchestrator.Engines
+	calls *atomic.Int32
+}
+
+func (e failingOnce) Agents(cfg tutor.Config) (agents.Set, error) {
+	s, err := e.Engines.Agents(cfg)
+	s.Tutor = failingTutor{s.Tutor, e.calls}
+	return s, err
+}
+
+type failingTutor struct {
+	agents.Tutor
+	calls *atomic.Int32
+}
+
+func (f failingTutor) Respond(ctx context.Context, t agents.Turn) (agents.TutorReply, agents.Call, error) {
+	if f.calls.Add(1) == 1 {
+		err := errors.New("provider unavailable")
+		return agents.TutorReply{}, agents.Call{Agent: agents.NameMasterTutor, Provider: "test", Err: err}, err
+	}
+	return f.Tutor.Respond(ctx, t)
+}
+
+// TestRetryAfterAFailedTurn: a failed turn asks the learner to send the
+// message again; a retry with the same client turn id is that, and runs as
+// a new turn instead of getting the failure back.
+func TestRetryAfterAFailedTurn(t *testing.T) {
+	calls := &atomic.Int32{}
+	f := setup(t, func(o *orchestrator.Options) { o.Engines = failingOnce{o.Engines, calls} })
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	ctx := context.Background()
+	first, err := f.o.ProcessTurn(ctx, id, "ready", "turn-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Reply != orchestrator.FailureReply || !first.Committed {
+		t.Fatalf("first attempt: %q, committed %v; want the failure reply", first.Reply, first.Committed)
+	}
+	retry, err := f.o.ProcessTurn(ctx, id, "ready", "turn-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if retry.Replayed || retry.Reply == orchestrator.FailureReply || calls.Load() != 2 {
+		t.Fatalf("retry: replayed %v, reply %q, tutor calls %d", retry.Replayed, retry.Reply, calls.Load())
+	}
+	// The answered retry is what a further retry gets.
+	again, err := f.o.ProcessTurn(ctx, id, "ready", "turn-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Replayed || again.Reply != retry.Reply || calls.Load() != 2 {
+		t.Fatalf("second retry: replayed %v, reply %q", again.Replayed, again.Reply)
+	}
+}
+
+// slowEngines give a tutor that answers only when its context ends.
+type slowEngines struct{ orchestrator.Engines }
+
+func (e slowEngines) Agents(cfg tutor.Config) (agents.Set, error) {
+	s, err := e.Engines.Agents(cfg)
+	s.Tutor = slowTutor{s.Tutor}
+	return s, err
+}
+
+type slowTutor struct{ agents.Tutor }
+
+func (slowTutor) Respond(ctx context.Context, _ agents.Turn) (agents.TutorReply, agents.Call, error) {
+	<-ctx.Done()
+	return agents.TutorReply{}, agents.Call{Agent: agents.NameMasterTutor, Provider: "test", Err: ctx.Err()}, ctx.Err()
+}
+
+// TestTurnOutOfTime: a turn whose deadline passes while the tutor thinks
+// still answers "let's try that again" and leaves its record: the deadline
+// does not take the failure's commit with it.
+func TestTurnOutOfTime(t *testing.T) {
+	f := setup(t, func(o *orchestrator.Options) { o.Engines = slowEngines{o.Engines} })
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	r, err := f.o.ProcessTurn(ctx, id, "ready", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Reply != orchestrator.FailureReply || !r.Committed || countRows(t, f.st, "session_turns", id) != 1 {
+		t.Fatalf("reply %q, committed %v, %d turn records", r.Reply, r.Committed, countRows(t, f.st, "session_turns", id))
 	}
 }

@@ -380,10 +380,22 @@ func (r *run) pastDiscussions(ctx context.Context) []agents.PastDiscussion {
 // failed commits a turn whose agent failed: the learner gets an honest
 // "let's try that again", the state stays as it was, the conversation log
 // keeps both messages and the agent log the failure.
+//
+// The record goes without the client's turn id: a retry with that id is
+// the "again" the learner was asked for, so it runs as a new turn instead
+// of getting the failure back. And it is written even when the turn failed
+// because its time ran out.
 func (r *run) failed(ctx context.Context, cause error) (TurnResult, error) {
 	r.o.log.Warn("turn failed", "session_id", r.se.State.SessionID, "turn_id", r.turnID, "err", cause)
+	r.clientTurnID = ""
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failedCommitTimeout)
+	defer cancel()
 	return r.commit(ctx, r.se.State, nil, FailureReply, IntentError)
 }
+
+// failedCommitTimeout bounds the commit of a failed turn, which no longer
+// has the turn's own deadline.
+const failedCommitTimeout = 10 * time.Second
 
 func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event, reply, intent string) (TurnResult, error) {
 	o, t := r.o, r.se.Topic
