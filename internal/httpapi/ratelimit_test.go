@@ -35,6 +35,9 @@ func (s *apiServer) wsLimited(t *testing.T, id, tok string) bool {
 		if !strings.Contains(*f.Payload.Error, "Too many") {
 			t.Fatalf("error %q, want the rate limit's", *f.Payload.Error)
 		}
+		if f := w.read(); f.Type != "state_update" {
+			t.Fatalf("after the error: %s, want state_update", f.Type)
+		}
 		return true
 	case "typing":
 		if f := w.read(); f.Type != "assistant" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -392,7 +393,10 @@ func (s *Server) broadcast(id uuid.UUID, se orchestrator.Session, except ...*wsC
 		// One goroutine per peer: a slow client must not hold up the turn
 		// or request that caused the update. Their order does not matter:
 		// deliver drops whatever is older than what a peer already has.
-		go w.deliver(context.Background(), f)
+		go func() {
+			defer s.recovered("delivery", id)
+			w.deliver(context.Background(), f)
+		}()
 	}
 }
 
@@ -416,6 +420,7 @@ func (s *Server) SessionChanged(id uuid.UUID, version int64) {
 		return
 	}
 	go func() {
+		defer s.recovered("update", id)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		se, err := s.deps.Sessions.Load(ctx, id)
@@ -490,11 +495,21 @@ func (s *Server) websocket(c echo.Context) error {
 // between the load that the connection's first frame shows and the
 // connection's registration, when no broadcast could reach it.
 func (s *Server) catchUp(ctx context.Context, w *wsConn, version int64) {
+	defer s.recovered("catch-up", w.session)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if se, err := s.deps.Sessions.Load(ctx, w.session); err == nil && se.Row.Version > version {
 		s.hub.advance(w.session, se.Row.Version)
 		w.deliver(ctx, sessionFrame(se))
+	}
+}
+
+// recovered, deferred first in each of a connection's goroutines, logs a
+// panic there instead of letting it end the process: Echo's recovery covers
+// only request handlers.
+func (s *Server) recovered(what string, id uuid.UUID) {
+	if p := recover(); p != nil {
+		s.log.Error("websocket "+what+" panicked", "session_id", id, "panic", p, "stack", string(debug.Stack()))
 	}
 }
 
@@ -510,6 +525,7 @@ func (s *Server) closeConn(w *wsConn) {
 // the read limit (1009), the keepalive or shutdown.
 func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 	defer s.closeConn(w)
+	defer s.recovered("connection", w.session)
 	for {
 		typ, data, err := w.c.Read(ctx)
 		if err != nil {
@@ -600,26 +616,51 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 		// are paid for, and the learner may reconnect.
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
 		defer cancel()
+		// The last frames go out even when the turn ran out of time.
+		after := context.WithoutCancel(tctx)
 		// finish sends the turn's last frames, then what waited for them.
 		// The connection takes its next message as soon as the turn is done
 		// (a client may send it as soon as it reads the reply); holding out
 		// keeps that turn's frames after these.
+		finished := false
 		finish := func(frames ...serverFrame) {
 			w.out.Lock()
 			defer w.out.Unlock()
 			w.mu.Lock()
 			w.busy = false
 			w.mu.Unlock()
-			w.writeLocked(tctx, frames...)
-			s.flushLocked(tctx, w)
+			w.writeLocked(after, frames...)
+			s.flushLocked(after, w)
 			close(idle)
+			finished = true
 		}
+		// fail answers the turn with an error and, as the reference does
+		// after every chat, the session's state.
+		fail := func(msg string) {
+			frames := []serverFrame{textFrame("error", msg)}
+			lctx, lcancel := context.WithTimeout(after, 10*time.Second)
+			defer lcancel()
+			if cur, err := s.deps.Sessions.Load(lctx, id); err == nil {
+				frames = append(frames, sessionFrame(cur))
+			}
+			finish(frames...)
+		}
+		defer func() {
+			// A bug in a turn answers that turn with an error; it must not
+			// end the process and every other learner's connection.
+			if p := recover(); p != nil {
+				s.log.Error("websocket turn panicked", "session_id", id, "panic", p, "stack", string(debug.Stack()))
+				if !finished {
+					finish(textFrame("error", "Internal error"))
+				}
+			}
+		}()
 		if n := len([]rune(msg)); n > s.opts.MaxReplyChars {
-			finish(textFrame("error", fmt.Sprintf("Your message is %d characters; at most %d are accepted.", n, s.opts.MaxReplyChars)))
+			fail(fmt.Sprintf("Your message is %d characters; at most %d are accepted.", n, s.opts.MaxReplyChars))
 			return
 		}
 		if err := s.wsAllow(w, "turn"); err != nil {
-			finish(textFrame("error", err.Error()))
+			fail(err.Error())
 			return
 		}
 		w.send(tctx, serverFrame{Type: "typing"})
@@ -639,11 +680,7 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			if apiErr.Status >= 500 {
 				s.log.Error("websocket turn failed", "session_id", id, "err", err)
 			}
-			frames := []serverFrame{textFrame("error", apiErr.Message)}
-			if cur, lerr := s.deps.Sessions.Load(tctx, id); lerr == nil {
-				frames = append(frames, sessionFrame(cur))
-			}
-			finish(frames...)
+			fail(apiErr.Message)
 		}
 	}()
 }

@@ -1,0 +1,63 @@
+package httpapi_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/orchestrator"
+)
+
+// panickySessions panics on the turn "boom", as a bug in a turn would.
+type panickySessions struct{ httpapi.Sessions }
+
+func (p panickySessions) ProcessTurn(ctx context.Context, id uuid.UUID, msg, clientTurnID string) (orchestrator.TurnResult, error) {
+	if msg == "boom" {
+		panic("a bug in the turn")
+	}
+	return p.Sessions.ProcessTurn(ctx, id, msg, clientTurnID)
+}
+
+// TestWebSocketTurnPanic: a turn that panics answers with an error; the
+// server, this connection and the session go on.
+func TestWebSocketTurnPanic(t *testing.T) {
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Sessions = panickySessions{d.Sessions} })
+	id := s.newSession(fractions, "", "")
+	w := s.joined(t, id, "")
+	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "boom"}})
+	if f := w.read(); f.Type != "typing" {
+		t.Fatalf("first frame %s, want typing", f.Type)
+	}
+	if f := w.read(); f.Type != "error" || *f.Payload.Error != "Internal error" {
+		t.Fatalf("after the panic: %+v", f)
+	}
+	if reply, errMsg, _ := w.chat("ok"); reply == "" || errMsg != "" {
+		t.Fatalf("the next turn: reply %q, error %q", reply, errMsg)
+	}
+	if r := s.do("GET", "/health", nil, ""); r.Status != 200 {
+		t.Fatalf("health after the panic: %d", r.Status)
+	}
+}
+
+// TestWebSocketTooLong: a chat over the length limit gets an error and,
+// as every chat does, the state; nothing is counted and the connection
+// goes on.
+func TestWebSocketTooLong(t *testing.T) {
+	s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) { o.MaxReplyChars = 50 })
+	id := s.newSession(fractions, "", "")
+	w := s.joined(t, id, "")
+	w.send(map[string]any{"type": "chat", "payload": map[string]any{"message": strings.Repeat("é", 51)}})
+	f := w.read()
+	if f.Type != "error" || !strings.Contains(*f.Payload.Error, "at most 50") {
+		t.Fatalf("first frame %+v, want the length error", f)
+	}
+	if st := w.read().state(t); st["turn_count"] != float64(0) {
+		t.Fatalf("state after the refused chat: %v", st)
+	}
+	if reply, errMsg, _ := w.chat(strings.Repeat("é", 50)); reply == "" || errMsg != "" {
+		t.Fatalf("a chat at the limit: reply %q, error %q", reply, errMsg)
+	}
+}
