@@ -117,6 +117,12 @@ func domainError(err error) *Error {
 		return errSessionNotFound
 	case errors.As(err, &conflict):
 		return &Error{Status: http.StatusConflict, Code: "stale_state", Message: conflict.Error(), Err: err}
+	case errors.Is(err, orchestrator.ErrTurnIDReused):
+		// As the Idempotency-Key draft asks: 422 for a key reused with
+		// another request.
+		const msg = "This turn id (Idempotency-Key or client_turn_id) was already used for a different message; send a new message with a new id"
+		return &Error{Status: http.StatusUnprocessableEntity, Code: "idempotency_key_reused", Message: msg,
+			Detail: []fieldError{{Type: "value_error", Loc: []any{"header", "Idempotency-Key"}, Msg: msg, Input: nil}}}
 	case errors.Is(err, orchestrator.ErrAnotherPaused):
 		return &Error{Status: http.StatusConflict, Code: "another_session_paused",
 			Message: "Another session of yours on this subtopic is already paused; resume or finish it first", Err: err}

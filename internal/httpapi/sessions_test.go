@@ -80,6 +80,11 @@ func TestStep(t *testing.T) {
 	if string(first.Body) != string(again.Body) {
 		t.Fatalf("a retry got another response:\n%s\n%s", first.Body, again.Body)
 	}
+	// The key with another message: 422, and nothing happens.
+	reused := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "what is a fraction?"}, "", "Idempotency-Key", "k-1")
+	if reused.Status != 422 || reused.code(t) != "idempotency_key_reused" {
+		t.Fatalf("a reused key: %d %s", reused.Status, reused.Body)
+	}
 	doc := s.do("GET", "/sessions/"+id, nil, "").JSON(t)
 	if doc["turn_count"] != float64(2) {
 		t.Fatalf("turn_count %v after a turn, a nudge and a retried turn; want 2", doc["turn_count"])

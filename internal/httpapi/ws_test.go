@@ -294,16 +294,22 @@ func TestWebSocketRepeatedClientTurnID(t *testing.T) {
 		t.Fatalf("first turn: %q %q", first, errMsg)
 	}
 	before := s.do("GET", "/sessions/"+id, nil, "").JSON(t)
-	again, errMsg, st2 := w.turn(map[string]any{"message": "something else entirely", "client_turn_id": "turn-1"})
+	// The same message again is a retry: the first reply.
+	again, errMsg, st2 := w.turn(map[string]any{"message": "ready", "client_turn_id": "turn-1"})
 	if again != first || errMsg != "" {
 		t.Fatalf("repeated turn: reply %q (error %q), want the first reply %q", again, errMsg, first)
 	}
 	if st2["turn_count"] != st["turn_count"] || st2["state_version"] != st["state_version"] {
 		t.Fatalf("repeated turn: turn %v version %v, want %v %v", st2["turn_count"], st2["state_version"], st["turn_count"], st["state_version"])
 	}
+	// Another message with the id is refused, not answered with the first
+	// message's reply.
+	if reply, errMsg, _ := w.turn(map[string]any{"message": "something else entirely", "client_turn_id": "turn-1"}); reply != "" || !strings.Contains(errMsg, "already used for a different message") {
+		t.Fatalf("another message with a used id: reply %q, error %q", reply, errMsg)
+	}
 	after := s.do("GET", "/sessions/"+id, nil, "").JSON(t)
 	if after["turn_count"] != before["turn_count"] || len(after["full_conversation_log"].([]any)) != len(before["full_conversation_log"].([]any)) {
-		t.Fatalf("repeated turn changed the session: turns %v → %v, log %d → %d messages", before["turn_count"], after["turn_count"],
+		t.Fatalf("repeated turns changed the session: turns %v → %v, log %d → %d messages", before["turn_count"], after["turn_count"],
 			len(before["full_conversation_log"].([]any)), len(after["full_conversation_log"].([]any)))
 	}
 	// A new id is a new turn.

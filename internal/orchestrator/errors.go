@@ -16,6 +16,9 @@ var (
 	ErrGuidelineNotFound = errors.New("teaching guideline not found")
 	// ErrExamGeneration reports that no exam questions could be generated.
 	ErrExamGeneration = errors.New("exam generation is temporarily unavailable")
+	// ErrTurnIDReused reports a client turn id already committed with
+	// another message.
+	ErrTurnIDReused = errors.New("this client turn id was already used for a different message")
 	// ErrAnotherPaused reports a second paused session on one subtopic.
 	ErrAnotherPaused = errors.New("another session on this subtopic is already paused")
 )

@@ -1,7 +1,9 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,8 +88,10 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 	}
 	defer unlock()
 
+	var digest []byte
 	if clientTurnID != "" {
-		if r, ok, err := o.replay(ctx, id, clientTurnID); ok || err != nil {
+		digest = messageDigest(message)
+		if r, ok, err := o.replay(ctx, id, clientTurnID, digest); ok || err != nil {
 			return r, err
 		}
 	}
@@ -103,7 +107,7 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 		ctx = agents.WithLearner(ctx, se.Row.LearnerID.String())
 	}
 	started := o.now()
-	r := &run{o: o, se: se, set: set, msg: cleanMessage(message), clientTurnID: clientTurnID, now: started,
+	r := &run{o: o, se: se, set: set, msg: cleanMessage(message), clientTurnID: clientTurnID, digest: digest, now: started,
 		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1)}
 	res, err := r.run(ctx)
 	if err != nil {
@@ -112,7 +116,7 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 		var dup *duplicateTurn
 		var conflict *ConflictError
 		if clientTurnID != "" && (errors.As(err, &dup) || errors.As(err, &conflict)) {
-			if r, ok, rerr := o.replay(ctx, id, clientTurnID); ok || rerr != nil {
+			if r, ok, rerr := o.replay(ctx, id, clientTurnID, digest); ok || rerr != nil {
 				return r, rerr
 			}
 		}
@@ -124,14 +128,19 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 	return res, nil
 }
 
-// replay returns the stored result of a committed client turn id.
-func (o *Orchestrator) replay(ctx context.Context, id uuid.UUID, clientTurnID string) (TurnResult, bool, error) {
+// replay returns the stored result of a committed client turn id, or
+// ErrTurnIDReused when that turn had another message (digest is
+// messageDigest's).
+func (o *Orchestrator) replay(ctx context.Context, id uuid.UUID, clientTurnID string, digest []byte) (TurnResult, bool, error) {
 	rec, err := o.st.FindTurn(ctx, id, clientTurnID)
 	if errors.Is(err, store.ErrNotFound) {
 		return TurnResult{}, false, nil
 	}
 	if err != nil {
 		return TurnResult{}, false, err
+	}
+	if rec.MessageHash != nil && !bytes.Equal(rec.MessageHash, digest) {
+		return TurnResult{}, false, fmt.Errorf("client turn id %q: %w", clientTurnID, ErrTurnIDReused)
 	}
 	se, err := o.Load(ctx, id)
 	if err != nil {
@@ -159,6 +168,7 @@ type run struct {
 	set          agents.Set
 	msg          string
 	clientTurnID string
+	digest       []byte // messageDigest of the message, with a client turn id
 	turnID       string
 	now          time.Time
 	logs         []store.AgentLog
@@ -387,7 +397,7 @@ func (r *run) pastDiscussions(ctx context.Context) []agents.PastDiscussion {
 // because its time ran out.
 func (r *run) failed(ctx context.Context, cause error) (TurnResult, error) {
 	r.o.log.Warn("turn failed", "session_id", r.se.State.SessionID, "turn_id", r.turnID, "err", cause)
-	r.clientTurnID = ""
+	r.clientTurnID, r.digest = "", nil
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failedCommitTimeout)
 	defer cancel()
 	return r.commit(ctx, r.se.State, nil, FailureReply, IntentError)
@@ -415,7 +425,7 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	v, err := o.st.CommitTurn(ctx, store.Turn{
 		SessionID: r.se.Row.ID, Version: r.se.Row.Version, State: raw, Summary: summary(next, t),
 		Messages:     []store.NewMessage{{Role: "student", Content: r.msg}, {Role: "teacher", Content: reply}},
-		ClientTurnID: r.clientTurnID, Response: respJSON, Logs: r.logs, Now: done,
+		ClientTurnID: r.clientTurnID, MessageHash: r.digest, Response: respJSON, Logs: r.logs, Now: done,
 	})
 	if errors.Is(err, store.ErrDuplicateTurn) {
 		return TurnResult{}, &duplicateTurn{err}
@@ -492,6 +502,13 @@ func engineName(c tutor.Config) string {
 
 // cleanMessage makes a message safe to store and read: valid UTF-8, no
 // control characters but line breaks and tabs, trimmed.
+// messageDigest identifies a learner's message (as cleanMessage leaves it)
+// for telling a retry from a client turn id used twice.
+func messageDigest(message string) []byte {
+	sum := sha256.Sum256([]byte(cleanMessage(message)))
+	return sum[:]
+}
+
 func cleanMessage(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	clean := strings.Map(func(r rune) rune {

@@ -44,6 +44,7 @@ type Turn struct {
 	Summary      Summary
 	Messages     []NewMessage
 	ClientTurnID string          // optional; unique per session
+	MessageHash  []byte          // with ClientTurnID: a digest of the learner's message, to tell a retry from a reuse
 	Response     json.RawMessage // what the client is answered, returned again on a retry
 	Logs         []AgentLog
 	Now          time.Time
@@ -80,8 +81,8 @@ WITH upd AS (
     SELECT $1, upd.base + m.ord, m.role, m.content, $22
     FROM upd, unnest($4::text[], $5::text[]) WITH ORDINALITY AS m(role, content, ord)
 ), turn AS (
-    INSERT INTO session_turns (session_id, version, client_turn_id, response, created_at)
-    SELECT $1, upd.state_version, $6, $7, $22 FROM upd
+    INSERT INTO session_turns (session_id, version, client_turn_id, response, created_at, message_sha256)
+    SELECT $1, upd.state_version, $6, $7, $22, $26 FROM upd
 ), logs AS (
     INSERT INTO agent_logs (session_id, turn_id, agent, event, provider, model, latency_ms,
         input_tokens, output_tokens, cached_tokens, cost_usd, input_summary, prompt, output,
@@ -112,7 +113,7 @@ SELECT state_version, CASE WHEN $25 THEN pg_notify('` + SessionChannel + `', $1:
 		nullString(t.ClientTurnID), []byte(response), logs,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		now, sm.ExamCorrect, sm.ExamQuestions, s.announce).Scan(&version, nil)
+		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash).Scan(&version, nil)
 	switch {
 	case err == nil:
 		return version, nil
@@ -161,6 +162,7 @@ func encodeLogs(logs []AgentLog, now time.Time) ([]byte, error) {
 type TurnRecord struct {
 	Version      int64
 	ClientTurnID string
+	MessageHash  []byte // nil for turns committed without one
 	Response     json.RawMessage
 	CreatedAt    time.Time
 }
@@ -171,9 +173,9 @@ func (s *Store) FindTurn(ctx context.Context, sessionID uuid.UUID, clientTurnID 
 	var r TurnRecord
 	var response []byte
 	err := s.db.QueryRow(ctx, `
-SELECT version, client_turn_id, response, created_at
+SELECT version, client_turn_id, message_sha256, response, created_at
 FROM session_turns WHERE session_id = $1 AND client_turn_id = $2`, sessionID, clientTurnID).
-		Scan(&r.Version, &r.ClientTurnID, &response, &r.CreatedAt)
+		Scan(&r.Version, &r.ClientTurnID, &r.MessageHash, &response, &r.CreatedAt)
 	r.Response = response
 	return r, interpretError("find turn "+clientTurnID, err)
 }

@@ -1,0 +1,1 @@
+ALTER TABLE session_turns DROP COLUMN IF EXISTS message_sha256;
