@@ -43,6 +43,9 @@ func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Dura
 	}
 	b, ok := l.buckets[key]
 	if !ok {
+		if len(l.buckets) >= maxBuckets {
+			l.evict(now)
+		}
 		b = &bucket{l: rate.NewLimiter(rate.Limit(rl.Rate), rl.Burst)}
 		l.buckets[key] = b
 	}
@@ -58,18 +61,57 @@ func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Dura
 	return true, 0
 }
 
+// maxBuckets bounds the limiter's memory: a flood of new client addresses
+// must not grow it without end.
+const maxBuckets = 100_000
+
+// evict makes room for a bucket: first the buckets idle for a minute, then,
+// if that is not a tenth of them, arbitrary ones (a flood of addresses can
+// then reset some buckets early, but it cannot exhaust memory).
+func (l *limiter) evict(now time.Time) {
+	for k, b := range l.buckets {
+		if now.Sub(b.seen) > time.Minute {
+			delete(l.buckets, k)
+		}
+	}
+	for k := range l.buckets {
+		if len(l.buckets) < maxBuckets*9/10 {
+			break
+		}
+		delete(l.buckets, k)
+	}
+}
+
 // rateKey is who a caller's rate limits count against: their learner, or
 // for anonymous callers their client address. The address comes from the
 // server's IP extractor, which believes X-Forwarded-For only from trusted
 // proxies (see ipExtractor): a client cannot name itself anew to get a
 // fresh bucket. WebSocket turns use the key of the upgrade request, so
 // that REST and WebSocket turns share one bucket whatever the session.
+//
+// An IPv6 client counts as its /64: one host commonly has a whole /64 to
+// pick addresses from.
 func rateKey(c echo.Context) string {
 	who := callerOf(c)
 	if who.anonymous() {
-		return "ip:" + c.RealIP()
+		return "ip:" + addressKey(c.RealIP())
 	}
 	return "learner:" + who.learner.ID.String()
+}
+
+// addressKey is the rate-limit key of a client address: an IPv4 address
+// itself, an IPv6 one's /64.
+func addressKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.WithZone("").Prefix(64)
+	return p.String()
 }
 
 // allow applies the rate limit of an action ("turn", "create" or

@@ -133,3 +133,25 @@ func TestRateLimitTrustedProxy(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimitIPv6Prefix: IPv6 clients are counted by /64, since a host
+// can take any address of its /64.
+func TestRateLimitIPv6Prefix(t *testing.T) {
+	s := newServer(t, turnLimit(1, "127.0.0.0/8"))
+	id := s.newSession(fractions, "", "")
+	for _, tt := range []struct {
+		xff    string
+		status int
+	}{
+		{"2001:db8:1:2::1", 200},
+		{"2001:db8:1:2::ffff", 429},               // same /64
+		{"2001:db8:1:2:aaaa:bbbb:cccc:dddd", 429}, // same /64
+		{"2001:db8:1:3::1", 200},                  // another /64
+		{"::ffff:203.0.113.9", 200},               // IPv4 in IPv6 is the IPv4 address
+		{"203.0.113.9", 429},
+	} {
+		if r := s.step(id, "", "X-Forwarded-For", tt.xff); r.Status != tt.status {
+			t.Fatalf("X-Forwarded-For %q: %d, want %d", tt.xff, r.Status, tt.status)
+		}
+	}
+}
