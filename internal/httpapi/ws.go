@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
 
 	"github.com/tutord/tutord/internal/orchestrator"
 	"github.com/tutord/tutord/internal/tutor"
@@ -160,7 +161,18 @@ type wsConn struct {
 	// that did: both are answered after the turn's frames.
 	pending   *serverFrame
 	wantState int
+
+	// stateLimit paces get_state, which costs a session read and a full
+	// state frame each; made on the first one.
+	stateLimit *rate.Limiter
 }
+
+// get_state's pace on one connection: a client polling for its state
+// needs a few a second at most.
+const (
+	stateRate  = 5
+	stateBurst = 20
+)
 
 // write sends one frame; the caller holds w.out.
 func (w *wsConn) write(ctx context.Context, f serverFrame) error {
@@ -542,6 +554,13 @@ func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 		}
 		switch f.Type {
 		case "get_state":
+			if w.stateLimit == nil {
+				w.stateLimit = rate.NewLimiter(stateRate, stateBurst)
+			}
+			if !w.stateLimit.Allow() {
+				w.send(ctx, textFrame("error", "Too many get_state requests; please slow down"))
+				continue
+			}
 			s.sendState(ctx, w)
 		case "chat":
 			msg, clientID := "", ""
@@ -572,7 +591,9 @@ func (s *Server) sendState(ctx context.Context, w *wsConn) {
 		w.wantState++
 		return
 	}
-	if cur, err := s.deps.Sessions.Load(ctx, w.session); err == nil {
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if cur, err := s.deps.Sessions.Load(lctx, w.session); err == nil {
 		w.writeLocked(ctx, sessionFrame(cur))
 	}
 }
@@ -583,7 +604,9 @@ func (s *Server) sendState(ctx context.Context, w *wsConn) {
 func (s *Server) flushLocked(ctx context.Context, w *wsConn) {
 	if n := w.wantState; n > 0 {
 		w.wantState = 0
-		if cur, err := s.deps.Sessions.Load(ctx, w.session); err == nil {
+		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if cur, err := s.deps.Sessions.Load(lctx, w.session); err == nil {
 			f := sessionFrame(cur)
 			for range n {
 				w.writeLocked(ctx, f)

@@ -61,3 +61,34 @@ func TestWebSocketTooLong(t *testing.T) {
 		t.Fatalf("a chat at the limit: reply %q, error %q", reply, errMsg)
 	}
 }
+
+// TestWebSocketGetStatePace: get_state is answered up to its pace, then
+// refused with an error; the connection stays open.
+func TestWebSocketGetStatePace(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", "")
+	w := s.joined(t, id, "")
+	states, refused := 0, 0
+	for range 40 {
+		w.send(map[string]any{"type": "get_state"})
+	}
+	for range 40 {
+		switch f := w.read(); f.Type {
+		case "state_update":
+			states++
+		case "error":
+			if !strings.Contains(*f.Payload.Error, "Too many get_state") {
+				t.Fatalf("error %q", *f.Payload.Error)
+			}
+			refused++
+		default:
+			t.Fatalf("frame %s", f.Type)
+		}
+	}
+	if states < 20 || refused == 0 {
+		t.Fatalf("%d states and %d refusals for 40 get_state at once", states, refused)
+	}
+	if reply, errMsg, _ := w.chat("ok"); reply == "" || errMsg != "" {
+		t.Fatalf("a chat after: reply %q, error %q", reply, errMsg)
+	}
+}
