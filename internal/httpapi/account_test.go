@@ -420,3 +420,30 @@ func TestAuthenticationUnavailable(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnerDeletedThroughAnotherReplica: a replica that still has a
+// deleted learner cached answers their next request with 401
+// learner_deleted, not a 500, and the request after that starts afresh as
+// a new learner would.
+func TestLearnerDeletedThroughAnotherReplica(t *testing.T) {
+	s := newServer(t)
+	v, err := auth.NewVerifier(auth.Config{Secret: testSecret, Audience: "tutord-test", Admin: auth.AdminRule{Claim: "role", Value: "admin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := httpapi.New(httpapi.Deps{DB: s.st, Curriculum: s.st, Sessions: s.o, Learners: s.st, Profiles: s.st, Progress: s.st,
+		AgentLogs: s.st, LLMConfig: s.st, Auth: httpapi.NewAuthenticator(v)}, httpapi.Options{AllowAnonymous: true, CORSOrigins: []string{"*"}})
+	b := &apiServer{t: t, URL: newHTTPServer(t, other), st: s.st, o: s.o, srv: other, router: s.router, subject: s.subject}
+	tok := token(t, "leaving", false)
+	b.newSession(fractions, "", tok) // b caches the learner
+	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=leaving", nil, token(t, "root", true)); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	r := b.do("POST", "/sessions", createBody(s.subject[fractions], ""), tok)
+	if r.Status != 401 || r.code(t) != "learner_deleted" {
+		t.Fatalf("after the deletion elsewhere: %d %s", r.Status, r.Body)
+	}
+	if r := b.do("POST", "/sessions", createBody(s.subject[fractions], ""), tok); r.Status != 200 {
+		t.Fatalf("the request after: %d %s", r.Status, r.Body)
+	}
+}

@@ -57,6 +57,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
+	if errors.Is(err, store.ErrLearnerGone) {
+		// Deleted through another replica while this one still had the
+		// learner cached: the next request with the token starts afresh.
+		if who := callerOf(c); who.learner != nil {
+			s.learners.forget(who.learner.ExternalID)
+		}
+	}
 	apiErr := s.toAPIError(err)
 	if apiErr.Status >= 500 {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "status", apiErr.Status, "err", err)
@@ -148,6 +155,8 @@ func domainError(err error) *Error {
 		case tutor.ErrWrongMode.Code, tutor.ErrNotPaused.Code, tutor.ErrAlreadyEnded.Code, tutor.ErrExamFinished.Code:
 			return &Error{Status: http.StatusBadRequest, Code: te.Code, Message: te.Message}
 		}
+	case errors.Is(err, store.ErrLearnerGone):
+		return &Error{Status: http.StatusUnauthorized, Code: "learner_deleted", Message: "This account was deleted; sign in again", Err: err}
 	case errors.Is(err, store.ErrInvalid):
 		return &Error{Status: http.StatusUnprocessableEntity, Code: "validation_error", Message: "A value is out of range",
 			Detail: []fieldError{{Type: "value_error", Loc: []any{"body"}, Msg: "A value is out of range", Input: nil}}}

@@ -25,6 +25,9 @@ var (
 	// ErrConflict reports a unique-constraint violation, such as a second
 	// paused session for the same learner and subtopic.
 	ErrConflict = errors.New("conflict")
+	// ErrLearnerGone reports a write for a learner who was deleted
+	// meanwhile (by DeleteLearner, perhaps through another process).
+	ErrLearnerGone = errors.New("learner deleted")
 	// ErrInvalid reports a value a table's checks refuse, such as grade 13.
 	ErrInvalid = errors.New("invalid value")
 	// ErrDuplicateTurn reports that a turn with the same client turn id was
@@ -117,6 +120,10 @@ func interpretError(op string, err error) error {
 			return fmt.Errorf("%s: %w (%s)", op, ErrConflict, pgErr.ConstraintName)
 		case "23514":
 			return fmt.Errorf("%s: %w (%s)", op, ErrInvalid, pgErr.ConstraintName)
+		case "23503":
+			if pgErr.ConstraintName == "sessions_learner_fk" || pgErr.ConstraintName == "llm_usage_learner_id_fkey" {
+				return fmt.Errorf("%s: %w", op, ErrLearnerGone)
+			}
 		}
 	}
 	return fmt.Errorf("%s: %w", op, err)
