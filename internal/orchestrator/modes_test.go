@@ -174,6 +174,11 @@ func TestPauseResumeAndStop(t *testing.T) {
 	if !tr.Session.State.IsPaused {
 		t.Fatalf("stop did not pause: %q", tr.Reply)
 	}
+	// An empty message gets a nudge and changes nothing: still paused.
+	tr = f.turn(t, id, "   ")
+	if !tr.Session.State.IsPaused || tr.Committed {
+		t.Fatalf("an empty message on a paused session: paused %v, committed %v", tr.Session.State.IsPaused, tr.Committed)
+	}
 	tr = f.turn(t, id, "ok let's continue")
 	if tr.Session.State.IsPaused {
 		t.Fatal("a message did not resume the paused session")

@@ -176,6 +176,17 @@ type run struct {
 
 func (r *run) run(ctx context.Context) (TurnResult, error) {
 	o, t := r.o, r.se.Topic
+	pre := o.prechecks.Check(r.msg)
+	if pre == tutor.PrecheckEmpty || pre == tutor.PrecheckTooLong {
+		// A nudge writes nothing, so it changes nothing: a paused session
+		// stays paused.
+		reply := tutor.NudgeReply
+		if pre == tutor.PrecheckTooLong {
+			reply = tutor.TooLongReply
+		}
+		resp, err := json.Marshal(stepResponse(r.se.State, t, reply, IntentNudge))
+		return TurnResult{Reply: reply, Intent: IntentNudge, Session: r.se, Response: resp}, err
+	}
 	if r.se.State.IsPaused {
 		// A message on a paused session resumes it.
 		if resumed, err := tutor.Resume(r.se.State, r.now); err == nil {
@@ -185,16 +196,6 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	s := r.se.State
 	r.logs = append(r.logs, store.AgentLog{TurnID: r.turnID, Agent: "orchestrator", Event: "turn_started",
 		InputSummary: "Student: " + ellipsis(r.msg, 100), CreatedAt: r.now})
-
-	pre := o.prechecks.Check(r.msg)
-	if pre == tutor.PrecheckEmpty || pre == tutor.PrecheckTooLong {
-		reply := tutor.NudgeReply
-		if pre == tutor.PrecheckTooLong {
-			reply = tutor.TooLongReply
-		}
-		resp, err := json.Marshal(stepResponse(s, t, reply, IntentNudge))
-		return TurnResult{Reply: reply, Intent: IntentNudge, Session: r.se, Response: resp}, err
-	}
 	turn := agents.Turn{State: s, Topic: t, Message: r.msg, Precheck: pre, Now: r.now}
 	out := tutor.Outcome{Now: r.now, StudentMessage: r.msg, Precheck: pre}
 	var intent string
