@@ -10,6 +10,7 @@ import (
 
 	"github.com/tutord/tutord/internal/lessons"
 	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
 )
 
@@ -92,5 +93,46 @@ func TestRemovedPlanLeavesTheSessionReadable(t *testing.T) {
 	}
 	if se.Topic != nil {
 		t.Errorf("a removed plan gave a lesson")
+	}
+}
+
+// failingMessages fails ListMessages while fail is set.
+type failingMessages struct {
+	orchestrator.Store
+	fail atomic.Bool
+}
+
+func (f *failingMessages) ListMessages(ctx context.Context, id uuid.UUID) ([]store.Message, error) {
+	if f.fail.Load() {
+		return nil, errors.New("connection reset by peer")
+	}
+	return f.Store.ListMessages(ctx, id)
+}
+
+// TestResumeWhoseHistoryFails: a resume that cannot read the history
+// fails and leaves the session paused, so that the client's retry works.
+func TestResumeWhoseHistoryFails(t *testing.T) {
+	var fm *failingMessages
+	f := setup(t, func(o *orchestrator.Options) {
+		fm = &failingMessages{Store: o.Store}
+		o.Store = fm
+	})
+	ctx := context.Background()
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	f.turn(t, id, "ok")
+	if _, err := f.o.Pause(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	fm.fail.Store(true)
+	if _, err := f.o.Resume(ctx, id); err == nil {
+		t.Fatal("resume succeeded without its history")
+	}
+	fm.fail.Store(false)
+	if se, _ := f.o.Load(ctx, id); !se.State.IsPaused {
+		t.Fatal("the failed resume left the session running")
+	}
+	r, err := f.o.Resume(ctx, id)
+	if err != nil || r.Session.State.IsPaused || len(r.Messages) < 3 {
+		t.Fatalf("retry: %v, paused %v, %d messages", err, r.Session.State.IsPaused, len(r.Messages))
 	}
 }

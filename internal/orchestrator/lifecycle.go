@@ -59,14 +59,20 @@ type Resumed struct {
 // Resume resumes a paused session. Errors: tutor.ErrNotPaused,
 // ErrSessionNotFound, *ConflictError.
 func (o *Orchestrator) Resume(ctx context.Context, id uuid.UUID) (Resumed, error) {
+	var msgs []store.Message
 	se, _, err := o.change(ctx, id, func(se Session) (tutor.State, any, error) {
 		next, err := tutor.Resume(se.State, o.now())
-		return next, map[string]string{"message": "Session resumed"}, err
+		if err != nil {
+			return next, nil, err
+		}
+		// The history is read before the commit, so that a failed read
+		// leaves the session paused for the client's retry; the commit's
+		// compare-and-swap guarantees nothing was added in between.
+		if msgs, err = o.st.ListMessages(ctx, id); err != nil {
+			return next, nil, err
+		}
+		return next, map[string]string{"message": "Session resumed"}, nil
 	})
-	if err != nil {
-		return Resumed{}, err
-	}
-	msgs, err := o.st.ListMessages(ctx, id)
 	if err != nil {
 		return Resumed{}, err
 	}
