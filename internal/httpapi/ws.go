@@ -433,14 +433,23 @@ func (s *Server) SessionChanged(id uuid.UUID, version int64) {
 	}
 	go func() {
 		defer s.recovered("update", id)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		se, err := s.deps.Sessions.Load(ctx, id)
-		if err != nil {
-			s.log.Warn("load a session changed elsewhere", "session_id", id, "err", err)
-			return
+		// No other notice of this change will come: a failed read is
+		// tried again before the connections are left stale.
+		var err error
+		for attempt, wait := 1, 500*time.Millisecond; ; attempt, wait = attempt+1, 2*wait {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			se, lerr := s.deps.Sessions.Load(ctx, id)
+			cancel()
+			if lerr == nil {
+				s.broadcast(id, se)
+				return
+			}
+			if err = lerr; attempt == 3 || errors.Is(err, orchestrator.ErrSessionNotFound) {
+				break
+			}
+			time.Sleep(wait)
 		}
-		s.broadcast(id, se)
+		s.log.Warn("load a session changed elsewhere", "session_id", id, "err", err)
 	}()
 }
 

@@ -2,11 +2,16 @@ package httpapi_test
 
 import (
 	"context"
+	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tutord/tutord/internal/agents/engine"
 	"github.com/tutord/tutord/internal/agents/rules"
+	"github.com/tutord/tutord/internal/httpapi"
 	"github.com/tutord/tutord/internal/lessons"
 	"github.com/tutord/tutord/internal/orchestrator"
 	"github.com/tutord/tutord/internal/store"
@@ -67,5 +72,41 @@ func TestWebSocketUpdateFromAnotherReplica(t *testing.T) {
 			t.Fatalf("state_update with turn_count %v after turn %d", got, turn)
 		}
 		return
+	}
+}
+
+// flakyLoads fails the next loads it is told to.
+type flakyLoads struct {
+	httpapi.Sessions
+	failures atomic.Int32
+}
+
+func (f *flakyLoads) Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error) {
+	if f.failures.Add(-1) >= 0 {
+		return orchestrator.Session{}, errors.New("connection reset by peer")
+	}
+	return f.Sessions.Load(ctx, id)
+}
+
+// A change announced by another replica still reaches the connections
+// when reading it fails once: it is read again.
+func TestWebSocketUpdateSurvivesAFailedRead(t *testing.T) {
+	s := newServer(t)
+	fl := &flakyLoads{Sessions: s.o}
+	a := httpapi.New(httpapi.Deps{DB: s.st, Curriculum: s.st, Sessions: fl, Learners: s.st, Profiles: s.st, Progress: s.st, AgentLogs: s.st},
+		httpapi.Options{AllowAnonymous: true, CORSOrigins: []string{"*"}})
+	as := &apiServer{t: t, URL: newHTTPServer(t, a), st: s.st, o: s.o, srv: a, router: s.router, subject: s.subject}
+	id := s.newSession(fractions, "", "")
+	w := as.joined(t, id, "")
+	// The turn as another replica takes it: this server hears of it only
+	// through the announcement.
+	r, err := s.o.ProcessTurn(context.Background(), uuid.MustParse(id), "ok", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl.failures.Store(1)
+	a.SessionChanged(uuid.MustParse(id), r.Session.Row.Version)
+	if f := w.read(); f.Type != "state_update" || f.state(t)["turn_count"] != float64(1) {
+		t.Fatalf("frame %s %v, want the state after the turn", f.Type, f.state(t)["turn_count"])
 	}
 }
