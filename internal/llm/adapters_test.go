@@ -558,3 +558,20 @@ func TestAnthropicThinkingUsesOutputFormat(t *testing.T) {
 		t.Errorf("request (-want +got):\n%s", diff)
 	}
 }
+
+// TestAnthropicLargeTokenLimit: a non-streaming call whose max_tokens the
+// SDK would deem too long for a plain request (thinking budget included)
+// still goes out and is answered.
+func TestAnthropicLargeTokenLimit(t *testing.T) {
+	srv := llmtest.NewAnthropic(t, llmtest.Reply{Text: validTurnJSON})
+	c, _ := providerCases()[2].newTestClient(t, srv, nil)
+	req := tutorRequest()
+	req.Effort = EffortHigh
+	req.MaxOutputTokens = 32000
+	if _, _, err := Structured[tutorTurn](context.Background(), c, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests reached the server, want 1", n)
+	}
+}

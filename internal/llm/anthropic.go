@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -56,12 +57,24 @@ func (b *anthropicBackend) generate(ctx context.Context, model string, req *Requ
 	if err != nil {
 		return nil, err
 	}
-	msg, err := b.client.Messages.New(ctx, params)
+	// The SDK refuses, before sending anything, a non-streaming request
+	// whose max_tokens could take it over ten minutes, unless the request
+	// has a timeout of its own. The call's deadline is the caller's (ctx);
+	// this only tells the SDK one is in force.
+	timeout := anthropicRequestTimeout
+	if d, ok := ctx.Deadline(); ok {
+		timeout = max(time.Until(d), time.Second)
+	}
+	msg, err := b.client.Messages.New(ctx, params, option.WithRequestTimeout(timeout))
 	if err != nil {
 		return nil, anthropicError(err)
 	}
 	return fromAnthropicResponse(msg, outputTool)
 }
+
+// anthropicRequestTimeout is a request's timeout when its context has no
+// deadline.
+const anthropicRequestTimeout = 10 * time.Minute
 
 func (b *anthropicBackend) stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error) {
 	params, outputTool, err := toAnthropicRequest(model, req)
