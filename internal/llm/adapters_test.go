@@ -226,6 +226,19 @@ func TestAdapterRepair(t *testing.T) {
 				t.Errorf("value %+v, %d calls, %d requests; want zero value, 2, 2", got, len(res.Calls), len(srv.Requests()))
 			}
 		})
+		// A reply cut off by the output limit is not repaired: the repair
+		// would hit the same limit.
+		t.Run(string(pc.name)+"/cut off", func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Text: validTurnJSON[:len(validTurnJSON)/2], MaxTokens: true}, llmtest.Reply{Text: validTurnJSON})
+			c, _ := pc.newTestClient(t, srv, nil)
+			_, res, err := Structured[tutorTurn](context.Background(), c, tutorRequest())
+			if !errors.Is(err, ErrInvalidOutput) || !strings.Contains(err.Error(), "output limit") {
+				t.Fatalf("error = %v, want invalid output at the output limit", err)
+			}
+			if len(res.Calls) != 1 || len(srv.Requests()) != 1 {
+				t.Errorf("%d calls, %d requests; want 1 and 1", len(res.Calls), len(srv.Requests()))
+			}
+		})
 	}
 }
 

@@ -69,6 +69,10 @@ func Structured[T any](ctx context.Context, c Client, req Request) (T, Result, e
 	if err != nil {
 		return zero, res, err
 	}
+	if err := cutOff(resp, &req); err != nil {
+		// A repair would be cut off at the same limit: not worth a call.
+		return zero, res, err
+	}
 	v, problem := decode[T](schema, resp.Text)
 	if problem == nil {
 		return v, res, nil
@@ -86,6 +90,9 @@ func Structured[T any](ctx context.Context, c Client, req Request) (T, Result, e
 	if err != nil {
 		return zero, res, err
 	}
+	if err := cutOff(resp, &repair); err != nil {
+		return zero, res, err
+	}
 	v, problem = decode[T](schema, resp.Text)
 	if problem != nil {
 		return zero, res, &Error{
@@ -97,6 +104,20 @@ func Structured[T any](ctx context.Context, c Client, req Request) (T, Result, e
 		}
 	}
 	return v, res, nil
+}
+
+// cutOff reports a reply that the output limit cut off before its JSON
+// ended: invalid output, said as such.
+func cutOff(resp *Response, req *Request) error {
+	if resp.StopReason != StopMaxTokens {
+		return nil
+	}
+	return &Error{
+		Kind:     KindInvalidOutput,
+		Provider: resp.Provider,
+		Model:    resp.Model,
+		Message:  fmt.Sprintf("reply cut off at the output limit (max_output_tokens %d): raise the limit", req.MaxOutputTokens),
+	}
 }
 
 // Decode parses a model's JSON output into a T and validates it as
