@@ -588,3 +588,17 @@ func TestAnthropicLargeTokenLimit(t *testing.T) {
 		t.Fatalf("%d requests reached the server, want 1", n)
 	}
 }
+
+// TestOpenAIQuotaExhausted: OpenAI's 429 insufficient_quota is an account
+// problem, not a rate limit: one request, no retry, kind auth.
+func TestOpenAIQuotaExhausted(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Fail: llmtest.QuotaExhausted}, llmtest.Reply{Text: validTurnJSON})
+	c, _ := providerCases()[0].newTestClient(t, srv, nil)
+	_, err := c.Generate(context.Background(), new(tutorRequest()))
+	if KindOf(err) != KindAuth || !strings.Contains(err.Error(), "quota") {
+		t.Fatalf("error = %v, want kind auth naming the quota", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests; quota exhaustion must not be retried", n)
+	}
+}

@@ -34,7 +34,8 @@ const (
 	// not valid against the requested schema even after the repair attempt,
 	// a malformed tool call, or a reply without content.
 	KindInvalidOutput ErrorKind = "invalid_output"
-	// KindAuth: the provider rejected the credentials, or they are missing.
+	// KindAuth: the provider rejected the credentials, they are missing, or
+	// the account has no credit left (OpenAI's insufficient_quota).
 	KindAuth ErrorKind = "auth"
 	// KindInvalidRequest: the request or the configuration is wrong (unknown
 	// model, unsupported parameter, malformed message list).

@@ -275,6 +275,11 @@ func openaiError(err error) *Error {
 	if ae.Response != nil {
 		e.RetryAfter = retryAfter(ae.Response.Header)
 	}
+	if ae.Code == "insufficient_quota" {
+		// A 429 too, but no wait brings the credit back: an account
+		// problem for an admin, not a rate limit to retry.
+		e.Kind, e.RetryAfter = KindAuth, 0
+	}
 	if e.Kind == KindInvalidRequest {
 		switch {
 		case ae.Code == "context_length_exceeded" || looksLikeContextOverflow(ae.Message):

@@ -44,6 +44,9 @@ const (
 	Hang
 	// MalformedBody answers 200 with a body that is not valid JSON.
 	MalformedBody
+	// QuotaExhausted answers OpenAI's 429 insufficient_quota: the account
+	// has no credit left (OpenAI's fake only).
+	QuotaExhausted
 )
 
 // Reply scripts one answer of a fake server.

@@ -31,6 +31,9 @@ func (openaiDialect) writeError(w http.ResponseWriter, req Request, f Failure, r
 	case RateLimited:
 		status, typ, code, msg = http.StatusTooManyRequests, "requests", "rate_limit_exceeded", "Rate limit reached for requests."
 		setRetryAfter(w.Header(), retryAfter, true)
+	case QuotaExhausted:
+		status, typ, code = http.StatusTooManyRequests, "insufficient_quota", "insufficient_quota"
+		msg = "You exceeded your current quota, please check your plan and billing details."
 	case Overloaded:
 		status, msg = http.StatusServiceUnavailable, "The engine is currently overloaded, please try again later."
 	case ContextTooLong:
