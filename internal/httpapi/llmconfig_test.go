@@ -48,7 +48,7 @@ func TestLLMConfigModels(t *testing.T) {
 		{"openai", "gpt-5.3-codex", "Unknown model 'gpt-5.3-codex' for provider 'openai'. Valid: ['gpt-5.2', 'gpt-5.1', 'gpt-4o', 'gpt-4o-mini']"},
 		{"openai", "claude-opus-4-6", "Unknown model 'claude-opus-4-6' for provider 'openai'. Valid: ['gpt-5.2', 'gpt-5.1', 'gpt-4o', 'gpt-4o-mini']"},
 		{"anthropic", "claude-haiku-4", "Unknown model 'claude-haiku-4' for provider 'anthropic'. Valid: ['claude-opus-4-6', 'claude-sonnet-4-5', 'claude-haiku-4-5-20251001', 'claude-haiku-4-5']"},
-		{"gemini", "gemini-9", "Unknown model 'gemini-9' for provider 'google'. Valid: ['gemini-3-pro-preview', 'gemini-2.5-flash']"},
+		{"gemini", "gemini-9", "Unknown model 'gemini-9' for provider 'google'. Valid: ['gemini-3.1-pro-preview', 'gemini-3-flash-preview', 'gemini-2.5-flash']"},
 		{"rules", "gpt-4o", "Unknown model 'gpt-4o' for provider 'rules'. Valid: ['rules']"},
 	} {
 		r := put(tt.provider, tt.model)

@@ -71,12 +71,14 @@ func Providers() []Provider {
 // knownModels are the models a provider may be set to, in the order an
 // admin page offers them: the reference's lists with tutord's additions,
 // less gpt-5.3-codex (OpenAI serves codex models only on its Responses
-// API, and tutord's adapter speaks Chat Completions). openai-compatible has
-// no list: a local server serves whatever it has loaded.
+// API, and tutord's adapter speaks Chat Completions) and less
+// gemini-3-pro-preview (Google shut it down on 9 March 2026; its
+// replacement is gemini-3.1-pro-preview). openai-compatible has no list: a
+// local server serves whatever it has loaded.
 var knownModels = map[Provider][]string{
 	ProviderOpenAI:           {"gpt-5.2", "gpt-5.1", "gpt-4o", "gpt-4o-mini"},
 	ProviderAnthropic:        {"claude-opus-4-6", "claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-haiku-4-5"},
-	ProviderGoogle:           {"gemini-3-pro-preview", "gemini-2.5-flash"},
+	ProviderGoogle:           {"gemini-3.1-pro-preview", "gemini-3-flash-preview", "gemini-2.5-flash"},
 	ProviderOpenAICompatible: {},
 	ProviderRules:            {"rules"},
 }

@@ -59,6 +59,7 @@ func DefaultPrices() PriceTable {
 			"claude-3-7-sonnet": {Input: 3, CachedInput: 0.30, Output: 15},
 		},
 		ProviderGoogle: {
+			"gemini-3.1-pro":        {Input: 2, CachedInput: 0.20, Output: 12},
 			"gemini-3-pro":          {Input: 2, CachedInput: 0.20, Output: 12},
 			"gemini-3-flash":        {Input: 0.50, CachedInput: 0.05, Output: 3},
 			"gemini-2.5-pro":        {Input: 1.25, CachedInput: 0.125, Output: 10},

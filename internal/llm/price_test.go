@@ -28,6 +28,7 @@ func TestPriceLookup(t *testing.T) {
 		{ProviderGoogle, "gemini-2.5-flash-lite", "gemini-2.5-flash-lite", true},
 		{ProviderGoogle, "gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash", true},
 		{ProviderGoogle, "gemini-3-pro-preview", "gemini-3-pro", true},
+		{ProviderGoogle, "gemini-3.1-pro-preview", "gemini-3.1-pro", true},
 		{ProviderOpenAICompatible, "llama3.1", "", false},
 		{ProviderOpenAI, "davinci", "", false},
 	} {
