@@ -31,6 +31,13 @@ func anthropicThinkingBudget(e Effort) int64 {
 	return 0
 }
 
+// anthropicAdaptive reports whether a model thinks adaptively
+// (thinking.type adaptive with an effort) rather than to a token budget,
+// which Anthropic deprecated from Claude 4.6 on.
+func anthropicAdaptive(model string) bool {
+	return strings.HasPrefix(model, "claude-opus-4-6")
+}
+
 type anthropicBackend struct {
 	client anthropic.Client
 }
@@ -198,6 +205,13 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 	}
 
 	switch budget := anthropicThinkingBudget(req.Effort); {
+	case budget > 0 && anthropicAdaptive(model):
+		// Budgeted thinking is deprecated on these models: they decide
+		// how much to think, guided by the effort. The budget still
+		// leaves room for the thinking within max_tokens.
+		p.Thinking.OfAdaptive = &anthropic.ThinkingConfigAdaptiveParam{}
+		p.OutputConfig.Effort = anthropic.OutputConfigEffort(req.Effort)
+		p.MaxTokens += budget
 	case budget > 0:
 		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(budget)
 		p.MaxTokens += budget
@@ -223,7 +237,7 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 
 	outputTool := ""
 	if s := req.Output; s != nil {
-		if p.Thinking.OfEnabled != nil || len(req.Tools) > 0 {
+		if p.Thinking.OfEnabled != nil || p.Thinking.OfAdaptive != nil || len(req.Tools) > 0 {
 			p.OutputConfig.Format = anthropic.JSONOutputFormatParam{Schema: s.anthropicMembers}
 		} else {
 			p.Tools = append(p.Tools, anthropicTool(s.Name(), "Give your answer by calling this tool: its input is your whole reply.", s))
