@@ -158,8 +158,10 @@ func toOpenAIRequest(model string, req *Request, compat bool) (openai.ChatComple
 	}
 
 	reasoning := !compat && openaiReasoningModel(model)
-	if req.Temperature != nil && !reasoning {
-		// OpenAI's reasoning models reject temperature.
+	// OpenAI's reasoning models reject temperature, except GPT-5.1 and
+	// later with reasoning effort none.
+	samples := !reasoning || req.Effort == EffortNone && openaiEffort(model, EffortNone) == shared.ReasoningEffortNone
+	if req.Temperature != nil && samples {
 		p.Temperature = openai.Float(*req.Temperature)
 	}
 	if req.MaxOutputTokens > 0 {
