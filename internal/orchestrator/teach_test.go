@@ -107,3 +107,35 @@ func TestTeachMeLesson(t *testing.T) {
 		t.Fatalf("the post-completion reply was not stored: %+v", last)
 	}
 }
+
+// TestStuckLearnerMovesOn: a learner who gives the same wrong answer, or
+// "I don't know", again and again is not kept on one question (or a round
+// of them) forever: the lesson moves on, after one step back and at most
+// twelve tries at a question.
+func TestStuckLearnerMovesOn(t *testing.T) {
+	for _, msg := range []string{"999", "I don't know"} {
+		t.Run(msg, func(t *testing.T) {
+			f := setup(t)
+			id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+			se := f.turn(t, id, "ok").Session
+			for i := 0; se.State.LastQuestion == nil; i++ {
+				if i == 20 {
+					t.Fatal("no question after 20 turns")
+				}
+				se = f.turn(t, id, "ok").Session
+			}
+			step := se.State.CurrentStep
+			for i := 1; ; i++ {
+				r := f.turn(t, id, msg)
+				checkReply(t, r.Reply)
+				checkInvariants(t, r.Session)
+				if r.Session.State.CurrentStep > step || r.Session.State.IsComplete(r.Session.Topic) {
+					break
+				}
+				if i == 20 {
+					t.Fatalf("still on step %d after %d replies of %q; last reply %q", step, i, msg, r.Reply)
+				}
+			}
+		})
+	}
+}

@@ -201,11 +201,19 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 		}
 	}
 
+	pending := n.LastQuestion
 	ev = append(ev, applyLifecycle(n, t, out, o.NextQuestion, o.StudentMessage, concept, now)...)
 
 	// Step advance: every step passed adds its concept to the coverage set.
 	total := t.TotalSteps()
 	if a := out.AdvanceToStep; a != nil && *a > n.CurrentStep {
+		if q := n.LastQuestion; q != nil && q == pending && o.NextQuestion == nil && text(out.QuestionAsked) == "" {
+			// The tutor moves on from a question still unanswered, without
+			// asking a new one: the question is dropped, so that the next
+			// message is not graded against it.
+			n.LastQuestion, n.AwaitingResponse = nil, false
+			ev = append(ev, QuestionCleared{Concept: q.Concept})
+		}
 		from, to := n.CurrentStep, min(*a, total+1)
 		for id := from; id < to; id++ {
 			if st, ok := t.Step(id); ok {

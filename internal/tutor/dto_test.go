@@ -10,13 +10,13 @@ import (
 
 func TestDTO(t *testing.T) {
 	s, tp := askedState(t)
-	o := turnAt(2, "41", tutorSays(advance(2)))
+	o := turnAt(2, "41", tutorSays())
 	o.Verdict = answer.Incorrect
 	s, _ = ApplyTurn(s, tp, o)
 	got := s.DTO(tp)
 	want := StateDTO{
-		SessionID: "sess-1", CurrentStep: 2, TotalSteps: 2, CurrentConcept: ptr("b"), ProgressPercentage: 50,
-		MasteryEstimates: s.MasteryEstimates, Mode: ModeTeachMe, Coverage: 50, ConceptsDiscussed: []string{},
+		SessionID: "sess-1", CurrentStep: 1, TotalSteps: 2, CurrentConcept: ptr("a"), ProgressPercentage: 0,
+		MasteryEstimates: s.MasteryEstimates, Mode: ModeTeachMe, Coverage: 0, ConceptsDiscussed: []string{},
 		QuestionPhase: ptr(PhaseProbe), LastAnswerResult: ptr(ResultIncorrect),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -1,6 +1,7 @@
 package tutor
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -221,5 +222,25 @@ func TestQuestionExpected(t *testing.T) {
 	gone := Question{QuestionID: "deleted", ExpectedAnswer: "7"}
 	if e := gone.Expected(tp); e.Answer != "7" {
 		t.Errorf("unknown bank id: %+v", e)
+	}
+}
+
+// TestMovingOnDropsTheUnansweredQuestion: a tutor that advances the step
+// without asking anything leaves the pending question behind, so the next
+// message is not graded against it; one that asks a question while
+// advancing keeps one pending.
+func TestMovingOnDropsTheUnansweredQuestion(t *testing.T) {
+	s, tp := askedState(t)
+	o := turnAt(2, "41", tutorSays(wrong, advance(2)))
+	o.Verdict = answer.Incorrect
+	n, ev := ApplyTurn(s, tp, o)
+	if n.LastQuestion != nil || n.AwaitingResponse || !slices.ContainsFunc(ev, func(e Event) bool { _, ok := e.(QuestionCleared); return ok }) {
+		t.Fatalf("moved on: question %+v, awaiting %v, events %v", n.LastQuestion, n.AwaitingResponse, ev)
+	}
+	o = turnAt(2, "41", tutorSays(wrong, advance(2), asks("What is 2 + 2?", "4", "b")))
+	o.Verdict = answer.Incorrect
+	n, _ = ApplyTurn(s, tp, o)
+	if n.LastQuestion == nil {
+		t.Fatal("a tutor that asks while moving on lost the question")
 	}
 }

@@ -24,6 +24,7 @@ const (
 	mWalkThrough                 // before the worked solution
 	mYourTurn                    // after the worked solution
 	mStepBack                    // another question after repeated misses: {q}
+	mLeave                       // leaves a question the learner cannot answer yet
 	mIDK                         // "I don't know"
 	mIDKAgain                    // "I don't know" again
 	mGuess                       // asks for a guess
@@ -190,6 +191,11 @@ var phrasebook = map[move][]string{
 		"Let's step back and try this one first: {q}",
 		"Let's come at it from another angle{name}: {q}",
 		"Let's try a different question on the same idea: {q}",
+	},
+	mLeave: {
+		"That one is tricky{name}, and that's okay: let's leave it for now.",
+		"Let's put this one aside for now{name} and keep going.",
+		"No problem, we'll leave that one there and carry on.",
 	},
 	mIDK: {
 		"That's okay{name}, let's work it out together.",

@@ -77,7 +77,7 @@ func forStep(t *tutor.Topic, r record, session string, st tutor.Step) (tutor.Ban
 }
 
 // simpler chooses a question to step back to after repeated misses on q: on
-// the same concept, another question, no harder than q when possible and
+// the same concept, one not asked yet, no harder than q when possible and
 // the easiest such.
 func simpler(t *tutor.Topic, r record, session string, q *tutor.Question) (tutor.BankQuestion, bool) {
 	cur := 1
@@ -85,7 +85,9 @@ func simpler(t *tutor.Topic, r record, session string, q *tutor.Question) (tutor
 		cur = rank(bq.Difficulty)
 	}
 	return choose(t, r, session, "simpler "+q.QuestionID,
-		func(b tutor.BankQuestion) bool { return b.ID != q.QuestionID && sameConcept(b, q.Concept) },
+		func(b tutor.BankQuestion) bool {
+			return b.ID != q.QuestionID && !r.asked[b.ID] && sameConcept(b, q.Concept)
+		},
 		func(b tutor.BankQuestion) []int {
 			harder := 0
 			if rank(b.Difficulty) > cur {

@@ -130,11 +130,18 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	g := l.directives()
 	l.note(bq.ID + " " + string(r) + ", attempt " + strconv.Itoa(attempt))
 	if attempt >= 4 && !g.MustExplain {
+		// Once per step, a step back to an easier question not asked yet.
 		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
 			l.ask(sq, l.s.CurrentStep, mStepBack)
 			l.note("stepped back")
 			return
 		}
+	}
+	if attempt >= maxAttempts {
+		// A learner who has tried this many times has worked enough on
+		// it: the lesson goes on rather than round in circles.
+		l.leave(bq, g.MayRevealAnswer)
+		return
 	}
 	if attempt >= 3 && g.MayRevealAnswer {
 		l.say(mWalkThrough)
@@ -179,6 +186,12 @@ func echo(extracted string) string {
 // hint: the worked solution is not a hint.
 func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	l.out.Intent = tutor.IntentConfusion
+	if q.IDKCount >= maxIDK {
+		// Every hint is given and the answer may not be: the lesson goes
+		// on rather than repeat the last hint.
+		l.leave(bq, false)
+		return
+	}
 	if q.IDKCount > 0 {
 		l.say(mIDKAgain)
 	} else {
@@ -187,6 +200,29 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	l.add(hint(bq, q.NextHint(q.WrongAttempts)))
 	l.say(mGuess)
 	l.note("encouraged on " + bq.ID)
+}
+
+// maxIDK is how many "I don't know"s a question gets hints for; the next
+// one leaves it (see leave). maxAttempts is the wrong answer that leaves a
+// question. Learners in the MathDial dialogues often get there only after
+// many tries, repeating wrong answers on the way: leaving sooner, or on a
+// repeated answer, cuts off a third of those who would have.
+const (
+	maxIDK      = 3
+	maxAttempts = 12
+)
+
+// leave gives up on a question the learner cannot answer yet, kindly, with
+// the worked solution when it may be shown, and moves the lesson on: the
+// domain drops a question left unanswered when the step advances.
+func (l *lesson) leave(bq tutor.BankQuestion, withSolution bool) {
+	if withSolution {
+		l.say(mWalkThrough)
+		l.add(solution(bq))
+	}
+	l.say(mLeave)
+	l.note("left " + bq.ID)
+	l.moveOn()
 }
 
 // noAnswer answers a message with no answer in it: a hedge is asked to
