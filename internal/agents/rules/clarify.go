@@ -36,7 +36,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	case isAck(msg):
 		parts = append(parts, v.say(mGlad))
 		note = "acknowledged"
-	case isNo(msg) && !isQuestion(msg):
+	case isNo(msg) && !isQuestion(msg), unhelped(msg):
 		parts = append(parts, v.say(mUnclear))
 		note = "the answer did not help; asked what is unclear"
 	default:
@@ -101,6 +101,21 @@ var donePhrases = []string{
 
 // isDone reports whether a message in a doubts session says the learner has
 // no more doubts. A question never does, and neither does a long message.
+// unhelped reports a reply saying the last answer did not help: "that
+// didn't help", "I still don't get it".
+func unhelped(msg string) bool {
+	if isQuestion(msg) || len(words(msg)) > 10 {
+		return false
+	}
+	w := " " + strings.Join(words(msg), " ") + " "
+	for _, p := range []string{" didnt help ", " doesnt help ", " not helpful ", " still dont ", " still confused ", " not clear ", " still not "} {
+		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return confused(msg) && !isNo(msg)
+}
+
 func isDone(msg string) bool {
 	w := words(msg)
 	if len(w) == 0 || len(w) > 8 || strings.ContainsAny(msg, "?？") {

@@ -75,6 +75,8 @@ func TestClarifyMoves(t *testing.T) {
 		{"nope thanks", "nope, thank you", tutor.IntentDone, true},
 		{"no but a question", "no, but why are leaves green?", tutor.IntentQuestion, false},
 		{"not really", "not really", tutor.IntentFollowup, false},
+		{"did not help", "that didn't help", tutor.IntentFollowup, false},
+		{"still lost", "i still dont get it", tutor.IntentFollowup, false},
 		{"thanks", "yes that helps", tutor.IntentFollowup, false},
 		{"off topic", "tell me a joke", tutor.IntentOffTopic, false},
 		{"unsure", "I don't know what to ask", tutor.IntentFollowup, false},
@@ -197,6 +199,25 @@ func TestClarifyGoodbye(t *testing.T) {
 			if says(x.text(), mGoodbyeThanks) != thanked || says(x.text(), mGoodbye) == thanked || (!thanked && strings.Contains(x.text(), "welcome")) {
 				t.Errorf("%q (session %s): goodbye %q, want one that thanks back: %t", msg, id, x.text(), thanked)
 			}
+		}
+	}
+}
+
+// TestClarifyUnhelpedAsksWhichPart: a learner whom the answer did not help
+// is asked what is unclear, not told the doubt is outside the lesson; the
+// closing question asks only about more doubts, so that "no" is an end.
+func TestClarifyUnhelpedAsksWhichPart(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	for _, msg := range []string{"that didn't help", "i still dont get it", "not really"} {
+		d := newDriver(t, topic, "doubts-unhelped", tutor.ModeClarify)
+		d.say("what are stomata?")
+		if x := d.say(msg); !strings.Contains(strings.ToLower(x.text()), "which part") || x.reply.Output.SessionComplete {
+			t.Errorf("%q: %q", msg, x.text())
+		}
+	}
+	for _, c := range phrasebook[mClosure] {
+		if strings.Count(c, "?") != 1 || strings.Contains(c, " or ") {
+			t.Errorf("closing question %q asks more than one thing", c)
 		}
 	}
 }

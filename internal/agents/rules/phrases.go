@@ -283,10 +283,12 @@ var phrasebook = map[move][]string{
 	mNoLesson: {
 		"Let's start learning together{name}. What would you like to know?",
 	},
+	// One question only, so that a bare "no" has one meaning: no more
+	// doubts. (After "Does that help, or ...?" it could mean either.)
 	mClosure: {
-		"Does that help, or do you have another doubt?",
-		"Does that answer it? Ask me anything else you're unsure about.",
-		"Is that clearer now{name}, or is there something else you'd like to ask?",
+		"Do you have another doubt?",
+		"Is there anything else you're unsure about?",
+		"Anything else you'd like to ask{name}?",
 	},
 	mLastTime: {
 		"We looked at {concept} last time too, so here's a quick reminder.",
