@@ -280,6 +280,8 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 		switch sym := toks[p].text; {
 		case sym == "-" && tk.num.val >= 0 && signPosition(toks, p):
 			tk.num = negate(tk.num)
+		case sym == "+" && signPosition(toks, p):
+			// An explicit positive sign, as integer lessons write: "+72".
 		case isCurrency(sym) && tk.num.cur == "":
 			tk.num.cur = sym
 		default:
@@ -298,8 +300,8 @@ func isOrdinalSuffix(s string) bool { return s == "st" || s == "nd" || s == "rd"
 
 func isCurrency(s string) bool { return s == "$" || s == "£" || s == "€" || s == "₹" || s == "¥" }
 
-// signPosition reports whether the "-" at toks[p] is a sign rather than a
-// subtraction: it starts the text or follows a symbol other than ")" or a word
+// signPosition reports whether the "-" or "+" at toks[p] is a sign rather
+// than a subtraction or an addition: it starts the text or follows a symbol other than ")" or a word
 // that is not a one-letter variable.
 func signPosition(toks []token, p int) bool {
 	if p == 0 {
