@@ -52,7 +52,7 @@ import (
 // right, so that the learner is asked to choose rather than credited or
 // penalised, and Incorrect when none is. Evaluate never panics and its result
 // depends only on its arguments.
-func Evaluate(exp Expected, reply string) Result {
+func Evaluate(exp Expected, reply string) (res Result) {
 	// Typical answers and replies are short: lex them on the stack.
 	var ebuf, rbuf [24]token
 	etoks := appendTokens(ebuf[:0], exp.Answer)
@@ -60,13 +60,16 @@ func Evaluate(exp Expected, reply string) Result {
 	if kind == KindAuto {
 		kind = inferKind(strings.TrimSpace(exp.Answer), etoks)
 	}
-	res := Result{Kind: kind}
+	res = Result{Kind: kind}
 	if strings.TrimSpace(exp.Answer) == "" && (kind != KindText || len(exp.Accept) == 0) {
 		res.Verdict, res.Reason = CannotCheck, "no expected answer"
 		return res
 	}
 	if (kind == KindFraction || kind == KindMixedNumber) && (strings.Contains(reply, " /") || strings.Contains(reply, "/ ")) {
+		orig := reply
 		reply = closeSlashes(reply)
+		// What was extracted is quoted as the learner wrote it.
+		defer func() { res.Extracted = spanIn(orig, res.Extracted) }()
 	}
 	toks := appendTokens(rbuf[:0], reply)
 	if len(toks) == 0 {
@@ -75,6 +78,11 @@ func Evaluate(exp Expected, reply string) Result {
 	}
 	switch kind {
 	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit:
+		if i := correction(toks); i > 0 {
+			// "14, no wait, 15": the learner's last word counts.
+			reply = reply[toks[i].start:]
+			toks = appendTokens(rbuf[:0], reply)
+		}
 		evalNumber(exp, etoks, kind, reply, toks, &res)
 	case KindChoice:
 		evalChoice(exp, etoks, reply, toks, &res)
@@ -367,6 +375,34 @@ func abs64(v int64) int64 {
 // closeSlashes writes "7 / 9" as "7/9" when a fraction is expected: a
 // learner who spaces out a fraction means the fraction, not a division to
 // carry out.
+// spanIn returns the text of orig that closeSlashes turned into ext: ext
+// with the spaces around its slashes put back.
+func spanIn(orig, ext string) string {
+	if ext == "" || strings.Contains(orig, ext) {
+		return ext
+	}
+	for i := range len(orig) {
+		j, k := i, 0
+		for j < len(orig) && k < len(ext) {
+			switch {
+			case orig[j] == ext[k]:
+				j, k = j+1, k+1
+			case orig[j] == ' ' && k > 0 && (ext[k] == '/' || ext[k-1] == '/'):
+				j++
+			default:
+				k = -1
+			}
+			if k < 0 {
+				break
+			}
+		}
+		if k == len(ext) {
+			return orig[i:j]
+		}
+	}
+	return ext
+}
+
 func closeSlashes(s string) string {
 	b := []byte(s)
 	out := b[:0:0]
@@ -389,4 +425,30 @@ func closeSlashes(s string) string {
 		out = append(out, b[i])
 	}
 	return string(out)
+}
+
+// correction returns the index of the first token after the last
+// self-correction in a reply ("no wait", "actually", "I mean", "oops",
+// "sorry") that has a number after it, or -1.
+func correction(toks []token) int {
+	for i := len(toks) - 2; i >= 0; i-- {
+		t := toks[i]
+		if t.kind != tWord {
+			continue
+		}
+		marker := t.text == "wait" || t.text == "actually" || t.text == "oops" || t.text == "sorry" ||
+			t.text == "mean" && i > 0 && toks[i-1].text == "i"
+		if !marker {
+			continue
+		}
+		for j := i + 1; j < len(toks); j++ {
+			if toks[j].kind == tNum {
+				if j := i + 1; toks[j].kind == tSym && toks[j].text == "," && j+1 < len(toks) {
+					return j + 1
+				}
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
