@@ -260,7 +260,7 @@ func TestStopByMode(t *testing.T) {
 			if !s.IsPaused || s.IsComplete(tp) {
 				t.Errorf("paused %v, complete %v", s.IsPaused, s.IsComplete(tp))
 			}
-		}, "You've covered 0% so far. You can pick up where you left off anytime.", Paused{Reason: EndStudentRequested}},
+		}, "Thanks for learning with me today! You've covered 0% so far. You can pick up where you left off anytime.", Paused{Reason: EndStudentRequested}},
 		{ModeClarify, func(t *testing.T, s State) {
 			if !s.ClarifyComplete {
 				t.Error("not complete")
@@ -309,7 +309,7 @@ func TestTimeLimitEndsTheSitting(t *testing.T) {
 	if diff := cmp.Diff([]string{"time_limit_reached", "paused"}, eventNames(ev)); diff != "" {
 		t.Errorf("events (-want +got)\n%s", diff)
 	}
-	if r, _ := s.LastReply(); !strings.HasPrefix(r, "You've covered") {
+	if r, _ := s.LastReply(); !strings.HasPrefix(r, StopReplyLead+"You've covered") {
 		t.Errorf("reply %q", r)
 	}
 	s, err = Resume(s, t0.Add(2*time.Hour))

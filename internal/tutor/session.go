@@ -208,7 +208,10 @@ func stop(n *State, reason EndReason) []Event {
 	return nil
 }
 
-// endReply is the fixed reply when a session ends by request or by time.
+// endReply is the fixed reply when a session ends by request or by time: a
+// kind word before a lesson's pause summary (which is the REST pause's
+// message, reported as such), and no percentage for a lesson already
+// finished.
 func endReply(s State, t *Topic) string {
 	switch s.Mode {
 	case ModeClarify:
@@ -216,8 +219,17 @@ func endReply(s State, t *Topic) string {
 	case ModeExam:
 		return ExamReply(s)
 	}
-	return s.PauseSummary(t).Message
+	if s.IsComplete(t) {
+		return LessonDoneStopReply
+	}
+	return StopReplyLead + s.PauseSummary(t).Message
 }
+
+// The kind words of a lesson's end by request.
+const (
+	StopReplyLead       = "Thanks for learning with me today! "
+	LessonDoneStopReply = "Well done, you finished this lesson! Come back anytime to practise some more."
+)
 
 // Summary is the session summary of GET /sessions/{id}/summary.
 type Summary struct {

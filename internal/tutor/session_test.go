@@ -2,6 +2,7 @@ package tutor
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -216,5 +217,19 @@ func TestAddReply(t *testing.T) {
 	}
 	if len(got.History) != HistoryWindow {
 		t.Errorf("history %d", len(got.History))
+	}
+}
+
+// TestEndReplyOfAFinishedLesson: stopping after the lesson is finished gets
+// a well done, not "You've covered 100% so far".
+func TestEndReplyOfAFinishedLesson(t *testing.T) {
+	tp := lesson("a", "b")
+	s := newState(t, ModeTeachMe, tp)
+	if r := endReply(s, tp); !strings.HasPrefix(r, StopReplyLead+"You've covered 0%") {
+		t.Errorf("mid-lesson: %q", r)
+	}
+	s.CurrentStep = tp.TotalSteps() + 1
+	if r := endReply(s, tp); r != LessonDoneStopReply {
+		t.Errorf("finished: %q", r)
 	}
 }
