@@ -72,6 +72,8 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"just tell me", "what is the answer", "nahi pata", "nahin pata", "pata nahi",
 			"pata nahin", "pta nahi", "nahi pta", "maloom nahi", "malum nahi", "nahi maloom",
 			"nahi malum", "nahi aata", "nahi aati", "पता नहीं", "नहीं पता", "मालूम नहीं",
+			// Texting spellings.
+			"dnt know", "dont knw", "dnt knw", "i dno", "dno", "idek", "no idea at all",
 		},
 		OffTopic: []string{
 			"who are you", "what is your name", "what's your name", "tell me a joke",

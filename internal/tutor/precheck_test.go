@@ -55,6 +55,8 @@ func TestPrecheck(t *testing.T) {
 		{"i dont know", PrecheckIDK},
 		{"I DON’T KNOW", PrecheckIDK},
 		{"idk", PrecheckIDK},
+		{"i dnt knw", PrecheckIDK},
+		{"dont knw sir", PrecheckIDK},
 		{"no idea, sorry", PrecheckIDK},
 		{"I'm not sure what to do", PrecheckIDK},
 		{"nahi pata", PrecheckIDK},

@@ -36,6 +36,10 @@ func (l *lesson) pending() {
 		l.onward(bq, ev, h)
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
+	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && confused(l.turn.Message):
+		// "I don't understand", "samajh nahi aa raha": help, as for "I
+		// don't know", rather than the bare question again.
+		l.encourage(q, bq)
 	default:
 		l.noAnswer(q, bq, ev)
 	}

@@ -183,6 +183,8 @@ func TestLessonMoves(t *testing.T) {
 		phase   tutor.Phase
 	}{
 		{"i don't know", "I don't know", tutor.IntentConfusion, func(q tutor.BankQuestion) string { return q.Hints[0] }, tutor.PhaseAsked},
+		{"confused", "kuch samajh nahi aa raha", tutor.IntentConfusion, func(q tutor.BankQuestion) string { return q.Hints[0] }, tutor.PhaseAsked},
+		{"texting idk", "i dnt knw", tutor.IntentConfusion, func(q tutor.BankQuestion) string { return q.Hints[0] }, tutor.PhaseAsked},
 		{"off topic", "tell me a joke", tutor.IntentOffTopic, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
 		{"question", "why do we keep the denominator the same?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "denominator" }, tutor.PhaseAsked},
 		{"question framed", "what does denominator mean?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "size of each part" }, tutor.PhaseAsked},
