@@ -267,3 +267,17 @@ func TestSpentBudgetStopsTheTurn(t *testing.T) {
 		t.Fatalf("the retry the next day: %v, replayed %v, turns %d", err, r.Replayed, r.Session.State.TurnCount)
 	}
 }
+
+// TestExamWelcomeNamesItsTopic: an exam's welcome keeps the sentence that
+// names its topic and its length though an answer is a word of the topic's
+// name ("solid" in "Solids, liquids and gases"): the learner sees that
+// name anyway, so it is no leak.
+func TestExamWelcomeNamesItsTopic(t *testing.T) {
+	f := setup(t)
+	for range 4 {
+		c := f.create(t, "science/states-of-matter/solids-liquids-and-gases", tutor.ModeExam)
+		if !strings.Contains(c.Welcome, "solids, liquids and gases") || !strings.Contains(c.Welcome, "7") {
+			t.Fatalf("welcome %q lost its topic or length", c.Welcome)
+		}
+	}
+}
