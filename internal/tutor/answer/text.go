@@ -143,7 +143,75 @@ func evalText(exp Expected, reply string, toks []token, res *Result) {
 		res.Verdict, res.Reason = NotAttempt, "no answer in the reply"
 		return
 	}
+	// Spelling slips: "chlorophyl", "deffusion", "carbon di oxide".
+	for _, c := range cands {
+		if len(c) > maxTextWords {
+			continue
+		}
+		if i, n := findMisspelt(got, c); i >= 0 {
+			res.Verdict = Correct
+			res.Extracted = reply[got[i].start:got[i+n-1].end]
+			return
+		}
+	}
 	res.Verdict, res.Extracted = Incorrect, strings.TrimSpace(reply)
+}
+
+// findMisspelt finds in hay the words of needle written with a slip: the
+// same letters with the spaces dropped or split differently ("di oxide"),
+// and one letter wrong, missing, extra or swapped in a word of six letters
+// or more. It returns the first word and how many words of hay matched, or
+// -1. A negated match ("not chlorophyl") does not count.
+func findMisspelt(hay, needle []normWord) (int, int) {
+	want := ""
+	for _, w := range needle {
+		want += w.w
+	}
+	if len(want) < 6 {
+		return -1, 0
+	}
+	for i := range hay {
+		if i > 0 && isNegator(hay[i-1].w) {
+			continue
+		}
+		got := ""
+		for n := 1; i+n <= len(hay) && n <= len(needle)+1; n++ {
+			got += hay[i+n-1].w
+			if len(got) > len(want)+1 {
+				break
+			}
+			if oneSlip(got, want) {
+				return i, n
+			}
+		}
+	}
+	return -1, 0
+}
+
+// oneSlip reports whether a and b are equal or differ by one letter
+// substituted, inserted, deleted, or two neighbours swapped.
+func oneSlip(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if d := len(a) - len(b); d > 1 || d < -1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(a) == len(b):
+		if a[i+1:] == b[i+1:] {
+			return true // substituted
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // swapped
+	case len(a) > len(b):
+		return a[i+1:] == b[i:] // inserted in a
+	default:
+		return a[i:] == b[i+1:] // deleted from a
+	}
 }
 
 func equalWords(a, b []normWord) bool {
