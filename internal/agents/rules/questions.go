@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tutord/tutord/internal/tutor"
@@ -148,10 +149,19 @@ func answerName(q tutor.BankQuestion, res answer.Result) string {
 		}
 		return ""
 	}
-	if x := echo(res.Extracted); x != "" {
+	// The learner's own form of the answer ("0.5" for 1/2, "5 metres")
+	// unless it carries letters the answer does not have: a slip of
+	// spelling ("chlorophyl") or a word that is no unit ("14 hai") is not
+	// repeated back.
+	x := echo(res.Extracted)
+	if x != "" && res.Kind != answer.KindText && (hasLetter(q.Answer) || !hasLetter(x)) {
 		return x
 	}
 	return echo(q.Answer)
+}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
 
 // optionIndex returns the option an answer names, by letter or by text.

@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -834,6 +835,49 @@ func TestConfused(t *testing.T) {
 	} {
 		if got := confused(msg); got != want {
 			t.Errorf("confused(%q) = %t, want %t", msg, got, want)
+		}
+	}
+}
+
+// TestPraiseQuotesTheRightSpelling: a right answer with a slip of spelling
+// is praised with the answer spelt right, never the slip repeated back.
+func TestPraiseQuotesTheRightSpelling(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	tested := 0
+	for i := range 12 {
+		d := newDriver(t, topic, "spelling-"+strconv.Itoa(i), tutor.ModeTeachMe)
+		d.until(20, func() bool { return d.state.LastQuestion != nil })
+		q := d.pending()
+		if q == nil || answer.InferKind(q.Answer) != answer.KindText && q.Kind != answer.KindText {
+			continue
+		}
+		// One letter missing from the answer's longest word.
+		words := strings.Fields(q.Answer)
+		long := slices.MaxFunc(words, func(a, b string) int { return len(a) - len(b) })
+		if len(long) < 6 {
+			continue
+		}
+		slip := strings.Replace(q.Answer, long, long[:len(long)-1], 1)
+		x := d.say(slip)
+		if x.reply.Output.AnswerCorrect == nil || !*x.reply.Output.AnswerCorrect {
+			t.Fatalf("%q for %q was not taken as right: %q", slip, q.Answer, x.text())
+		}
+		if regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(long[:len(long)-1]) + `\b`).MatchString(x.text()) {
+			t.Errorf("praise for %q repeats the slip: %q", slip, x.text())
+		}
+		tested++
+	}
+	if tested == 0 {
+		t.Fatal("no session reached a word question with a long word: the test checks nothing")
+	}
+	// A number keeps the learner's form, without a word that is no unit.
+	for _, tc := range []struct{ expected, extracted, want string }{
+		{"14", "14 hai", "14"},
+		{"1/2", "0.5", "0.5"},
+		{"5 m", "5 metres", "5 metres"},
+	} {
+		if got := answerName(tutor.BankQuestion{Answer: tc.expected}, answer.Result{Extracted: tc.extracted, Kind: answer.KindInteger}); got != tc.want {
+			t.Errorf("answerName(%q, %q) = %q, want %q", tc.expected, tc.extracted, got, tc.want)
 		}
 	}
 }
