@@ -123,7 +123,9 @@ func TestExplainRelevance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
 			concept, sents, ok := explain(topic, withSolutions, tt.question, 2, nil)
-			if !ok || concept != tt.concept || len(sents) == 0 || len(sents) > 2 {
+			// Two sentences, and the one before the first when the first
+			// leans on it.
+			if !ok || concept != tt.concept || len(sents) == 0 || len(sents) > 3 || len(sents) == 3 && !leansBack(sents[1]) {
 				t.Errorf("explain(%q) = %q, %q, %t; want concept %q", tt.question, concept, sents, ok, tt.concept)
 			}
 		})
@@ -218,6 +220,20 @@ func TestClarifyUnhelpedAsksWhichPart(t *testing.T) {
 	for _, c := range phrasebook[mClosure] {
 		if strings.Count(c, "?") != 1 || strings.Contains(c, " or ") {
 			t.Errorf("closing question %q asks more than one thing", c)
+		}
+	}
+}
+
+// TestDoubtAnswerDoesNotOpenMidThought: an answer never opens with a
+// sentence that points back to one the learner was not shown ("This is
+// called sublimation.").
+func TestDoubtAnswerDoesNotOpenMidThought(t *testing.T) {
+	topic := sampleTopic(t, "science/states-of-matter/changes-of-state")
+	for _, q := range []string{"what is sublimation", "what is condensation?", "what is evaporation"} {
+		d := newDriver(t, topic, "doubts-pronoun", tutor.ModeClarify)
+		x := d.say(q)
+		if leansBack(x.text()) {
+			t.Errorf("%q: the answer opens mid-thought: %q", q, x.text())
 		}
 	}
 }

@@ -309,9 +309,32 @@ func explainFrom(ps []passage, q []string, named bool, n int, keep func(string) 
 		ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.w == 0 })
 	}
 	slices.SortFunc(ranked, func(a, b scored) int { return a.i - b.i })
+	var idx []int
+	for k, r := range ranked {
+		// An answer that would open with a sentence leaning on the one
+		// before it ("This is called sublimation.") opens with that one.
+		if prev := r.i - 1; k == 0 && prev >= 0 && leansBack(p.sents[r.i]) && (keep == nil || keep(p.sents[prev])) {
+			idx = append(idx, prev)
+		}
+		idx = append(idx, r.i)
+	}
 	var out []string
-	for _, r := range ranked {
-		out = append(out, p.sents[r.i])
+	for _, i := range idx {
+		out = append(out, p.sents[i])
 	}
 	return p.concept, out, len(out) > 0
+}
+
+// leansBack reports whether a sentence opens with a word that points back
+// to the sentence before it: "This", "It", "They"...
+func leansBack(sent string) bool {
+	w := words(sent)
+	if len(w) == 0 {
+		return false
+	}
+	switch w[0] {
+	case "this", "these", "that", "those", "it", "its", "they", "them", "their", "such":
+		return true
+	}
+	return false
 }
