@@ -212,14 +212,16 @@ var phrasebook = map[move][]string{
 		"What's your best guess?",
 		"What would you try first?",
 	},
+	// No praise: an off-topic message ("tell me a joke") is not a good
+	// thought about the lesson.
 	mRedirect: {
-		"Good thought, but let's stay with our question{name}: {q}",
+		"Let's stay with our question{name}: {q}",
 		"Let's save that for later; back to this one: {q}",
-		"Interesting! First, though, let's finish this{name}: {q}",
+		"First, let's finish this one{name}: {q}",
 	},
 	mRedirectLesson: {
 		"Let's save that for later{name}. Shall we carry on with {title}?",
-		"Good thought, but let's stay with {title} for now. Ready to carry on?",
+		"Let's stay with {title} for now. Ready to carry on?",
 		"Let's get back to {title}{name}. Shall we carry on?",
 	},
 	mBackToQuestion: {
