@@ -21,8 +21,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-func ptr[T any](v T) *T { return &v }
-
 func st(phase, result string, complete bool, mastery map[string]float64) *client.State {
 	s := &client.State{SessionID: "s-1", CurrentStep: 2, TotalSteps: 7, MasteryEstimates: mastery, IsComplete: complete, Mode: "teach_me", ConceptsDiscussed: []string{}}
 	if phase != "" {

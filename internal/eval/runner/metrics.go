@@ -99,7 +99,6 @@ func (m Metrics) Values() map[string]float64 {
 func measure(turns []Turn, mode string, doc *client.Document) Metrics {
 	var m Metrics
 	questions := map[string]bool{}
-	var earlier []string
 	var lat []Millis
 	messages := 0
 	for i := range turns {
@@ -147,7 +146,6 @@ func measure(turns []Turn, mode string, doc *client.Document) Metrics {
 			if t.Repeated {
 				m.RepeatedReplies++
 			}
-			earlier = append(earlier, t.Tutor)
 		}
 		if len(t.Leaks) > 0 {
 			m.Reveals++
