@@ -41,14 +41,18 @@
 // question, the next explanation, or, after the final step, a wrap-up
 // naming the concepts covered, with session_complete. A wrong answer walks
 // the ladder: the question's first hint, its second, the worked solution,
-// then a step back to another question on the same concept, no harder
-// when the bank has one. The solution comes only when the guardrails allow
+// then, once per step, a step back to another question on the same
+// concept not asked yet, no harder when the bank has one; the twelfth
+// wrong answer leaves the question after its worked solution and the
+// lesson moves on. The solution comes only when the guardrails allow
 // the answer to be shown: Respond computes them for its own move with
 // tutor.Guard, the call ApplyTurn makes, and never allows more than
 // Turn.Guard. A partly right answer hears what is right and what is
-// missing. "I don't know" gets encouragement and the next hint (one more
-// per repeat, up to the last, counted in hints_used), never the worked
-// solution or the answer; off-topic chat is steered back to the question;
+// missing. "I don't know" (and "I don't understand") gets encouragement
+// and the next hint (one more per repeat, up to the last, counted in
+// hints_used), never the worked solution or the answer; the fourth "I don't
+// know" leaves the question, without its answer, and the lesson moves on;
+// off-topic chat is steered back to the question;
 // a question from the learner is answered from the lesson and the question
 // asked again, or, when the lesson does not explain it, the learner hears
 // so. Between steps the same holds, and "can you explain again?" hears

@@ -121,9 +121,10 @@ func (l *lesson) moveOn() {
 
 // miss walks the hint ladder after a wrong or partly right answer: the
 // first hint (a nudge), the second (the first step), the worked solution,
-// then a step back to another question on the same concept, no harder
-// when the bank has one (see simpler). The solution comes only
-// when the guardrails allow the answer to be shown.
+// then, once per step, a step back to another question on the same
+// concept (see simpler), and at the maxAttempts-th miss it leaves the
+// question (see leave). The solution comes only when the guardrails allow
+// the answer to be shown.
 func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict, ev answer.Result) {
 	r := tutor.ResultIncorrect
 	if v == answer.Partial {
