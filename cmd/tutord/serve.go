@@ -86,9 +86,10 @@ func runServe(ctx context.Context, e env, args []string) error {
 	apiServer := httpapi.New(deps, httpapi.Options{
 		AllowAnonymous: cfg.AllowAnonymous, MaxReplyChars: cfg.MaxReplyChars,
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies,
-		TurnRate:   httpapi.RateLimit{Rate: cfg.TurnRate, Burst: cfg.TurnBurst},
-		CreateRate: httpapi.RateLimit{Rate: cfg.CreateRate, Burst: cfg.CreateBurst},
-		Validator:  httpapi.NewValidator(doc),
+		TurnRate:     httpapi.RateLimit{Rate: cfg.TurnRate, Burst: cfg.TurnBurst},
+		CreateRate:   httpapi.RateLimit{Rate: cfg.CreateRate, Burst: cfg.CreateBurst},
+		WSPerSession: cfg.WSPerSession, WSPerCaller: cfg.WSPerCaller,
+		Validator: httpapi.NewValidator(doc),
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -44,6 +44,8 @@ type Config struct {
 	TurnBurst          int           `env:"TUTORD_TURN_BURST" envDefault:"20" help:"turns a learner may send in a burst"`
 	CreateRate         float64       `env:"TUTORD_CREATE_RATE" envDefault:"0.5" help:"session creations per second per learner (or client address); 0 disables"`
 	CreateBurst        int           `env:"TUTORD_CREATE_BURST" envDefault:"20" help:"session creations in a burst"`
+	WSPerSession       int           `env:"TUTORD_WS_PER_SESSION" envDefault:"20" help:"WebSockets open at once on one session (429 beyond); 0: no limit"`
+	WSPerCaller        int           `env:"TUTORD_WS_PER_CALLER" envDefault:"100" help:"WebSockets a learner (or client address) holds open at once (429 beyond); 0: no limit"`
 	SessionTimeLimit   time.Duration `env:"TUTORD_SESSION_TIME_LIMIT" envDefault:"0s" help:"end a sitting this long after its first turn (0: off; 25m suits voice)"`
 
 	JWTSecret     string        `env:"TUTORD_JWT_SECRET" help:"HS256 secret that signs access and ID tokens (32 bytes or more)" secret:"true"`
@@ -121,6 +123,9 @@ func (c Config) Validate() error {
 	}
 	if c.TurnRate < 0 || c.CreateRate < 0 || c.TurnBurst < 1 || c.CreateBurst < 1 {
 		return errors.New("TUTORD_TURN_RATE / TUTORD_CREATE_RATE must not be negative and their bursts must be at least 1")
+	}
+	if c.WSPerSession < 0 || c.WSPerCaller < 0 {
+		return errors.New("TUTORD_WS_PER_SESSION / TUTORD_WS_PER_CALLER must not be negative (0: no limit)")
 	}
 	if c.SessionTimeLimit < 0 || c.AnonymousRetention <= 0 {
 		return errors.New("TUTORD_SESSION_TIME_LIMIT must not be negative and TUTORD_ANONYMOUS_RETENTION must be positive")

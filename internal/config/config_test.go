@@ -31,6 +31,8 @@ func TestLoadRejectsBadValues(t *testing.T) {
 		"TUTORD_DB_CONNECT_TIMEOUT": {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},
 		"TUTORD_TRUSTED_PROXIES":    {"TUTORD_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"},
 		"TUTORD_CORS_ORIGINS":       {"TUTORD_CORS_ORIGINS": " , "},
+		"TUTORD_WS_PER_SESSION":     {"TUTORD_WS_PER_SESSION": "-1"},
+		"TUTORD_WS_PER_CALLER":      {"TUTORD_WS_PER_CALLER": "-5"},
 		"TUTORD_JWT_JWKS_URL":       {"TUTORD_JWT_JWKS_URL": "https://idp.example/.well-known/jwks.json", "TUTORD_JWT_ISSUER": "https://idp.example/"},
 	}
 	for name, environ := range tests {

@@ -5,6 +5,9 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/tutord/tutord/internal/httpapi"
 )
@@ -153,5 +156,50 @@ func TestRateLimitIPv6Prefix(t *testing.T) {
 		if r := s.step(id, "", "X-Forwarded-For", tt.xff); r.Status != tt.status {
 			t.Fatalf("X-Forwarded-For %q: %d, want %d", tt.xff, r.Status, tt.status)
 		}
+	}
+}
+
+// TestWebSocketConnectionLimits: a session and a caller hold a bounded
+// number of WebSockets; one more is refused with 429 before the upgrade,
+// the open ones keep working, and closing one frees its place.
+func TestWebSocketConnectionLimits(t *testing.T) {
+	s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) { o.WSPerSession, o.WSPerCaller = 2, 3 })
+	alice := token(t, "alice", false)
+	first, second := s.newSession(fractions, "", alice), s.newSession(fractions, "", alice)
+
+	a1, a2 := s.joined(t, first, alice), s.joined(t, first, alice)
+	r := s.refusedUpgrade(t, first, alice)
+	if r.Status != http.StatusTooManyRequests || r.code(t) != "too_many_connections" {
+		t.Fatalf("third WebSocket on a session: %d %s", r.Status, r.Body)
+	}
+
+	s.joined(t, second, alice) // her third: within her limit
+	r = s.refusedUpgrade(t, second, alice)
+	if r.Status != http.StatusTooManyRequests || r.code(t) != "too_many_connections" {
+		t.Fatalf("fourth WebSocket of a learner: %d %s", r.Status, r.Body)
+	}
+	// Another learner is not limited by alice's connections.
+	bob := token(t, "bob", false)
+	s.joined(t, s.newSession(fractions, "", bob), bob)
+
+	// The refusals changed nothing for the open connections.
+	a2.send(map[string]any{"type": "get_state"})
+	if f := a2.read(); f.Type != "state_update" {
+		t.Fatalf("get_state after a refusal: %s", f.Type)
+	}
+
+	// Closing one frees its place (once the server has seen the close).
+	a1.c.Close(websocket.StatusNormalClosure, "")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		w, resp, err := s.dial(t, second, alice)
+		if err == nil {
+			w.read() // the state
+			break
+		}
+		if resp == nil || resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("WebSocket after closing one: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -77,6 +77,11 @@ type Options struct {
 	// is dropped, at most WSPingInterval + WSIdleTimeout after its last
 	// sign of life. Zero means 30 s and 2 min.
 	WSIdleTimeout, WSPingInterval time.Duration
+	// WSPerSession and WSPerCaller bound the WebSockets open at once on
+	// this process on one session and by one caller (a learner, or a
+	// client address for anonymous callers): a further upgrade gets 429
+	// too_many_connections. Zero means no limit.
+	WSPerSession, WSPerCaller int
 	// Validator validates requests against the API contract; nil skips it.
 	Validator echo.MiddlewareFunc
 }

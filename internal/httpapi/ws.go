@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"runtime/debug"
 	"slices"
@@ -262,13 +263,16 @@ type hub struct {
 	// and by the database's notification) is sent once.
 	latest  map[uuid.UUID]int64
 	closing bool
+	// open counts the connections of each session and each caller,
+	// reserved before the upgrade, for the connection limits.
+	open map[string]int
 
 	pingOnce sync.Once
 	stop     chan struct{} // ends the pinger
 }
 
 func newHub() *hub {
-	return &hub{sessions: map[uuid.UUID][]*wsConn{}, latest: map[uuid.UUID]int64{}, stop: make(chan struct{})}
+	return &hub{sessions: map[uuid.UUID][]*wsConn{}, latest: map[uuid.UUID]int64{}, open: map[string]int{}, stop: make(chan struct{})}
 }
 
 // pinger pings every open connection each interval, from one goroutine for
@@ -300,6 +304,32 @@ func (h *hub) pinger(interval, timeout time.Duration) {
 					w.c.CloseNow()
 				}
 			}()
+		}
+	}
+}
+
+// reserve counts a connection about to open on session id by caller
+// against the limits (zero: none), and reports false, counting nothing,
+// when either is reached. release undoes it when the connection closes or
+// does not open.
+func (h *hub) reserve(id uuid.UUID, caller string, perSession, perCaller int) bool {
+	sk, ck := "session:"+id.String(), "caller:"+caller
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if perSession > 0 && h.open[sk] >= perSession || perCaller > 0 && h.open[ck] >= perCaller {
+		return false
+	}
+	h.open[sk]++
+	h.open[ck]++
+	return true
+}
+
+func (h *hub) release(id uuid.UUID, caller string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, k := range []string{"session:" + id.String(), "caller:" + caller} {
+		if h.open[k]--; h.open[k] <= 0 {
+			delete(h.open, k)
 		}
 	}
 }
@@ -453,6 +483,11 @@ func (s *Server) SessionChanged(id uuid.UUID, version int64) {
 	}()
 }
 
+// errTooManyConnections refuses a WebSocket over Options.WSPerSession or
+// Options.WSPerCaller.
+var errTooManyConnections = &Error{Status: http.StatusTooManyRequests, Code: "too_many_connections",
+	Message: "Too many open connections; close another tab or window and try again"}
+
 // websocket serves GET /sessions/ws/{id}: the session's state, the stored
 // welcome when no turn has been taken yet, then chat.
 func (s *Server) websocket(c echo.Context) error {
@@ -474,19 +509,25 @@ func (s *Server) websocket(c echo.Context) error {
 		// Send the stored one, never a second generated welcome.
 		welcome, _ = s.deps.Sessions.Welcome(ctx, se.Row.ID)
 	}
+	key := rateKey(c)
+	if !s.hub.reserve(se.Row.ID, key, s.opts.WSPerSession, s.opts.WSPerCaller) {
+		return errTooManyConnections
+	}
 	conn, err := websocket.Accept(c.Response(), c.Request(), &websocket.AcceptOptions{
 		InsecureSkipVerify: true, // the origin is checked above, as REST's CORS checks it
 	})
 	if err != nil {
+		s.hub.release(se.Row.ID, key)
 		return nil // Accept has written the HTTP error
 	}
 	conn.SetReadLimit(wsReadLimit)
-	w := &wsConn{c: conn, session: se.Row.ID, rateKey: rateKey(c), idle: closedChan()}
+	w := &wsConn{c: conn, session: se.Row.ID, rateKey: key, idle: closedChan()}
 	// The first frames go out before any state update of another writer,
 	// which waits for out (and is dropped if it is not newer).
 	w.out.Lock()
 	if !s.hub.add(w) {
 		w.out.Unlock()
+		s.hub.release(se.Row.ID, key)
 		conn.Close(websocket.StatusGoingAway, "server shutting down")
 		return nil
 	}
@@ -536,6 +577,7 @@ func (s *Server) recovered(what string, id uuid.UUID) {
 
 func (s *Server) closeConn(w *wsConn) {
 	s.hub.remove(w)
+	s.hub.release(w.session, w.rateKey)
 	if s.metrics != nil {
 		s.metrics.wsClosed()
 	}
