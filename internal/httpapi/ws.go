@@ -733,8 +733,8 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			fail(fmt.Sprintf("Your message is %d characters; at most %d are accepted.", n, s.opts.MaxReplyChars))
 			return
 		}
-		if err := s.wsAllow(w, "turn"); err != nil {
-			fail(err.Error())
+		if refusal, limited := s.wsLimited(w, "turn"); limited {
+			fail(refusal)
 			return
 		}
 		w.send(tctx, serverFrame{Type: "typing"})
@@ -759,12 +759,13 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 	}()
 }
 
-// wsAllow applies the rate limit of an action to a WebSocket's caller: the
-// same bucket as the caller's REST requests (rateKey), whichever session
-// the turn is on.
-func (s *Server) wsAllow(w *wsConn, action string) error {
+// wsLimited applies the rate limit of an action to a WebSocket's caller:
+// the same bucket as the caller's REST requests (rateKey), whichever
+// session the turn is on. When the caller is limited it returns the
+// message for the client.
+func (s *Server) wsLimited(w *wsConn, action string) (string, bool) {
 	if wait, ok := s.take(action, w.rateKey); !ok {
-		return fmt.Errorf("Too many messages; try again in %d s", retrySeconds(wait))
+		return fmt.Sprintf("Too many messages; try again in %d s", retrySeconds(wait)), true
 	}
-	return nil
+	return "", false
 }

@@ -230,7 +230,7 @@ func TestTranscribeErrors(t *testing.T) {
 		},
 		{
 			name:    "bad gateway with HTML",
-			respond: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "<html>502</html>", 502) },
+			respond: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "<html>502</html>", http.StatusBadGateway) },
 			kind:    ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 502,
 		},
 		{
