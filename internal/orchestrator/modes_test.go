@@ -146,6 +146,12 @@ func TestExamToTheEnd(t *testing.T) {
 	if resp.NextTurn.ExamFeedback.Score != len(qs)-1 {
 		t.Fatalf("score %d", resp.NextTurn.ExamFeedback.Score)
 	}
+	// The review shows each answered question's expected answer.
+	for i, res := range resp.NextTurn.ExamResults {
+		if res.CorrectAnswer == nil || *res.CorrectAnswer != qs[i].ExpectedAnswer {
+			t.Fatalf("result %d: correct answer %v, want %q", i, res.CorrectAnswer, qs[i].ExpectedAnswer)
+		}
+	}
 }
 
 func TestPauseResumeAndStop(t *testing.T) {

@@ -34,12 +34,17 @@ type NextTurn struct {
 	LastAnswerResult  *tutor.Result       `json:"last_answer_result"`
 }
 
-// ExamResult is one question of a finished exam's review.
+// ExamResult is one question of a finished exam's review. CorrectAnswer
+// (tutord's addition) is the expected answer of a question the learner
+// answered (one with a result), so that the review can show it; it stays
+// null for one left unanswered, whose question may come up again in a
+// later exam.
 type ExamResult struct {
 	QuestionIdx   int           `json:"question_idx"`
 	QuestionText  string        `json:"question_text"`
 	StudentAnswer *string       `json:"student_answer"`
 	Result        *tutor.Result `json:"result"`
+	CorrectAnswer *string       `json:"correct_answer"`
 }
 
 // FirstTurn is the turn object of a new session (the reference's
@@ -91,6 +96,10 @@ func nextTurn(s tutor.State, t *tutor.Topic, reply string) NextTurn {
 			nt.ExamResults = make([]ExamResult, len(s.ExamQuestions))
 			for i, q := range s.ExamQuestions {
 				nt.ExamResults[i] = ExamResult{QuestionIdx: q.QuestionIdx, QuestionText: q.QuestionText, StudentAnswer: q.StudentAnswer, Result: q.Result}
+				if q.Result != nil {
+					correct := q.Expected(t).Answer
+					nt.ExamResults[i].CorrectAnswer = &correct
+				}
 			}
 		}
 	case tutor.ModeClarify:

@@ -1,0 +1,29 @@
+package orchestrator
+
+import (
+	"testing"
+
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// TestExamReviewShowsAnswersOfAnsweredQuestionsOnly: a finished exam's
+// review gives the expected answer of each question with a result, and
+// none of a question left unanswered (an exam ended by the time limit).
+func TestExamReviewShowsAnswersOfAnsweredQuestionsOnly(t *testing.T) {
+	reply, result := "12", tutor.ResultIncorrect
+	s := tutor.State{Mode: tutor.ModeExam, ExamFinished: true, ExamFeedback: &tutor.ExamFeedback{}, ExamCurrentIdx: 1,
+		ExamQuestions: []tutor.ExamQuestion{
+			{QuestionIdx: 0, QuestionText: "Double 7.", ExpectedAnswer: "14", StudentAnswer: &reply, Result: &result},
+			{QuestionIdx: 1, QuestionText: "Double 9.", ExpectedAnswer: "18"},
+		}}
+	nt := nextTurn(s, nil, "Time is up.")
+	if len(nt.ExamResults) != 2 {
+		t.Fatalf("%d results", len(nt.ExamResults))
+	}
+	if a := nt.ExamResults[0].CorrectAnswer; a == nil || *a != "14" {
+		t.Fatalf("answered question: correct answer %v, want 14", a)
+	}
+	if a := nt.ExamResults[1].CorrectAnswer; a != nil {
+		t.Fatalf("unanswered question: correct answer %q, want none", *a)
+	}
+}
