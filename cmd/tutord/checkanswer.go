@@ -15,7 +15,7 @@ import (
 var kinds = []answer.Kind{
 	answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber,
 	answer.KindPercentage, answer.KindUnit, answer.KindChoice, answer.KindText,
-	answer.KindBoolean, answer.KindList, answer.KindSet, answer.KindExpression,
+	answer.KindBoolean, answer.KindList, answer.KindSet, answer.KindExpression, answer.KindRatio,
 }
 
 // runCheckAnswer judges one reply with the deterministic evaluator, so that

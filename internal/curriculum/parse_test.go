@@ -190,8 +190,8 @@ func TestParseErrors(t *testing.T) {
 		},
 		{
 			name: "bad kind",
-			doc:  edit("kind: fraction", "kind: ratio"),
-			want: []string{`x.yaml:23: subtopics[0].questions[0].kind: must be one of integer, decimal, fraction, mixed_number, percentage, unit, choice, text, boolean, list, set, expression, not "ratio"`},
+			doc:  edit("kind: fraction", "kind: essay"),
+			want: []string{`x.yaml:23: subtopics[0].questions[0].kind: must be one of integer, decimal, fraction, mixed_number, percentage, unit, choice, text, boolean, list, set, expression, ratio, not "essay"`},
 		},
 		{
 			name: "bad step type",
@@ -364,7 +364,7 @@ func TestParseErrors(t *testing.T) {
 			),
 			want: []string{
 				`x.yaml:3: grade: must be an integer from 1 to 12, not 0`,
-				`x.yaml:23: subtopics[0].questions[0].kind: must be one of integer, decimal, fraction, mixed_number, percentage, unit, choice, text, boolean, list, set, expression, not "fractions"`,
+				`x.yaml:23: subtopics[0].questions[0].kind: must be one of integer, decimal, fraction, mixed_number, percentage, unit, choice, text, boolean, list, set, expression, ratio, not "fractions"`,
 				`x.yaml:25: subtopics[0].questions[0].difficulty: must be one of easy, medium, hard, not "simple"`,
 			},
 		},

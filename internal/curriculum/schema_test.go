@@ -165,7 +165,7 @@ func TestSchemaRejects(t *testing.T) {
 		{"bad difficulty", []string{"difficulty: easy", "difficulty: hardest"}, false},
 		{"one hint", []string{"hints: [Count the fifths., Add the numerators 1 and 2.]", "hints: [Count the fifths.]"}, false},
 		{"bad key", []string{"key: adding-fractions", "key: Adding Fractions"}, false},
-		{"bad kind", []string{"kind: fraction", "kind: ratio"}, false},
+		{"bad kind", []string{"kind: fraction", "kind: essay"}, false},
 		{"choice without options", []string{"kind: fraction", "kind: choice"}, false},
 		{"options without choice", []string{"kind: fraction", "kind: fraction\n        options: [1/5, 3/5]"}, false},
 		{"explain step without content", []string{"        content: Add the numerators and keep the denominator.\n", ""}, false},

@@ -21,7 +21,7 @@ var (
 var kinds = []answer.Kind{
 	answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber,
 	answer.KindPercentage, answer.KindUnit, answer.KindChoice, answer.KindText,
-	answer.KindBoolean, answer.KindList, answer.KindSet, answer.KindExpression,
+	answer.KindBoolean, answer.KindList, answer.KindSet, answer.KindExpression, answer.KindRatio,
 }
 
 // answerFormats catch an answer that cannot be of its kind (kind: integer,

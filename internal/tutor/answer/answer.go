@@ -16,7 +16,7 @@ const (
 	KindDecimal     Kind = "decimal"      // 3.14 (compared with a tolerance)
 	KindFraction    Kind = "fraction"     // 3/4 = 6/8 = 0.75
 	KindMixedNumber Kind = "mixed_number" // 1 1/2 = 3/2 = 1.5
-	KindPercentage  Kind = "percentage"   // 75% = 0.75 = 3/4
+	KindPercentage  Kind = "percentage"   // 75% = 0.75 = 3/4 (written as a percentage when Expected.RequireUnit)
 	KindUnit        Kind = "unit"         // 12 cm (a number with a unit)
 	KindChoice      Kind = "choice"       // multiple choice: a letter or the option's text
 	KindText        Kind = "text"         // exact text after normalisation
@@ -24,6 +24,7 @@ const (
 	KindList        Kind = "list"         // ordered elements
 	KindSet         Kind = "set"          // unordered elements
 	KindExpression  Kind = "expression"   // simple algebra: 2(x+3) = 2x+6
+	KindRatio       Kind = "ratio"        // 3:5 = 3 to 5 = 6:10, in order (5:3 is another ratio); 2:3:5
 )
 
 // Verdict is the evaluator's judgement of one reply.
@@ -48,8 +49,8 @@ type Expected struct {
 	Accept      []string // other accepted forms (text answers: synonyms, spellings)
 	Options     []string // the options of a multiple-choice question, in order (A, B, C, ...)
 	Tolerance   float64  // absolute tolerance for numbers; 0 means exact up to floating-point noise (see Evaluate for rounded decimals)
-	Simplest    bool     // a fraction must be in lowest terms (and a mixed number proper) to be fully correct
-	RequireUnit bool     // a number without its unit (or percentage without "%") is partial rather than correct
+	Simplest    bool     // a fraction or ratio must be in lowest terms (and a mixed number proper) to be fully correct
+	RequireUnit bool     // a number without its unit is partial rather than correct, and so is a percentage not written as one (60 or 0.6 for 60%)
 }
 
 // Result is the outcome of Evaluate.

@@ -22,7 +22,8 @@ import (
 //     was expected.
 //   - Percentages: 75%, 0.75, 3/4 and "75 percent" are all correct for 75%.
 //     A bare 75 is read as 75 percent, since the question asked for a
-//     percentage; it is Partial only when exp.RequireUnit asks for the sign.
+//     percentage. exp.RequireUnit asks for the answer written as a
+//     percentage: then 75 (no sign) and 0.75 or 3/4 (another form) are Partial.
 //     An expected percentage written without the sign is its number (25
 //     means 25%) unless it is a proportion below one (0.25 and 1/4 mean 25%).
 //   - Numbers with units: units of one dimension convert (120 mm = 12 cm). The
@@ -32,12 +33,18 @@ import (
 //   - "N out of M" is the proportion N/M, or the count N when a whole
 //     number (or a number with a unit) is expected: "28 out of 30 points"
 //     answers 28.
+//   - Ratios: the terms in order, "3:5", "3 : 5", "3 to 5" or "3 is to 5";
+//     5:3 is Incorrect. An equivalent ratio (6:10) is correct, or Partial
+//     with exp.Simplest, like a fraction. A fraction 3/5 is the two-term
+//     ratio 3:5 written the other school way; a single number (0.6) is not a
+//     ratio.
 //   - Multiple choice: a letter ("B", "(b)", "option b"), the option's number
 //     ("option 2") or the option's text.
-//   - Text: compared after normalisation (case, punctuation, whitespace and
-//     the articles a, an, the); exp.Accept lists other accepted answers. An
-//     expected text longer than eight words is an explanation, which only a
-//     model can judge: CannotCheck.
+//   - Text: compared after normalisation (case, punctuation, whitespace,
+//     the articles a, an, the, and subscript digits: CO₂ is CO2);
+//     exp.Accept lists other accepted answers. An expected text of more
+//     than four words (articles left out), with no accepted form that short,
+//     is an explanation, which only a model can judge: CannotCheck.
 //   - Booleans: yes / yeah / true / correct / right ... against no / nope /
 //     false / wrong ..., with negation ("not true").
 //   - Lists compare in order, sets in any order; some but not all elements
@@ -65,7 +72,7 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		res.Verdict, res.Reason = CannotCheck, "no expected answer"
 		return res
 	}
-	if (kind == KindFraction || kind == KindMixedNumber) && (strings.Contains(reply, " /") || strings.Contains(reply, "/ ")) {
+	if (kind == KindFraction || kind == KindMixedNumber || kind == KindRatio) && (strings.Contains(reply, " /") || strings.Contains(reply, "/ ")) {
 		orig := reply
 		reply = closeSlashes(reply)
 		// What was extracted is quoted as the learner wrote it.
@@ -77,13 +84,17 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		return res
 	}
 	switch kind {
-	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit:
+	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit, KindRatio:
 		if i := correction(toks); i > 0 {
 			// "14, no wait, 15": the learner's last word counts.
 			reply = reply[toks[i].start:]
 			toks = appendTokens(rbuf[:0], reply)
 		}
-		evalNumber(exp, etoks, kind, reply, toks, &res)
+		if kind == KindRatio {
+			evalRatio(exp, etoks, reply, toks, &res)
+		} else {
+			evalNumber(exp, etoks, kind, reply, toks, &res)
+		}
 	case KindChoice:
 		evalChoice(exp, etoks, reply, toks, &res)
 	case KindText:
@@ -109,6 +120,7 @@ func Evaluate(exp Expected, reply string) (res Result) {
 //	"1 1/2"                     KindMixedNumber
 //	"75%", "75 percent"         KindPercentage
 //	"12 cm", "$5", "42 apples"  KindUnit
+//	"3:5", "2:3:5"              KindRatio
 //	"B", "(b)"                  KindChoice
 //	"yes", "false"              KindBoolean
 //	"[1, 2, 3]", "(1, 2)"       KindList (brackets mean order matters)
@@ -133,6 +145,9 @@ func inferKind(s string, toks []token) Kind {
 	}
 	if k, ok := numericKind(toks); ok {
 		return k
+	}
+	if isRatio(toks) {
+		return KindRatio
 	}
 	if isExpression(toks) {
 		return KindExpression
@@ -274,8 +289,13 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 			return
 		}
 	}
-	if kind == KindPercentage && exp.RequireUnit && !got.pct && !closeEnough(want.amount(), got.val, exp.Tolerance) {
-		res.Verdict, res.Reason = Partial, "right number, percent sign missing"
+	if kind == KindPercentage && exp.RequireUnit && !got.pct {
+		// Asked for a percentage: 60 lacks the sign, 0.6 and 3/5 are the
+		// value in another form.
+		res.Verdict, res.Reason = Partial, "right value, not written as a percentage"
+		if closeEnough(want.val, got.val, exp.Tolerance) {
+			res.Reason = "right number, percent sign missing"
+		}
 		return
 	}
 	if exp.Simplest && (kind == KindFraction || kind == KindMixedNumber) {

@@ -173,7 +173,11 @@ func TestEvaluatePercentages(t *testing.T) {
 		{"words", p, "three quarters", Correct, ""},
 		{"bare number read as percent", p, "75", Correct, ""},
 		{"bare number when the sign is required", pu, "75", Partial, ""},
-		{"decimal when the sign is required", pu, "0.75", Correct, ""},
+		{"decimal when the sign is required", pu, "0.75", Partial, "0.75"},
+		{"fraction when the sign is required", pu, "3/4", Partial, ""},
+		{"words when the sign is required", pu, "three quarters", Partial, ""},
+		{"word percent when the sign is required", pu, "75 percent", Correct, ""},
+		{"wrong decimal when the sign is required", pu, "0.7", Incorrect, ""},
 		{"wrong", p, "70%", Incorrect, ""},
 		{"bare wrong", p, "0.7", Incorrect, ""},
 		{"percent for a plain number", Expected{Answer: "30"}, "30%", Correct, ""},
@@ -213,6 +217,8 @@ func TestEvaluateUnits(t *testing.T) {
 		{"time convert", Expected{Answer: "2 hours"}, "120 minutes", Correct, ""},
 		{"mass", Expected{Answer: "1.5 kg"}, "1500 g", Correct, ""},
 		{"temperature", Expected{Answer: "30 °C"}, "30°C", Correct, ""},
+		{"cubed superscript", Expected{Answer: "2 m³"}, "2000 litres", Correct, ""},
+		{"squared superscript is not a length", Expected{Answer: "20 m²"}, "20 m", Partial, ""},
 		{"inch not in", Expected{Answer: "5 inches"}, "5 in total", Correct, ""},
 		// A rate is another quantity than the count it is a rate of.
 		{"rate for a count", Expected{Answer: "9 boxes"}, "72/8 = 9 pencils per box.", Partial, "9 pencils per box"},
@@ -270,6 +276,12 @@ func TestEvaluateText(t *testing.T) {
 		{"one letter wrong", Expected{Answer: "diffusion"}, "deffusion", Correct, ""},
 		{"letters swapped", Expected{Answer: "diffusion"}, "diffsuion", Correct, ""},
 		{"split word", Expected{Answer: "carbon dioxide"}, "carbon di oxide", Correct, "carbon di oxide"},
+		{"subscript digit", Expected{Answer: "CO2"}, "CO₂", Correct, "CO₂"},
+		{"subscript digit in a sentence", Expected{Answer: "H2O"}, "I think it's H₂O", Correct, "H₂O"},
+		{"subscript digit expected", Expected{Answer: "CO₂"}, "CO2", Correct, "CO2"},
+		{"subscript digit is not dropped", Expected{Answer: "CO₂"}, "CO", Incorrect, ""},
+		{"subscript digits in a formula", Expected{Answer: "C6H12O6"}, "C₆H₁₂O₆", Correct, ""},
+		{"wrong subscript digit", Expected{Answer: "CO2"}, "CO₃", Incorrect, ""},
 		{"two slips are another word", Expected{Answer: "diffusion"}, "difusian", Incorrect, ""},
 		{"short words need the spelling", Expected{Answer: "solid"}, "solod", Incorrect, ""},
 		{"negated slip", Expected{Answer: "chlorophyll"}, "not chlorophyl", Incorrect, ""},
@@ -335,6 +347,47 @@ func TestEvaluateListsAndSets(t *testing.T) {
 	})
 }
 
+func TestEvaluateRatios(t *testing.T) {
+	r := Expected{Answer: "3:5"}
+	rs := Expected{Answer: "3:5", Simplest: true}
+	runEvalCases(t, []evalCase{
+		{"same", r, "3:5", Correct, "3:5"},
+		{"spaced", r, "3 : 5", Correct, "3 : 5"},
+		{"to", r, "3 to 5", Correct, "3 to 5"},
+		{"is to", r, "3 is to 5", Correct, "3 is to 5"},
+		{"words", r, "three to five", Correct, ""},
+		{"in a sentence", r, "the ratio is 3:5", Correct, "3:5"},
+		{"with a reason", r, "3:5 because 15 and 25 are both divisible by 5", Correct, "3:5"},
+		{"reversed", r, "5:3", Incorrect, "5:3"},
+		{"equivalent", r, "6:10", Correct, "6:10"},
+		{"equivalent when the simplest is asked", rs, "6:10", Partial, "6:10"},
+		{"simplest", rs, "3:5", Correct, ""},
+		{"decimal terms when the simplest is asked", rs, "1.5:2.5", Partial, ""},
+		{"simplified to", rs, "15:25 simplifies to 3:5", Correct, "3:5"},
+		{"reason is not the answer", rs, "3:5 because 15:25 divided by 5 is 3:5", Correct, "3:5"},
+		{"negated then right", r, "not 5:3, it's 3:5", Correct, "3:5"},
+		{"self-correction", r, "5:3, no wait, 3:5", Correct, "3:5"},
+		{"hedge", r, "3:5 or 5:3?", NotAttempt, "3:5 or 5:3"},
+		// A fraction is the other school notation of a two-term ratio; "3
+		// out of 5" is a part of a whole, and one number is no ratio.
+		{"fraction", r, "3/5", Correct, "3/5"},
+		{"fraction spaced", r, "3 / 5", Correct, "3 / 5"},
+		{"fraction reversed", r, "5/3", Incorrect, ""},
+		{"unsimplified fraction when the simplest is asked", rs, "6/10", Partial, ""},
+		{"out of", r, "3 out of 5", Incorrect, ""},
+		{"single number", r, "0.6", Incorrect, "0.6"},
+		{"range", r, "from 3 to 5", Incorrect, ""},
+		{"no ratio", r, "hmm", NotAttempt, ""},
+		{"idk", r, "I don't know", NotAttempt, ""},
+		{"three terms", Expected{Answer: "2:3:5"}, "4 : 6 : 10", Correct, ""},
+		{"three terms reordered", Expected{Answer: "2:3:5"}, "2:5:3", Incorrect, ""},
+		{"terms missing", Expected{Answer: "2:3:5"}, "2:3", Incorrect, ""},
+		{"decimal terms", Expected{Answer: "1.5:2"}, "3:4", Correct, ""},
+		{"explicit kind", Expected{Answer: "3 to 5", Kind: KindRatio}, "3:5", Correct, ""},
+		{"not a ratio answer", Expected{Answer: "9 boxes", Kind: KindRatio}, "9", CannotCheck, ""},
+	})
+}
+
 func TestEvaluateExpressions(t *testing.T) {
 	e := Expected{Answer: "2x + 6"}
 	x7 := Expected{Answer: "x = 7"}
@@ -392,6 +445,13 @@ func TestInferKind(t *testing.T) {
 		"$5":                  KindUnit,
 		"42 apples":           KindUnit,
 		"60 km/h":             KindUnit,
+		"3:5":                 KindRatio,
+		"2:3:5":               KindRatio,
+		"1.5 : 2":             KindRatio,
+		"Note: 5":             KindText,
+		"2:30 pm":             KindText,
+		"1:2, 2:3":            KindSet,
+		"x:y":                 KindText,
 		"B":                   KindChoice,
 		"(c)":                 KindChoice,
 		"yes":                 KindBoolean,
@@ -422,6 +482,21 @@ func TestInferKind(t *testing.T) {
 func TestEvaluateResultFields(t *testing.T) {
 	got := Evaluate(Expected{Answer: "3/4"}, "I think it's 0.75")
 	want := Result{Verdict: Correct, Extracted: "0.75", Kind: KindFraction}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
+	}
+	got = Evaluate(Expected{Answer: "60%", RequireUnit: true}, "0.6")
+	want = Result{Verdict: Partial, Extracted: "0.6", Kind: KindPercentage, Reason: "right value, not written as a percentage"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
+	}
+	got = Evaluate(Expected{Answer: "60%", RequireUnit: true}, "60")
+	want = Result{Verdict: Partial, Extracted: "60", Kind: KindPercentage, Reason: "right number, percent sign missing"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
+	}
+	got = Evaluate(Expected{Answer: "3:5", Simplest: true}, "6:10")
+	want = Result{Verdict: Partial, Extracted: "6:10", Kind: KindRatio, Reason: "not in simplest form"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
 	}

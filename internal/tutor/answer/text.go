@@ -3,6 +3,7 @@ package answer
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxTextWords bounds a machine-checkable text answer (articles left out).
@@ -18,11 +19,30 @@ type normWord struct {
 
 // normalize reduces text to comparable words: lower case, no punctuation, no
 // articles, singular forms, numbers in one canonical spelling (so "0.5" and
-// "1/2" and "a half" agree).
+// "1/2" and "a half" agree), and subscript digits read as digits (so "CO₂"
+// and "CO2" agree). Superscripts stay out: ² is a power, not a 2.
 func normalize(toks []token) []normWord {
 	out := make([]normWord, 0, len(toks))
-	for _, t := range toks {
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
 		switch t.kind {
+		case tSym:
+			if _, ok := subscriptDigit(t.text); !ok {
+				continue
+			}
+			// A run of subscript digits is one number: "C₆H₁₂O₆".
+			var v int64
+			j := i
+			for ; j < len(toks) && (j == i || toks[j].start == toks[j-1].end); j++ {
+				d, ok := subscriptDigit(toks[j].text)
+				if !ok {
+					break
+				}
+				v = min(v*10+d, 1e15)
+			}
+			i = j - 1
+			w := strconv.FormatFloat(float64(v), 'g', 12, 64)
+			out = append(out, normWord{w: w, start: t.start, end: toks[i].end})
 		case tWord:
 			w := strings.Trim(t.text, "'")
 			if w == "a" || w == "an" || w == "the" || w == "" {
@@ -41,6 +61,15 @@ func normalize(toks []token) []normWord {
 		}
 	}
 	return out
+}
+
+// subscriptDigit returns the value of a subscript digit, ₀ to ₉.
+func subscriptDigit(s string) (int64, bool) {
+	r, size := utf8.DecodeRuneInString(s)
+	if size != len(s) || r < '₀' || r > '₉' {
+		return 0, false
+	}
+	return int64(r - '₀'), true
 }
 
 // findWords returns the index in hay where the word sequence needle starts,
