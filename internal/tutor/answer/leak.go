@@ -1,6 +1,9 @@
 package answer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Roles of the speakers in a dialogue.
 const (
@@ -137,6 +140,8 @@ func DetectLeaks(c LeakCheck) []Leak {
 		find = choiceLeaks(c)
 	case KindBoolean:
 		find = booleanLeaks(c)
+	case KindRatio:
+		find = ratioLeaks(c)
 	default:
 		find = textLeaks(c)
 	}
@@ -523,6 +528,44 @@ func booleanLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 
 // textLeaks finds a text answer (or any accepted form) that neither the
 // question nor the learner has used.
+// ratioLeaks finds a ratio answer stated in any of its written forms
+// ("3:5", "3 to 5", "three is to five") unless the question or the learner
+// stated it. An equivalent ratio is no leak: the question often holds one
+// ("Simplify 15 : 25").
+func ratioLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
+	etoks := lex(c.Expected.Answer)
+	runs := ratioRuns(etoks)
+	if len(runs) == 0 {
+		return textLeaks(c)
+	}
+	want := ratioTerms(etoks, runs[0])
+	find := func(toks []token) (ratioRun, bool) {
+		for _, r := range ratioRuns(toks) {
+			if got := ratioTerms(toks, r); slices.EqualFunc(want, got, func(a, b float64) bool { return closeEnough(a, b, 0) }) {
+				return r, true
+			}
+		}
+		return ratioRun{}, false
+	}
+	if _, ok := find(lex(c.Question)); ok {
+		return nil
+	}
+	for _, u := range c.Dialogue {
+		if u.Role != RoleStudent {
+			continue
+		}
+		if _, ok := find(lex(u.Text)); ok {
+			return nil
+		}
+	}
+	return func(s Sentence, toks []token) (string, string, bool) {
+		if r, ok := find(toks); ok {
+			return s.Text[toks[r.first].start:toks[r.last].end], "states the ratio", true
+		}
+		return "", "", false
+	}
+}
+
 func textLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 	cands := textCandidates(c.Expected)
 	q := normalize(lex(c.Question))
