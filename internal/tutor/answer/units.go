@@ -14,19 +14,13 @@ type unit struct {
 
 func (u unit) known() bool { return u.dim != "" }
 
-type unitDef struct {
-	name   string
-	dim    string
-	factor float64
-}
-
 // unitTable maps spellings to units. It is deliberately small: school
 // mathematics needs lengths, masses, volumes, times, money, angles and
 // temperatures.
-var unitTable = func() map[string]unitDef {
-	m := map[string]unitDef{}
+var unitTable = func() map[string]unit {
+	m := map[string]unit{}
 	add := func(dim string, factor float64, name string, spellings ...string) {
-		d := unitDef{name: name, dim: dim, factor: factor}
+		d := unit{name: name, dim: dim, factor: factor}
 		m[name] = d
 		for _, s := range spellings {
 			m[s] = d
@@ -80,7 +74,7 @@ var unitTable = func() map[string]unitDef {
 }()
 
 // lookupUnit finds a spelling in the table, trying singular forms of a plural.
-func lookupUnit(w string) (unitDef, bool) {
+func lookupUnit(w string) (unit, bool) {
 	if d, ok := unitTable[w]; ok {
 		return d, true
 	}
@@ -91,7 +85,7 @@ func lookupUnit(w string) (unitDef, bool) {
 			}
 		}
 	}
-	return unitDef{}, false
+	return unit{}, false
 }
 
 // notUnits are words that commonly follow a number without naming what it
@@ -121,7 +115,7 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 	n := toks[i].num
 	if n.cur != "" {
 		d := unitTable[n.cur]
-		return unit{name: d.name, dim: d.dim, factor: d.factor}, i + 1, true
+		return d, i + 1, true
 	}
 	if n.pct {
 		return unit{}, i + 1, false
@@ -146,7 +140,7 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 	if toks[j].kind == tSym && toks[j].text == "°" {
 		if j+1 < len(toks) && toks[j+1].kind == tWord && toks[j+1].end == toks[j].end && (toks[j+1].text == "c" || toks[j+1].text == "f") {
 			d := unitTable["°"+toks[j+1].text]
-			return unit{name: d.name, dim: d.dim, factor: d.factor}, j + 2, true
+			return d, j + 2, true
 		}
 		return unit{name: "°", dim: "angle", factor: 1}, j + 1, true
 	}
@@ -177,14 +171,14 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 		if end+1 < len(toks) && (toks[end].text == "/" || toks[end].text == "per") && power == "" {
 			if d2, ok2 := lookupUnit(toks[end+1].text); ok2 && d2.dim == "time" {
 				if sp, ok3 := unitTable[d.name+"/"+d2.name]; ok3 {
-					return unit{name: sp.name, dim: sp.dim, factor: sp.factor}, end + 2, true
+					return sp, end + 2, true
 				}
 				if d.dim == "length" {
 					return unit{name: d.name + "/" + d2.name, dim: "speed", factor: d.factor / d2.factor}, end + 2, true
 				}
 			}
 		}
-		return unit{name: d.name, dim: d.dim, factor: d.factor}, end, true
+		return d, end, true
 	}
 	// Rates of counted things: "8 pencils per box", "3 per child". A rate
 	// is another quantity than a count, so it carries a dimension of its
