@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +50,7 @@ func providerCases() []providerCase {
 			lastMessage: func(body map[string]any) any { return last(body["messages"]) },
 		},
 		{
-			name: ProviderOpenAICompatible, model: "llama3.1:8b", newFake: llmtest.NewOpenAI,
+			name: ProviderOpenAICompatible, model: "llama3.1:8b", newFake: compatibleFake("llama3.1:8b"),
 			settings:   func(url string) Settings { return Settings{CompatibleBaseURL: url, CompatibleKey: testKey} },
 			authHeader: "Authorization", authValue: "Bearer " + testKey,
 			outputSchema: func(body map[string]any) (any, any) {
@@ -83,10 +85,20 @@ func providerCases() []providerCase {
 			outputSchema: func(body map[string]any) (any, any) {
 				gc, _ := body["generationConfig"].(map[string]any)
 				got := map[string]any{"responseMimeType": gc["responseMimeType"], "responseJsonSchema": gc["responseJsonSchema"]}
-				return got, map[string]any{"responseMimeType": "application/json", "responseJsonSchema": strict(schemaOf[tutorTurn]())}
+				return got, map[string]any{"responseMimeType": "application/json", "responseJsonSchema": decodeJSON(schemaOf[tutorTurn]().gemini)}
 			},
 			lastMessage: func(body map[string]any) any { return last(body["contents"]) },
 		},
+	}
+}
+
+// compatibleFake returns a constructor of fake OpenAI-compatible servers
+// that have loaded the given models.
+func compatibleFake(models ...string) func(testing.TB, ...llmtest.Reply) *llmtest.Server {
+	return func(t testing.TB, replies ...llmtest.Reply) *llmtest.Server {
+		srv := llmtest.NewOpenAI(t, replies...)
+		srv.SetModels(models...)
+		return srv
 	}
 }
 
@@ -352,6 +364,137 @@ func TestAdapterErrors(t *testing.T) {
 	}
 }
 
+// TestAdapterUnknownModel: each provider answers a model it does not serve
+// with 404 and its own error body (OpenAI model_not_found, Anthropic
+// not_found_error, Gemini NOT_FOUND). That is a configuration mistake: an
+// invalid request, sent once, that does not open the circuit breaker.
+func TestAdapterUnknownModel(t *testing.T) {
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name), func(t *testing.T) {
+			srv := pc.newFake(t)
+			srv.SetModels("some-other-model")
+			rec := &recorder{}
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+			calls := []func() error{
+				func() error { _, err := c.Generate(context.Background(), new(tutorRequest())); return err },
+				func() error {
+					_, err := c.Stream(context.Background(), new(tutorRequest()), func(Delta) error { return nil })
+					return err
+				},
+			}
+			// More failures than open a breaker on a failing provider.
+			for i := range 6 {
+				err := calls[i%2]()
+				var e *Error
+				if !errors.As(err, &e) || e.Kind != KindInvalidRequest || e.StatusCode != 404 {
+					t.Fatalf("call %d: error = %v, want invalid request with HTTP 404", i, err)
+				}
+				if !strings.Contains(e.Message, pc.model) {
+					t.Errorf("call %d: message %q does not name the model", i, e.Message)
+				}
+			}
+			if n := len(srv.Requests()); n != 6 {
+				t.Errorf("%d requests for 6 calls; an unknown model must not be retried", n)
+			}
+			if len(rec.records) != 6 || rec.records[0].ErrorKind != KindInvalidRequest {
+				t.Errorf("usage records = %+v", rec.records)
+			}
+			srv.SetModels(pc.model)
+			srv.Push(llmtest.Reply{Text: "hi"})
+			if _, err := c.Generate(context.Background(), new(tutorRequest())); err != nil {
+				t.Errorf("after the model is served: %v (did the breaker open?)", err)
+			}
+		})
+	}
+}
+
+// TestGeminiTakesEveryOutputSchema sends each checked output schema, as the
+// response schema and as a tool's parameters, to the Gemini fake, which
+// refuses enum members the real API refuses.
+func TestGeminiTakesEveryOutputSchema(t *testing.T) {
+	pc := providerCases()[3]
+	for _, s := range geminiSchemas(t) {
+		t.Run(s.Name(), func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Text: "{}"})
+			c, _ := pc.newTestClient(t, srv, nil)
+			req := tutorRequest()
+			req.Output = s
+			req.Tools = []Tool{{Name: "record", Parameters: s}}
+			if _, err := c.Generate(context.Background(), &req); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestFakesServeTheListedModels: the fakes serve by default the models this
+// package lists for their provider (KnownModels and DefaultPrices); llmtest
+// cannot import llm, so it keeps its own copy of the lists.
+func TestFakesServeTheListedModels(t *testing.T) {
+	for p, fake := range map[Provider][]string{
+		ProviderOpenAI:    llmtest.OpenAIModels(),
+		ProviderAnthropic: llmtest.AnthropicModels(),
+		ProviderGoogle:    llmtest.GeminiModels(),
+	} {
+		want := slices.Clone(KnownModels()[p])
+		for m := range DefaultPrices()[p] {
+			if !slices.Contains(want, m) {
+				want = append(want, m)
+			}
+		}
+		if diff := cmp.Diff(want, fake, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+			t.Errorf("%s: the fake's models differ from the package's lists (-want +got):\n%s", p, diff)
+		}
+	}
+}
+
+// TestAdapterCacheUsage: every adapter reports the whole prompt as
+// InputTokens, the part read from the cache as CachedInputTokens and the
+// part written to it as CacheWriteInputTokens, whether the provider counts
+// cached tokens inside its prompt count (OpenAI prompt_tokens, Gemini
+// promptTokenCount) or beside it (Anthropic input_tokens); streams, whose
+// final counts repeat earlier ones, give the same. The usage record prices
+// each part at its own rate.
+func TestAdapterCacheUsage(t *testing.T) {
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name), func(t *testing.T) {
+			// 2000 prompt tokens: 1200 read from the cache, 500 written to
+			// it (only Anthropic reports writes), 300 neither.
+			u := llmtest.Usage{Input: 2000, Output: 100, Cached: 1200, CacheWrite: 500}
+			want := Usage{InputTokens: 2000, OutputTokens: 100, CachedInputTokens: 1200}
+			if pc.name == ProviderAnthropic {
+				want.CacheWriteInputTokens = 500
+			}
+			srv := pc.newFake(t, llmtest.Reply{Text: "hi", Usage: u}, llmtest.Reply{Text: "hi", Usage: u})
+			rec := &recorder{}
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+			resp, err := c.Generate(context.Background(), new(tutorRequest()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, resp.Usage); diff != "" {
+				t.Errorf("Generate usage (-want +got):\n%s", diff)
+			}
+			resp, err = c.Stream(context.Background(), new(tutorRequest()), func(Delta) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, resp.Usage); diff != "" {
+				t.Errorf("Stream usage (-want +got):\n%s", diff)
+			}
+			price, priced := DefaultPrices().Lookup(pc.name, pc.model)
+			uncached := want.InputTokens - want.CachedInputTokens - want.CacheWriteInputTokens
+			wantCost := (float64(uncached)*price.Input + float64(want.CachedInputTokens)*price.CachedInput +
+				float64(want.CacheWriteInputTokens)*price.CacheWriteInput + float64(want.OutputTokens)*price.Output) / 1e6
+			for _, r := range rec.records {
+				if r.Priced != priced || math.Abs(r.CostUSD-wantCost) > 1e-12 {
+					t.Errorf("record cost = %v (priced %v), want %v (priced %v)", r.CostUSD, r.Priced, wantCost, priced)
+				}
+			}
+		})
+	}
+}
+
 type lookupArgs struct {
 	Concept string `json:"concept"`
 }
@@ -526,7 +669,7 @@ func TestAdapterIgnoresAmbientEnvironment(t *testing.T) {
 		})
 	}
 	t.Run("openai-compatible without a key sends none", func(t *testing.T) {
-		srv := llmtest.NewOpenAI(t, llmtest.Reply{Text: "hi"})
+		srv := compatibleFake("llama3.1")(t, llmtest.Reply{Text: "hi"})
 		c, err := Resolve(Config{Component: ComponentTutor, Provider: ProviderOpenAICompatible, Model: "llama3.1"},
 			Settings{CompatibleBaseURL: srv.URL}, Options{})
 		if err != nil {

@@ -275,9 +275,10 @@ func fromAnthropicResponse(msg *anthropic.Message, outputTool string) (*Response
 		Model: string(msg.Model),
 		Usage: Usage{
 			// input_tokens excludes cache reads and writes; ours includes them.
-			InputTokens:       u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens,
-			OutputTokens:      u.OutputTokens,
-			CachedInputTokens: u.CacheReadInputTokens,
+			InputTokens:           u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens,
+			OutputTokens:          u.OutputTokens,
+			CachedInputTokens:     u.CacheReadInputTokens,
+			CacheWriteInputTokens: u.CacheCreationInputTokens,
 		},
 	}
 	switch msg.StopReason {

@@ -81,7 +81,8 @@ func TestToAnthropicRequest(t *testing.T) {
 
 func TestFromAnthropicResponse(t *testing.T) {
 	const usage = `"usage":{"input_tokens":20,"output_tokens":30,"cache_read_input_tokens":100,"cache_creation_input_tokens":5}`
-	wantUsage := Usage{InputTokens: 125, OutputTokens: 30, CachedInputTokens: 100}
+	// input_tokens excludes the cache reads and writes; ours counts them all.
+	wantUsage := Usage{InputTokens: 125, OutputTokens: 30, CachedInputTokens: 100, CacheWriteInputTokens: 5}
 	for _, tc := range []struct {
 		name       string
 		body       string

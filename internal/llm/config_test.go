@@ -142,7 +142,7 @@ func TestSettingsFromEnv(t *testing.T) {
 		{name: "price override", env: map[string]string{EnvPrices: `{"openai": {"gpt-4o": {"input": 1, "output": 2}}, "gemini": {"my-tuned": {"input": 3, "output": 4, "cached_input": 0.5}}}`},
 			check: func(t *testing.T, s Settings) {
 				got := []Price{s.Prices[ProviderOpenAI]["gpt-4o"], s.Prices[ProviderGoogle]["my-tuned"], s.Prices[ProviderOpenAI]["gpt-4o-mini"]}
-				want := []Price{{Input: 1, Output: 2, CachedInput: 1}, {Input: 3, Output: 4, CachedInput: 0.5}, DefaultPrices()[ProviderOpenAI]["gpt-4o-mini"]}
+				want := []Price{{Input: 1, Output: 2, CachedInput: 1, CacheWriteInput: 1}, {Input: 3, Output: 4, CachedInput: 0.5, CacheWriteInput: 3}, DefaultPrices()[ProviderOpenAI]["gpt-4o-mini"]}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("(-want +got):\n%s", diff)
 				}

@@ -14,7 +14,8 @@
 //     to call; with extended thinking (which forbids forcing a tool) or with
 //     tools of the caller's, through output_config's JSON-schema format.
 //   - google (alias gemini): responseMimeType application/json with
-//     responseJsonSchema.
+//     responseJsonSchema, in which a nullable enum is anyOf with null
+//     (Gemini takes no null among enum values).
 //
 // Provider SDK types stay inside their adapter file, behind pure toX / fromX
 // converters.

@@ -161,12 +161,12 @@ func toGoogleRequest(model string, req *Request) ([]*genai.Content, *genai.Gener
 
 	if s := req.Output; s != nil {
 		cfg.ResponseMIMEType = "application/json"
-		cfg.ResponseJsonSchema = s.strict
+		cfg.ResponseJsonSchema = s.gemini
 	}
 	if len(req.Tools) > 0 {
 		decls := make([]*genai.FunctionDeclaration, len(req.Tools))
 		for i, t := range req.Tools {
-			decls[i] = &genai.FunctionDeclaration{Name: t.Name, Description: t.Description, ParametersJsonSchema: toolSchema(t).strict}
+			decls[i] = &genai.FunctionDeclaration{Name: t.Name, Description: t.Description, ParametersJsonSchema: toolSchema(t).gemini}
 		}
 		cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
 		fc := &genai.FunctionCallingConfig{}
@@ -241,6 +241,9 @@ func fromGoogleResponse(r *genai.GenerateContentResponse) (*Response, error) {
 	resp := &Response{Model: r.ModelVersion}
 	if u := r.UsageMetadata; u != nil {
 		resp.Usage = Usage{
+			// promptTokenCount includes cachedContentTokenCount, as
+			// InputTokens does; toolUsePromptTokenCount is not part of it
+			// (totalTokenCount adds the two) and is billed as input.
 			InputTokens:       int64(u.PromptTokenCount) + int64(u.ToolUsePromptTokenCount),
 			OutputTokens:      int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount),
 			CachedInputTokens: int64(u.CachedContentTokenCount),

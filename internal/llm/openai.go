@@ -218,6 +218,7 @@ func fromOpenAIResponse(c *openai.ChatCompletion) (*Response, error) {
 	resp := &Response{
 		Model: c.Model,
 		Usage: Usage{
+			// prompt_tokens includes cached_tokens, as InputTokens does.
 			InputTokens:       c.Usage.PromptTokens,
 			OutputTokens:      c.Usage.CompletionTokens,
 			CachedInputTokens: c.Usage.PromptTokensDetails.CachedTokens,

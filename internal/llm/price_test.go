@@ -45,7 +45,7 @@ func TestPriceLookup(t *testing.T) {
 }
 
 func TestPriceCost(t *testing.T) {
-	p := Price{Input: 2, Output: 10, CachedInput: 0.5}
+	p := Price{Input: 2, Output: 10, CachedInput: 0.5, CacheWriteInput: 2.5}
 	for _, tc := range []struct {
 		name string
 		u    Usage
@@ -55,6 +55,9 @@ func TestPriceCost(t *testing.T) {
 		{"a million in and out", Usage{InputTokens: 1e6, OutputTokens: 1e6}, 12},
 		{"cached part at the cached price", Usage{InputTokens: 1e6, CachedInputTokens: 4e5, OutputTokens: 0}, 0.6*2 + 0.4*0.5},
 		{"cached above input is capped", Usage{InputTokens: 100, CachedInputTokens: 500}, 100 * 0.5 / 1e6},
+		{"written part at the write price", Usage{InputTokens: 1e6, CachedInputTokens: 2e5, CacheWriteInputTokens: 3e5}, 0.5*2 + 0.2*0.5 + 0.3*2.5},
+		{"writes above the uncached rest are capped", Usage{InputTokens: 100, CachedInputTokens: 60, CacheWriteInputTokens: 80}, (60*0.5 + 40*2.5) / 1e6},
+		{"negative counts count as none", Usage{InputTokens: 100, CachedInputTokens: -5, CacheWriteInputTokens: -5}, 100 * 2 / 1e6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := p.Cost(tc.u); math.Abs(got-tc.want) > 1e-12 {
@@ -65,8 +68,31 @@ func TestPriceCost(t *testing.T) {
 	if got, ok := DefaultPrices().Cost(ProviderAnthropic, "claude-haiku-4-5", Usage{InputTokens: 2000, OutputTokens: 500}); !ok || math.Abs(got-(2000*1+500*5)/1e6) > 1e-12 {
 		t.Errorf("table Cost = %v, %v", got, ok)
 	}
+	// 2000 prompt tokens: 500 plain, 1000 read from the cache, 500 written.
+	u := Usage{InputTokens: 2000, CachedInputTokens: 1000, CacheWriteInputTokens: 500, OutputTokens: 500}
+	if got, ok := DefaultPrices().Cost(ProviderAnthropic, "claude-haiku-4-5", u); !ok || math.Abs(got-(500*1+1000*0.1+500*1.25+500*5)/1e6) > 1e-12 {
+		t.Errorf("table Cost with cache writes = %v, %v", got, ok)
+	}
 	if _, ok := DefaultPrices().Cost(ProviderOpenAICompatible, "llama", Usage{InputTokens: 1}); ok {
 		t.Error("an unpriced model has a cost")
+	}
+}
+
+// TestDefaultCachePrices pins the providers' cache pricing: Anthropic bills
+// five-minute cache writes at 1.25 times and reads at 0.1 times the input
+// price (the adapter never asks for the one-hour cache, billed at 2 times);
+// OpenAI and Gemini's implicit cache bill writes as plain input.
+func TestDefaultCachePrices(t *testing.T) {
+	for p, models := range DefaultPrices() {
+		for m, price := range models {
+			wantWrite, wantRead := price.Input, price.CachedInput
+			if p == ProviderAnthropic {
+				wantWrite, wantRead = 1.25*price.Input, 0.1*price.Input
+			}
+			if math.Abs(price.CacheWriteInput-wantWrite) > 1e-9 || math.Abs(price.CachedInput-wantRead) > 1e-9 {
+				t.Errorf("%s/%s: %+v, want cache writes at %v and reads at %v", p, m, price, wantWrite, wantRead)
+			}
+		}
 	}
 }
 
@@ -77,16 +103,17 @@ func TestParsePrices(t *testing.T) {
 		want PriceTable
 		ok   bool
 	}{
-		{"full", `{"anthropic": {"claude-x": {"input": 1, "output": 5, "cached_input": 0.1}}}`,
-			PriceTable{ProviderAnthropic: {"claude-x": {Input: 1, Output: 5, CachedInput: 0.1}}}, true},
-		{"cached defaults to input", `{"openai-compatible": {"llama": {"input": 0.2, "output": 0.2}}}`,
-			PriceTable{ProviderOpenAICompatible: {"llama": {Input: 0.2, Output: 0.2, CachedInput: 0.2}}}, true},
+		{"full", `{"anthropic": {"claude-x": {"input": 1, "output": 5, "cached_input": 0.1, "cache_write_input": 1.25}}}`,
+			PriceTable{ProviderAnthropic: {"claude-x": {Input: 1, Output: 5, CachedInput: 0.1, CacheWriteInput: 1.25}}}, true},
+		{"cache prices default to input", `{"openai-compatible": {"llama": {"input": 0.2, "output": 0.2}}}`,
+			PriceTable{ProviderOpenAICompatible: {"llama": {Input: 0.2, Output: 0.2, CachedInput: 0.2, CacheWriteInput: 0.2}}}, true},
 		{"gemini alias", `{"gemini": {"g": {"input": 0, "output": 0}}}`, PriceTable{ProviderGoogle: {"g": {}}}, true},
 		{"empty", `{}`, PriceTable{}, true},
 		{"not JSON", `{`, nil, false},
 		{"unknown field", `{"openai": {"m": {"input": 1, "output": 1, "per_request": 1}}}`, nil, false},
 		{"missing output", `{"openai": {"m": {"input": 1}}}`, nil, false},
 		{"negative", `{"openai": {"m": {"input": 1, "output": -1}}}`, nil, false},
+		{"negative cache write", `{"anthropic": {"m": {"input": 1, "output": 1, "cache_write_input": -1}}}`, nil, false},
 		{"rules", `{"rules": {"m": {"input": 1, "output": 1}}}`, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

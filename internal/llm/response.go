@@ -24,14 +24,20 @@ type Usage struct {
 	// CachedInputTokens is the part of InputTokens read from the provider's
 	// prompt cache, billed at a lower price.
 	CachedInputTokens int64
+	// CacheWriteInputTokens is the part of InputTokens written to the
+	// provider's prompt cache, billed at a higher price (Anthropic's
+	// cache_creation_input_tokens; the other providers charge nothing extra
+	// and report none).
+	CacheWriteInputTokens int64
 }
 
 // Add returns the sum of u and v.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		InputTokens:       u.InputTokens + v.InputTokens,
-		OutputTokens:      u.OutputTokens + v.OutputTokens,
-		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
+		InputTokens:           u.InputTokens + v.InputTokens,
+		OutputTokens:          u.OutputTokens + v.OutputTokens,
+		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
 	}
 }
 

@@ -28,8 +28,12 @@ type Enum interface {
 // concurrent use.
 type Schema struct {
 	name string
-	// strict is the schema as OpenAI (strict mode) and Gemini accept it.
+	// strict is the schema as OpenAI's strict mode accepts it.
 	strict json.RawMessage
+	// gemini is the same schema in the JSON Schema subset Gemini's
+	// responseJsonSchema and parametersJsonSchema accept: enum values must be
+	// strings or numbers, so a nullable enum becomes anyOf with null.
+	gemini json.RawMessage
 	// anthropic is the same schema in the subset Anthropic's strict tools and
 	// output format accept: nullable values as anyOf, no numeric or length
 	// bounds (moved into the description; validation still enforces them).
@@ -134,7 +138,7 @@ func NewSchema(name string, js *jsonschema.Schema) (*Schema, error) {
 	if err := strictify(js, "$"); err != nil {
 		return nil, fmt.Errorf("llm: schema %s: %w", name, err)
 	}
-	anth := js.CloneSchemas()
+	anth, gem := js.CloneSchemas(), js.CloneSchemas()
 	strict, err := json.Marshal(js)
 	if err != nil {
 		return nil, fmt.Errorf("llm: schema %s: %w", name, err)
@@ -148,9 +152,15 @@ func NewSchema(name string, js *jsonschema.Schema) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("llm: schema %s: %w", name, err)
 	}
+	geminize(gem)
+	gemJSON, err := json.Marshal(gem)
+	if err != nil {
+		return nil, fmt.Errorf("llm: schema %s: %w", name, err)
+	}
 	return &Schema{
 		name:             name,
 		strict:           strict,
+		gemini:           gemJSON,
 		anthropic:        anthJSON,
 		resolved:         resolved,
 		strictMembers:    rawObject(strict),
@@ -382,18 +392,45 @@ func anthropicize(s *jsonschema.Schema) {
 		anthropicize(s.Items)
 	}
 
+	nullAsAnyOf(s)
+}
+
+// geminize rewrites a strict schema into what Gemini's responseJsonSchema
+// and parametersJsonSchema accept. Their documented subset takes "enum" for
+// strings and numbers only, and Gemini answers a null member with 400
+// "enum[n]: cannot be empty", so a nullable enum becomes anyOf of the enum
+// and null, the shape Pydantic gives Optional[Literal[...]]. Other nullable
+// values keep their type arrays, which responseJsonSchema accepts (unlike
+// the OpenAPI subset of responseSchema, which the adapter does not use).
+func geminize(s *jsonschema.Schema) {
+	for _, p := range s.Properties {
+		geminize(p)
+	}
+	if s.Items != nil {
+		geminize(s.Items)
+	}
+	if len(s.Enum) > 0 {
+		nullAsAnyOf(s)
+	}
+}
+
+// nullAsAnyOf rewrites a nullable schema, {"type": ["null", T], ...}, as
+// {"anyOf": [{"type": T, ...}, {"type": "null"}]} with null dropped from its
+// enum; the description stays outside. Other schemas are left alone.
+func nullAsAnyOf(s *jsonschema.Schema) {
 	types := schemaTypes(s)
-	if len(types) > 1 && slices.Contains(types, "null") {
-		inner := *s
-		inner.Description = ""
-		setTypes(&inner, slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" }))
-		if len(inner.Enum) > 0 {
-			inner.Enum = slices.DeleteFunc(slices.Clone(inner.Enum), func(v any) bool { return v == nil })
-		}
-		*s = jsonschema.Schema{
-			Description: s.Description,
-			AnyOf:       []*jsonschema.Schema{&inner, {Type: "null"}},
-		}
+	if len(types) < 2 || !slices.Contains(types, "null") {
+		return
+	}
+	inner := *s
+	inner.Description = ""
+	setTypes(&inner, slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" }))
+	if len(inner.Enum) > 0 {
+		inner.Enum = slices.DeleteFunc(slices.Clone(inner.Enum), func(v any) bool { return v == nil })
+	}
+	*s = jsonschema.Schema{
+		Description: s.Description,
+		AnyOf:       []*jsonschema.Schema{&inner, {Type: "null"}},
 	}
 }
 

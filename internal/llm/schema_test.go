@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/tutord/tutord/internal/tutor"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -67,6 +71,7 @@ func TestSchemaGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			golden(t, tc.name+".strict.golden", indent(t, tc.schema.strict))
 			golden(t, tc.name+".anthropic.golden", indent(t, tc.schema.anthropic))
+			golden(t, tc.name+".gemini.golden", indent(t, tc.schema.gemini))
 		})
 	}
 }
@@ -217,6 +222,137 @@ func TestSchemaValidate(t *testing.T) {
 			err := s.Validate([]byte(tc.doc))
 			if (err == nil) != tc.ok {
 				t.Errorf("Validate = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
+
+// geminiSchemas are the output schemas whose Gemini form is checked: the
+// test types, which have the shapes of every agent's output (a nullable
+// enum at the top and inside array items, plain enums), and the tutor's own
+// output type. The agents' other output types are unexported; the Gemini
+// fake applies the same check to every schema sent to it.
+func geminiSchemas(t *testing.T) []*Schema {
+	return []*Schema{mustSchema[tutorTurn](t), mustSchema[examPlan](t), mustSchema[tutor.TutorOutput](t)}
+}
+
+// TestSchemaGemini checks the form sent as Gemini's responseJsonSchema and
+// parametersJsonSchema against its documented JSON Schema subset: enum
+// values are strings or numbers, never null (Gemini answers 400 "enum[n]:
+// cannot be empty"); a nullable enum is anyOf of the enum and null; no
+// OpenAPI "nullable" keyword, which belongs to the other subset.
+func TestSchemaGemini(t *testing.T) {
+	for _, s := range geminiSchemas(t) {
+		t.Run(s.Name(), func(t *testing.T) {
+			var doc any
+			if err := json.Unmarshal(s.gemini, &doc); err != nil {
+				t.Fatal(err)
+			}
+			enums := 0
+			walkSchemas(doc, "$", func(path string, sub map[string]any) {
+				if _, ok := sub["nullable"]; ok {
+					t.Errorf("%s: OpenAPI nullable in a JSON schema", path)
+				}
+				enum, ok := sub["enum"].([]any)
+				if !ok {
+					return
+				}
+				enums++
+				for i, v := range enum {
+					switch v := v.(type) {
+					case string:
+						if v == "" {
+							t.Errorf("%s.enum[%d] is empty", path, i)
+						}
+					case float64:
+					default:
+						t.Errorf("%s.enum[%d] = %v, want a string or a number", path, i, v)
+					}
+				}
+				if contains(sub["type"], "null") {
+					t.Errorf("%s: an enum without null beside type null would refuse null", path)
+				}
+			})
+			if enums == 0 {
+				t.Error("the schema has no enum; the test checks nothing")
+			}
+		})
+	}
+}
+
+// walkSchemas calls f on every subschema of a schema document.
+func walkSchemas(v any, path string, f func(string, map[string]any)) {
+	switch v := v.(type) {
+	case map[string]any:
+		f(path, v)
+		for k, c := range v {
+			if k == "enum" || k == "required" {
+				continue
+			}
+			walkSchemas(c, path+"."+k, f)
+		}
+	case []any:
+		for i, c := range v {
+			walkSchemas(c, fmt.Sprintf("%s[%d]", path, i), f)
+		}
+	}
+}
+
+// TestSchemaGeminiAcceptsWhatStrictAccepts: the Gemini form describes the
+// same documents as the strict one, null included where null is allowed.
+func TestSchemaGeminiAcceptsWhatStrictAccepts(t *testing.T) {
+	tutorDoc := func(signal any) string {
+		b, err := json.Marshal(map[string]any{
+			"response": "Well done.", "intent": "answer", "answer_correct": true, "misconceptions_detected": []string{},
+			"mastery_signal": signal, "advance_to_step": nil, "mastery_updates": []any{}, "question_asked": nil,
+			"expected_answer": nil, "question_concept": nil, "session_complete": false, "turn_summary": "ok", "reasoning": "ok",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	examDoc := func(difficulty any) string {
+		b, err := json.Marshal(map[string]any{
+			"topic": "t", "questions": []any{map[string]any{"text": "q", "difficulty": difficulty, "choices": []string{}, "points": 3}},
+			"source": nil, "author": map[string]any{"title": "a", "page": 1}, "notes": nil,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name   string
+		schema *Schema
+		doc    string
+		ok     bool
+	}{
+		{"tutor: null signal", mustSchema[tutor.TutorOutput](t), tutorDoc(nil), true},
+		{"tutor: a signal", mustSchema[tutor.TutorOutput](t), tutorDoc("strong"), true},
+		{"tutor: an unknown signal", mustSchema[tutor.TutorOutput](t), tutorDoc("bogus"), false},
+		{"tutor: a signal of the wrong type", mustSchema[tutor.TutorOutput](t), tutorDoc(3), false},
+		{"exam: null difficulty in an item", mustSchema[examPlan](t), examDoc(nil), true},
+		{"exam: a difficulty", mustSchema[examPlan](t), examDoc("hard"), true},
+		{"exam: an unknown difficulty", mustSchema[examPlan](t), examDoc("brutal"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for form, raw := range map[string]json.RawMessage{"strict": tc.schema.strict, "gemini": tc.schema.gemini} {
+				var js jsonschema.Schema
+				if err := json.Unmarshal(raw, &js); err != nil {
+					t.Fatal(err)
+				}
+				resolved, err := js.Resolve(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var v any
+				if err := json.Unmarshal([]byte(tc.doc), &v); err != nil {
+					t.Fatal(err)
+				}
+				if err := resolved.Validate(v); (err == nil) != tc.ok {
+					t.Errorf("%s form: Validate = %v, want ok=%v", form, err, tc.ok)
+				}
 			}
 		})
 	}

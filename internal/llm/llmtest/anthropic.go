@@ -3,14 +3,16 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"testing"
 	"time"
 )
 
-// NewAnthropic starts a fake Anthropic Messages API server.
+// NewAnthropic starts a fake Anthropic Messages API server. It serves
+// AnthropicModels until SetModels says otherwise.
 func NewAnthropic(t testing.TB, replies ...Reply) *Server {
-	return newServer(t, anthropicDialect{}, "", replies)
+	return newServer(t, anthropicDialect{}, "", AnthropicModels(), replies)
 }
 
 type anthropicDialect struct{}
@@ -57,6 +59,18 @@ func parseAnthropic(req Request) anthropicRequest {
 	return v
 }
 
+func (anthropicDialect) model(req Request) string { return parseAnthropic(req).Model }
+
+// writeModelNotFound answers as Anthropic does a model id it does not know.
+func (anthropicDialect) writeModelNotFound(w http.ResponseWriter, req Request) {
+	w.Header().Set("Request-Id", "req_fake")
+	writeJSON(w, http.StatusNotFound, map[string]any{"type": "error", "error": map[string]any{
+		"type": "not_found_error", "message": "model: " + parseAnthropic(req).Model,
+	}})
+}
+
+func (anthropicDialect) writeInvalid(http.ResponseWriter, Request) bool { return false }
+
 // anthropicBlocks renders a reply's content blocks and stop reason.
 func anthropicBlocks(req anthropicRequest, n int, r Reply) ([]map[string]any, string) {
 	if r.Refusal != "" {
@@ -90,11 +104,13 @@ func anthropicBlocks(req anthropicRequest, n int, r Reply) ([]map[string]any, st
 func anthropicUsage(u Usage) map[string]any {
 	u = u.orDefault()
 	return map[string]any{
-		// input_tokens excludes cache reads, as in the real API.
-		"input_tokens":                u.Input - u.Cached,
+		// input_tokens excludes cache reads and writes, as in the real API.
+		"input_tokens":                u.Input - u.Cached - u.CacheWrite,
 		"output_tokens":               u.Output,
 		"cache_read_input_tokens":     u.Cached,
-		"cache_creation_input_tokens": 0,
+		"cache_creation_input_tokens": u.CacheWrite,
+		// The adapter asks for the default five-minute cache only.
+		"cache_creation": map[string]any{"ephemeral_5m_input_tokens": u.CacheWrite, "ephemeral_1h_input_tokens": 0},
 	}
 }
 
@@ -126,12 +142,8 @@ func (anthropicDialect) writeStream(w http.ResponseWriter, req Request, n int, r
 	blocks, stop := anthropicBlocks(ar, n, r)
 	s := startSSE(w)
 	usage := anthropicUsage(r.Usage)
-	startUsage := map[string]any{
-		"input_tokens":                usage["input_tokens"],
-		"output_tokens":               1,
-		"cache_read_input_tokens":     usage["cache_read_input_tokens"],
-		"cache_creation_input_tokens": 0,
-	}
+	startUsage := maps.Clone(usage)
+	startUsage["output_tokens"] = 1
 	s.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": fmt.Sprintf("msg_%d", n), "type": "message", "role": "assistant", "model": ar.Model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": startUsage,
@@ -159,6 +171,13 @@ func (anthropicDialect) writeStream(w http.ResponseWriter, req Request, n int, r
 	}
 	s.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil, "stop_details": anthropicStopDetails(r)},
-		"usage": map[string]any{"output_tokens": usage["output_tokens"]}})
+		// Counts in message_delta are cumulative: the input and cache counts
+		// repeat those of message_start, and must not be added to them.
+		"usage": map[string]any{
+			"output_tokens":               usage["output_tokens"],
+			"input_tokens":                usage["input_tokens"],
+			"cache_read_input_tokens":     usage["cache_read_input_tokens"],
+			"cache_creation_input_tokens": usage["cache_creation_input_tokens"],
+		}})
 	s.event("message_stop", map[string]any{"type": "message_stop"})
 }

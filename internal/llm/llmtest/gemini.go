@@ -1,16 +1,22 @@
 package llmtest
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// NewGemini starts a fake Gemini API server (generativelanguage v1beta).
+// NewGemini starts a fake Gemini API server (generativelanguage v1beta). It
+// serves GeminiModels until SetModels says otherwise. Like the real API, it
+// answers 400 INVALID_ARGUMENT to a response or parameters JSON schema with
+// an enum member that is not a non-empty string or a number.
 func NewGemini(t testing.TB, replies ...Reply) *Server {
-	return newServer(t, geminiDialect{}, "", replies)
+	return newServer(t, geminiDialect{}, "", GeminiModels(), replies)
 }
 
 type geminiDialect struct{}
@@ -57,6 +63,102 @@ func geminiModel(req Request) string {
 	name := req.Path[strings.LastIndex(req.Path, "/")+1:]
 	name, _, _ = strings.Cut(name, ":")
 	return name
+}
+
+func (geminiDialect) model(req Request) string { return geminiModel(req) }
+
+// writeModelNotFound answers as the Gemini API does a model it does not
+// serve.
+func (geminiDialect) writeModelNotFound(w http.ResponseWriter, req Request) {
+	version, method := "v1beta", "generateContent"
+	if p := strings.Split(strings.TrimPrefix(req.Path, "/"), "/"); len(p) > 1 {
+		version = p[0]
+	}
+	if _, m, ok := strings.Cut(req.Path[strings.LastIndex(req.Path, "/")+1:], ":"); ok {
+		method = m
+	}
+	msg := fmt.Sprintf("models/%s is not found for API version %s, or is not supported for %s. "+
+		"Call ListModels to see the list of available models and their supported methods.", geminiModel(req), version, method)
+	writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": http.StatusNotFound, "message": msg, "status": "NOT_FOUND"}})
+}
+
+// writeInvalid refuses a request whose response or parameters JSON schema
+// has an enum member Gemini does not take: its JSON Schema subset allows
+// enum for strings and numbers, and it reports a null or empty member as
+// "enum[n]: cannot be empty".
+func (geminiDialect) writeInvalid(w http.ResponseWriter, req Request) bool {
+	var body struct {
+		GenerationConfig struct {
+			ResponseJSONSchema any `json:"responseJsonSchema"`
+		} `json:"generationConfig"`
+		Tools []struct {
+			FunctionDeclarations []struct {
+				ParametersJSONSchema any `json:"parametersJsonSchema"`
+			} `json:"functionDeclarations"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(req.Body, &body); err != nil {
+		return false
+	}
+	var problems []string
+	checkGeminiEnums(body.GenerationConfig.ResponseJSONSchema, "GenerateContentRequest.generation_config.response_json_schema", &problems)
+	for i, t := range body.Tools {
+		for j, f := range t.FunctionDeclarations {
+			checkGeminiEnums(f.ParametersJSONSchema, fmt.Sprintf("GenerateContentRequest.tools[%d].function_declarations[%d].parameters_json_schema", i, j), &problems)
+		}
+	}
+	if len(problems) == 0 {
+		return false
+	}
+	var msg strings.Builder
+	for _, p := range problems {
+		fmt.Fprintf(&msg, "* %s\n", p)
+	}
+	writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
+		"code": http.StatusBadRequest, "message": msg.String(), "status": "INVALID_ARGUMENT",
+	}})
+	return true
+}
+
+// checkGeminiEnums appends to problems each enum member of schema (and its
+// subschemas) that Gemini refuses.
+func checkGeminiEnums(schema any, path string, problems *[]string) {
+	s, ok := schema.(map[string]any)
+	if !ok {
+		return
+	}
+	if enum, ok := s["enum"].([]any); ok {
+		for i, v := range enum {
+			switch v := v.(type) {
+			case float64:
+			case string:
+				if v == "" {
+					*problems = append(*problems, fmt.Sprintf("%s.enum[%d]: cannot be empty", path, i))
+				}
+			case nil:
+				*problems = append(*problems, fmt.Sprintf("%s.enum[%d]: cannot be empty", path, i))
+			default:
+				*problems = append(*problems, fmt.Sprintf("%s.enum[%d]: only strings and numbers are allowed", path, i))
+			}
+		}
+	}
+	for _, key := range []string{"properties", "$defs"} {
+		if m, ok := s[key].(map[string]any); ok {
+			for _, name := range slices.Sorted(maps.Keys(m)) {
+				checkGeminiEnums(m[name], fmt.Sprintf("%s.%s[%s]", path, key, name), problems)
+			}
+		}
+	}
+	for _, key := range []string{"anyOf", "oneOf", "prefixItems"} {
+		if list, ok := s[key].([]any); ok {
+			for i, sub := range list {
+				checkGeminiEnums(sub, fmt.Sprintf("%s.%s[%d]", path, key, i), problems)
+			}
+		}
+	}
+	for _, key := range []string{"items", "additionalProperties"} {
+		checkGeminiEnums(s[key], path+"."+key, problems)
+	}
 }
 
 func geminiUsage(u Usage) map[string]any {

@@ -3,6 +3,8 @@
 // Anthropic Messages API (JSON and SSE events) and the Gemini API
 // (generateContent and streamGenerateContent SSE). Each answers with
 // scripted replies, injects failures on demand and records every request.
+// Like the real providers, each refuses a model it does not serve (see
+// SetModels) with the provider's not-found error.
 // It does not import package llm, so that llm's own tests can use it.
 package llmtest
 
@@ -77,9 +79,14 @@ type ToolCall struct {
 	Arguments string
 }
 
-// Usage is the token count a reply reports.
+// Usage is the token count a reply reports. Input counts the whole prompt;
+// Cached is the part read from the prompt cache and CacheWrite the part
+// written to it. Each fake splits them as its provider does: OpenAI and
+// Gemini count cached tokens inside the prompt count, Anthropic reports
+// input_tokens without cache reads and writes beside cache_read_input_tokens
+// and cache_creation_input_tokens. Only Anthropic reports cache writes.
 type Usage struct {
-	Input, Output, Cached int
+	Input, Output, Cached, CacheWrite int
 }
 
 func (u Usage) orDefault() Usage {
@@ -118,6 +125,7 @@ type Server struct {
 	stop    chan struct{}
 
 	mu       sync.Mutex
+	models   map[string]bool
 	replies  []Reply
 	requests []Request
 }
@@ -131,11 +139,20 @@ type dialect interface {
 	writeReply(w http.ResponseWriter, req Request, n int, reply Reply)
 	writeStream(w http.ResponseWriter, req Request, n int, reply Reply)
 	malformed() string
+	// model returns the model the request names.
+	model(req Request) string
+	// writeModelNotFound answers a request for a model the server does not
+	// serve, as the provider does.
+	writeModelNotFound(w http.ResponseWriter, req Request)
+	// writeInvalid answers a request the provider would refuse for its
+	// content, and reports whether it did.
+	writeInvalid(w http.ResponseWriter, req Request) bool
 }
 
-func newServer(t testing.TB, d dialect, basePath string, replies []Reply) *Server {
+func newServer(t testing.TB, d dialect, basePath string, models []string, replies []Reply) *Server {
 	t.Helper()
 	s := &Server{t: t, dialect: d, stop: make(chan struct{}), replies: replies}
+	s.SetModels(models...)
 	s.srv = httptest.NewServer(s)
 	s.URL = s.srv.URL + basePath
 	t.Cleanup(func() {
@@ -143,6 +160,20 @@ func newServer(t testing.TB, d dialect, basePath string, replies []Reply) *Serve
 		s.srv.Close()
 	})
 	return s
+}
+
+// SetModels replaces the models the server serves. A request for any other
+// model is answered with the provider's model-not-found error, without
+// using a scripted reply. Each constructor starts with the models package
+// llm lists for its provider (see OpenAIModels).
+func (s *Server) SetModels(models ...string) {
+	set := make(map[string]bool, len(models))
+	for _, m := range models {
+		set[m] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = set
 }
 
 // Push appends scripted replies.
@@ -185,6 +216,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	n := len(s.requests)
+	known := s.models[s.dialect.model(req)]
+	s.mu.Unlock()
+	// The provider refuses these before anything else, whatever the script.
+	if !known {
+		s.dialect.writeModelNotFound(w, req)
+		return
+	}
+	if s.dialect.writeInvalid(w, req) {
+		return
+	}
+	s.mu.Lock()
 	reply, ok := Reply{}, len(s.replies) > 0
 	if ok {
 		reply, s.replies = s.replies[0], s.replies[1:]

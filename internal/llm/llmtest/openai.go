@@ -10,9 +10,10 @@ import (
 )
 
 // NewOpenAI starts a fake OpenAI Chat Completions server (also standing in
-// for OpenAI-compatible servers). Point the client at Server.URL.
+// for OpenAI-compatible servers). Point the client at Server.URL. It serves
+// OpenAIModels and CompatibleModel until SetModels says otherwise.
 func NewOpenAI(t testing.TB, replies ...Reply) *Server {
-	return newServer(t, openaiDialect{}, "/v1", replies)
+	return newServer(t, openaiDialect{}, "/v1", append(OpenAIModels(), CompatibleModel), replies)
 }
 
 type openaiDialect struct{}
@@ -58,6 +59,21 @@ func openaiModel(req Request) string {
 	json.Unmarshal(req.Body, &v)
 	return v.Model
 }
+
+func (openaiDialect) model(req Request) string { return openaiModel(req) }
+
+// writeModelNotFound answers as OpenAI does a model that does not exist or
+// that the key may not use.
+func (openaiDialect) writeModelNotFound(w http.ResponseWriter, req Request) {
+	writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{
+		"message": fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", openaiModel(req)),
+		"type":    "invalid_request_error",
+		"param":   nil,
+		"code":    "model_not_found",
+	}})
+}
+
+func (openaiDialect) writeInvalid(http.ResponseWriter, Request) bool { return false }
 
 func openaiUsage(u Usage) map[string]any {
 	u = u.orDefault()
