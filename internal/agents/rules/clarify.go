@@ -39,15 +39,35 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	case isNo(msg) && !isQuestion(msg), unhelped(msg):
 		parts = append(parts, v.say(mUnclear))
 		note = "the answer did not help; asked what is unclear"
+	case !asksAbout(msg):
+		// "Why?", "how come?", "what do you mean?": a question about the
+		// answer just given, or, with none, no question yet.
+		concept, sents, ok := followUp(t)
+		switch {
+		case ok && len(sents) > 0:
+			out.Intent = tutor.IntentFollowup
+			parts = append(parts, sents...)
+			parts = append(parts, v.say(mClosure))
+			note = "explained more from the guideline"
+			if concept != "" {
+				out.MasteryUpdates = append(out.MasteryUpdates, tutor.MasteryUpdate{Concept: concept, Score: 0.5})
+				note = "explained more of " + concept
+			}
+		case ok:
+			out.Intent = tutor.IntentFollowup
+			parts = append(parts, v.say(mNoMore), v.say(mClosure))
+			note = "nothing more in the lesson on " + concept
+		default:
+			parts = append(parts, v.say(mWhatAbout, "{topic}", topicTitle(t.Topic), "{concepts}", conceptList(t.Topic.Concepts(), 3)))
+			note = "asked what the doubt is"
+		}
 	default:
 		concept, sents, ok := explain(t.Topic, withSolutions, msg, 2, nil)
 		if !ok {
+			// Better no answer than an unrelated one: say what the lesson
+			// can help with instead.
 			out.Intent = tutor.IntentQuestion
-			first := "the basics"
-			if cs := t.Topic.Concepts(); len(cs) > 0 {
-				first = lowerFirst(cs[0])
-			}
-			parts = append(parts, v.say(mNotInTopic, "{topic}", topicTitle(t.Topic), "{concept}", first))
+			parts = append(parts, v.say(mNotInTopic, "{topic}", topicTitle(t.Topic), "{concepts}", conceptList(t.Topic.Concepts(), 4)), v.say(mClosure))
 			note = "doubt not found in the lesson"
 			break
 		}
@@ -74,6 +94,30 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	out.TurnSummary = cut("Doubts: "+note, 80)
 	out.Reasoning = "Rules engine: " + note + "."
 	return out
+}
+
+// followUp answers a question that names nothing ("why?", "how come?",
+// "what do you mean?") as one about the learner's last doubt: more of the
+// explanation that answered it, leaving out what the history window shows
+// was said already (see explainMore). ok is false when no earlier doubt
+// was answered; sents is empty when the lesson has nothing more to say.
+func followUp(t agents.Turn) (concept string, sents []string, ok bool) {
+	doubt := ""
+	shown := map[string]bool{}
+	for _, m := range t.State.History {
+		switch {
+		case m.Role == tutor.RoleStudent && asksAbout(m.Content):
+			doubt = m.Content
+		case m.Role == tutor.RoleTeacher:
+			for _, s := range sentences(m.Content) {
+				shown[s] = true
+			}
+		}
+	}
+	if doubt == "" {
+		return "", nil, false
+	}
+	return explainMore(t.Topic, withSolutions, doubt, 2, func(s string) bool { return !shown[s] })
 }
 
 // discussedBefore reports whether an earlier doubts session discussed c.

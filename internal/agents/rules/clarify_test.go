@@ -237,3 +237,180 @@ func TestDoubtAnswerDoesNotOpenMidThought(t *testing.T) {
 		}
 	}
 }
+
+// closes reports whether a doubts reply ends with one closing question
+// and asks nothing else.
+func closes(text string) bool {
+	ss := sentences(text)
+	return len(ss) > 0 && says(ss[len(ss)-1], mClosure) && strings.Count(text, "?") == 1
+}
+
+// TestClarifyOutsideTheLesson asks doubts the lesson does not explain,
+// some sharing a word or two with it: each is told so honestly, hears what
+// the lesson can help with and is asked the closing question, and no
+// sentence of the lesson is quoted as if it answered.
+func TestClarifyOutsideTheLesson(t *testing.T) {
+	tests := []struct {
+		topic string
+		msg   string
+	}{
+		{addingFractions, "what is photosynthesis?"},
+		{addingFractions, "who won the world cup"},
+		{addingFractions, "who won the world cup?"},
+		{addingFractions, "What is the capital of France?"},
+		{addingFractions, "what is water made of?"}, // "water" and "made" are in word problems' hints only
+		{photosynthesis, "how do I add fractions?"},
+		{photosynthesis, "do plants breathe?"}, // "plants" is everywhere, "breathe" in a hint only
+		{photosynthesis, "how do animals breathe?"},
+		{photosynthesis, "how much water should I drink?"},
+		{photosynthesis, "what food do humans need?"},
+		{"science/states-of-matter/changes-of-state", "how much water should I drink?"},
+		{"mathematics/ratios-and-percentages/percentages", "who is the prime minister of india?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.topic+"/"+tt.msg, func(t *testing.T) {
+			topic := sampleTopic(t, tt.topic)
+			d := newDriver(t, topic, "outside", tutor.ModeClarify)
+			x := d.say(tt.msg)
+			out := x.reply.Output
+			if !says(x.text(), mNotInTopic) || !strings.Contains(x.text(), topicTitle(topic)) || !strings.Contains(x.text(), conceptList(topic.Concepts(), 4)) {
+				t.Errorf("reply %q should say the lesson on %q does not cover it and name what it does", x.text(), topicTitle(topic))
+			}
+			if !closes(x.text()) {
+				t.Errorf("reply %q should end with one closing question", x.text())
+			}
+			if own := ownWords(topic, x.text()); own != x.text() {
+				t.Errorf("reply %q quotes the lesson", x.text())
+			}
+			if out.Intent != tutor.IntentQuestion || len(out.MasteryUpdates) != 0 || out.SessionComplete {
+				t.Errorf("intent %q, updates %+v, complete %t", out.Intent, out.MasteryUpdates, out.SessionComplete)
+			}
+		})
+	}
+}
+
+// TestClarifyInTheLesson asks doubts the lesson does explain in the words
+// learners use: everyday words for the lesson's ("bottom number", "take
+// away", "squash", "%"), other forms of its words ("divide" for
+// "dividing"), a word or two the lesson never uses beside one it does, and
+// framing words ("the main idea of", "in maths"). Each is answered from
+// the right concept.
+func TestClarifyInTheLesson(t *testing.T) {
+	tests := []struct {
+		topic   string
+		msg     string
+		concept string
+		from    string // a phrase the answer should quote
+	}{
+		{addingFractions, "what is the bottom number of a fraction called?", "Like fractions", "The denominator tells us the size of each part"},
+		{addingFractions, "what do I do with the top numbers when adding?", "Like fractions", "Add the numerators and keep the denominator"},
+		{addingFractions, "how do you find the sum of 1/4 and 1/6?", "Unlike fractions", "We cannot add quarters and sixths"},
+		{addingFractions, "what is the lowest common multiple?", "Unlike fractions", "the LCM of the denominators"},
+		{addingFractions, "what is a denominator in maths?", "Like fractions", "The denominator tells us the size of each part"},
+		{"mathematics/ratios-and-percentages/percentages", "what does percent mean?", "What a percentage is", "into a percentage"},
+		{"mathematics/ratios-and-percentages/percentages", "how do I find 20% of 50?", "Percentage of a quantity", "To find a percentage of a quantity"},
+		{"mathematics/ratios-and-percentages/ratios-and-proportions", "how do I divide 60 in the ratio 2:3?", "Dividing in a ratio", "in the ratio 2 : 3"},
+		{"science/states-of-matter/solids-liquids-and-gases", "why can we squash a gas?", "Properties of the three states", "easy to compress"},
+		{"mathematics/integers/multiplying-and-dividing-integers", "why is a negative times a negative positive?", "Sign rules for multiplication", "the product is positive"},
+		{"mathematics/fractions/dividing-fractions", "why do we flip the second fraction?", "Dividing by a fraction", "turned upside down"},
+		{photosynthesis, "what gas do plants give out?", "What photosynthesis is", "Oxygen is given out."},
+		{photosynthesis, "where does the plant keep extra glucose", "What photosynthesis is", "stores extra glucose as starch"},
+		{"mathematics/linear-equations/variable-on-both-sides", "how do I get rid of fractions in an equation?", "Equations with fractions", "To clear fractions"},
+		{"mathematics/linear-equations/variable-on-both-sides", "What is the main idea of equations with fractions?", "Equations with fractions", "To clear fractions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.topic+"/"+tt.msg, func(t *testing.T) {
+			d := newDriver(t, sampleTopic(t, tt.topic), "inside", tutor.ModeClarify)
+			x := d.say(tt.msg)
+			if !strings.Contains(x.text(), tt.from) || says(x.text(), mNotInTopic) || !closes(x.text()) {
+				t.Errorf("reply %q; want an answer quoting %q and one closing question", x.text(), tt.from)
+			}
+			if diff := cmp.Diff([]tutor.MasteryUpdate{{Concept: tt.concept, Score: 0.5}}, x.reply.Output.MasteryUpdates); diff != "" {
+				t.Errorf("mastery updates (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestClarifyFollowUp: a short question after an answer ("why?", "what do
+// you mean?") asks about that answer. It hears more of the same concept's
+// explanation, never what it heard already, until the lesson has nothing
+// more to say, and says so. Asked before any doubt, it is asked what the
+// doubt is about.
+func TestClarifyFollowUp(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	const doubt = "How do I add fractions with different denominators?"
+	for _, msg := range []string{"why?", "Why", "how?", "how come?", "what do you mean?", "can you give an example?", "why is that?", "but why does that work?", "tell me more", "hmm"} {
+		t.Run(msg, func(t *testing.T) {
+			d := newDriver(t, topic, "follow", tutor.ModeClarify)
+			first := d.say(doubt)
+			x := d.say(msg)
+			out := x.reply.Output
+			if out.Intent != tutor.IntentFollowup || says(x.text(), mNotInTopic) || !closes(x.text()) {
+				t.Errorf("after %q, %q got %q (intent %q)", first.text(), msg, x.text(), out.Intent)
+			}
+			if diff := cmp.Diff([]tutor.MasteryUpdate{{Concept: "Unlike fractions", Score: 0.5}}, out.MasteryUpdates); diff != "" {
+				t.Errorf("mastery updates (-want +got):\n%s", diff)
+			}
+			for _, s := range sentences(ownWords(topic, first.text())) {
+				if strings.Contains(x.text(), s) {
+					t.Errorf("%q repeats %q", x.text(), s)
+				}
+			}
+		})
+	}
+
+	t.Run("until the lesson has no more", func(t *testing.T) {
+		d := newDriver(t, topic, "follow-more", tutor.ModeClarify)
+		d.say(doubt)
+		told := map[string]bool{}
+		for _, s := range sentences(d.log[0].text()) {
+			told[s] = true
+		}
+		// Until the doubt leaves the history window, after which the
+		// learner is asked what the doubt is.
+		for i := 0; ; i++ {
+			if i == 10 {
+				t.Fatalf("the follow-ups never ended: %s", strings.Join(d.transcript(), "\n"))
+			}
+			x := d.say("why?")
+			if says(x.text(), mWhatAbout) {
+				break
+			}
+			ss := sentences(x.text())
+			for _, s := range ss[:len(ss)-1] {
+				if told[s] {
+					t.Errorf("%q said again", s)
+				}
+				told[s] = true
+			}
+		}
+
+		magnets := &tutor.Topic{TopicName: "Magnets - Poles", GradeLevel: 6, Steps: []tutor.Step{{ID: 1, Type: tutor.StepExplain, Concept: "Poles", Title: "Poles",
+			Content: "A magnet has two poles, north and south. Opposite poles attract and like poles repel. A magnet attracts iron."}}}
+		d = newDriver(t, magnets, "follow-magnets", tutor.ModeClarify)
+		d.say("what do like poles do?")
+		if x := d.say("why?"); !strings.HasPrefix(x.text(), "A magnet attracts iron. ") || !closes(x.text()) {
+			t.Errorf("reply %q, want the sentence not told yet", x.text())
+		}
+		if x := d.say("why?"); !says(x.text(), mNoMore) || !closes(x.text()) || len(x.reply.Output.MasteryUpdates) != 0 {
+			t.Errorf("reply %q, updates %+v", x.text(), x.reply.Output.MasteryUpdates)
+		}
+	})
+
+	t.Run("before any doubt", func(t *testing.T) {
+		d := newDriver(t, topic, "follow-first", tutor.ModeClarify)
+		x := d.say("why?")
+		if !says(x.text(), mWhatAbout) || len(x.reply.Output.MasteryUpdates) != 0 || x.reply.Output.SessionComplete {
+			t.Errorf("reply %q, output %+v", x.text(), x.reply.Output)
+		}
+	})
+
+	t.Run("after a doubt outside the lesson", func(t *testing.T) {
+		d := newDriver(t, topic, "follow-outside", tutor.ModeClarify)
+		d.say("who won the world cup?")
+		if x := d.say("why?"); !says(x.text(), mWhatAbout) {
+			t.Errorf("reply %q", x.text())
+		}
+	})
+}

@@ -39,7 +39,8 @@
 // given after the worked solution was shown is acknowledged instead and
 // counts as right with help (adequate, 0.5). Then the lesson moves on: the next practice question, the next step's
 // question, the next explanation, or, after the final step, a wrap-up
-// naming the concepts covered, with session_complete. A wrong answer walks
+// naming the concepts covered and the mistakes made (see below), with
+// session_complete. A wrong answer walks
 // the ladder: the question's first hint, its second, the worked solution,
 // then, once per step, a step back to another question on the same
 // concept not asked yet, no harder when the bank has one; the twelfth
@@ -56,9 +57,15 @@
 // a question from the learner is answered from the lesson and the question
 // asked again, or, when the lesson does not explain it, the learner hears
 // so. Between steps the same holds, and "can you explain again?" hears
-// the last part again. The engine names no misconception itself: the
+// the last part again. The engine detects no misconception itself: the
 // domain records a bank question's misconception when the wrong answer is
-// one that misconception leads to. Any
+// one that misconception leads to. The wrap-up, and the reply when a
+// sitting runs out of time, name in the learner's words up to two that the
+// session recorded, the one seen most often with the rule that sets it
+// right ("...; just watch out for adding the denominators too. The
+// denominators are equal, so add the numerators and keep the
+// denominator."); a mistake that means nothing without its question
+// ("subtracting 5 from 65") is named by its concept. Any
 // sentence that would still give away the pending question's answer, or
 // the answer of the question being asked, is dropped before the reply
 // leaves (answer.DetectLeaks). Answers the evaluator cannot check are
@@ -76,12 +83,19 @@
 // worked solutions are searched too (a lesson quotes hints only: solutions
 // would answer its questions to come). Words are compared without stop
 // words and the words that frame a question ("what does X mean", "how do
-// I find X"), with plurals and verb endings stemmed, each weighted by how
-// rare it is in the lesson (twice in a name or title). When no concept
-// covers more than half of the question's weight the engine says that the
-// lesson does not explain it rather than quote something unrelated; words
-// the lesson never uses count against a question only when it names none
-// of the lesson's key terms. One closure question follows. A short "no",
+// I find X", "in maths"), with plurals and verb endings stemmed and a
+// learner's everyday words read as the lesson's ("bottom number" as
+// "denominator", "%" as "percentage"), each weighted by how rare it is in
+// the lesson (twice in a name or title), a word the lesson never uses
+// weighing most. When no concept covers more than half of the question's
+// weight, the sentences chosen do not, or the question names nothing the
+// lesson is about (only the everyday words of its word problems' hints),
+// the engine says that the lesson does not cover it and what it can help
+// with, rather than quote something unrelated. A question that names
+// nothing ("why?", "what do you mean?") asks about the last doubt: it
+// hears more of the explanation that answered it, never what the history
+// shows it heard, or that the lesson has no more. One closure question
+// follows. A short "no",
 // "no more doubts" or "that's all" ends the session with a goodbye, which
 // thanks back only a learner who thanked. The
 // concept answered is reported in mastery_updates so that the domain

@@ -164,18 +164,93 @@ func weights(ps []passage) (map[string]float64, float64) {
 // exceed for the engine to answer from it. At or below it the question is
 // about something the lesson does not explain ("how do I add fractions" in
 // a lesson on photosynthesis shares only "add", which the lesson uses once
-// and so weighs as much as "fractions", which it never uses), and the
-// honest reply is to say so rather than quote an unrelated sentence.
+// and so weighs as much as "fractions", which it never uses; "do plants
+// breathe?" shares only "plant", which a lesson on photosynthesis uses so
+// often that it weighs little beside "breathe", which it never uses), and
+// the honest reply is to say so rather than quote an unrelated sentence.
+// A word the lesson never uses weighs most of all (see weights), so one
+// such word outweighs a common lesson word, while a question whose words a
+// passage all uses is covered in full. Numbers weigh nothing in the share when
+// the question has words: "how do I divide 60 in the ratio 2:3?" is about
+// dividing in a ratio whatever the numbers.
 const minCoverage = 0.5
 
 // frameWords are the words that frame a question rather than say what it
-// is about: "what does X mean", "how do I find X", "what happens to X".
-// A lesson rarely uses them, so as terms they would weigh most and sink the
-// share of the question a passage covers.
+// is about: "what does X mean", "how do I find X", "what happens to X",
+// "what is the main idea of X in maths?", "how come?", "hmm, why?". A
+// lesson rarely uses them, so as terms they would weigh most and sink the
+// share of the question a passage covers; and a question of nothing else
+// asks about the answer just given (see followUp).
 var frameWords = wordSet(`mean means meant meaning find finds finding found work works working worked happen
 	happens happened happening use uses used using define defined definition call called calls say says said
 	show shows showed give gives given talk learn learnt study help example examples exactly actually basically
-	simple simply word words`)
+	simple simply word words doubt doubts idea ideas main concept concepts topic topics chapter class subject
+	maths math mathematics science come hmm hm umm um uh huh oh ah interesting`)
+
+// everyday maps a learner's everyday words to the words a lesson uses for
+// them: "what is the bottom number called?" asks about the denominator.
+// The first lesson word the lesson uses replaces the learner's; a single
+// everyday word is replaced only when the lesson does not use it itself
+// (a lesson that says "times" keeps it). The list is short on purpose: it
+// holds the school words learners most often say differently.
+var everyday = map[string][]string{
+	"bottom number": {"denominator"}, "bottom numbers": {"denominator"},
+	"top number": {"numerator"}, "top numbers": {"numerator"},
+	"lowest common multiple": {"LCM"}, "least common multiple": {"LCM"},
+	"take away": {"subtract"}, "minus": {"subtract"}, "takeaway": {"subtract"},
+	"sum": {"add"}, "plus": {"add"}, "total": {"add"},
+	"times": {"multiply"}, "multiplication": {"multiply"},
+	"share": {"divide"}, "split": {"divide"}, "division": {"divide"},
+	"percent": {"percentage"}, "per cent": {"percentage"},
+	"squash": {"compress"}, "squeeze": {"compress"}, "press": {"compress"},
+	"flip": {"reciprocal"}, "upside down": {"reciprocal"},
+	"vapour": {"gas"}, "vapor": {"gas"},
+}
+
+// askedTerms returns the terms of a learner's question that say what it is
+// about (see contentTerms), with everyday words in the lesson's words (see
+// everyday); uses reports whether the lesson uses a term. "%" is read as
+// "percent".
+func askedTerms(question string, uses func(string) bool) []string {
+	ws := words(strings.ReplaceAll(question, "%", " percent "))
+	var out []string
+	add := func(ts ...string) {
+		for _, t := range ts {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	for i := 0; i < len(ws); i++ {
+		if ts, k := inLessonWords(ws[i:], uses); k > 0 {
+			add(ts...)
+			i += k - 1
+			continue
+		}
+		if !frameWords[ws[i]] && !continuationWords[ws[i]] {
+			add(terms(ws[i])...)
+		}
+	}
+	return out
+}
+
+// inLessonWords returns the lesson's terms for the everyday phrase that
+// ws opens with, longest first, and how many words of ws it takes; 0 when
+// none applies.
+func inLessonWords(ws []string, uses func(string) bool) ([]string, int) {
+	for k := min(3, len(ws)); k >= 1; k-- {
+		alts, ok := everyday[strings.Join(ws[:k], " ")]
+		if !ok || k == 1 && slices.ContainsFunc(terms(ws[0]), uses) {
+			continue
+		}
+		for _, a := range alts {
+			if ts := terms(a); len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !uses(t) }) {
+				return ts, k
+			}
+		}
+	}
+	return nil, 0
+}
 
 // keyTerms returns the terms that name what a lesson teaches: those of its
 // topic's name, its concepts and step titles, and its learning objectives
@@ -199,38 +274,77 @@ func keyTerms(t *tutor.Topic) map[string]bool {
 	return key
 }
 
-// score returns the passage's relevance to a question's terms, each
-// shared term counting its weight, twice when it is in the concept's name
-// or step titles; and the share of the question's weight the passage
-// covers. A term the topic never uses counts against the share (as
-// unknown) unless skipUnknown is set. Weighted word overlap is crude, but it
-// is deterministic, cheap and easy to reason about, and the passages are
-// short and on one topic.
-func (p *passage) score(q []string, idf map[string]float64, unknown float64, skipUnknown bool) (float64, float64) {
-	var score, covered, total float64
-	for _, w := range q {
-		wt, ok := idf[w]
-		if !ok {
-			if skipUnknown {
-				continue
-			}
-			wt = unknown
+// asked is a learner's question as weighed against one set of passages:
+// its terms, each term's weight, the weight of a term the passages never
+// use, and which terms name something the lesson itself is about (see
+// explain).
+type asked struct {
+	terms   []string
+	idf     map[string]float64
+	unknown float64
+	topical func(string) bool
+}
+
+func (a asked) weight(w string) float64 {
+	if wt, ok := a.idf[w]; ok {
+		return wt
+	}
+	return a.unknown
+}
+
+// share returns the share of the question's weight that a text covers,
+// has reporting whether the text has a term: only topical terms count as
+// covered, a term the topic never uses weighs as unknown, and numbers are
+// left out when the question has words (see minCoverage).
+func (a asked) share(has func(string) bool) float64 {
+	words := slices.ContainsFunc(a.terms, func(w string) bool { return !isDigits(w) })
+	var covered, total float64
+	for _, w := range a.terms {
+		if words && isDigits(w) {
+			continue
 		}
-		total += wt
-		if p.title[w] {
-			score += 2 * wt
-		}
-		if p.body[w] {
-			score += wt
-		}
-		if p.title[w] || p.body[w] {
-			covered += wt
+		total += a.weight(w)
+		if has(w) && a.topical(w) {
+			covered += a.weight(w)
 		}
 	}
 	if total == 0 {
-		return 0, 0
+		return 0
 	}
-	return score, covered / total
+	return covered / total
+}
+
+// score returns the passage's relevance to a question, each shared term
+// counting its weight, twice when it is in the concept's name or step
+// titles; and the share of the question the passage covers. Weighted word
+// overlap is crude, but it is deterministic, cheap and easy to reason
+// about, and the passages are short and on one topic.
+func (p *passage) score(a asked) (float64, float64) {
+	var score float64
+	for _, w := range a.terms {
+		if p.title[w] {
+			score += 2 * a.weight(w)
+		}
+		if p.body[w] {
+			score += a.weight(w)
+		}
+	}
+	return score, a.share(func(w string) bool { return p.title[w] || p.body[w] })
+}
+
+// vocabulary returns the terms that passages use, in their sentences or
+// their concepts' names and titles.
+func vocabulary(ps []passage) map[string]bool {
+	v := map[string]bool{}
+	for _, p := range ps {
+		for w := range p.body {
+			v[w] = true
+		}
+		for w := range p.title {
+			v[w] = true
+		}
+	}
+	return v
 }
 
 // explain answers a question from the topic: the (at most n) sentences of
@@ -240,73 +354,175 @@ func (p *passage) score(q []string, idf map[string]float64, unknown float64, ski
 // keeps all). It answers from the lesson's explanations when they cover
 // the question, else from the wider source src. It returns the passage's
 // concept and false when no passage covers more of the question than
-// minCoverage. Ties go to the earlier passage and sentence.
+// minCoverage, or the sentences chosen, read with the concept's name, do
+// not: a passage can cover a question with words spread over sentences
+// that each say something else. Ties go to the earlier passage and
+// sentence.
 //
-// A question that names something the lesson teaches (a key term, see
-// keyTerms) is not held back by words the lesson never uses: in "what is a
-// denominator in maths?" the lesson's silence on "maths" says nothing.
-// Without a key term those words count in full, so that a question that
-// shares only an incidental word with the lesson ("add" in "how do I add
-// fractions" asked of a lesson on photosynthesis) is not answered.
+// A question must also name something the lesson itself is about: a key
+// term (see keyTerms), or a word of its explanations, its common
+// misconceptions or its questions. Words found only in the bank's hints
+// and solutions are not: they are the everyday words of its word problems
+// ("water", "made" in "what is water made of?" asked of a lesson on
+// fractions) and of its nudges ("Think of the gas that animals breathe
+// out."), which cover no question on their own ("do plants breathe?").
 func explain(t *tutor.Topic, src source, question string, n int, keep func(string) bool) (string, []string, bool) {
-	q := contentTerms(question)
-	if len(q) == 0 || t == nil {
+	lt, ok := readLesson(t, src, question)
+	if !ok {
 		return "", nil, false
 	}
-	key := keyTerms(t)
-	named := slices.ContainsFunc(q, func(w string) bool { return key[w] })
-	tiers := []source{lessonOnly}
-	if src > lessonOnly {
-		tiers = append(tiers, src)
-	}
-	for _, s := range tiers {
-		if concept, sents, ok := explainFrom(passages(t, s), q, named, n, keep); ok {
-			return concept, sents, true
+	for _, ps := range lt.tiers {
+		p, a, ok := lt.best(ps, false)
+		if !ok {
+			continue
+		}
+		idx := pick(p, a, n, keep)
+		// The answer itself must cover the question, not just the passage
+		// around it: its sentences, read with the concept's name.
+		says := func(w string) bool {
+			return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
+		}
+		if len(idx) > 0 && a.share(says) > minCoverage {
+			return p.concept, p.sentences(idx), true
 		}
 	}
 	return "", nil, false
 }
 
-// explainFrom is explain on one set of passages.
-func explainFrom(ps []passage, q []string, named bool, n int, keep func(string) bool) (string, []string, bool) {
+// explainMore answers a follow-up on a question explain answered ("why?",
+// "what do you mean?"): from the passage that covers the question best,
+// leaving aside the guideline's common misconceptions (each a point of its
+// own, so that another of them is no more on the question), the (at most
+// n) sentences that keep accepts, those that share the most with the
+// question first, and the passage's first ones when none shares anything.
+// It answers from the lesson's explanations when they have more to say,
+// else from the wider source's passage on the same concept, with
+// sentences that share something with the question. It returns the
+// passage's concept, and no sentences when neither has more; ok is false
+// when explain would not answer the question.
+func explainMore(t *tutor.Topic, src source, question string, n int, keep func(string) bool) (concept string, sents []string, ok bool) {
+	if _, _, ok := explain(t, src, question, n, nil); !ok {
+		return "", nil, false
+	}
+	lt, _ := readLesson(t, src, question)
+	found := false
+	for k, ps := range lt.tiers {
+		p, a, ok := lt.best(ps, true)
+		if !ok || found && p.concept != concept {
+			continue
+		}
+		if !found {
+			concept, found = p.concept, true
+		}
+		more := keep
+		if k > 0 {
+			// A hint that shares nothing with the question is a nudge
+			// towards another question's answer, not more on this one.
+			more = func(s string) bool {
+				return (keep == nil || keep(s)) && slices.ContainsFunc(terms(s), func(w string) bool { return slices.Contains(a.terms, w) })
+			}
+		}
+		if idx := pick(p, a, n, more); len(idx) > 0 {
+			return p.concept, p.sentences(idx), true
+		}
+	}
+	return concept, nil, true
+}
+
+// lessonText is what a question about a topic is answered from: the passages
+// of the lesson's explanations and of the wider source (see explain), the
+// question's terms, and which terms name something the lesson itself is
+// about.
+type lessonText struct {
+	tiers   [][]passage
+	q       []string
+	topical func(string) bool
+}
+
+// readLesson prepares the answer to a question from a topic; ok is false
+// when the question names nothing the lesson is about (see explain).
+func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) {
+	if t == nil {
+		return lessonText{}, false
+	}
+	lesson := passages(t, lessonOnly)
+	lt := lessonText{tiers: [][]passage{lesson}}
+	if src > lessonOnly {
+		lt.tiers = append(lt.tiers, passages(t, src))
+	}
+	key := keyTerms(t)
+	own, all := vocabulary(lesson), vocabulary(lt.tiers[len(lt.tiers)-1])
+	for _, bq := range t.Questions {
+		for _, w := range terms(bq.Text) {
+			own[w] = true
+		}
+	}
+	lt.q = askedTerms(question, func(w string) bool { return all[w] || key[w] })
+	lt.topical = func(w string) bool { return own[w] || key[w] || isDigits(w) }
+	return lt, len(lt.q) > 0 && slices.ContainsFunc(lt.q, lt.topical)
+}
+
+// best returns the passage of ps most relevant to the question, among
+// those that cover more of it than minCoverage, and the question as
+// weighed against ps; ok is false when none does. Ties go to the earlier
+// passage. With points set, the passage of the guideline's common
+// misconceptions is left aside.
+func (lt lessonText) best(ps []passage, points bool) (passage, asked, bool) {
 	idf, unknown := weights(ps)
+	a := asked{terms: lt.q, idf: idf, unknown: unknown, topical: lt.topical}
 	best, top := -1, 0.0
 	for i := range ps {
-		if s, c := ps[i].score(q, idf, unknown, named); s > top && c > minCoverage {
+		if points && ps[i].single {
+			continue
+		}
+		if s, c := ps[i].score(a); s > top && c > minCoverage {
 			best, top = i, s
 		}
 	}
 	if best < 0 {
-		return "", nil, false
+		return passage{}, a, false
 	}
-	p := ps[best]
+	return ps[best], a, true
+}
+
+// pick returns the indexes of the (at most n) sentences of p that share
+// the most weight of terms with the question, keeping only sentences that
+// keep accepts (nil keeps all), in their original order. Ties go to the
+// earlier sentence.
+func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	type scored struct {
-		i int
-		w float64
+		i    int
+		w, n float64 // the weight of the words and of the numbers shared
 	}
 	var ranked []scored
 	for i, ts := range p.terms {
 		if keep != nil && !keep(p.sents[i]) {
 			continue
 		}
-		var w float64
+		r := scored{i: i}
 		for _, x := range ts {
-			if slices.Contains(q, x) {
-				w += idf[x]
+			switch {
+			case !slices.Contains(a.terms, x):
+			case isDigits(x):
+				r.n += a.weight(x)
+			default:
+				r.w += a.weight(x)
 			}
 		}
-		ranked = append(ranked, scored{i, w})
+		ranked = append(ranked, r)
 	}
-	// Most weight first; a stable sort keeps ties in text order. Sentences
-	// sharing nothing with the question are used only when none does (the
-	// question matched the concept's name): then the first ones.
-	slices.SortStableFunc(ranked, func(a, b scored) int { return cmp.Compare(b.w, a.w) })
+	// Most weight of words first, then of numbers: the words say what the
+	// question asks, the numbers only which example it has in mind. A
+	// stable sort keeps ties in text order. Sentences sharing nothing with
+	// the question are used only when none does (the question matched the
+	// concept's name): then the first ones.
+	slices.SortStableFunc(ranked, func(a, b scored) int { return cmp.Or(cmp.Compare(b.w, a.w), cmp.Compare(b.n, a.n)) })
 	if p.single {
 		n = 1
 	}
 	ranked = ranked[:min(n, len(ranked))]
-	if len(ranked) > 0 && ranked[0].w > 0 {
-		ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.w == 0 })
+	if len(ranked) > 0 && ranked[0].w+ranked[0].n > 0 {
+		ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.w+r.n == 0 })
 	}
 	slices.SortFunc(ranked, func(a, b scored) int { return a.i - b.i })
 	var idx []int
@@ -318,11 +534,16 @@ func explainFrom(ps []passage, q []string, named bool, n int, keep func(string) 
 		}
 		idx = append(idx, r.i)
 	}
-	var out []string
+	return idx
+}
+
+// sentences returns the passage's sentences at idx.
+func (p *passage) sentences(idx []int) []string {
+	out := make([]string, 0, len(idx))
 	for _, i := range idx {
 		out = append(out, p.sents[i])
 	}
-	return p.concept, out, len(out) > 0
+	return out
 }
 
 // leansBack reports whether a sentence opens with a word that points back

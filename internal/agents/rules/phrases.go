@@ -68,6 +68,10 @@ const (
 	mNotCovered    // a doubt the lesson does not explain, before the lesson goes on
 	mNotCoveredAsk // a doubt the lesson does not explain, back to the question: {q}
 	mGoodbyeThanks // a doubts session ends with thanks
+	mNoMore        // a follow-up on a doubt the lesson has said all it has about
+	mWhatAbout     // a question that names nothing, with no doubt before it: {topic}, {concepts}
+	mWatch         // names the mistakes a lesson recorded: {mistakes}
+	mWrapUpWatch   // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
 
 	moveCount // the number of moves, not a move
 )
@@ -258,6 +262,13 @@ var phrasebook = map[move][]string{
 		"And that completes the lesson: you've covered {concepts}{name}.",
 		"Well worked{name}: you've finished the lesson on {concepts}.",
 	},
+	// One sentence, so that the wrap-up stays within three of the engine's
+	// own after praise for the last answer.
+	mWrapUpWatch: {
+		"That's the whole lesson{name}: you've worked through {concepts}; just watch out for {mistakes}.",
+		"And that completes the lesson: you've covered {concepts}{name}; remember to watch out for {mistakes}.",
+		"Well worked{name}: you've finished the lesson on {concepts}; keep an eye out for {mistakes}.",
+	},
 	mOfferHarder: {
 		"If you'd like, I can give you a harder question to try.",
 		"Say yes if you'd like a harder question.",
@@ -318,9 +329,24 @@ var phrasebook = map[move][]string{
 		"I can't answer that from our lesson, so back to this one: {q}",
 		"Our lesson doesn't explain that{name}. Let's stay with the question: {q}",
 	},
+	// Followed by a closing question (mClosure), as an answer is.
 	mNotInTopic: {
-		"I can't answer that from our lesson on {topic}{name}. Could you ask it another way, or ask me about {concept}?",
-		"That's not something our lesson on {topic} explains. Try asking it another way, or ask me about {concept}.",
+		"Our lesson on {topic} doesn't cover that{name}, so I can't answer it here. I can help with {concepts}.",
+		"That isn't something our lesson on {topic} explains, I'm afraid. I can help with {concepts}.",
+		"I can't answer that from our lesson on {topic}{name}. What I can help with is {concepts}.",
+	},
+	mNoMore: {
+		"That's all our lesson says about it{name}.",
+		"That's everything our lesson has on it, I'm afraid.",
+	},
+	mWhatAbout: {
+		"What would you like to know about {topic}{name}? You could ask about {concepts}.",
+		"Which part of {topic} is your doubt about? You could ask about {concepts}, for example.",
+	},
+	mWatch: {
+		"One thing to watch out for{name}: {mistakes}.",
+		"Watch out for {mistakes}.",
+		"Keep an eye out for {mistakes}{name}.",
 	},
 	mStayOnTopic: {
 		"Let's stick to {topic} for now{name}: what would you like to know about it?",
@@ -377,6 +403,7 @@ var partialWhat = map[string]string{
 	"right number, wrong unit":                   "the number is right, but take another look at the unit",
 	"right number, unit missing":                 "the number is right, and it needs its unit",
 	"right number, percent sign missing":         "the number is right; now write it as a percentage",
+	"right value, not written as a percentage":   "your value is right; now write it as a percentage",
 	"not in simplest form":                       "your value is right, but it can be simplified",
 	"improper fraction, expected a mixed number": "your value is right; now write it as a mixed number",
 	"some values right":                          "some of your values are right, but not all of them",

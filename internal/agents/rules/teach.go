@@ -487,7 +487,13 @@ func (l *lesson) complete() {
 	total := l.topic.TotalSteps()
 	l.advance(total + 1)
 	l.out.SessionComplete = true
-	l.say(mWrapUp, "{concepts}", conceptList(l.topic.Concepts(), 4))
+	concepts := conceptList(l.topic.Concepts(), 4)
+	if ms := l.mistakes(); len(ms) > 0 {
+		l.say(mWrapUpWatch, "{concepts}", concepts, "{mistakes}", watchList(ms))
+		l.fixes(ms)
+	} else {
+		l.say(mWrapUp, "{concepts}", concepts)
+	}
 	if after := l.s.TurnCount + 1 - 2*total; l.s.AllowExtension && after <= tutor.MaxExtensionTurns {
 		l.say(mOfferHarder)
 	} else {
@@ -554,7 +560,34 @@ func (l *lesson) timeUp() {
 		covered = []string{c}
 	}
 	l.say(mTimeUp, "{concepts}", conceptList(covered, 4))
+	if ms := l.mistakes(); len(ms) > 0 {
+		l.say(mWatch, "{mistakes}", watchList(ms))
+		l.fixes(ms)
+	}
 	l.note("time is up")
+}
+
+// mistakes returns the misconceptions the session's feedback names (see
+// mistakes), with the one this turn's wrong answer shows, which the domain
+// records after the reply as ApplyTurn does: the first time it shows on
+// the pending question.
+func (l *lesson) mistakes() []mistake {
+	now := ""
+	if q := l.s.LastQuestion; q != nil && l.turn.Evaluation.Verdict == answer.Incorrect {
+		if bq := bankOf(l.topic, q); bq.ShowsMisconception(l.turn.Message) && !slices.ContainsFunc(q.PreviousStudentAnswers, bq.ShowsMisconception) {
+			now = bq.Misconception
+		}
+	}
+	return mistakes(l.s, l.topic, now)
+}
+
+// fixes adds the sentences of the lesson that set the mistakes right.
+func (l *lesson) fixes(ms []mistake) {
+	for _, m := range ms {
+		if m.fix != "" && !slices.Contains(l.parts, m.fix) {
+			l.add(m.fix)
+		}
+	}
 }
 
 func verdictResult(v answer.Verdict) tutor.Result {

@@ -38,7 +38,9 @@ func words(s string) []string {
 // stem reduces a word to a common form well enough for matching words:
 // plurals to the singular ("fractions" → "fraction", "bodies" → "body",
 // "leaves" → "leaf") and the -ing and -ed forms of verbs to their stem
-// ("adding" → "add", "boiled" → "boil", "simplified" → "simplify"). It is
+// ("adding" → "add", "boiled" → "boil", "simplified" → "simplify",
+// "dropped" → "drop"). A final silent e goes too, so that "divide",
+// "divides", "dividing" and "divided" are one word ("divid"). It is
 // deliberately simple: both sides of a comparison go through it, so a crude
 // stem that is consistent is as good as a correct one. Short words are left
 // alone.
@@ -54,17 +56,39 @@ func stem(w string) string {
 		return w[:n-3] + "y"
 	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"),
 		strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "zes"):
-		return w[:n-2]
+		return dropE(w[:n-2])
 	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
 		return w
 	case strings.HasSuffix(w, "s"):
-		return w[:n-1]
+		return dropE(w[:n-1])
 	case strings.HasSuffix(w, "ing") && n > 5:
-		return w[:n-3]
+		return undouble(w[:n-3])
 	case strings.HasSuffix(w, "ied") && n > 4:
 		return w[:n-3] + "y" // "simplified" → "simplify"
 	case strings.HasSuffix(w, "ed") && n > 4 && !strings.HasSuffix(w, "eed"):
-		return w[:n-2]
+		return undouble(w[:n-2])
+	}
+	return dropE(w)
+}
+
+// dropE drops the silent e that -ing and -ed forms lose ("divide" →
+// "divid", as "dividing" and "divided"); a word of three letters or fewer,
+// or ending in "ee", keeps it.
+func dropE(w string) string {
+	if n := len(w); n > 3 && w[n-1] == 'e' && w[n-2] != 'e' {
+		return w[:n-1]
+	}
+	return w
+}
+
+// undouble undoes the doubled consonant of an -ing or -ed form
+// ("dropped" → "drop", "getting" → "get"); l, s, z and f stay doubled, as
+// in "filled", "pressed" and "stuffed", and so does a stem of three
+// letters ("adding" → "add").
+func undouble(w string) string {
+	n := len(w)
+	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulszf", rune(w[n-1])) {
+		return w[:n-1]
 	}
 	return w
 }

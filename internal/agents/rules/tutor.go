@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -194,7 +195,15 @@ func (l *lesson) directives() tutor.Guarded {
 // answer of the pending question (unless the guardrails allow it) or of
 // the question just asked, and fills in the summary and reasoning.
 func (l *lesson) finish() (tutor.TutorOutput, *tutor.BankQuestion) {
-	reply := compose(l.parts...)
+	// A sentence said twice is said once: the praise's idea can be the
+	// wrap-up's fix for a mistake on the same question.
+	var parts []string
+	for _, p := range l.parts {
+		if p = strings.TrimSpace(p); p != "" && !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	reply := compose(parts...)
 	if q := l.s.LastQuestion; q != nil && !l.directives().MayRevealAnswer {
 		bq := bankOf(l.topic, q)
 		reply = redact(reply, bq.Expected(), q.QuestionText, l.dialogue(q))

@@ -515,13 +515,22 @@ func TestQuestionText(t *testing.T) {
 }
 
 func TestTextHelpers(t *testing.T) {
-	stems := map[string]string{"fractions": "fraction", "bodies": "body", "boxes": "box", "gas": "gas", "glass": "glass", "stomata": "stoma", "adding": "add", "leaves": "leaf", "boiled": "boil", "need": "need", "roots": "root"}
+	stems := map[string]string{"fractions": "fraction", "bodies": "body", "boxes": "box", "gas": "gas", "glass": "glass", "stomata": "stoma", "adding": "add", "leaves": "leaf", "boiled": "boil", "need": "need", "roots": "root",
+		"dropped": "drop", "getting": "get", "filled": "fill", "free": "free", "use": "use"}
 	for in, want := range stems {
 		if got := stem(in); got != want {
 			t.Errorf("stem(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got, want := terms("What are the numerators of like fractions?"), []string{"numerator", "like", "fraction"}; !slices.Equal(got, want) {
+	// The forms of a verb are one word, whether or not it ends in e.
+	for _, forms := range [][]string{{"divide", "divides", "dividing", "divided"}, {"make", "makes", "making"}, {"freeze", "freezes", "freezing"}, {"add", "adds", "adding", "added"}} {
+		for _, f := range forms[1:] {
+			if stem(f) != stem(forms[0]) {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q: want one word", f, stem(f), forms[0], stem(forms[0]))
+			}
+		}
+	}
+	if got, want := terms("What are the numerators of like fractions?"), []string{"numerator", "lik", "fraction"}; !slices.Equal(got, want) {
 		t.Errorf("terms = %q, want %q", got, want)
 	}
 	lower := map[string]string{"Like fractions": "like fractions", "LCM of numbers": "LCM of numbers", "McDonald farm": "McDonald farm", "": ""}
@@ -559,6 +568,8 @@ func TestLessonBetweenSteps(t *testing.T) {
 		{"doubt", "why do we keep the denominator?", tutor.IntentQuestion, "keep the denominator", 0, mCarryOn},
 		{"what does it mean", "what does denominator mean?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
 		{"not in the lesson", "what is photosynthesis?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
+		{"not in the lesson, in its word problems", "what is water made of?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
+		{"in everyday words", "what is the bottom number called?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
 		{"go on", "can we go on?", tutor.IntentContinuation, parts[1], 2, mMore},
 		{"off topic", "tell me a joke", tutor.IntentOffTopic, "like fractions", 0, mRedirectLesson},
 	}
@@ -878,6 +889,34 @@ func TestPraiseQuotesTheRightSpelling(t *testing.T) {
 	} {
 		if got := answerName(tutor.BankQuestion{Answer: tc.expected}, answer.Result{Extracted: tc.extracted, Kind: answer.KindInteger}); got != tc.want {
 			t.Errorf("answerName(%q, %q) = %q, want %q", tc.expected, tc.extracted, got, tc.want)
+		}
+	}
+}
+
+// TestPartialReasonsHavePhrases: the partly right answers the evaluator
+// names a reason for get a reply that says what is right and what is
+// missing, not the generic one.
+func TestPartialReasonsHavePhrases(t *testing.T) {
+	cases := []struct {
+		exp   answer.Expected
+		reply string
+	}{
+		{answer.Expected{Answer: "60%", RequireUnit: true}, "60"},
+		{answer.Expected{Answer: "60%", RequireUnit: true}, "0.6"},
+		{answer.Expected{Answer: "12 cm"}, "12 m"},
+		{answer.Expected{Answer: "12 cm", RequireUnit: true}, "12"},
+		{answer.Expected{Answer: "2/5", Simplest: true}, "4/10"},
+		{answer.Expected{Answer: "3:5", Simplest: true}, "6:10"},
+		{answer.Expected{Answer: "1 1/2", Kind: answer.KindMixedNumber, Simplest: true}, "3/2"},
+	}
+	for _, c := range cases {
+		r := answer.Evaluate(c.exp, c.reply)
+		if r.Verdict != answer.Partial {
+			t.Errorf("%q for %q: %s, want partial", c.reply, c.exp.Answer, r.Verdict)
+			continue
+		}
+		if _, ok := partialWhat[r.Reason]; !ok {
+			t.Errorf("%q for %q: reason %q has no phrase", c.reply, c.exp.Answer, r.Reason)
 		}
 	}
 }

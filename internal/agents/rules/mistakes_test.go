@@ -1,0 +1,286 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+func TestWatchFor(t *testing.T) {
+	tests := []struct {
+		description string
+		want        string // "" when it cannot be put in words
+	}{
+		{"Adds the denominators too and gets 7/18.", "adding the denominators too"},
+		{"Thinks that gases pass through the veins of the leaf.", "thinking that gases pass through the veins of the leaf"},
+		{"Multiplies the whole parts and the fraction parts separately and gets 6 1/12.", "multiplying the whole parts and the fraction parts separately"},
+		{"Cross-multiplies as if comparing fractions.", "cross-multiplying as if comparing fractions"},
+		{"Forgets that a loss is negative and gives 90.", "forgetting that a loss is negative"},
+		{"Cancels two numerators with each other.", "cancelling two numerators with each other"},
+		{"Writes 45% as 45/10.", "writing 45% as 45/10"},
+		{"Treats ₹240 as the whole prize and divides it in the ratio 5 : 3.", "treating ₹240 as the whole prize and dividing it in the ratio 5 : 3"},
+		{"Adds the whole parts, then adds the tops and bottoms of the fraction parts and gets 3 2/5.", "adding the whole parts, then adding the tops and bottoms of the fraction parts"},
+		{"Adding the denominators as well as the numerators (1/3 + 1/4 = 2/7).", "adding the denominators as well as the numerators (1/3 + 1/4 = 2/7)"},
+		{"add denominators", "adding denominators"},
+		{"Nothing is carried over.", ""},
+		{"Denominators", ""},
+		{"7/18", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.description, func(t *testing.T) {
+			got, ok := watchFor(tt.description)
+			if got != tt.want || ok != (tt.want != "") {
+				t.Errorf("watchFor(%q) = %q, %t; want %q", tt.description, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// TestPhrase puts recorded misconceptions in the learner's words: the
+// curriculum's own, an id or a teacher's note found in the curriculum by
+// their words, and nothing for what cannot be said to a learner.
+func TestPhrase(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	tests := []struct {
+		name        string
+		description string
+		want        mistake
+		ok          bool
+	}{
+		{"bank question's", "Adds the denominators too and gets 7/18.",
+			mistake{what: "adding the denominators too", fix: "The denominators are equal, so add the numerators and keep the denominator."}, true},
+		{"spacing and case", "  adds the DENOMINATORS too   and gets 7/18.",
+			mistake{what: "adding the denominators too", fix: "The denominators are equal, so add the numerators and keep the denominator."}, true},
+		{"guideline's", "Forgetting to change the numerator when rewriting a fraction with a new denominator.",
+			mistake{what: "forgetting to change the numerator when rewriting a fraction with a new denominator"}, true},
+		{"an id", "add_denominators",
+			mistake{what: "adding the denominators too", fix: "The denominators are equal, so add the numerators and keep the denominator."}, true},
+		{"a camel-case id", "addDenominators",
+			mistake{what: "adding the denominators too", fix: "The denominators are equal, so add the numerators and keep the denominator."}, true},
+		{"a teacher's note", "The student adds the numerators and the denominators",
+			mistake{what: "adding the numerators and the denominators"}, true},
+		{"a note that only labels", "The student is confused about fractions", mistake{}, false},
+		{"an unknown id", "unit_error", mistake{}, false},
+		{"internal words", "misconception detected: adds tops", mistake{}, false},
+		{"a field", "{misconception: add_denominators}", mistake{}, false},
+		{"blank", "   ", mistake{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := phrase(topic, tt.description)
+			if ok != tt.ok || got != tt.want {
+				t.Errorf("phrase(%q) = %+v, %t; want %+v, %t", tt.description, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+// TestPhraseEveryBankMisconception puts every misconception of the sample
+// curriculum in words: plain words, no digits or "it" that need the
+// question to make sense, and a fix for those named by their concept.
+func TestPhraseEveryBankMisconception(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	for _, key := range keys {
+		topic := topics[key]
+		var all []string
+		for _, q := range topic.Questions {
+			all = append(all, q.Misconception)
+		}
+		all = append(all, topic.Guideline.CommonMisconceptions...)
+		for _, d := range all {
+			if d == "" {
+				continue
+			}
+			m, ok := phrase(topic, d)
+			if !ok {
+				continue // a context-bound mistake without a rule to state
+			}
+			if m.what == "" || m.what != strings.TrimSpace(m.what) || strings.HasSuffix(m.what, ".") || internal(m.what) {
+				t.Errorf("%s: %q is named %q", key, d, m.what)
+			}
+			if m.bound && m.fix == "" {
+				t.Errorf("%s: %q is named by its concept without a fix", key, d)
+			}
+		}
+	}
+}
+
+func TestMistakes(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	at := tutor.NewTime(epoch)
+	state := func(ms ...tutor.Misconception) tutor.State {
+		for i := range ms {
+			ms[i].DetectedAt, ms[i].LastDetectedAt = at, at
+		}
+		return tutor.State{Misconceptions: ms}
+	}
+	like1 := "Adds the denominators too and gets 7/18."
+	unlike1 := "Adds the tops and the bottoms and gets 2/7."
+	guideline := "Forgetting to change the numerator when rewriting a fraction with a new denominator."
+	tests := []struct {
+		name  string
+		state tutor.State
+		now   string
+		want  []string // what each names
+	}{
+		{"none", state(), "", nil},
+		{"this turn's", state(), like1, []string{"adding the denominators too"}},
+		{"most often first", state(tutor.Misconception{Description: guideline, Count: 1}, tutor.Misconception{Description: like1, Count: 2}), "",
+			[]string{"adding the denominators too", "forgetting to change the numerator when rewriting a fraction with a new denominator"}},
+		{"this turn's counts", state(tutor.Misconception{Description: guideline, Count: 1}, tutor.Misconception{Description: like1, Count: 1}), like1,
+			[]string{"adding the denominators too", "forgetting to change the numerator when rewriting a fraction with a new denominator"}},
+		{"resolved ones are not named", state(tutor.Misconception{Description: like1, Count: 3, Resolved: true}), "", nil},
+		{"unnamable ones are left out", state(tutor.Misconception{Description: "student_error", Count: 5}, tutor.Misconception{Description: like1, Count: 1}), "",
+			[]string{"adding the denominators too"}},
+		{"at most two", state(tutor.Misconception{Description: like1, Count: 1}, tutor.Misconception{Description: guideline, Count: 1},
+			tutor.Misconception{Description: "Subtracting the whole parts and the fraction parts of mixed numbers without borrowing.", Count: 1}), "",
+			[]string{"adding the denominators too", "forgetting to change the numerator when rewriting a fraction with a new denominator"}},
+		{"a second one tied to its question is left out", state(tutor.Misconception{Description: like1, Count: 1}, tutor.Misconception{Description: "Subtracts the tops and the bottoms (5 - 1 and 6 - 3) and gets 4/3.", Count: 1}), "",
+			[]string{"adding the denominators too"}},
+		{"the same words once", state(tutor.Misconception{Description: unlike1, Count: 1}, tutor.Misconception{Description: "Adds the tops and the bottoms and gets 4/12.", Count: 1}), "",
+			[]string{"adding the tops and the bottoms"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			ms := mistakes(tt.state, topic, tt.now)
+			for i, m := range ms {
+				got = append(got, m.what)
+				if i > 0 && m.fix != "" {
+					t.Errorf("%q has a fix: only the first is set right", m.what)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("mistakes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// completeLesson drives a lesson to its end: the learner answers each
+// question with its misconception's answer once when wrong is set, and
+// right otherwise. It returns the turn that completed the lesson.
+func completeLesson(t *testing.T, d *driver, wrong func(tutor.BankQuestion) bool) exchange {
+	t.Helper()
+	said := map[string]bool{}
+	for range 150 {
+		if d.state.IsComplete(d.topic) {
+			return d.log[len(d.log)-1]
+		}
+		bq := d.pending()
+		switch {
+		case bq == nil:
+			d.say("yes")
+		case len(bq.MisconceptionAnswers) > 0 && !said[bq.ID] && wrong(*bq):
+			said[bq.ID] = true
+			d.say(bq.MisconceptionAnswers[0])
+		default:
+			d.say(rightAnswer(*bq))
+		}
+	}
+	t.Fatalf("the lesson did not complete; last replies:\n%s", strings.Join(d.transcript()[max(0, len(d.log)*2-8):], "\n"))
+	return exchange{}
+}
+
+// internalMistakeWords are words a reply naming a mistake never uses.
+var internalMistakeWords = regexp.MustCompile(`(?i)\b(?:student|learner|misconceptions?|recorded|detected)\b|_`)
+
+// TestWrapUpNamesMistakes: the wrap-up of a lesson names, in the learner's
+// words, the mistake the learner made, and what sets it right; a lesson
+// without one wraps up as before.
+func TestWrapUpNamesMistakes(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "watch-1", tutor.ModeTeachMe)
+	x := completeLesson(t, d, func(q tutor.BankQuestion) bool { return q.ID == "like-1" })
+	if len(d.state.Misconceptions) != 1 {
+		t.Fatalf("recorded %+v, want the misconception of like-1", d.state.Misconceptions)
+	}
+	if !says(x.text(), mWrapUpWatch) {
+		t.Errorf("wrap-up %q does not use the wrap-up that names mistakes", x.text())
+	}
+	for _, want := range []string{"watch out for adding the denominators too", "The denominators are equal, so add the numerators and keep the denominator."} {
+		if !strings.Contains(x.text(), want) {
+			t.Errorf("wrap-up %q does not have %q", x.text(), want)
+		}
+	}
+	if m := internalMistakeWords.FindString(x.text()); m != "" {
+		t.Errorf("wrap-up %q has %q", x.text(), m)
+	}
+	if !x.reply.Output.SessionComplete || !strings.Contains(x.text(), "harder question") {
+		t.Errorf("wrap-up %q: complete %t, want the offer of a harder question", x.text(), x.reply.Output.SessionComplete)
+	}
+
+	// The same lesson without the mistake wraps up without naming one.
+	d = newDriver(t, topic, "watch-1", tutor.ModeTeachMe)
+	x = completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
+	if !says(x.text(), mWrapUp) || strings.Contains(strings.ToLower(x.text()), "watch out") || len(d.state.Misconceptions) != 0 {
+		t.Errorf("wrap-up %q names a mistake no answer showed", x.text())
+	}
+}
+
+// TestWrapUpNamesMistakesEverySubtopic runs every lesson of the sample with
+// a learner who gives each question's misconception answer once: every
+// wrap-up names a mistake and keeps the rules of every reply (checkReply:
+// no internal language, at most three sentences of the engine's own).
+// A rerun of a session is word for word the same.
+func TestWrapUpNamesMistakesEverySubtopic(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	for _, key := range keys {
+		t.Run(key, func(t *testing.T) {
+			topic := topics[key]
+			all := func(tutor.BankQuestion) bool { return true }
+			x := completeLesson(t, newDriver(t, topic, "watch-"+key, tutor.ModeTeachMe), all)
+			if !says(x.text(), mWrapUpWatch) {
+				t.Errorf("wrap-up %q names no mistake", x.text())
+			}
+			if m := internalMistakeWords.FindString(x.text()); m != "" {
+				t.Errorf("wrap-up %q has %q", x.text(), m)
+			}
+			if again := completeLesson(t, newDriver(t, topic, "watch-"+key, tutor.ModeTeachMe), all); again.text() != x.text() {
+				t.Errorf("a rerun wraps up differently:\n%q\n%q", x.text(), again.text())
+			}
+		})
+	}
+}
+
+// TestWrapUpNamesMistakesRecordedElsewhere: a misconception the state holds
+// under an id (as a model might name it) is named in the curriculum's
+// words.
+func TestWrapUpNamesMistakesRecordedElsewhere(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "watch-id", tutor.ModeTeachMe)
+	d.state.Misconceptions = []tutor.Misconception{{Concept: "Like fractions", Description: "add_denominators", Count: 2,
+		DetectedAt: tutor.NewTime(epoch), LastDetectedAt: tutor.NewTime(epoch)}}
+	x := completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
+	if !strings.Contains(x.text(), "watch out for adding the denominators too") || strings.Contains(x.text(), "add_denominators") {
+		t.Errorf("wrap-up %q", x.text())
+	}
+}
+
+// TestTimeUpNamesMistakes: a sitting that runs out of time names the
+// mistake made in it too.
+func TestTimeUpNamesMistakes(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "watch-time", tutor.ModeTeachMe)
+	d.say("ready")
+	d.until(10, func() bool { return d.state.LastQuestion != nil })
+	bq := d.pending()
+	if bq == nil || len(bq.MisconceptionAnswers) == 0 {
+		t.Fatalf("want a question with a misconception, got %+v", bq)
+	}
+	d.state.EngineConfig.TimeLimitSeconds = 1
+	// The answer that shows the misconception comes as the time runs out:
+	// the domain records it after this reply, which names it already.
+	x := d.say(bq.MisconceptionAnswers[0])
+	if !x.guard.TimeUp || !says(x.text(), mTimeUp) || !says(x.text(), mWatch) || !strings.Contains(x.text(), "adding the denominators too") {
+		t.Errorf("time up %t, reply %q", x.guard.TimeUp, x.text())
+	}
+	if len(d.state.Misconceptions) != 1 {
+		t.Errorf("recorded %+v, want the misconception named", d.state.Misconceptions)
+	}
+}
