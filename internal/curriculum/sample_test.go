@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/tutord/tutord/curricula"
 	"github.com/tutord/tutord/internal/tutor/answer"
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/tutord/tutord/curricula"
 	"github.com/tutord/tutord/internal/yamldoc"
 )

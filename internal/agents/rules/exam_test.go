@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
 	"github.com/tutord/tutord/internal/tutor/answer"

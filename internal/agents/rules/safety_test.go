@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
 )
