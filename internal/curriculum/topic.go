@@ -129,7 +129,7 @@ func TopicOf(m LessonMeta, s Subtopic) tutor.Topic {
 			ID: q.ID, Text: q.Question, Answer: q.Answer, Kind: questionKind(&q), Accept: q.Accept, Options: q.Options,
 			Concept: concept, Difficulty: tutor.Difficulty(q.Difficulty), Type: tutor.QuestionType(q.Type),
 			Hints: q.Hints, Solution: q.Solution, Misconception: q.Misconception, MisconceptionAnswers: q.MisconceptionAnswers,
-			Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit, Tolerance: q.Tolerance,
+			Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit || asksPercentage(q.Question), Tolerance: q.Tolerance,
 		})
 	}
 	if m := s.Mastery; m != nil {
@@ -143,4 +143,12 @@ func TopicOf(m LessonMeta, s Subtopic) tutor.Topic {
 func asksSimplest(question string) bool {
 	q := strings.ToLower(question)
 	return strings.Contains(q, "simplest form") || strings.Contains(q, "lowest terms") || strings.Contains(q, "simplest fraction")
+}
+
+// asksPercentage reports whether a question asks for its answer as a
+// percentage ("Write 0.35 as a percentage"), which makes the value in
+// another form (0.35, 7/20), or without its sign, only partly right.
+func asksPercentage(question string) bool {
+	q := strings.ToLower(question)
+	return strings.Contains(q, "as a percent") || strings.Contains(q, "into a percent") || strings.Contains(q, "in percent")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tutord/tutord/curricula"
 	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 func TestSampleBecomesValidTopics(t *testing.T) {
@@ -90,6 +91,8 @@ func TestSimplestFormIsImplied(t *testing.T) {
 		{ID: "a", Question: "What is 7/10 - 3/10? Give the answer in its simplest form.", Answer: "2/5"},
 		{ID: "b", Question: "What is 1/5 + 1/5?", Answer: "2/5"},
 		{ID: "c", Question: "How long?", Answer: "12 cm", RequireUnit: true, Tolerance: 0.5},
+		{ID: "d", Question: "Write 0.35 as a percentage.", Answer: "35%"},
+		{ID: "e", Question: "What percentage of 20 is 5?", Answer: "25%"},
 	}}
 	topic := TopicOf(LessonMeta{}, s)
 	if !topic.Questions[0].Simplest || topic.Questions[1].Simplest {
@@ -97,6 +100,13 @@ func TestSimplestFormIsImplied(t *testing.T) {
 	}
 	if q := topic.Questions[2]; !q.RequireUnit || q.Tolerance != 0.5 {
 		t.Fatalf("unit question: %+v", q)
+	}
+	// "As a percentage" asks for the percentage form: 0.35 is only partly right.
+	if !topic.Questions[3].RequireUnit || topic.Questions[4].RequireUnit {
+		t.Fatalf("percentage form: %v %v", topic.Questions[3].RequireUnit, topic.Questions[4].RequireUnit)
+	}
+	if r := answer.Evaluate(topic.Questions[3].Expected(), "0.35"); r.Verdict != answer.Partial {
+		t.Fatalf("0.35 for %q: %s", topic.Questions[3].Text, r.Verdict)
 	}
 }
 

@@ -290,7 +290,7 @@ func (c *checker) misconceptionAnswers(p string, q *Question, kind answer.Kind) 
 	}
 	right := answer.Expected{
 		Answer: q.Answer, Kind: kind, Accept: q.Accept, Options: q.Options,
-		Tolerance: q.Tolerance, Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit,
+		Tolerance: q.Tolerance, Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit || asksPercentage(q.Question),
 	}
 	for i, a := range q.MisconceptionAnswers {
 		ap := fmt.Sprintf("%s.misconception_answers[%d]", p, i)
