@@ -19,17 +19,16 @@ type mistake struct {
 	bound bool
 }
 
-// maxMistakes is how many misconceptions a wrap-up names, and only the
-// first with the sentence that sets it right: the feedback stays short.
-const maxMistakes = 2
+// maxMistakes is how many misconceptions a wrap-up names, each with the
+// sentence that sets it right: one, so that the feedback stays short and
+// two mistakes' words never run together.
+const maxMistakes = 1
 
 // mistakes returns the misconceptions a session recorded that its feedback
-// names: those in the state and the one this turn's answer shows ("" when
-// none), which the domain records after the reply; the one seen most often
-// first (then the first seen), with its fix, and, when there is another
-// that reads well on its own, that one, named only. Each is named in the
-// learner's words (see phrase); one the engine cannot put in plain words
-// is left out rather than quoted.
+// names: of those in the state and the one this turn's answer shows (""
+// when none), which the domain records after the reply, the one seen most
+// often (then the first seen) that the engine can put in the learner's
+// words (see phrase); one it cannot is left out rather than quoted.
 func mistakes(s tutor.State, t *tutor.Topic, now string) []mistake {
 	type seen struct {
 		description string
@@ -51,13 +50,7 @@ func mistakes(s tutor.State, t *tutor.Topic, now string) []mistake {
 	slices.SortStableFunc(all, func(a, b seen) int { return cmp.Compare(b.count, a.count) })
 	var out []mistake
 	for _, x := range all {
-		m, ok := phrase(t, x.description)
-		switch {
-		case !ok || slices.ContainsFunc(out, func(o mistake) bool { return o.what == m.what }):
-		case len(out) == 0:
-			out = append(out, m)
-		case !m.bound:
-			m.fix = ""
+		if m, ok := phrase(t, x.description); ok && !slices.ContainsFunc(out, func(o mistake) bool { return o.what == m.what }) {
 			out = append(out, m)
 		}
 		if len(out) == maxMistakes {
@@ -109,13 +102,19 @@ func phrase(t *tutor.Topic, description string) (mistake, bool) {
 
 // fromBank puts a bank question's misconception in words (see phrase).
 func fromBank(q tutor.BankQuestion) (mistake, bool) {
+	// Written for one question, a bank misconception is named only with
+	// the rule that sets it right: "watch out for writing the digits next
+	// to each other" alone leaves the learner guessing.
 	m := mistake{fix: fixFor(q)}
+	if m.fix == "" {
+		return mistake{}, false
+	}
 	what, ok := watchFor(q.Misconception)
 	if ok && !needsQuestion(what) {
 		m.what = what
 		return m, true
 	}
-	if m.fix == "" || strings.TrimSpace(q.Concept) == "" {
+	if strings.TrimSpace(q.Concept) == "" {
 		return mistake{}, false
 	}
 	m.what, m.bound = "the slip you made with "+lowerFirst(strings.TrimSpace(q.Concept)), true
@@ -124,12 +123,20 @@ func fromBank(q tutor.BankQuestion) (mistake, bool) {
 
 // needsQuestion reports whether a mistake's words mean little without the
 // question it was made on: they quote its numbers ("subtracting 5 from
-// 65") or point at its answer ("calling it condensation").
+// 65"), point at its answer ("calling it condensation") or give a wrong
+// answer ("saying liquid, because ...").
 func needsQuestion(what string) bool {
 	if strings.ContainsAny(what, "0123456789") {
 		return true
 	}
-	return slices.ContainsFunc(words(what), func(w string) bool { return w == "it" || w == "them" || w == "this" })
+	ws := words(what)
+	if len(ws) > 0 {
+		switch ws[0] {
+		case "saying", "calling", "choosing", "picking", "answering", "naming", "guessing", "giving":
+			return true
+		}
+	}
+	return slices.ContainsFunc(ws, func(w string) bool { return w == "it" || w == "them" || w == "this" })
 }
 
 // fixFor returns the sentence of a bank question's worked solution, or

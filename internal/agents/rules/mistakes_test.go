@@ -70,6 +70,26 @@ func TestPhrase(t *testing.T) {
 		{"a field", "{misconception: add_denominators}", mistake{}, false},
 		{"blank", "   ", mistake{}, false},
 	}
+	states := sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases")
+	percentages := sampleTopic(t, "mathematics/ratios-and-percentages/percentages")
+	more := []struct {
+		topic       *tutor.Topic
+		description string
+		want        mistake
+		ok          bool
+	}{
+		// A wrong answer is named by its concept, with the rule.
+		{states, "Says liquid, because a liquid has a fixed volume.",
+			mistake{what: "the slip you made with properties of the three states", fix: "A solid has a fixed shape and a fixed volume because its particles stay in fixed positions.", bound: true}, true},
+		// A question's mistake without a rule to set it right is not named.
+		{percentages, "Writes the digits next to each other and gets 35%.", mistake{}, false},
+	}
+	for _, tt := range more {
+		got, ok := phrase(tt.topic, tt.description)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("phrase(%q) = %+v, %t; want %+v, %t", tt.description, got, ok, tt.want, tt.ok)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := phrase(topic, tt.description)
@@ -131,15 +151,17 @@ func TestMistakes(t *testing.T) {
 		{"none", state(), "", nil},
 		{"this turn's", state(), like1, []string{"adding the denominators too"}},
 		{"most often first", state(tutor.Misconception{Description: guideline, Count: 1}, tutor.Misconception{Description: like1, Count: 2}), "",
-			[]string{"adding the denominators too", "forgetting to change the numerator when rewriting a fraction with a new denominator"}},
+			[]string{"adding the denominators too"}},
+		{"the first seen on a tie", state(tutor.Misconception{Description: guideline, Count: 1}, tutor.Misconception{Description: like1, Count: 1}), "",
+			[]string{"forgetting to change the numerator when rewriting a fraction with a new denominator"}},
 		{"this turn's counts", state(tutor.Misconception{Description: guideline, Count: 1}, tutor.Misconception{Description: like1, Count: 1}), like1,
-			[]string{"adding the denominators too", "forgetting to change the numerator when rewriting a fraction with a new denominator"}},
+			[]string{"adding the denominators too"}},
 		{"resolved ones are not named", state(tutor.Misconception{Description: like1, Count: 3, Resolved: true}), "", nil},
 		{"unnamable ones are left out", state(tutor.Misconception{Description: "student_error", Count: 5}, tutor.Misconception{Description: like1, Count: 1}), "",
 			[]string{"adding the denominators too"}},
-		{"at most two", state(tutor.Misconception{Description: like1, Count: 1}, tutor.Misconception{Description: guideline, Count: 1},
+		{"only one", state(tutor.Misconception{Description: like1, Count: 1}, tutor.Misconception{Description: guideline, Count: 1},
 			tutor.Misconception{Description: "Subtracting the whole parts and the fraction parts of mixed numbers without borrowing.", Count: 1}), "",
-			[]string{"adding the denominators too", "forgetting to change the numerator when rewriting a fraction with a new denominator"}},
+			[]string{"adding the denominators too"}},
 		{"a second one tied to its question is left out", state(tutor.Misconception{Description: like1, Count: 1}, tutor.Misconception{Description: "Subtracts the tops and the bottoms (5 - 1 and 6 - 3) and gets 4/3.", Count: 1}), "",
 			[]string{"adding the denominators too"}},
 		{"the same words once", state(tutor.Misconception{Description: unlike1, Count: 1}, tutor.Misconception{Description: "Adds the tops and the bottoms and gets 4/12.", Count: 1}), "",
