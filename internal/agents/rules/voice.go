@@ -42,8 +42,40 @@ func (v *voice) say(m move, slots ...string) string {
 	if v.name != "" {
 		hi = "Hi " + v.name + "!"
 	}
-	pairs := append([]string{"{name}", name, "{hi}", hi}, slots[:len(slots)&^1]...)
-	return strings.NewReplacer(pairs...).Replace(options[i])
+	return fill(options[i], append([]string{"{name}", name, "{hi}", hi}, slots[:len(slots)&^1]...))
+}
+
+// fill replaces the slots of a phrasing ("{q}") by their values, given in
+// pairs; a slot without a value stays as it is. It does what a
+// strings.Replacer would, without building one per reply.
+func fill(phrasing string, pairs []string) string {
+	var b strings.Builder
+	b.Grow(len(phrasing) + 64)
+	for {
+		i := strings.IndexByte(phrasing, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(phrasing[i:], '}')
+		if j < 0 {
+			break
+		}
+		slot := phrasing[i : i+j+1]
+		b.WriteString(phrasing[:i])
+		k := 0
+		for k+1 < len(pairs) && pairs[k] != slot {
+			k += 2
+		}
+		if k+1 >= len(pairs) { // not a slot: keep the brace, look on
+			b.WriteByte('{')
+			phrasing = phrasing[i+1:]
+			continue
+		}
+		b.WriteString(pairs[k+1])
+		phrasing = phrasing[i+j+1:]
+	}
+	b.WriteString(phrasing)
+	return b.String()
 }
 
 // firstName returns the first word of a learner's name, cut to a sane

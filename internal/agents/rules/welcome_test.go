@@ -144,3 +144,13 @@ func TestPhrasebook(t *testing.T) {
 		}
 	}
 }
+
+// TestFill fills slots as a strings.Replacer of the same pairs would.
+func TestFill(t *testing.T) {
+	pairs := []string{"{name}", ", Asha", "{q}", "What is {x}?", "{n}", "7"}
+	for _, phrasing := range []string{"", "no slots", "{q}", "Hi{name}! {q} {n}{n}", "{unknown} stays", "{ unclosed", "} {n", "{{n}}", "{name}{hi}"} {
+		if got, want := fill(phrasing, pairs), strings.NewReplacer(pairs...).Replace(phrasing); got != want {
+			t.Errorf("fill(%q) = %q, want %q", phrasing, got, want)
+		}
+	}
+}
