@@ -529,9 +529,11 @@ func booleanLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 // textLeaks finds a text answer (or any accepted form) that neither the
 // question nor the learner has used.
 // ratioLeaks finds a ratio answer stated in any of its written forms
-// ("3:5", "3 to 5", "three is to five") unless the question or the learner
-// stated it. An equivalent ratio is no leak: the question often holds one
-// ("Simplify 15 : 25").
+// ("3:5", "3 to 5", "three is to five", and 3/5 for a two-term ratio). An
+// equivalent ratio is no leak: the question often holds one ("Simplify
+// 15 : 25"); nor is the ratio when the question holds it. Once the learner
+// has stated it, only declaring it the answer counts ("The answer is 3:5"),
+// as for numbers.
 func ratioLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 	etoks := lex(c.Expected.Answer)
 	runs := ratioRuns(etoks)
@@ -539,28 +541,35 @@ func ratioLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 		return textLeaks(c)
 	}
 	want := ratioTerms(etoks, runs[0])
-	find := func(toks []token) (ratioRun, bool) {
-		for _, r := range ratioRuns(toks) {
-			if got := ratioTerms(toks, r); slices.EqualFunc(want, got, func(a, b float64) bool { return closeEnough(a, b, 0) }) {
-				return r, true
+	find := func(toks []token) []ratioRun {
+		var out []ratioRun
+		for _, r := range candidates(toks) {
+			if got := candidateTerms(toks, r); slices.EqualFunc(want, got, func(a, b float64) bool { return closeEnough(a, b, 0) }) {
+				out = append(out, r)
 			}
 		}
-		return ratioRun{}, false
+		return out
 	}
-	if _, ok := find(lex(c.Question)); ok {
+	if len(find(lex(c.Question))) > 0 {
 		return nil
 	}
+	echoed := false
 	for _, u := range c.Dialogue {
-		if u.Role != RoleStudent {
-			continue
-		}
-		if _, ok := find(lex(u.Text)); ok {
-			return nil
+		if u.Role == RoleStudent && len(find(lex(u.Text))) > 0 {
+			echoed = true
 		}
 	}
 	return func(s Sentence, toks []token) (string, string, bool) {
-		if r, ok := find(toks); ok {
-			return s.Text[toks[r.first].start:toks[r.last].end], "states the ratio", true
+		lastEq := lastEquals(toks, 0, len(toks))
+		for _, r := range find(toks) {
+			form := s.Text[toks[r.first].start:toks[r.last].end]
+			switch {
+			case attributed(toks, r.first):
+			case scoreNumber(toks, 0, r.first, lastEq, 0) == scoreAnswer || declaredCorrect(toks, r.first):
+				return form, "stated as the answer", true
+			case !echoed && !isQuestion(toks):
+				return form, "states the ratio", true
+			}
 		}
 		return "", "", false
 	}

@@ -1,6 +1,9 @@
 package answer
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // A ratio is two or more terms in order: "3:5", "2 : 3 : 5", "3 to 5",
 // "3 is to 5". Ratios compare by proportion, so 6:10 is 3:5, but not by
@@ -45,8 +48,21 @@ func ratioAt(toks []token, i int) int {
 		if j >= len(toks) || !ratioTerm(toks, j) {
 			return last
 		}
+		if !colon && isRange(toks, j) {
+			return last
+		}
 		last, k = j, j
 	}
+}
+
+// isRange reports whether the number at toks[j], the second of "a to b",
+// ends a range rather than a ratio: "3 to 5 minutes", "3 to 5 times".
+func isRange(toks []token, j int) bool {
+	if j+1 < len(toks) && toks[j+1].text == "times" {
+		return true
+	}
+	u, _, ok := unitAt(toks, j)
+	return ok && u.known()
 }
 
 // ratioRuns lists the ratios of a text that are not ruled out ("not 5:3",
@@ -67,9 +83,14 @@ func ratioRuns(toks []token) []ratioRun {
 }
 
 // isRatio reports whether an expected answer is a ratio written with colons
-// and nothing else: "3:5", "2:3:5", "1.5 : 2".
+// and nothing else: "3:5", "2:3:5", "1.5 : 2". Two whole numbers whose
+// second has two digits ("3:15", "12:00") may be a time of day: that takes
+// kind ratio said outright.
 func isRatio(toks []token) bool {
-	return len(toks) >= 3 && toks[1].text == ":" && ratioAt(toks, 0) == len(toks)-1
+	if len(toks) < 3 || toks[1].text != ":" || ratioAt(toks, 0) != len(toks)-1 {
+		return false
+	}
+	return !(len(toks) == 3 && toks[0].num.form == fInt && toks[2].num.form == fInt && len(toks[2].text) == 2)
 }
 
 // ratioTerms returns the values of the terms of r.
@@ -144,35 +165,29 @@ func evalRatio(exp Expected, etoks []token, reply string, toks []token, res *Res
 	for k >= 0 && k+1 < len(runs) && leadsTo(toks, runs[k], runs[k+1]) {
 		k++
 	}
-	var got []float64
+	var chosen ratioRun
 	switch {
 	case k >= 0:
-		r := runs[k]
-		got = ratioTerms(toks, r)
-		res.Extracted = reply[toks[r.first].start:toks[r.last].end]
-		if h := ratioHedge(toks, runs, k); h >= 0 {
-			o := runs[h]
-			res.Extracted = reply[toks[min(r.first, o.first)].start:toks[max(r.last, o.last)].end]
-			if proportional(want, got, exp.Tolerance) || proportional(want, ratioTerms(toks, o), exp.Tolerance) {
-				res.Verdict, res.Reason = NotAttempt, "hedged between two values"
-			} else {
-				res.Verdict, res.Reason = Incorrect, "hedged between two values, neither right"
-			}
-			return
-		}
-	case best >= 0 && toks[best].num.form == fFrac && !toks[best].num.outOf:
-		// A two-term ratio is also written as a fraction, a/b for a:b, as
-		// textbooks do ("the ratio 3/5"). Its terms are compared as
-		// written, so 6/10 is not in simplest form; "3 out of 5" is a part
-		// of a whole, not this notation.
-		n := toks[best].num
-		got = []float64{float64(n.num), float64(n.den)}
-		res.Extracted = reply[toks[best].start:toks[best].end]
+		chosen = runs[k]
 	case best >= 0:
-		res.Verdict, res.Reason, res.Extracted = Incorrect, "not a ratio", reply[toks[best].start:toks[best].end]
-		return
+		chosen = ratioRun{best, best}
 	default:
 		res.Verdict, res.Reason = NotAttempt, "no ratio in the reply"
+		return
+	}
+	got := candidateTerms(toks, chosen)
+	res.Extracted = reply[toks[chosen.first].start:toks[chosen.last].end]
+	if o, ok := ratioHedge(toks, chosen); ok {
+		res.Extracted = reply[toks[min(chosen.first, o.first)].start:toks[max(chosen.last, o.last)].end]
+		if proportional(want, got, exp.Tolerance) || proportional(want, candidateTerms(toks, o), exp.Tolerance) {
+			res.Verdict, res.Reason = NotAttempt, "hedged between two values"
+		} else {
+			res.Verdict, res.Reason = Incorrect, "hedged between two values, neither right"
+		}
+		return
+	}
+	if len(got) < 2 {
+		res.Verdict, res.Reason = Incorrect, "not a ratio"
 		return
 	}
 
@@ -193,9 +208,44 @@ func leadsTo(toks []token, a, b ratioRun) bool {
 	return toks[b.first-1].text == "to" && (gap == 1 || gap == 2 && toks[a.last+1].kind == tWord && !isNegator(toks[a.last+1].text))
 }
 
-// ratioHedge returns the index in runs of a different ratio offered as an
-// alternative to runs[k] ("3:5 or 5:3"), or -1.
-func ratioHedge(toks []token, runs []ratioRun, k int) int {
+// candidates lists what a reply offers as answers, in order: its ratios
+// (not ruled out), and the numbers outside them.
+func candidates(toks []token) []ratioRun {
+	var out []ratioRun
+	for i := 0; i < len(toks); i++ {
+		if last := ratioAt(toks, i); last >= 0 {
+			if !excluded(toks, i) && !excluded(toks, last) {
+				out = append(out, ratioRun{i, last})
+			}
+			i = last
+			continue
+		}
+		if toks[i].kind == tNum && !excluded(toks, i) {
+			out = append(out, ratioRun{i, i})
+		}
+	}
+	return out
+}
+
+// candidateTerms returns the terms of a candidate: a ratio's, a fraction's
+// numerator and denominator (3/5 is the ratio 3:5 written the other school
+// way), or a single number's value, which is not a ratio.
+func candidateTerms(toks []token, c ratioRun) []float64 {
+	if c.first < c.last {
+		return ratioTerms(toks, c)
+	}
+	n := toks[c.first].num
+	if n.form == fFrac && !n.outOf {
+		return []float64{float64(n.num), float64(n.den)}
+	}
+	return []float64{n.val}
+}
+
+// ratioHedge returns another answer offered as an alternative to the
+// chosen one ("3:5 or 5:3", "3/5 or 5/3", "3:5 or 6"), when the two differ.
+// The same value in another form ("3:5 or 6:10", "3:5 or 0.6") is no
+// alternative.
+func ratioHedge(toks []token, chosen ratioRun) (ratioRun, bool) {
 	apart := func(a, b ratioRun) bool { // b follows a, with "or" between
 		sawOr := false
 		for j := a.last + 1; j < b.first; j++ {
@@ -209,15 +259,31 @@ func ratioHedge(toks []token, runs []ratioRun, k int) int {
 		}
 		return sawOr
 	}
-	differ := func(a, b ratioRun) bool {
-		x, y := ratioTerms(toks, a), ratioTerms(toks, b)
-		return !proportional(x, y, 0)
+	same := func(a, b []float64) bool {
+		switch {
+		case len(a) == len(b):
+			return proportional(a, b, 0)
+		case len(a) == 1 && len(b) == 2 && b[1] != 0:
+			return closeEnough(a[0], b[0]/b[1], 0)
+		case len(b) == 1 && len(a) == 2 && a[1] != 0:
+			return closeEnough(b[0], a[0]/a[1], 0)
+		}
+		return false
 	}
-	if k+1 < len(runs) && apart(runs[k], runs[k+1]) && differ(runs[k], runs[k+1]) {
-		return k + 1
+	cands := candidates(toks)
+	k := slices.IndexFunc(cands, func(c ratioRun) bool { return c.first <= chosen.first && chosen.last <= c.last })
+	if k < 0 {
+		return ratioRun{}, false
 	}
-	if k > 0 && apart(runs[k-1], runs[k]) && differ(runs[k-1], runs[k]) {
-		return k - 1
+	terms := candidateTerms(toks, cands[k])
+	for _, o := range []int{k + 1, k - 1} {
+		if o < 0 || o >= len(cands) {
+			continue
+		}
+		a, b := cands[min(k, o)], cands[max(k, o)]
+		if apart(a, b) && !same(terms, candidateTerms(toks, cands[o])) {
+			return cands[o], true
+		}
 	}
-	return -1
+	return ratioRun{}, false
 }

@@ -89,6 +89,9 @@ outer:
 		if i > 0 && isNegator(hay[i-1].w) || i > 1 && isNegator(hay[i-2].w) && hay[i-1].w != "but" {
 			continue
 		}
+		if k := i + len(needle); k < len(hay) && hay[k].start == hay[k-1].end && hay[k].w[0] >= '0' && hay[k].w[0] <= '9' {
+			continue // a formula goes on: H2O is not in "H2O2"
+		}
 		return i
 	}
 	return -1
