@@ -301,6 +301,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`x.yaml:22: subtopics[0].questions[0].answer: "3/5" is not a valid integer answer (for example "42")`},
 		},
 		{
+			name: "answer not a ratio",
+			doc:  edit("kind: fraction", "kind: ratio"),
+			want: []string{`x.yaml:22: subtopics[0].questions[0].answer: "3/5" is not a valid ratio answer (for example "3:5")`},
+		},
+		{
 			name: "duplicate question id",
 			doc: validDoc + `      - id: like-1
         question: What is 2/7 + 3/7?

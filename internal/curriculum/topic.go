@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // StoredGuideline is the part of a subtopic that a re-import updates in
@@ -129,7 +130,7 @@ func TopicOf(m LessonMeta, s Subtopic) tutor.Topic {
 			ID: q.ID, Text: q.Question, Answer: q.Answer, Kind: questionKind(&q), Accept: q.Accept, Options: q.Options,
 			Concept: concept, Difficulty: tutor.Difficulty(q.Difficulty), Type: tutor.QuestionType(q.Type),
 			Hints: q.Hints, Solution: q.Solution, Misconception: q.Misconception, MisconceptionAnswers: q.MisconceptionAnswers,
-			Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit || asksPercentage(q.Question), Tolerance: q.Tolerance,
+			Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: requiresUnit(&q), Tolerance: q.Tolerance,
 		})
 	}
 	if m := s.Mastery; m != nil {
@@ -145,10 +146,19 @@ func asksSimplest(question string) bool {
 	return strings.Contains(q, "simplest form") || strings.Contains(q, "lowest terms") || strings.Contains(q, "simplest fraction")
 }
 
-// asksPercentage reports whether a question asks for its answer as a
-// percentage ("Write 0.35 as a percentage"), which makes the value in
-// another form (0.35, 7/20), or without its sign, only partly right.
-func asksPercentage(question string) bool {
-	q := strings.ToLower(question)
-	return strings.Contains(q, "as a percent") || strings.Contains(q, "into a percent") || strings.Contains(q, "in percent")
+// requiresUnit reports whether a number without its unit (or sign) is only
+// partly right: require_unit, or a percentage answer to a question that
+// asks for one ("Write 0.35 as a percentage"), where the value in another
+// form (0.35, 7/20) or without its sign is only partly right too.
+func requiresUnit(q *Question) bool {
+	if q.RequireUnit {
+		return true
+	}
+	kind := questionKind(q)
+	if kind == answer.KindAuto {
+		kind = answer.InferKind(q.Answer)
+	}
+	low := strings.ToLower(q.Question)
+	return kind == answer.KindPercentage &&
+		(strings.Contains(low, "as a percent") || strings.Contains(low, "into a percent") || strings.Contains(low, "in percent"))
 }

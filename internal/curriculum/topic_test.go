@@ -93,6 +93,7 @@ func TestSimplestFormIsImplied(t *testing.T) {
 		{ID: "c", Question: "How long?", Answer: "12 cm", RequireUnit: true, Tolerance: 0.5},
 		{ID: "d", Question: "Write 0.35 as a percentage.", Answer: "35%"},
 		{ID: "e", Question: "What percentage of 20 is 5?", Answer: "25%"},
+		{ID: "f", Question: "Write 0.35 as a percentage, then as a fraction.", Answer: "7/20"},
 	}}
 	topic := TopicOf(LessonMeta{}, s)
 	if !topic.Questions[0].Simplest || topic.Questions[1].Simplest {
@@ -102,8 +103,8 @@ func TestSimplestFormIsImplied(t *testing.T) {
 		t.Fatalf("unit question: %+v", q)
 	}
 	// "As a percentage" asks for the percentage form: 0.35 is only partly right.
-	if !topic.Questions[3].RequireUnit || topic.Questions[4].RequireUnit {
-		t.Fatalf("percentage form: %v %v", topic.Questions[3].RequireUnit, topic.Questions[4].RequireUnit)
+	if !topic.Questions[3].RequireUnit || topic.Questions[4].RequireUnit || topic.Questions[5].RequireUnit {
+		t.Fatalf("percentage form: %v %v %v", topic.Questions[3].RequireUnit, topic.Questions[4].RequireUnit, topic.Questions[5].RequireUnit)
 	}
 	if r := answer.Evaluate(topic.Questions[3].Expected(), "0.35"); r.Verdict != answer.Partial {
 		t.Fatalf("0.35 for %q: %s", topic.Questions[3].Text, r.Verdict)

@@ -37,6 +37,7 @@ var answerFormats = map[answer.Kind]struct {
 	answer.KindPercentage:  {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)\s*%$`), "75%"},
 	answer.KindUnit:        {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)\s*[^\d\s.].*$`), "12 cm"},
 	answer.KindBoolean:     {regexp.MustCompile(`^(?i:true|false|yes|no)$`), "yes"},
+	answer.KindRatio:       {regexp.MustCompile(`^(?i:\d+(\.\d+)?((\s*:\s*|\s+(is\s+)?to\s+)\d+(\.\d+)?)+)$`), "3:5"},
 }
 
 // checker checks one decoded file.
@@ -290,7 +291,7 @@ func (c *checker) misconceptionAnswers(p string, q *Question, kind answer.Kind) 
 	}
 	right := answer.Expected{
 		Answer: q.Answer, Kind: kind, Accept: q.Accept, Options: q.Options,
-		Tolerance: q.Tolerance, Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: q.RequireUnit || asksPercentage(q.Question),
+		Tolerance: q.Tolerance, Simplest: q.Simplest || asksSimplest(q.Question), RequireUnit: requiresUnit(q),
 	}
 	for i, a := range q.MisconceptionAnswers {
 		ap := fmt.Sprintf("%s.misconception_answers[%d]", p, i)
