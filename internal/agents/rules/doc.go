@@ -60,12 +60,13 @@
 // the last part again. The engine detects no misconception itself: the
 // domain records a bank question's misconception when the wrong answer is
 // one that misconception leads to. The wrap-up, and the reply when a
-// sitting runs out of time, name in the learner's words up to two that the
-// session recorded, the one seen most often with the rule that sets it
+// sitting runs out of time, name in the learner's words one that the
+// session recorded, the one seen most often, with the rule that sets it
 // right ("...; just watch out for adding the denominators too. The
 // denominators are equal, so add the numerators and keep the
-// denominator."); a mistake that means nothing without its question
-// ("subtracting 5 from 65") is named by its concept. Any
+// denominator."); a question's mistake without such a rule is not named,
+// and one that means nothing without its question ("subtracting 5 from
+// 65", "saying liquid") is named by its concept. Any
 // sentence that would still give away the pending question's answer, or
 // the answer of the question being asked, is dropped before the reply
 // leaves (answer.DetectLeaks). Answers the evaluator cannot check are

@@ -186,7 +186,8 @@ func sameMistake(curriculum, d string) bool {
 
 // fromID finds the curriculum misconception that an id such as
 // "add_denominators" names: the first, bank questions' before the
-// guideline's, that has every word of it.
+// guideline's, that has every word of it. An id of one word ("fractions")
+// says too little to pick one.
 func fromID(t *tutor.Topic, id string) (mistake, bool) {
 	want := terms(strings.Map(func(r rune) rune {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -194,7 +195,7 @@ func fromID(t *tutor.Topic, id string) (mistake, bool) {
 		}
 		return ' '
 	}, splitCamel(id)))
-	if len(want) == 0 {
+	if len(want) < 2 {
 		return mistake{}, false
 	}
 	hasAll := func(text string) bool {

@@ -66,6 +66,7 @@ func TestPhrase(t *testing.T) {
 			mistake{what: "adding the numerators and the denominators"}, true},
 		{"a note that only labels", "The student is confused about fractions", mistake{}, false},
 		{"an unknown id", "unit_error", mistake{}, false},
+		{"a one-word id", "denominators", mistake{}, false},
 		{"internal words", "misconception detected: adds tops", mistake{}, false},
 		{"a field", "{misconception: add_denominators}", mistake{}, false},
 		{"blank", "   ", mistake{}, false},

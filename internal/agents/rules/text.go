@@ -166,20 +166,30 @@ func paragraphs(text string) []string {
 }
 
 // oneLine joins the lines of a multi-line text (a worked solution) into one
-// paragraph, ending each line with a full stop when it has no end mark.
+// paragraph. A line is a step that gets a full stop when it has no end
+// mark, unless the sentence goes on in the next line: the line ends with a
+// comma or the like, or the next begins in lower case ("...is very weak,
+// / so they spread out").
 func oneLine(text string) string {
-	var parts []string
+	var lines []string
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" {
-			continue
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
 		}
-		if !strings.ContainsAny(l[len(l)-1:], ".!?:") {
-			l += "."
-		}
-		parts = append(parts, l)
 	}
-	return strings.Join(parts, " ")
+	for i, l := range lines {
+		last := l[len(l)-1:]
+		goesOn := strings.ContainsAny(last, ",;-(") ||
+			i+1 < len(lines) && unicode.IsLower([]rune(lines[i+1])[0])
+		switch {
+		case strings.ContainsAny(last, ".!?:"), goesOn && i+1 < len(lines):
+		case strings.ContainsAny(last, ",;-("):
+			lines[i] = strings.TrimRight(l, ",;-( ") + "."
+		default:
+			lines[i] = l + "."
+		}
+	}
+	return strings.Join(lines, " ")
 }
 
 // lowerFirst lowercases the first letter of a title for use inside a

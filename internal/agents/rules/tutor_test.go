@@ -514,6 +514,25 @@ func TestQuestionText(t *testing.T) {
 	}
 }
 
+// TestOneLine joins a worked solution's lines: each step ends with a full
+// stop, and a sentence that wraps goes on.
+func TestOneLine(t *testing.T) {
+	tests := map[string]string{
+		"2/9 + 5/9 = 7/9\nKeep the denominator":             "2/9 + 5/9 = 7/9. Keep the denominator.",
+		"The attraction is very weak,\nso they spread out.": "The attraction is very weak, so they spread out.",
+		"Divide both terms\nby their HCF.":                  "Divide both terms by their HCF.",
+		"Step one:\n\n  add the tops\n":                     "Step one: add the tops.",
+		"Ends without a mark":                               "Ends without a mark.",
+		"Ends with a comma,":                                "Ends with a comma.",
+		"":                                                  "",
+	}
+	for in, want := range tests {
+		if got := oneLine(in); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestTextHelpers(t *testing.T) {
 	stems := map[string]string{"fractions": "fraction", "bodies": "body", "boxes": "box", "gas": "gas", "glass": "glass", "stomata": "stoma", "adding": "add", "leaves": "leaf", "boiled": "boil", "need": "need", "roots": "root",
 		"dropped": "drop", "getting": "get", "filled": "fill", "free": "free", "use": "use"}
