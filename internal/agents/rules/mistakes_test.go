@@ -307,3 +307,26 @@ func TestTimeUpNamesMistakes(t *testing.T) {
 		t.Errorf("recorded %+v, want the misconception named", d.state.Misconceptions)
 	}
 }
+
+// TestTimeUpKeepsTheAnswer: when time runs out on a question whose mistake's
+// rule states its answer, the mistake is not named: its rule would be cut
+// from the reply, leaving it named without sense.
+func TestTimeUpKeepsTheAnswer(t *testing.T) {
+	topic := sampleTopic(t, "science/nutrition-in-plants/photosynthesis")
+	bq, ok := topic.Question("raw-1")
+	if !ok {
+		t.Fatal("no question raw-1")
+	}
+	d := newDriver(t, topic, "watch-spoil", tutor.ModeTeachMe)
+	d.say("ready")
+	d.state.LastQuestion = &tutor.Question{QuestionText: bq.Text, ExpectedAnswer: bq.Answer, Concept: bq.Concept, Hints: bq.Hints, Phase: tutor.PhaseAsked, QuestionID: bq.ID}
+	d.state.EngineConfig.TimeLimitSeconds = 1
+	m, ok := phrase(topic, bq.Misconception)
+	if !ok || !givesAway(m.fix, bq.Expected(), bq.Text, nil) {
+		t.Fatalf("the test wants a mistake whose rule gives the answer away: %+v", m)
+	}
+	x := d.say(bq.MisconceptionAnswers[0])
+	if !x.guard.TimeUp || says(x.text(), mWatch) || strings.Contains(strings.ToLower(x.text()), strings.ToLower(bq.Answer)) {
+		t.Errorf("time up %t, reply %q", x.guard.TimeUp, x.text())
+	}
+}

@@ -560,7 +560,7 @@ func (l *lesson) timeUp() {
 		covered = []string{c}
 	}
 	l.say(mTimeUp, "{concepts}", conceptList(covered, 4))
-	if ms := l.mistakes(); len(ms) > 0 {
+	if ms := l.unspoiled(l.mistakes()); len(ms) > 0 {
 		l.say(mWatch, "{mistakes}", watchList(ms))
 		l.fixes(ms)
 	}
@@ -579,6 +579,21 @@ func (l *lesson) mistakes() []mistake {
 		}
 	}
 	return mistakes(l.s, l.topic, now)
+}
+
+// unspoiled leaves out the mistakes whose fix would give away the pending
+// question's answer: the fix would be cut from the reply, leaving the
+// mistake named without the rule that makes sense of it ("watch out for
+// the slip you made with what photosynthesis is").
+func (l *lesson) unspoiled(ms []mistake) []mistake {
+	q := l.s.LastQuestion
+	if q == nil || l.directives().MayRevealAnswer {
+		return ms
+	}
+	bq := bankOf(l.topic, q)
+	return slices.DeleteFunc(ms, func(m mistake) bool {
+		return m.fix != "" && givesAway(m.fix, bq.Expected(), q.QuestionText, l.dialogue(q))
+	})
 }
 
 // fixes adds the sentences of the lesson that set the mistakes right.
