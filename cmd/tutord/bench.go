@@ -176,7 +176,7 @@ func startChild(ctx context.Context, exe, dir string, env ...string) (*child, er
 	cmd := exec.CommandContext(ctx, exe, "serve")
 	cmd.Env = append(os.Environ(), "TUTORD_DATA_DIR="+dir, "TUTORD_DATABASE_URL=", "TUTORD_ADDR=127.0.0.1:0",
 		"TUTORD_LOG_FORMAT=json", "TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0",
-		"TUTORD_WS_PER_CALLER=0", "TUTORD_DB_MAX_CONNS=40")
+		"TUTORD_WS_PER_SESSION=0", "TUTORD_WS_PER_CALLER=0", "TUTORD_DB_MAX_CONNS=40")
 	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
