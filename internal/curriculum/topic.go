@@ -140,16 +140,24 @@ func TopicOf(m LessonMeta, s Subtopic) tutor.Topic {
 }
 
 // asksSimplest reports whether a question asks for an answer in its
-// simplest form, which makes an unsimplified fraction only partly right.
+// simplest form, which makes an unsimplified fraction only partly right,
+// or as a mixed number, which makes an improper fraction only partly
+// right.
 func asksSimplest(question string) bool {
 	q := strings.ToLower(question)
-	return strings.Contains(q, "simplest form") || strings.Contains(q, "lowest terms") || strings.Contains(q, "simplest fraction")
+	for _, ask := range []string{"simplest form", "lowest terms", "simplest fraction", "as a mixed number", "to a mixed number", "into a mixed number"} {
+		if strings.Contains(q, ask) {
+			return true
+		}
+	}
+	return false
 }
 
 // requiresUnit reports whether a number without its unit (or sign) is only
 // partly right: require_unit, or a percentage answer to a question that
-// asks for one ("Write 0.35 as a percentage"), where the value in another
-// form (0.35, 7/20) or without its sign is only partly right too.
+// asks for a percentage ("Write 0.35 as a percentage", "What is the
+// percentage increase?"), where the value in another form (0.35, 7/20) or
+// without its sign is only partly right too.
 func requiresUnit(q *Question) bool {
 	if q.RequireUnit {
 		return true
@@ -159,6 +167,5 @@ func requiresUnit(q *Question) bool {
 		kind = answer.InferKind(q.Answer)
 	}
 	low := strings.ToLower(q.Question)
-	return kind == answer.KindPercentage &&
-		(strings.Contains(low, "as a percent") || strings.Contains(low, "into a percent") || strings.Contains(low, "in percent"))
+	return kind == answer.KindPercentage && (strings.Contains(low, "percent") || strings.Contains(low, "per cent"))
 }

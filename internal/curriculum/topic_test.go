@@ -92,8 +92,10 @@ func TestSimplestFormIsImplied(t *testing.T) {
 		{ID: "b", Question: "What is 1/5 + 1/5?", Answer: "2/5"},
 		{ID: "c", Question: "How long?", Answer: "12 cm", RequireUnit: true, Tolerance: 0.5},
 		{ID: "d", Question: "Write 0.35 as a percentage.", Answer: "35%"},
-		{ID: "e", Question: "What percentage of 20 is 5?", Answer: "25%"},
+		{ID: "e", Question: "Riya had 20 sweets and gave away 5. What part did she give away?", Answer: "25%"},
 		{ID: "f", Question: "Write 0.35 as a percentage, then as a fraction.", Answer: "7/20"},
+		{ID: "g", Question: "What is the percentage increase?", Answer: "20%"},
+		{ID: "h", Question: "What is 2 1/3 + 1 1/2? Give the answer as a mixed number.", Answer: "3 5/6"},
 	}}
 	topic := TopicOf(LessonMeta{}, s)
 	if !topic.Questions[0].Simplest || topic.Questions[1].Simplest {
@@ -103,8 +105,15 @@ func TestSimplestFormIsImplied(t *testing.T) {
 		t.Fatalf("unit question: %+v", q)
 	}
 	// "As a percentage" asks for the percentage form: 0.35 is only partly right.
-	if !topic.Questions[3].RequireUnit || topic.Questions[4].RequireUnit || topic.Questions[5].RequireUnit {
-		t.Fatalf("percentage form: %v %v %v", topic.Questions[3].RequireUnit, topic.Questions[4].RequireUnit, topic.Questions[5].RequireUnit)
+	if q := topic.Questions; !q[3].RequireUnit || q[4].RequireUnit || q[5].RequireUnit || !q[6].RequireUnit {
+		t.Fatalf("percentage form: %v %v %v %v", q[3].RequireUnit, q[4].RequireUnit, q[5].RequireUnit, q[6].RequireUnit)
+	}
+	if r := answer.Evaluate(topic.Questions[6].Expected(), "0.2"); r.Verdict != answer.Partial {
+		t.Fatalf("0.2 for %q: %s", topic.Questions[6].Text, r.Verdict)
+	}
+	// "As a mixed number" asks for a proper mixed number: 23/6 is only partly right.
+	if r := answer.Evaluate(topic.Questions[7].Expected(), "23/6"); !topic.Questions[7].Simplest || r.Verdict != answer.Partial {
+		t.Fatalf("23/6 for %q: %s", topic.Questions[7].Text, r.Verdict)
 	}
 	if r := answer.Evaluate(topic.Questions[3].Expected(), "0.35"); r.Verdict != answer.Partial {
 		t.Fatalf("0.35 for %q: %s", topic.Questions[3].Text, r.Verdict)
