@@ -289,6 +289,13 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 			return
 		}
 	}
+	if got.pct && !want.pct && (exp.Kind == KindInteger || exp.Kind == KindDecimal) && !closeEnough(want.amount(), got.amount(), exp.Tolerance) {
+		// "54%" for "15% of 360" confuses the amount with a percentage. Only
+		// for a declared kind: an inferred bare number may be a percentage
+		// written without its sign ("What percentage ...?" answered "60").
+		res.Verdict, res.Reason = Partial, "right number, but not a percentage"
+		return
+	}
 	if kind == KindPercentage && exp.RequireUnit && !got.pct {
 		// Asked for a percentage: 60 lacks the sign, 0.6 and 3/5 are the
 		// value in another form.
@@ -299,6 +306,12 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 		return
 	}
 	if exp.Simplest && (kind == KindFraction || kind == KindMixedNumber) {
+		if got.form == fDec || got.pct {
+			// Asked for a fraction in simplest form: 0.45 and 45% are the
+			// value, not the fraction.
+			res.Verdict, res.Reason = Partial, "right value, not written as a fraction"
+			return
+		}
 		if (got.form == fFrac || got.form == fMixed) && got.den > 0 && gcd(abs64(got.num), got.den) != 1 {
 			res.Verdict, res.Reason = Partial, "not in simplest form"
 			return

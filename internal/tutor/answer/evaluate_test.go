@@ -135,7 +135,7 @@ func TestEvaluateFractions(t *testing.T) {
 		{"ordinal third is not a fraction", Expected{Answer: "5"}, "the third one is 5", Correct, "5"},
 		{"simplest ok", simplest, "1/2", Correct, ""},
 		{"simplest unsimplified", simplest, "2/4", Partial, "2/4"},
-		{"simplest decimal ok", simplest, "0.5", Correct, ""},
+		{"simplest decimal is not a fraction", simplest, "0.5", Partial, ""},
 		{"simplest wrong", simplest, "2/3", Incorrect, ""},
 		{"negative fraction", Expected{Answer: "-3/4"}, "-3/4", Correct, ""},
 		{"improper", Expected{Answer: "7/4"}, "1 3/4", Correct, ""},
@@ -608,4 +608,101 @@ func TestEvaluateConversational(t *testing.T) {
 		{"given total then the result", n("12"), "She had a total of 12 spoons at the table, so she bought 10.", Incorrect, "10"},
 		{"words", n("14"), "so it's fourteen", Correct, "fourteen"},
 	})
+}
+
+func TestEvaluateTeacherReport(t *testing.T) {
+	mixed := Expected{Answer: "3 5/6", Kind: KindMixedNumber}
+	f712 := Expected{Answer: "7/12"}
+	f25 := Expected{Answer: "2/5"}
+	i16 := Expected{Answer: "16"}
+	inr := Expected{Answer: "500"}
+	states := Expected{Answer: "C", Options: []string{"solids", "liquids", "gases"}}
+	runEvalCases(t, []evalCase{
+		// Mixed numbers written with "and", and vulgar fractions.
+		{"mixed with and", mixed, "3 and 5/6", Correct, "3 and 5/6"},
+		{"mixed inferred with and", Expected{Answer: "3 5/6"}, "3 and 5/6", Correct, ""},
+		{"mixed in words with and", mixed, "three and five sixths", Correct, ""},
+		{"mixed quarter with and", Expected{Answer: "2 1/4"}, "2 and 1/4", Correct, ""},
+		{"mixed wrong with and", mixed, "3 and 1/6", Incorrect, ""},
+		{"mixed words a quarter", Expected{Answer: "2 1/4"}, "two and a quarter", Correct, ""},
+		{"vulgar mixed", mixed, "3⅚", Correct, "3⅚"},
+		{"vulgar mixed spaced", mixed, "it is 3 ⅚", Correct, ""},
+		{"vulgar alone", Expected{Answer: "5/6"}, "⅚", Correct, "⅚"},
+		{"vulgar half", Expected{Answer: "1/2"}, "½", Correct, ""},
+		{"vulgar quarter mixed", Expected{Answer: "2 1/4"}, "2¼", Correct, ""},
+		{"vulgar wrong", Expected{Answer: "2 1/4"}, "2½", Incorrect, ""},
+		{"and still lists", Expected{Answer: "7"}, "I added 4 and 3 to get 7", Correct, ""},
+		// Fractions in words and with "over".
+		{"twelfths", f712, "seven twelfths", Correct, ""},
+		{"twelfths hyphen", f712, "seven-twelfths", Correct, ""},
+		{"words over", f712, "seven over twelve", Correct, ""},
+		{"digits over", f712, "7 over 12", Correct, "7 over 12"},
+		{"twentieths", Expected{Answer: "9/20"}, "nine twentieths", Correct, ""},
+		{"digit ordinal", Expected{Answer: "5/6"}, "5 sixths", Correct, ""},
+		{"digit over small", f25, "2 over 5", Correct, ""},
+		{"words over small", f25, "two over five", Correct, ""},
+		{"one twelfth", Expected{Answer: "1/12"}, "one twelfth", Correct, ""},
+		{"a twelfth", Expected{Answer: "1/12"}, "a twelfth", Correct, ""},
+		{"thirtieths", Expected{Answer: "7/30"}, "seven thirtieths", Correct, ""},
+		{"hundredths", Expected{Answer: "0.07"}, "seven hundredths", Correct, ""},
+		{"fifteenths", Expected{Answer: "4/15"}, "four fifteenths", Correct, ""},
+		{"eleventh", Expected{Answer: "1/11"}, "one eleventh", Correct, ""},
+		{"wrong twelfths", f712, "five twelfths", Incorrect, ""},
+		{"ordinal position stays", Expected{Answer: "12"}, "on the twelfth day she has 12", Correct, ""},
+		// Currency written without a space after "Rs.".
+		{"Rs dot", inr, "Rs.500", Correct, ""},
+		{"rs dot lower", inr, "rs.500", Correct, ""},
+		{"Rs dot integer", Expected{Answer: "680"}, "Rs.680", Correct, ""},
+		{"Rs dot wrong", Expected{Answer: "680"}, "Rs.500", Incorrect, ""},
+		{"Rs space", inr, "Rs 500", Correct, ""},
+		{"rupee sign", inr, "₹500", Correct, ""},
+		{"dollar", Expected{Answer: "$5"}, "$5", Correct, ""},
+		{"rupee expected", Expected{Answer: "₹500"}, "Rs.500", Correct, ""},
+		// A conclusion after "so" / "then" without a comma.
+		{"so", i16, "4 so 16", Correct, "16"},
+		{"so with unit", i16, "4 so 16 girls", Correct, ""},
+		{"so after computation", i16, "20 ÷ 5 = 4 so 16", Correct, ""},
+		{"then", i16, "4 then 16", Correct, ""},
+		{"one part so", i16, "one part is 4 so 16", Correct, ""},
+		{"so tens", Expected{Answer: "350"}, "35 so 350", Correct, ""},
+		{"so wrong conclusion", Expected{Answer: "4"}, "4 so 16", Incorrect, ""},
+		{"so that", Expected{Answer: "4"}, "4 so that it is fair", Correct, ""},
+		// Choices and sets compared singular and plural.
+		{"choice singular", states, "gas", Correct, ""},
+		{"choice capital", states, "Gas", Correct, ""},
+		{"choice article", states, "a gas", Correct, ""},
+		{"choice plural", states, "gases", Correct, ""},
+		{"choice other", states, "liquid", Incorrect, ""},
+		{"set plurals", Expected{Answer: "solid, liquid, gas", Kind: KindSet}, "solids, liquids and gases", Correct, ""},
+		{"set plural house", Expected{Answer: "house, car", Kind: KindSet}, "houses and cars", Correct, ""},
+		// An integer answered as a percentage.
+		{"integer as percentage", Expected{Answer: "54", Kind: KindInteger}, "54%", Partial, ""},
+		{"integer as percent word", Expected{Answer: "54", Kind: KindInteger}, "54 percent", Partial, ""},
+		{"decimal as percentage", Expected{Answer: "2.5", Kind: KindDecimal}, "2.5%", Partial, ""},
+		{"integer plain", Expected{Answer: "54", Kind: KindInteger}, "54", Correct, ""},
+		{"inferred integer may be a percentage", Expected{Answer: "54"}, "54%", Correct, ""},
+		{"percentage kind bare", Expected{Answer: "54%"}, "54", Correct, ""},
+		{"percentage kind", Expected{Answer: "54%"}, "54%", Correct, ""},
+		// A decimal or percentage where a fraction in simplest form is asked.
+		{"simplest decimal", Expected{Answer: "9/20", Simplest: true}, "0.45", Partial, ""},
+		{"simplest percentage", Expected{Answer: "9/20", Simplest: true}, "45%", Partial, ""},
+		{"simplest decimal 2/5", Expected{Answer: "2/5", Simplest: true}, "0.4", Partial, ""},
+		{"simplest percentage 2/5", Expected{Answer: "2/5", Simplest: true}, "40%", Partial, ""},
+		{"simplest fraction", Expected{Answer: "2/5", Simplest: true}, "2/5", Correct, ""},
+		{"decimal without simplest", Expected{Answer: "3/4"}, "0.75", Correct, ""},
+	})
+	reasons := []struct {
+		exp    Expected
+		reply  string
+		reason string
+	}{
+		{Expected{Answer: "54", Kind: KindInteger}, "54%", "right number, but not a percentage"},
+		{Expected{Answer: "9/20", Simplest: true}, "0.45", "right value, not written as a fraction"},
+		{Expected{Answer: "2/5", Simplest: true}, "40%", "right value, not written as a fraction"},
+	}
+	for _, r := range reasons {
+		if got := Evaluate(r.exp, r.reply); got.Reason != r.reason {
+			t.Errorf("Evaluate(%+v, %q).Reason = %q, want %q", r.exp, r.reply, got.Reason, r.reason)
+		}
+	}
 }

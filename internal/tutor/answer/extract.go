@@ -439,6 +439,9 @@ func pickNumber(toks []token) (best, alt int) {
 			}
 		}
 		a = b + 1
+		if b < len(toks) && toks[b].kind == tWord && toks[b].text != "and" {
+			a = b // a conclusion without a comma opens the next statement: "4 so 16"
+		}
 	}
 	switch {
 	case answer >= 0 && !corrected:

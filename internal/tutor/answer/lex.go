@@ -81,6 +81,8 @@ func appendTokens(dst []token, s string) []token {
 			i++
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			i++
+		case c == '.' && i+1 < len(low) && isDigit(low[i+1]) && rupeesBefore(toks, i):
+			i++ // "Rs.500" is "Rs 500", not "Rs" and 0.5
 		case isDigit(c) || (c == '.' && i+1 < len(low) && isDigit(low[i+1]) && (i == 0 || !isDigit(low[i-1]))):
 			toks, i = lexNumber(toks, low, i)
 		case c < utf8.RuneSelf:
@@ -92,6 +94,11 @@ func appendTokens(dst []token, s string) []token {
 			i++
 		default:
 			r, size := utf8.DecodeRuneInString(low[i:])
+			if f, ok := vulgarFractions[r]; ok {
+				toks = appendVulgar(toks, low, i, i+size, f)
+				i += size
+				continue
+			}
 			switch {
 			case unicode.IsLetter(r):
 				toks, i = lexWord(toks, low, i)
@@ -104,6 +111,39 @@ func appendTokens(dst []token, s string) []token {
 		}
 	}
 	return foldWords(low, toks)
+}
+
+// rupeesBefore reports whether the "." at s[i] ends an "Rs" written right
+// before it: "Rs.500".
+func rupeesBefore(toks []token, i int) bool {
+	p := len(toks) - 1
+	return p >= 0 && toks[p].kind == tWord && toks[p].end == i && toks[p].text == "rs"
+}
+
+// vulgarFractions are the single-character fractions: ½, ⅚.
+var vulgarFractions = map[rune][2]int64{
+	'½': {1, 2}, '⅓': {1, 3}, '⅔': {2, 3}, '¼': {1, 4}, '¾': {3, 4}, '⅕': {1, 5}, '⅖': {2, 5},
+	'⅗': {3, 5}, '⅘': {4, 5}, '⅙': {1, 6}, '⅚': {5, 6}, '⅐': {1, 7}, '⅛': {1, 8}, '⅜': {3, 8},
+	'⅝': {5, 8}, '⅞': {7, 8}, '⅑': {1, 9}, '⅒': {1, 10},
+}
+
+// appendVulgar appends the vulgar fraction f written at s[i:end], joining
+// it to a whole number written right before it: "3⅚" and "3 ⅚" are 3 5/6.
+func appendVulgar(toks []token, s string, i, end int, f [2]int64) []token {
+	n := number{val: float64(f[0]) / float64(f[1]), num: f[0], den: f[1], form: fFrac}
+	if p := len(toks) - 1; p >= 0 && toks[p].kind == tNum && strings.TrimLeft(s[toks[p].end:i], " ") == "" {
+		w := toks[p].num
+		if w.form == fInt && !w.pct && !w.outOf && w.den == 1 && abs64(w.num) < math.MaxInt32 {
+			num := w.num*f[1] + f[0]
+			if w.num < 0 {
+				num = w.num*f[1] - f[0]
+			}
+			w.val, w.num, w.den, w.form = float64(num)/float64(f[1]), num, f[1], fMixed
+			toks[p].num, toks[p].end, toks[p].text = w, end, s[toks[p].start:end]
+			return toks
+		}
+	}
+	return append(toks, token{kind: tNum, start: i, end: end, text: s[i:end], num: n})
 }
 
 // symText maps typographic variants of operators and quotes to one spelling.
@@ -369,7 +409,15 @@ var (
 		"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
 		"fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
 		"seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9,
-		"tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
+		"tenth": 10, "tenths": 10, "eleventh": 11, "elevenths": 11, "twelfth": 12, "twelfths": 12,
+		"thirteenth": 13, "thirteenths": 13, "fourteenth": 14, "fourteenths": 14,
+		"fifteenth": 15, "fifteenths": 15, "sixteenth": 16, "sixteenths": 16,
+		"seventeenth": 17, "seventeenths": 17, "eighteenth": 18, "eighteenths": 18,
+		"nineteenth": 19, "nineteenths": 19, "twentieth": 20, "twentieths": 20,
+		"thirtieth": 30, "thirtieths": 30, "fortieth": 40, "fortieths": 40, "fiftieth": 50, "fiftieths": 50,
+		"sixtieth": 60, "sixtieths": 60, "seventieth": 70, "seventieths": 70,
+		"eightieth": 80, "eightieths": 80, "ninetieth": 90, "ninetieths": 90,
+		"hundredth": 100, "hundredths": 100, "thousandth": 1000, "thousandths": 1000,
 	}
 	// Words after which "one" is a pronoun, not a count: "this one", "which one".
 	pronounOne = map[string]bool{
@@ -392,6 +440,10 @@ func foldWords(s string, toks []token) []token {
 			i++
 		}
 		if t.kind == tNum {
+			t.num, i = foldFraction(toks, i, t.num)
+			if i > 0 {
+				t.end = max(t.end, toks[i-1].end)
+			}
 			// "negative 7"; "minus 7" only where it cannot be a subtraction.
 			if p := len(out) - 1; p >= 0 && out[p].kind == tWord && t.num.val > 0 &&
 				(out[p].text == "negative" || out[p].text == "minus" && (p == 0 || out[p-1].kind != tNum)) {
@@ -428,6 +480,46 @@ func foldWords(s string, toks []token) []token {
 		out = append(out, t)
 	}
 	return out
+}
+
+// foldFraction reads a fraction that continues the whole number n read
+// before toks[i]: "3 and 5/6", "three and five sixths" (mixed numbers),
+// "7 over 12", "seven over twelve" and "5 sixths". It returns the number and
+// the index after it; n and i when there is none.
+func foldFraction(toks []token, i int, n number) (number, int) {
+	if n.form != fInt || n.pct || n.cur != "" || n.num < 0 || n.num >= math.MaxInt32 || i >= len(toks) || toks[i].kind != tWord {
+		return n, i
+	}
+	// next reads the number at toks[k], in digits or in words.
+	next := func(k int) (number, int, bool) {
+		if k >= len(toks) {
+			return number{}, k, false
+		}
+		if toks[k].kind == tNum {
+			return toks[k].num, k + 1, !toks[k].num.pct && toks[k].num.cur == ""
+		}
+		return wordNumber(toks, k, nil)
+	}
+	switch w := toks[i].text; {
+	case w == "and":
+		f, j, ok := next(i + 1)
+		if ok && f.form == fFrac && f.num > 0 && f.num < f.den && f.den < math.MaxInt32 {
+			num := n.num*f.den + f.num
+			return number{val: float64(num) / float64(f.den), num: num, den: f.den, form: fMixed, word: n.word || f.word}, j
+		}
+	case w == "over":
+		d, j, ok := next(i + 1)
+		// "12 over 3 days" is a duration, not a fraction.
+		if ok && d.form == fInt && d.num > 0 && (j == len(toks) || toks[j].kind != tWord || startsPhrase(toks[j].text) || fillers[toks[j].text]) {
+			return number{val: float64(n.num) / float64(d.num), num: n.num, den: d.num, form: fFrac, word: n.word || d.word}, j
+		}
+	case !n.word:
+		// "5 sixths", "1 third"; "2 third" is not a fraction.
+		if d, ok := fractionWords[w]; ok && n.num > 0 && (strings.HasSuffix(w, "s") || n.num == 1) {
+			return number{val: float64(n.num) / float64(d), num: n.num, den: d, form: fFrac}, i + 1
+		}
+	}
+	return n, i
 }
 
 // wordNumber reads a number written in words starting at toks[i]. prev holds

@@ -34,8 +34,42 @@ func statementEnd(toks []token, a int) int {
 			}
 			return b
 		}
+		if bareConclusion(toks, a, b) {
+			return b // "4 so 16": the statement after it starts at "so"
+		}
 	}
 	return len(toks)
+}
+
+// bareConclusion reports whether toks[b] opens a conclusion written without
+// a comma after a number, optionally with its unit: "4 so 16", "20 ÷ 5 = 4
+// then 16", "4 girls so 16 boys". A number must follow it in the sentence.
+func bareConclusion(toks []token, a, b int) bool {
+	t := toks[b]
+	if t.kind != tWord || b == a || b+1 >= len(toks) {
+		return false
+	}
+	switch t.text {
+	case "so", "then", "therefore", "thus", "hence":
+	default:
+		return false
+	}
+	if t.text == "so" && soNotConclusion[toks[b+1].text] {
+		return false
+	}
+	p := b - 1
+	if toks[p].kind == tWord && p > a && toks[p-1].kind == tNum && !startsPhrase(toks[p].text) {
+		p-- // a unit: "4 girls so 16"
+	}
+	if toks[p].kind != tNum {
+		return false
+	}
+	for k := b + 1; k < len(toks) && !isSentenceEnd(toks[k]); k++ {
+		if toks[k].kind == tNum {
+			return true
+		}
+	}
+	return false
 }
 
 // soNotConclusion follow a "so" that does not conclude: "so that", "so many".

@@ -15,6 +15,14 @@ const maxTextWords = 4
 type normWord struct {
 	w          string
 	start, end int
+	es         bool // a plural in "-es" made singular by dropping the "s": "gases" is "gase"
+}
+
+// sameWord reports whether two normalised words are the same word. A
+// plural in "-es" matches its singular with or without the "e": "gases"
+// matches "gas" as "houses" matches "house".
+func sameWord(a, b normWord) bool {
+	return a.w == b.w || a.es && a.w == b.w+"e" || b.es && b.w == a.w+"e"
 }
 
 // normalize reduces text to comparable words: lower case, no punctuation, no
@@ -48,10 +56,13 @@ func normalize(toks []token) []normWord {
 			if w == "a" || w == "an" || w == "the" || w == "" {
 				continue
 			}
+			es := false
 			if len(w) > 3 {
+				es = strings.HasSuffix(w, "es")
 				w = singular(w)
+				es = es && strings.HasSuffix(w, "e")
 			}
-			out = append(out, normWord{w: w, start: t.start, end: t.end})
+			out = append(out, normWord{w: w, start: t.start, end: t.end, es: es})
 		case tNum:
 			w := strconv.FormatFloat(t.num.amount(), 'g', 12, 64)
 			if t.num.cur != "" {
@@ -82,7 +93,7 @@ func findWords(hay, needle []normWord, from int) int {
 outer:
 	for i := from; i+len(needle) <= len(hay); i++ {
 		for j := range needle {
-			if hay[i+j].w != needle[j].w {
+			if !sameWord(hay[i+j], needle[j]) {
 				continue outer
 			}
 		}
@@ -251,7 +262,7 @@ func equalWords(a, b []normWord) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].w != b[i].w {
+		if !sameWord(a[i], b[i]) {
 			return false
 		}
 	}
@@ -433,7 +444,7 @@ func findWordsAny(hay, needle []normWord, from int) int {
 outer:
 	for i := from; i+len(needle) <= len(hay); i++ {
 		for j := range needle {
-			if hay[i+j].w != needle[j].w {
+			if !sameWord(hay[i+j], needle[j]) {
 				continue outer
 			}
 		}
