@@ -259,6 +259,8 @@ func TestClarifyOutsideTheLesson(t *testing.T) {
 		{addingFractions, "who won the world cup?"},
 		{addingFractions, "What is the capital of France?"},
 		{addingFractions, "what is water made of?"}, // "water" and "made" are in word problems' hints only
+		{addingFractions, "wait, who won the world cup again?"},
+		{addingFractions, "sorry, what is water made of?"},
 		{photosynthesis, "how do I add fractions?"},
 		{photosynthesis, "do plants breathe?"}, // "plants" is everywhere, "breathe" in a hint only
 		{photosynthesis, "how do animals breathe?"},
@@ -307,6 +309,10 @@ func TestClarifyInTheLesson(t *testing.T) {
 		{addingFractions, "how do you find the sum of 1/4 and 1/6?", "Unlike fractions", "We cannot add quarters and sixths"},
 		{addingFractions, "what is the lowest common multiple?", "Unlike fractions", "the LCM of the denominators"},
 		{addingFractions, "what is a denominator in maths?", "Like fractions", "The denominator tells us the size of each part"},
+		{addingFractions, "wait what is a denominator again?", "Like fractions", "The denominator tells us the size of each part"},
+		{addingFractions, "sorry, what's a numerator again?", "Like fractions", "Add the numerators and keep the denominator"},
+		{addingFractions, "remind me what like fractions are", "Like fractions", "are called like fractions"},
+		{addingFractions, "um, can you tell me what was a denominator?", "Like fractions", "The denominator tells us the size of each part"},
 		{"mathematics/ratios-and-percentages/percentages", "what does percent mean?", "What a percentage is", "into a percentage"},
 		{"mathematics/ratios-and-percentages/percentages", "how do I find 20% of 50?", "Percentage of a quantity", "To find a percentage of a quantity"},
 		{"mathematics/ratios-and-percentages/ratios-and-proportions", "how do I divide 60 in the ratio 2:3?", "Dividing in a ratio", "in the ratio 2 : 3"},

@@ -51,8 +51,12 @@
 // Turn.Guard. A partly right answer hears what is right and what is
 // missing. "I don't know" (and "I don't understand") gets encouragement
 // and the next hint (one more per repeat, up to the last, counted in
-// hints_used), never the worked solution or the answer; the fourth "I don't
-// know" leaves the question, without its answer, and the lesson moves on;
+// hints_used), never the worked solution or the answer, and never the hint
+// the previous reply gave word for word: after the last hint, it is a step
+// back to a simpler question on the same concept, or, with none, the
+// question is left; the fourth "I don't know" leaves the question, without
+// its answer, and the lesson moves on. An answer that hedges between two
+// values ("3:5 or 5:3") is asked to pick one, in an exam too;
 // off-topic chat is steered back to the question;
 // a question from the learner is answered from the lesson and the question
 // asked again, or, when the lesson does not explain it, the learner hears
@@ -65,8 +69,10 @@
 // right ("...; just watch out for adding the denominators too. The
 // denominators are equal, so add the numerators and keep the
 // denominator."); a question's mistake without such a rule is not named,
-// and one that means nothing without its question ("subtracting 5 from
-// 65", "saying liquid") is named by its concept. Any
+// and neither is one that means nothing without its question
+// ("subtracting 5 from 65", "saying liquid"): named by its concept, it
+// would tell the learner nothing to watch out for. When the session
+// recorded no mistake that can be named, the wrap-up is the plain one. Any
 // sentence that would still give away the pending question's answer, or
 // the answer of the question being asked, is dropped before the reply
 // leaves (answer.DetectLeaks). Answers the evaluator cannot check are
@@ -108,7 +114,8 @@
 // ExamGenerator draws a 30/50/20 easy/medium/hard mix from the bank,
 // spread over concepts and question types, easiest first. ExamEvaluator
 // judges what the answer evaluator cannot check by keyword overlap with
-// the expected answer. Welcomer and PostCompletion write the first and the
+// the expected answer. The tutor words no exam turn but one: a hedged
+// answer is asked for one final answer, unjudged. Welcomer and PostCompletion write the first and the
 // after-the-end messages. Safety classifies messages with the patterns of
 // patterns.txt (self-harm, violence, sexual content, hate, personal data)
 // and answers each category kindly; the self-harm reply points to trusted

@@ -177,15 +177,18 @@ const minCoverage = 0.5
 
 // frameWords are the words that frame a question rather than say what it
 // is about: "what does X mean", "how do I find X", "what happens to X",
-// "what is the main idea of X in maths?", "how come?", "hmm, why?". A
-// lesson rarely uses them, so as terms they would weigh most and sink the
-// share of the question a passage covers; and a question of nothing else
-// asks about the answer just given (see followUp).
+// "what is the main idea of X in maths?", "how come?", "hmm, why?", and
+// the words of conversation around them: "wait, what is a denominator
+// again?", "sorry, what's a numerator?", "remind me what like fractions
+// are". A lesson rarely uses them, so as terms they would weigh most and
+// sink the share of the question a passage covers; and a question of
+// nothing else asks about the answer just given (see followUp).
 var frameWords = wordSet(`mean means meant meaning find finds finding found work works working worked happen
 	happens happened happening use uses used using define defined definition call called calls say says said
 	show shows showed give gives given talk learn learnt study help example examples exactly actually basically
 	simple simply word words doubt doubts idea ideas main concept concepts topic topics chapter class subject
-	maths math mathematics science come hmm hm umm um uh huh oh ah interesting`)
+	maths math mathematics science come hmm hm umm um uh huh oh ah interesting
+	wait sorry remind reminds remember recall forgot forget forgotten pardon excuse quick quickly hey erm er`)
 
 // everyday maps a learner's everyday words to the words a lesson uses for
 // them: "what is the bottom number called?" asks about the denominator.

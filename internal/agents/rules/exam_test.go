@@ -197,3 +197,46 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestExamHedge: an exam answer that hedges between two values ("3:5 or
+// 5:3") is asked for one final answer, as a lesson asks, not told to stay
+// with the exam; the turn judges nothing. Other turns sent to the tutor
+// still stay with the exam.
+func TestExamHedge(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/ratios-and-percentages/ratios-and-proportions")
+	bq, ok := topic.Question("ratio-1")
+	if !ok {
+		t.Fatal("the sample has no question ratio-1")
+	}
+	tests := []struct {
+		msg   string
+		hedge bool
+	}{
+		{bq.Answer + " or 5:3", true},
+		{"is it 5:3 or " + bq.Answer + "?", true},
+		{bq.Answer, false},
+	}
+	for _, tt := range tests {
+		for _, id := range []string{"exam-1", "exam-2", "exam-3"} {
+			t.Run(tt.msg+"/"+id, func(t *testing.T) {
+				s := tutor.State{SessionID: id, Mode: tutor.ModeExam, TurnCount: 2}
+				ev := answer.Evaluate(bq.Expected(), tt.msg)
+				turn := agents.Turn{State: s, Topic: topic, Message: tt.msg, Evaluation: ev}
+				r, _, err := NewTutor().Respond(context.Background(), turn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := r.Output
+				if got := says(out.Response, mChoose); got != tt.hedge || tt.hedge == (out.Response == examStay) {
+					t.Errorf("%q (evaluated %s, %q): reply %q; want a request to pick one answer: %t", tt.msg, ev.Verdict, ev.Reason, out.Response, tt.hedge)
+				}
+				if out.AnswerCorrect != nil || out.MasterySignal != nil || len(out.MasteryUpdates) != 0 || r.NextQuestion != nil {
+					t.Errorf("%q: the reply judges the question: %+v", tt.msg, out)
+				}
+				if err := out.Validate(); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+}

@@ -14,9 +14,6 @@ import (
 type mistake struct {
 	what string // what to watch out for: "adding the denominators too"
 	fix  string // a sentence of the lesson that sets it right; "" when none
-	// bound is set when what means little without the question it was
-	// made on ("the slip you made with two-step equations").
-	bound bool
 }
 
 // maxMistakes is how many misconceptions a wrap-up names, each with the
@@ -65,8 +62,9 @@ func mistakes(s tutor.State, t *tutor.Topic, now string) []mistake {
 // becomes what to watch out for ("adding the denominators too"), set right
 // by the rule the question's solution or hints state (see fixFor); one that
 // means little without its question ("Subtracts 5 from 65", "Calls it
-// condensation") is named by its concept instead, and only when a rule
-// sets it right. One of the guideline's common misconceptions is already
+// condensation") is not named at all: named by its concept instead ("the
+// slip you made with what a ratio is") it tells the learner nothing they
+// could watch out for. One of the guideline's common misconceptions is already
 // written so ("Adding the denominators as well as the numerators"). A
 // description the curriculum does not have is used only when it reads as
 // a plain phrase: an id such as "add_denominators" is looked up among the
@@ -104,21 +102,15 @@ func phrase(t *tutor.Topic, description string) (mistake, bool) {
 func fromBank(q tutor.BankQuestion) (mistake, bool) {
 	// Written for one question, a bank misconception is named only with
 	// the rule that sets it right: "watch out for writing the digits next
-	// to each other" alone leaves the learner guessing.
-	m := mistake{fix: fixFor(q)}
-	if m.fix == "" {
-		return mistake{}, false
-	}
+	// to each other" alone leaves the learner guessing. One bound to its
+	// question is not named: its words need the question, and its concept
+	// names no mistake.
+	fix := fixFor(q)
 	what, ok := watchFor(q.Misconception)
-	if ok && !needsQuestion(what) {
-		m.what = what
-		return m, true
-	}
-	if strings.TrimSpace(q.Concept) == "" {
+	if fix == "" || !ok || needsQuestion(what) {
 		return mistake{}, false
 	}
-	m.what, m.bound = "the slip you made with "+lowerFirst(strings.TrimSpace(q.Concept)), true
-	return m, true
+	return mistake{what: what, fix: fix}, true
 }
 
 // needsQuestion reports whether a mistake's words mean little without the

@@ -188,7 +188,11 @@ func echo(extracted string) string {
 // encourage answers "I don't know": reassurance and the next hint, never
 // the answer, and without climbing the ladder. Each "I don't know" moves
 // one hint further (the domain counts them in hints_used), up to the last
-// hint: the worked solution is not a hint.
+// hint: the worked solution is not a hint. A hint the previous reply gave
+// is never given again word for word (a clue for "how do I start?" is not
+// counted in hints_used): the next one comes instead, and after the last
+// one a simpler question on the same idea (see simpler), or, when there is
+// none, the lesson goes on.
 func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	l.out.Intent = tutor.IntentConfusion
 	if q.IDKCount >= maxIDK {
@@ -197,14 +201,41 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.leave(bq, false)
 		return
 	}
+	prev := l.lastReply()
+	level := q.NextHint(q.WrongAttempts)
+	for ; level <= tutor.MaxHints; level++ {
+		if !strings.Contains(prev, hint(bq, level)) {
+			break
+		}
+	}
+	if level > tutor.MaxHints {
+		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
+			l.say(mIDKAgain)
+			l.ask(sq, l.s.CurrentStep, mStepBack)
+			l.note("stepped back from " + bq.ID)
+			return
+		}
+		l.leave(bq, false)
+		return
+	}
 	if q.IDKCount > 0 {
 		l.say(mIDKAgain)
 	} else {
 		l.say(mIDK)
 	}
-	l.add(hint(bq, q.NextHint(q.WrongAttempts)))
+	l.add(hint(bq, level))
 	l.say(mGuess)
 	l.note("encouraged on " + bq.ID)
+}
+
+// lastReply returns the tutor's last message, "" when there is none.
+func (l *lesson) lastReply() string {
+	for i := len(l.s.History) - 1; i >= 0; i-- {
+		if m := l.s.History[i]; m.Role == tutor.RoleTeacher {
+			return m.Content
+		}
+	}
+	return ""
 }
 
 // maxIDK is how many "I don't know"s a question gets hints for; the next
@@ -236,7 +267,7 @@ func (l *lesson) leave(bq tutor.BankQuestion, withSolution bool) {
 func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Result) {
 	msg := l.turn.Message
 	switch {
-	case strings.HasPrefix(ev.Reason, "hedged"):
+	case hedged(ev):
 		l.say(mChoose)
 		l.note("asked to choose one answer")
 	case isQuestion(msg):
@@ -583,8 +614,7 @@ func (l *lesson) mistakes() []mistake {
 
 // unspoiled leaves out the mistakes whose fix would give away the pending
 // question's answer: the fix would be cut from the reply, leaving the
-// mistake named without the rule that makes sense of it ("watch out for
-// the slip you made with what photosynthesis is").
+// mistake named without the rule that makes sense of it.
 func (l *lesson) unspoiled(ms []mistake) []mistake {
 	q := l.s.LastQuestion
 	if q == nil || l.directives().MayRevealAnswer {

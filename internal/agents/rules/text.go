@@ -237,22 +237,30 @@ func hash(parts ...string) uint64 {
 }
 
 // isQuestion reports whether a message asks something: it has a question
-// mark or opens with a question word.
+// mark or opens with a question word or a request ("remind me what like
+// fractions are"), after any words of conversation ("wait", "sorry, ...").
 func isQuestion(msg string) bool {
 	if strings.ContainsAny(msg, "?？") {
 		return true
 	}
 	w := words(msg)
+	for len(w) > 1 && openers[w[0]] {
+		w = w[1:]
+	}
 	if len(w) == 0 {
 		return false
 	}
 	switch w[0] {
 	case "what", "whats", "why", "how", "when", "where", "which", "who", "whose", "can", "could",
-		"is", "are", "do", "does", "did", "should", "would", "will", "explain", "kya", "kaise", "kyun", "kyu":
+		"is", "are", "do", "does", "did", "should", "would", "will", "explain", "remind", "kya", "kaise", "kyun", "kyu":
 		return true
 	}
 	return false
 }
+
+// openers are the words of conversation a question may open with: "wait,
+// what is a denominator", "sorry, what's a numerator", "so how do I...".
+var openers = wordSet(`wait sorry so um umm uh hmm hm oh ah erm er hey and but then`)
 
 // isNo reports whether a short message declines or disagrees: "no",
 // "not really", "nahi".

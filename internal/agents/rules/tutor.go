@@ -35,15 +35,33 @@ func (*Tutor) Respond(ctx context.Context, t agents.Turn) (agents.TutorReply, ag
 	case tutor.ModeClarify:
 		r.Output = clarify(t)
 	case tutor.ModeExam:
-		// Exam answers go to the exam evaluator; the domain words exam turns.
-		r.Output = tutor.TutorOutput{Response: examStay, Intent: tutor.IntentContinuation, TurnSummary: "Exam: stayed with the exam",
-			MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
+		r.Output = exam(t)
 	default:
 		r.Output, r.NextQuestion = teach(t)
 	}
 	c := call(agents.NameMasterTutor, r.Output)
 	c.Reasoning = r.Output.Reasoning
 	return r, c, nil
+}
+
+// exam returns the tutor output of an exam turn. Exam answers go to the
+// exam evaluator and the domain words exam turns; the tutor only asks a
+// learner who hedged between two answers ("3:5 or 5:3") to pick one, as a
+// lesson does (see noAnswer), without judging the question. Anything else
+// is a turn sent to the tutor by mistake.
+func exam(t agents.Turn) tutor.TutorOutput {
+	out := tutor.TutorOutput{Response: examStay, Intent: tutor.IntentContinuation, TurnSummary: "Exam: stayed with the exam",
+		MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
+	if hedged(t.Evaluation) {
+		out.Response, out.TurnSummary = newVoice(t.State).say(mChoose), "Exam: asked to choose one answer"
+	}
+	return out
+}
+
+// hedged reports whether the answer evaluator found the learner offering
+// two answers without committing to either.
+func hedged(ev answer.Result) bool {
+	return ev.Verdict == answer.NotAttempt && strings.HasPrefix(ev.Reason, "hedged")
 }
 
 // lesson builds one teach_me reply.

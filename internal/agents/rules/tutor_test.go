@@ -189,6 +189,9 @@ func TestLessonMoves(t *testing.T) {
 		{"off topic", "tell me a joke", tutor.IntentOffTopic, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
 		{"question", "why do we keep the denominator the same?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "denominator" }, tutor.PhaseAsked},
 		{"question framed", "what does denominator mean?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "size of each part" }, tutor.PhaseAsked},
+		{"question with framing words", "wait what is a denominator again?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "size of each part" }, tutor.PhaseAsked},
+		{"question opening with sorry", "sorry, what's a numerator again?", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "Add the numerators" }, tutor.PhaseAsked},
+		{"request to remind", "remind me what like fractions are", tutor.IntentQuestion, func(tutor.BankQuestion) string { return "are called like fractions" }, tutor.PhaseAsked},
 		{"question outside the lesson", "what is photosynthesis?", tutor.IntentQuestion, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
 		{"question on the question", "how do I start?", tutor.IntentQuestion, func(q tutor.BankQuestion) string { return q.Hints[0] }, tutor.PhaseAsked},
 		{"no answer", "hmm", tutor.IntentContinuation, func(q tutor.BankQuestion) string { return q.Text }, tutor.PhaseAsked},
@@ -586,6 +589,10 @@ func TestLessonBetweenSteps(t *testing.T) {
 		{"what?", "what?", tutor.IntentConfusion, parts[0], 1, mAgain},
 		{"doubt", "why do we keep the denominator?", tutor.IntentQuestion, "keep the denominator", 0, mCarryOn},
 		{"what does it mean", "what does denominator mean?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
+		{"with framing words", "wait what is a denominator again?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
+		{"opening with sorry", "sorry, what's a numerator again?", tutor.IntentQuestion, "Add the numerators", 0, mCarryOn},
+		{"request to remind", "remind me what like fractions are", tutor.IntentQuestion, "are called like fractions", 0, mCarryOn},
+		{"framed, not in the lesson", "wait, who won the world cup?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
 		{"not in the lesson", "what is photosynthesis?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
 		{"not in the lesson, in its word problems", "what is water made of?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
 		{"in everyday words", "what is the bottom number called?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
@@ -787,33 +794,90 @@ func TestStrugglingLearner(t *testing.T) {
 	}
 }
 
-// TestIDKMovesUpTheHints says "I don't know" three times to one question:
-// the first hint, then the second, then the second again, and never the
-// worked solution or the answer (checkReply checks the answer).
+// TestIDKMovesUpTheHints says "I don't know" to one question: the first
+// hint, then the second, then, the hints given, a simpler question on the
+// same idea, never the hint just given again word for word, nor the worked
+// solution or the answer (checkReply checks the answer).
 func TestIDKMovesUpTheHints(t *testing.T) {
 	topic := sampleTopic(t, addingFractions)
-	d := newDriver(t, topic, "idk", tutor.ModeTeachMe)
-	d.say("ready")
-	d.until(10, func() bool { return d.state.LastQuestion != nil })
-	q := *d.pending()
-	for i, want := range []int{0, 1, 1} {
-		x := d.say("I don't know")
-		if !strings.Contains(x.text(), q.Hints[want]) || (want == 0 && strings.Contains(x.text(), q.Hints[1])) {
-			t.Errorf("I don't know #%d: reply %q, want hint %d", i+1, x.text(), want+1)
+	setup := func(t *testing.T) (*driver, tutor.BankQuestion) {
+		d := newDriver(t, topic, "idk", tutor.ModeTeachMe)
+		d.say("ready")
+		d.until(10, func() bool { return d.state.LastQuestion != nil })
+		return d, *d.pending()
+	}
+	noRepeat := func(t *testing.T, d *driver, x exchange, q tutor.BankQuestion) {
+		t.Helper()
+		prev := d.log[len(d.log)-2].text()
+		for _, h := range q.Hints {
+			if strings.Contains(prev, h) && strings.Contains(x.text(), h) {
+				t.Errorf("%q after %q repeats the hint %q", x.msg, prev, h)
+			}
 		}
 		if strings.Contains(x.text(), oneLine(q.Solution)) || x.guard.MayRevealAnswer {
-			t.Errorf("I don't know #%d: reply %q shows the solution", i+1, x.text())
+			t.Errorf("%q: reply %q shows the solution", x.msg, x.text())
 		}
 	}
-	if lq := d.state.LastQuestion; lq.HintsUsed != 2 || lq.WrongAttempts != 0 || lq.Phase != tutor.PhaseAsked {
-		t.Errorf("question after three I don't know: %+v", lq)
-	}
-	// A wrong answer now goes on from the hints given: the last one again,
-	// not the first.
-	x := d.say(wrongAnswer(t, q))
-	if !strings.Contains(x.text(), q.Hints[1]) || strings.Contains(x.text(), q.Hints[0]) {
-		t.Errorf("a wrong answer after the hints: reply %q, want the second hint", x.text())
-	}
+
+	t.Run("up the ladder", func(t *testing.T) {
+		d, q := setup(t)
+		for i, msg := range []string{"I don't know", "no idea"} {
+			x := d.say(msg)
+			if !strings.Contains(x.text(), q.Hints[i]) || (i == 0 && strings.Contains(x.text(), q.Hints[1])) {
+				t.Errorf("%q #%d: reply %q, want hint %d", msg, i+1, x.text(), i+1)
+			}
+			noRepeat(t, d, x, q)
+		}
+		if lq := d.state.LastQuestion; lq.HintsUsed != 2 || lq.WrongAttempts != 0 || lq.Phase != tutor.PhaseAsked {
+			t.Errorf("question after two I don't know: %+v", lq)
+		}
+		// The hints given, the next step is a simpler question on the
+		// same idea.
+		x := d.say("I don't know")
+		noRepeat(t, d, x, q)
+		nq := x.reply.NextQuestion
+		if nq == nil || nq.ID == q.ID || nq.Concept != q.Concept || !says(x.text(), mStepBack) {
+			t.Errorf("I don't know #3: reply %q, want a simpler question on %s", x.text(), q.Concept)
+		}
+	})
+
+	t.Run("after a clue", func(t *testing.T) {
+		d, q := setup(t)
+		if x := d.say("how do I start?"); !strings.Contains(x.text(), q.Hints[0]) {
+			t.Fatalf("the clue %q is not the first hint", x.text())
+		}
+		x := d.say("no idea")
+		if !strings.Contains(x.text(), q.Hints[1]) {
+			t.Errorf("I don't know after a clue: reply %q, want hint 2", x.text())
+		}
+		noRepeat(t, d, x, q)
+	})
+
+	t.Run("a wrong answer goes on from the hints given", func(t *testing.T) {
+		d, q := setup(t)
+		d.say("I don't know")
+		d.say("I don't know")
+		x := d.say(wrongAnswer(t, q))
+		if !strings.Contains(x.text(), q.Hints[1]) || strings.Contains(x.text(), q.Hints[0]) {
+			t.Errorf("a wrong answer after the hints: reply %q, want the second hint", x.text())
+		}
+	})
+
+	t.Run("the fourth leaves the question", func(t *testing.T) {
+		d, q := setup(t)
+		d.say("I don't know")
+		d.say("I don't know")
+		d.say("hmm")
+		x := d.say("I don't know")
+		if !strings.Contains(x.text(), q.Hints[1]) {
+			t.Errorf("I don't know #3, not right after the hint: reply %q, want hint 2", x.text())
+		}
+		x = d.say("I don't know")
+		noRepeat(t, d, x, q)
+		if !says(x.text(), mLeave) || strings.Contains(x.text(), q.Answer) {
+			t.Errorf("I don't know #4: reply %q, want the question left without its answer", x.text())
+		}
+	})
 }
 
 // TestExtensionWording checks that a question after the lesson is called
