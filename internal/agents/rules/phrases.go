@@ -404,6 +404,8 @@ var partialWhat = map[string]string{
 	"right number, unit missing":                 "the number is right, and it needs its unit",
 	"right number, percent sign missing":         "the number is right; now write it as a percentage",
 	"right value, not written as a percentage":   "your value is right; now write it as a percentage",
+	"right number, but not a percentage":         "the number is right, but it isn't a percentage",
+	"right value, not written as a fraction":     "your value is right; now write it as a fraction in its simplest form",
 	"not in simplest form":                       "your value is right, but it can be simplified",
 	"improper fraction, expected a mixed number": "your value is right; now write it as a mixed number",
 	"some values right":                          "some of your values are right, but not all of them",

@@ -991,6 +991,8 @@ func TestPartialReasonsHavePhrases(t *testing.T) {
 		{answer.Expected{Answer: "2/5", Simplest: true}, "4/10"},
 		{answer.Expected{Answer: "3:5", Simplest: true}, "6:10"},
 		{answer.Expected{Answer: "1 1/2", Kind: answer.KindMixedNumber, Simplest: true}, "3/2"},
+		{answer.Expected{Answer: "54", Kind: answer.KindInteger}, "54%"},
+		{answer.Expected{Answer: "9/20", Kind: answer.KindFraction, Simplest: true}, "0.45"},
 	}
 	for _, c := range cases {
 		r := answer.Evaluate(c.exp, c.reply)
