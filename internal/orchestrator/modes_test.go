@@ -122,6 +122,28 @@ func TestExam(t *testing.T) {
 	}
 }
 
+// TestExamHedge: an exam answer that offers two values is neither judged
+// nor left with "Let's stay with the exam": the learner is asked for one
+// final answer and the question stands.
+func TestExamHedge(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	id := c.Session.Row.ID
+	q := c.Session.State.ExamQuestions[0]
+	r := f.turn(t, id, q.ExpectedAnswer+" or 1000")
+	if !strings.Contains(r.Reply, "answer") || strings.Contains(r.Reply, "stay with the exam") || !strings.Contains(r.Reply, q.QuestionText) {
+		t.Fatalf("reply %q", r.Reply)
+	}
+	if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil || st.ExamQuestions[0].StudentAnswer != nil {
+		t.Fatalf("the hedge was judged: idx %d, question %+v", st.ExamCurrentIdx, st.ExamQuestions[0])
+	}
+	// A committed answer then counts.
+	r = f.turn(t, id, q.ExpectedAnswer)
+	if res := r.Session.State.ExamQuestions[0].Result; res == nil || *res != tutor.ResultCorrect {
+		t.Fatalf("after the hedge: %+v", r.Session.State.ExamQuestions[0])
+	}
+}
+
 func TestExamToTheEnd(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeExam)

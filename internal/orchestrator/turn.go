@@ -280,6 +280,17 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 		if s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
 			return "", IntentExamComplete, "", nil
 		}
+		if turn.Evaluation.Verdict == answer.NotAttempt && strings.HasPrefix(turn.Evaluation.Reason, "hedged") && turn.Precheck == tutor.PrecheckNone {
+			// "12 or 14": the tutor asks for one final answer; the question
+			// stands, unjudged.
+			start := time.Now()
+			tr, call, err := r.set.Tutor.Respond(ctx, turn)
+			r.log(call, start, "")
+			if err == nil && strings.TrimSpace(tr.Output.Response) != "" {
+				return tr.Output.Response + "\n\n" + s.ExamQuestions[s.ExamCurrentIdx].Prompt(), IntentExamAnswer, agents.NameMasterTutor, nil
+			}
+			return "", IntentExamAnswer, "", nil
+		}
 		if turn.Evaluation.Verdict.Known() || turn.Precheck != tutor.PrecheckNone || turn.Evaluation.Verdict == answer.NotAttempt {
 			return "", IntentExamAnswer, "", nil
 		}
