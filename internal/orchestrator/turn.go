@@ -322,15 +322,31 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	}
 	switch s.Mode {
 	case tutor.ModeTeachMe:
-		if s.LastQuestion != nil {
-			return answer.Evaluate(s.LastQuestion.Expected(t), msg)
+		if q := s.LastQuestion; q != nil {
+			return alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg)
 		}
 	case tutor.ModeExam:
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
-			return answer.Evaluate(s.ExamQuestions[s.ExamCurrentIdx].Expected(t), msg)
+			q := s.ExamQuestions[s.ExamCurrentIdx]
+			return alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg)
 		}
 	}
 	return answer.Result{}
+}
+
+// alsoWrong turns a right answer that also gives the question's known
+// wrong one ("oxygen and carbon dioxide" for the gas plants take in) into
+// a hedge: the learner is asked which one they mean, as for "5 or 6".
+func alsoWrong(res answer.Result, t *tutor.Topic, questionID, msg string) answer.Result {
+	if res.Verdict != answer.Correct {
+		return res
+	}
+	bq, ok := t.Question(questionID)
+	if !ok || !bq.ShowsMisconception(msg) || bq.ShowsMisconception(bq.Answer) {
+		return res
+	}
+	res.Verdict, res.Reason = answer.NotAttempt, "hedged between two values"
+	return res
 }
 
 // checkSafety runs the safety agent on a learner's message (role
