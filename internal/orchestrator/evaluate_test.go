@@ -34,3 +34,23 @@ func TestAlsoWrong(t *testing.T) {
 		t.Errorf("right answer holding the wrong one: %s", got.Verdict)
 	}
 }
+
+// TestEchoed: repeating the question's value is not a partly right answer.
+func TestEchoed(t *testing.T) {
+	tests := []struct {
+		question, answer, reply string
+		want                    answer.Verdict
+	}{
+		{"Write 0.35 as a percentage.", "35%", "0.35", answer.Incorrect},
+		{"Write 0.35 as a percentage.", "35%", "35", answer.Partial},
+		{"Write 0.35 as a percentage.", "35%", "35%", answer.Correct},
+		{"Simplify 6/10.", "3/5", "6/10", answer.Incorrect},
+		{"What is 7/10 - 3/10 in its simplest form?", "2/5", "4/10", answer.Partial},
+	}
+	for _, tt := range tests {
+		exp := answer.Expected{Answer: tt.answer, Simplest: true, RequireUnit: true}
+		if got := echoed(answer.Evaluate(exp, tt.reply), tt.question); got.Verdict != tt.want {
+			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.question, got.Verdict, got.Reason, tt.want)
+		}
+	}
+}

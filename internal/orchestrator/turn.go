@@ -323,15 +323,31 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	switch s.Mode {
 	case tutor.ModeTeachMe:
 		if q := s.LastQuestion; q != nil {
-			return alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg)
+			return echoed(alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg), q.QuestionText)
 		}
 	case tutor.ModeExam:
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
 			q := s.ExamQuestions[s.ExamCurrentIdx]
-			return alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg)
+			return echoed(alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg), q.QuestionText)
 		}
 	}
 	return answer.Result{}
+}
+
+// echoed turns a partly right answer that only repeats the question's own
+// value into a wrong one: "0.35" for "Write 0.35 as a percentage" or "6/10"
+// for "Simplify 6/10" is the right value, but no step was taken.
+func echoed(res answer.Result, question string) answer.Result {
+	if res.Verdict != answer.Partial || res.Extracted == "" {
+		return res
+	}
+	for _, w := range strings.Fields(question) {
+		if strings.TrimRight(w, ".,?!;:") == res.Extracted {
+			res.Verdict, res.Reason = answer.Incorrect, "repeats the question's value"
+			return res
+		}
+	}
+	return res
 }
 
 // alsoWrong turns a right answer that also gives the question's known
