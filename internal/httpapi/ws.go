@@ -509,6 +509,13 @@ func (s *Server) websocket(c echo.Context) error {
 		// Send the stored one, never a second generated welcome.
 		welcome, _ = s.deps.Sessions.Welcome(ctx, se.Row.ID)
 	}
+	// The first frames are made before the connection takes a place, so
+	// that nothing but writing them stands between its registration and
+	// its read loop.
+	frames := []serverFrame{sessionFrame(se)}
+	if welcome != "" {
+		frames = append(frames, textFrame("assistant", welcome))
+	}
 	key := rateKey(c)
 	if !s.hub.reserve(se.Row.ID, key, s.opts.WSPerSession, s.opts.WSPerCaller) {
 		return errTooManyConnections
@@ -535,10 +542,6 @@ func (s *Server) websocket(c echo.Context) error {
 		s.metrics.wsOpened()
 	}
 	s.hub.pingOnce.Do(func() { go s.hub.pinger(s.opts.WSPingInterval, s.opts.WSIdleTimeout) })
-	frames := []serverFrame{sessionFrame(se)}
-	if welcome != "" {
-		frames = append(frames, textFrame("assistant", welcome))
-	}
 	err = w.writeLocked(ctx, frames...)
 	w.out.Unlock()
 	if err != nil {
