@@ -420,3 +420,56 @@ func TestClarifyFollowUp(t *testing.T) {
 		}
 	})
 }
+
+// TestClarifyTeacherDoubts asks on-topic doubts that a teacher found
+// answered with the wrong sentence: the answer must quote the sentence a
+// teacher would pick and none of the misleading ones; doubts outside the
+// lesson still hear that the lesson does not cover them.
+func TestClarifyTeacherDoubts(t *testing.T) {
+	const (
+		changes     = "science/states-of-matter/changes-of-state"
+		percentages = "mathematics/ratios-and-percentages/percentages"
+		ratios      = "mathematics/ratios-and-percentages/ratios-and-proportions"
+	)
+	tests := []struct {
+		topic string
+		msg   string
+		from  string   // a phrase the answer should quote; "" for a doubt outside the lesson
+		not   []string // phrases the answer must not quote
+	}{
+		{changes, "what's it called when water turns to steam", "it boils", []string{"Freezing is the reverse"}},
+		{addingFractions, "how do i add fractions with different bottoms like 1/3 and 1/5", "Fractions with different denominators", []string{"Fractions with the same denominator"}},
+		{addingFractions, "what is 1/2 + 1/4", "Fractions with different denominators", []string{"Multiply the top and bottom of 1/4"}},
+		{percentages, "is 0.5 the same as 5%?", "To turn a decimal into a percentage", nil},
+		{percentages, "what does per cent mean", `Per cent means "per hundred"`, nil},
+		{ratios, "is 2:3 the same as 3:2", "The order matters", nil},
+		{percentages, "why do we divide by the original price and not the new one?", "compares the change with the original amount", nil},
+		{percentages, "who is the prime minister of india?", "", nil},
+		{changes, "how much water should I drink?", "", nil},
+		{addingFractions, "what is photosynthesis?", "", nil},
+		{photosynthesis, "how do I add fractions with different bottoms?", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.topic+"/"+tt.msg, func(t *testing.T) {
+			d := newDriver(t, sampleTopic(t, tt.topic), "teacher", tutor.ModeClarify)
+			x := d.say(tt.msg)
+			if tt.from == "" {
+				if !says(x.text(), mNotInTopic) {
+					t.Errorf("reply %q should say the lesson does not cover it", x.text())
+				}
+				return
+			}
+			if !strings.Contains(x.text(), tt.from) || says(x.text(), mNotInTopic) || !closes(x.text()) {
+				t.Errorf("reply %q; want an answer quoting %q and one closing question", x.text(), tt.from)
+			}
+			for _, n := range tt.not {
+				if strings.Contains(x.text(), n) {
+					t.Errorf("reply %q quotes %q", x.text(), n)
+				}
+			}
+			if strings.HasPrefix(x.text(), "A common mistake") {
+				t.Errorf("reply %q opens with a mistake, not the right way", x.text())
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -207,14 +208,19 @@ var everyday = map[string][]string{
 	"percent": {"percentage"}, "per cent": {"percentage"},
 	"squash": {"compress"}, "squeeze": {"compress"}, "press": {"compress"},
 	"flip": {"reciprocal"}, "upside down": {"reciprocal"},
-	"vapour": {"gas"}, "vapor": {"gas"},
+	"vapour": {"gas"}, "vapor": {"gas"}, "steam": {"boil", "gas"},
+	"different bottoms": {"different denominators"}, "different bottom": {"different denominators"},
+	"same bottoms": {"same denominator"}, "same bottom": {"same denominator"},
 }
 
 // askedTerms returns the terms of a learner's question that say what it is
 // about (see contentTerms), with everyday words in the lesson's words (see
-// everyday); uses reports whether the lesson uses a term. "%" is read as
-// "percent".
-func askedTerms(question string, uses func(string) bool) []string {
+// everyday) and its notation read as words (see notation); uses reports
+// whether the lesson uses a term, says whether its text has a phrase of
+// words. "Like" before a number means "such as" ("fractions with different
+// bottoms like 1/3 and 1/5"), and "same" in "is X the same as Y?" only
+// frames the question: neither says what it is about.
+func askedTerms(question string, uses func(string) bool, says func([]string) bool) []string {
 	ws := words(strings.ReplaceAll(question, "%", " percent "))
 	var out []string
 	add := func(ts ...string) {
@@ -225,25 +231,98 @@ func askedTerms(question string, uses func(string) bool) []string {
 		}
 	}
 	for i := 0; i < len(ws); i++ {
-		if ts, k := inLessonWords(ws[i:], uses); k > 0 {
+		if ts, k := inLessonWords(ws[i:], uses, says); k > 0 {
 			add(ts...)
 			i += k - 1
 			continue
 		}
-		if !frameWords[ws[i]] && !continuationWords[ws[i]] {
+		next := ""
+		if i+1 < len(ws) {
+			next = ws[i+1]
+		}
+		switch {
+		case frameWords[ws[i]] || continuationWords[ws[i]]:
+		case ws[i] == "like" && isDigits(next), ws[i] == "same" && next == "as":
+		default:
 			add(terms(ws[i])...)
+		}
+	}
+	// An operation ("+") says what a question is about only beside
+	// numbers the lesson is about ("1/2 + 1/4" in a lesson on fractions)
+	// or words of its own: a lesson on photosynthesis "adds" iodine.
+	read, ops := notation(question)
+	for _, w := range read {
+		if uses(w) {
+			add(w)
+		}
+	}
+	if slices.ContainsFunc(out, func(w string) bool { return !isDigits(w) }) {
+		for _, w := range ops {
+			if uses(w) {
+				add(w)
+			}
 		}
 	}
 	return out
 }
 
+var (
+	decimalRe = regexp.MustCompile(`\d\.\d`)
+	fracRe    = regexp.MustCompile(`\d\s*/\s*(\d+)`)
+	ratioRe   = regexp.MustCompile(`(\d+)\s*:\s*(\d+)`)
+	opRe      = regexp.MustCompile(`[\d)]\s*([+×÷*])\s*[\d(]`)
+)
+
+// notation returns the terms that a question's mathematical notation
+// stands for: "0.5" is a decimal, "1/4" a fraction, "1/2 + 1/4" fractions
+// with different denominators, "2:3" a ratio, and a ratio beside its
+// reverse ("is 2:3 the same as 3:2?") asks about the order of its terms. ops are the operations it names: "1/2 + 1/4" adds,
+// "×" multiplies and "÷" divides.
+func notation(question string) (out, ops []string) {
+	if decimalRe.MatchString(question) {
+		out = append(out, "decimal")
+	}
+	denoms := map[string]bool{}
+	for _, m := range fracRe.FindAllStringSubmatch(question, -1) {
+		denoms[m[1]] = true
+	}
+	switch {
+	case len(denoms) > 1:
+		out = append(out, "fraction", "different", "denominator")
+	case len(denoms) == 1:
+		out = append(out, "fraction")
+	}
+	seen := map[string]bool{}
+	for _, m := range ratioRe.FindAllStringSubmatch(question, -1) {
+		if len(seen) == 0 {
+			out = append(out, "ratio")
+		}
+		if seen[m[2]+":"+m[1]] && m[1] != m[2] {
+			out = append(out, "order")
+		}
+		seen[m[1]+":"+m[2]] = true
+	}
+	for _, m := range opRe.FindAllStringSubmatch(question, -1) {
+		switch m[1] {
+		case "+":
+			ops = append(ops, "add")
+		case "×", "*":
+			ops = append(ops, "multiply")
+		case "÷":
+			ops = append(ops, stem("divide"))
+		}
+	}
+	return out, ops
+}
+
 // inLessonWords returns the lesson's terms for the everyday phrase that
 // ws opens with, longest first, and how many words of ws it takes; 0 when
-// none applies.
-func inLessonWords(ws []string, uses func(string) bool) ([]string, int) {
+// none applies. says reports whether the lesson's text has a phrase.
+func inLessonWords(ws []string, uses func(string) bool, says func([]string) bool) ([]string, int) {
 	for k := min(3, len(ws)); k >= 1; k-- {
 		alts, ok := everyday[strings.Join(ws[:k], " ")]
-		if !ok || k == 1 && slices.ContainsFunc(terms(ws[0]), uses) {
+		// A lesson that says "per cent" itself keeps it.
+		if !ok || k == 1 && slices.ContainsFunc(terms(ws[0]), uses) || k > 1 && says(ws[:k]) {
 			continue
 		}
 		for _, a := range alts {
@@ -286,6 +365,7 @@ type asked struct {
 	idf     map[string]float64
 	unknown float64
 	topical func(string) bool
+	defines bool // the question asks what a word means or what a thing is called
 }
 
 func (a asked) weight(w string) float64 {
@@ -385,9 +465,17 @@ func explain(t *tutor.Topic, src source, question string, n int, keep func(strin
 		says := func(w string) bool {
 			return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
 		}
-		if len(idx) > 0 && a.share(says) > minCoverage {
-			return p.concept, p.sentences(idx), true
+		if len(idx) == 0 || a.share(says) <= minCoverage {
+			continue
 		}
+		if p.single {
+			// A common mistake is no explanation on its own: it goes
+			// with the sentence of the lesson that says the right way.
+			if concept, right, ok := rightWay(lt.tiers[0], p.terms[idx[0]], keep); ok {
+				return concept, []string{right, p.sents[idx[0]]}, true
+			}
+		}
+		return p.concept, p.sentences(idx), true
 	}
 	return "", nil, false
 }
@@ -440,6 +528,7 @@ type lessonText struct {
 	tiers   [][]passage
 	q       []string
 	topical func(string) bool
+	defines bool
 }
 
 // readLesson prepares the answer to a question from a topic; ok is false
@@ -460,8 +549,16 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 			own[w] = true
 		}
 	}
-	lt.q = askedTerms(question, func(w string) bool { return all[w] || key[w] })
+	text := " "
+	for _, p := range lt.tiers[len(lt.tiers)-1] {
+		for _, sent := range p.sents {
+			text += strings.Join(words(sent), " ") + " "
+		}
+	}
+	says := func(ws []string) bool { return strings.Contains(text, " "+strings.Join(ws, " ")+" ") }
+	lt.q = askedTerms(question, func(w string) bool { return all[w] || key[w] }, says)
 	lt.topical = func(w string) bool { return own[w] || key[w] || isDigits(w) }
+	lt.defines = slices.ContainsFunc(words(question), func(w string) bool { return definingWords[w] })
 	return lt, len(lt.q) > 0 && slices.ContainsFunc(lt.q, lt.topical)
 }
 
@@ -472,7 +569,7 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 // misconceptions is left aside.
 func (lt lessonText) best(ps []passage, points bool) (passage, asked, bool) {
 	idf, unknown := weights(ps)
-	a := asked{terms: lt.q, idf: idf, unknown: unknown, topical: lt.topical}
+	a := asked{terms: lt.q, idf: idf, unknown: unknown, topical: lt.topical, defines: lt.defines}
 	best, top := -1, 0.0
 	for i := range ps {
 		if points && ps[i].single {
@@ -498,6 +595,7 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 		w, n float64 // the weight of the words and of the numbers shared
 	}
 	var ranked []scored
+	numeric := slices.ContainsFunc(a.terms, isDigits)
 	for i, ts := range p.terms {
 		if keep != nil && !keep(p.sents[i]) {
 			continue
@@ -511,6 +609,16 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 			default:
 				r.w += a.weight(x)
 			}
+		}
+		// A worked step ("Multiply the top and bottom of 1/4 by 3 to get
+		// 3/12") answers a question about its own example, not one about
+		// an idea; a sentence that says what a word means or what a thing
+		// is called answers a question that asks just that.
+		if workedStep(ts) && !numeric {
+			r.w /= 2
+		}
+		if a.defines && defines(p.sents[i]) {
+			r.w *= 1.5
 		}
 		ranked = append(ranked, r)
 	}
@@ -540,6 +648,66 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	return idx
 }
 
+// rightWay returns the sentence of the lesson's explanations that says
+// the right way against a common mistake, with mistake its terms, and its
+// concept: the sentence (that keep accepts; nil keeps all) sharing the most
+// weight of the mistake's terms, when that is at least half of it (a term
+// the explanations never use weighs most, as in weights: "Green plants
+// make their own food." says nothing right about "plants make food at
+// night"). Worked
+// steps ("Multiply the top and bottom of 1/4 by 3") say how one example
+// goes, not what the mistake gets wrong, and are left aside. ok is false
+// when no sentence shares enough.
+func rightWay(lesson []passage, mistake []string, keep func(string) bool) (string, string, bool) {
+	explained := slices.DeleteFunc(slices.Clone(lesson), func(p passage) bool { return p.single })
+	idf, unknown := weights(explained)
+	weight := func(w string) float64 {
+		if wt, ok := idf[w]; ok {
+			return wt
+		}
+		return unknown
+	}
+	var total float64
+	for _, w := range mistake {
+		if !isDigits(w) && !slices.Contains(mistakeWords, w) {
+			total += weight(w)
+		}
+	}
+	concept, sent, top := "", "", 0.0
+	for _, p := range explained {
+		for i, ts := range p.terms {
+			if workedStep(ts) || leansBack(p.sents[i]) || keep != nil && !keep(p.sents[i]) {
+				continue
+			}
+			var shared float64
+			for _, w := range ts {
+				if !isDigits(w) && slices.Contains(mistake, w) {
+					shared += weight(w)
+				}
+			}
+			if shared > top {
+				concept, sent, top = p.concept, p.sents[i], shared
+			}
+		}
+	}
+	return concept, sent, total > 0 && top >= total/2
+}
+
+// mistakeWords are the terms of the words that introduce a common mistake.
+var mistakeWords = terms("A common mistake")
+
+// workedStep reports whether a sentence, by its terms, is a step of a
+// worked example: more numbers than words.
+func workedStep(ts []string) bool {
+	n := 0
+	for _, w := range ts {
+		if isDigits(w) {
+			n++
+		}
+	}
+	return 2*n > len(ts)
+}
+
 // sentences returns the passage's sentences at idx.
 func (p *passage) sentences(idx []int) []string {
 	out := make([]string, 0, len(idx))
@@ -550,7 +718,9 @@ func (p *passage) sentences(idx []int) []string {
 }
 
 // leansBack reports whether a sentence opens with a word that points back
-// to the sentence before it: "This", "It", "They"...
+// to the sentence before it ("This", "It", "They"...), or names a reverse
+// or an opposite without saying of what ("The reverse is...", "Freezing is
+// the reverse: ...", but not "Condensation is the reverse of evaporation").
 func leansBack(sent string) bool {
 	w := words(sent)
 	if len(w) == 0 {
@@ -560,5 +730,21 @@ func leansBack(sent string) bool {
 	case "this", "these", "that", "those", "it", "its", "they", "them", "their", "such":
 		return true
 	}
+	for i := 0; i < min(len(w), 5); i++ {
+		if (w[i] == "reverse" || w[i] == "opposite") && i > 0 && w[i-1] == "the" && (i+1 == len(w) || w[i+1] != "of") {
+			return true
+		}
+	}
 	return false
+}
+
+// definingWords are the words of a question that asks what a word means
+// or what a thing is called.
+var definingWords = wordSet("mean means meaning called call define definition")
+
+// defines reports whether a sentence says what a word means or what a
+// thing is called: "Per cent means ...", "... are called like fractions".
+func defines(sent string) bool {
+	w := " " + strings.Join(words(sent), " ") + " "
+	return strings.Contains(w, " means ") || strings.Contains(w, " called ") || strings.Contains(w, " is known as ")
 }
