@@ -49,8 +49,13 @@
 // the answer to be shown: Respond computes them for its own move with
 // tutor.Guard, the call ApplyTurn makes, and never allows more than
 // Turn.Guard. A partly right answer hears what is right and what is
-// missing. "I don't know" (and "I don't understand") gets encouragement
-// and the next hint (one more per repeat, up to the last, counted in
+// missing. A wrong answer that is a right intermediate step of the worked
+// solution or hints ("100" for one part of ₹900 shared 4 : 5, when a share
+// is asked; not a number the question gives, nor a known wrong answer) is
+// named in the solution's words and the learner asked to go on, unjudged
+// (answer_correct unset); the domain's guardrails still count the
+// evaluator's "incorrect" as a wrong attempt. "I don't know" (and "I don't
+// understand") gets encouragement and the next hint (one more per repeat, up to the last, counted in
 // hints_used), never the worked solution or the answer, and never the hint
 // the previous reply gave word for word: after the last hint, it is a step
 // back to a simpler question on the same concept, or, with none, the
@@ -59,7 +64,9 @@
 // values ("3:5 or 5:3") is asked to pick one, in an exam too;
 // off-topic chat is steered back to the question;
 // a question from the learner is answered from the lesson and the question
-// asked again, or, when the lesson does not explain it, the learner hears
+// asked again (one with numbers in it too, "what is the hcf of 15 and 25",
+// when it opens with a question word and does not check an answer, as
+// "is it 16?" does), or, when the lesson does not explain it, the learner hears
 // so. Between steps the same holds, and "can you explain again?" hears
 // the last part again. The engine detects no misconception itself: the
 // domain records a bank question's misconception when the wrong answer is

@@ -72,6 +72,7 @@ const (
 	mWhatAbout     // a question that names nothing, with no doubt before it: {topic}, {concepts}
 	mWatch         // names the mistakes a lesson recorded: {mistakes}
 	mWrapUpWatch   // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
+	mStepRight     // a right intermediate step, named, and on to the next: {what}
 
 	moveCount // the number of moves, not a move
 )
@@ -393,6 +394,11 @@ var phrasebook = map[move][]string{
 	mAfterExam: {
 		"Thanks{name}! Your results are above; start a new session whenever you'd like to practise more.",
 		"Your exam is finished and your results are above. Start a new session any time to keep practising.",
+	},
+	mStepRight: {
+		"Yes, {what}. What's the next step?",
+		"That's right, {what}. Now carry on from there.",
+		"Good, {what}. What do you do with that next?",
 	},
 }
 

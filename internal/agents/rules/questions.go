@@ -2,6 +2,7 @@ package rules
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -236,4 +237,140 @@ func solution(q tutor.BankQuestion) string {
 		return "The answer is " + string(rune('A'+i%26)) + ", " + strings.TrimSpace(q.Options[i]) + "."
 	}
 	return "The answer is " + strings.TrimSpace(q.Answer) + "."
+}
+
+// stepResult is an intermediate result a question's worked solution or
+// hints state: its value and the step that reaches it, in the lesson's
+// words ("one part is 100 rupees").
+type stepResult struct {
+	value float64
+	said  string
+}
+
+// numberRE matches a number as the lesson writes it: "1,800", "12.5",
+// "100".
+const numberRE = `\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`
+
+var (
+	numberPat = regexp.MustCompile(numberRE)
+	// resultPat matches a result: a number after "=" or "is", with any
+	// rupee sign, percent sign and one word of unit ("= 100 rupees").
+	resultPat = regexp.MustCompile(`(?:=|\bis)\s*(₹\s?)?(` + numberRE + `)(%?)(\s+[a-z]+)?`)
+)
+
+// number reads a number as numberRE matches it.
+func number(s string) (float64, bool) {
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+	return f, err == nil
+}
+
+// numbers returns the values of the numbers in s.
+func numbers(s string) []float64 {
+	var out []float64
+	for _, m := range numberPat.FindAllString(s, -1) {
+		if f, ok := number(m); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// stepResults returns the intermediate results of a question: the values
+// its worked solution and hints state after "=" or "is" ("so one part is
+// 900 ÷ 9 = 100 rupees"), leaving out a value that only starts a
+// calculation ("is 900 ÷ 9") or a relation ("is 110% of the old wage"),
+// the answer itself, a known wrong answer, a number the question gives,
+// and a step whose words would give the answer away.
+func stepResults(q tutor.BankQuestion) []stepResult {
+	given := numbers(q.Text)
+	exp := q.Expected()
+	sol := sentences(oneLine(q.Solution))
+	texts := slices.Clone(sol)
+	for _, h := range q.Hints {
+		texts = append(texts, sentences(h)...)
+	}
+	var out []stepResult
+	solved := false // the solution has reached the answer: what follows checks it
+	for i, s := range texts {
+		if strings.HasPrefix(strings.ToLower(s), "check") || (solved && i < len(sol)) {
+			continue
+		}
+		from := 0 // where the step of the next result may start
+		for _, m := range resultPat.FindAllStringSubmatchIndex(s, -1) {
+			if r, _ := utf8.DecodeRuneInString(s[m[7]:]); unicode.IsLetter(r) || strings.ContainsRune("(/", r) {
+				continue // "= 2s + 18", "= 2(s + 16)": a term, not a value
+			}
+			valStart, end := m[4], m[1]
+			if m[2] >= 0 {
+				valStart = m[2]
+			}
+			if m[8] >= 0 && resultStops[strings.TrimSpace(s[m[8]:m[9]])] {
+				end = m[7] // "is 36 and ...": "and" is no unit
+			}
+			rest := strings.TrimSpace(s[end:])
+			if r, _ := utf8.DecodeRuneInString(rest); strings.ContainsRune("+-−×x*÷/=:0123456789", r) || strings.HasPrefix(rest, "of ") {
+				continue
+			}
+			seg := s[clauseStart(s[:m[0]], from):end]
+			from = end
+			v, ok := number(s[m[4]:m[5]])
+			val := strings.TrimSpace(s[valStart:end])
+			switch {
+			case !ok, slices.Contains(given, v), slices.ContainsFunc(out, func(r stepResult) bool { return r.value == v }):
+				continue
+			case answer.Evaluate(exp, val).Verdict != answer.Incorrect:
+				solved = solved || i < len(sol)
+				continue
+			case q.ShowsMisconception(val):
+				continue
+			}
+			said := stepWords(seg, val)
+			if said == "" || givesAway(said, exp, q.Text, nil) {
+				continue
+			}
+			out = append(out, stepResult{value: v, said: said})
+		}
+	}
+	return out
+}
+
+// resultStops are the words after a result that are no unit of it.
+var resultStops = wordSet(`and so then now of to for but or as because since which that`)
+
+// clauseStart returns where the clause ending at the end of prefix starts:
+// after the last comma, semicolon or colon since from, else at from.
+func clauseStart(prefix string, from int) int {
+	at := from
+	for _, sep := range []string{", ", "; ", ": "} {
+		if i := strings.LastIndex(prefix[from:], sep); i >= 0 {
+			at = max(at, from+i+len(sep))
+		}
+	}
+	return at
+}
+
+// stepWords says a step in the lesson's words: "the HCF of 15 and 25 is
+// 5", "increase is 500 rupees" for "Increase = 3,000 - 2,500 = 500 rupees",
+// and a calculation as it is ("4 + 5 = 9 parts").
+func stepWords(seg, val string) string {
+	w := strings.Fields(seg)
+	for len(w) > 1 && resultStops[strings.ToLower(w[0])] {
+		w = w[1:]
+	}
+	seg = strings.Join(w, " ")
+	subject := seg
+	if i := strings.IndexAny(subject, "="); i >= 0 {
+		subject = subject[:i]
+	}
+	if i := strings.Index(subject, " is "); i >= 0 {
+		subject = subject[:i]
+	}
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return ""
+	}
+	if !hasLetter(subject) {
+		return lowerFirst(seg)
+	}
+	return lowerFirst(subject) + " is " + val
 }

@@ -34,6 +34,11 @@ func (l *lesson) pending() {
 		h := helpOf(q)
 		l.judge(q.Concept, tutor.ResultCorrect, h)
 		l.onward(bq, ev, h)
+	case (verdict == answer.Incorrect || verdict == answer.Partial) && asksBack(l.turn.Message):
+		// "what is the hcf of 15 and 25": a question back to the tutor,
+		// whose numbers are no answer; it is answered as a doubt.
+		l.noAnswer(q, bq, answer.Result{})
+	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
 	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && confused(l.turn.Message):
@@ -174,6 +179,63 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	l.add(hint(bq, q.NextHint(attempt)))
 	l.say(mTryAgain)
 }
+
+// stepRight acknowledges a reply that is a right intermediate step rather
+// than the answer ("100" for one part of ₹900 shared 4 : 5, when Bina's
+// share is asked), and reports whether it was one. The step is named in
+// the worked solution's words and the learner asked to go on, with
+// answer_correct unset and no hint or solution. The domain's guardrails
+// still set answer_correct from the evaluator's "incorrect" (tutor.Guard),
+// so ApplyTurn counts a wrong attempt all the same.
+func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
+	said := strings.TrimSpace(ev.Extracted)
+	if said == "" {
+		said = l.turn.Message
+	}
+	vs := numbers(said)
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range numbers(l.turn.Message) {
+		if v != vs[0] {
+			return false // "100, so 400": more than the step
+		}
+	}
+	for _, st := range stepResults(bq) {
+		if st.value == vs[0] {
+			l.say(mStepRight, "{what}", st.said)
+			l.note(bq.ID + " step right: " + st.said)
+			return true
+		}
+	}
+	return false
+}
+
+// asksBack reports whether a message that holds a number is a question
+// back to the tutor rather than an answer put as a question: "what is the
+// hcf of 15 and 25" asks; "is it 16?", "16?", "what about 16?" and "is the
+// answer 3 : 5?" check an answer. A question back opens with a question
+// word, after any words of conversation.
+func asksBack(msg string) bool {
+	w := words(msg)
+	for len(w) > 1 && openers[w[0]] {
+		w = w[1:]
+	}
+	if len(w) < 2 || checks[w[1]] || isDigits(w[1]) {
+		return false
+	}
+	switch w[0] {
+	case "what", "whats", "why", "how", "when", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
+		return w[1] != "about"
+	case "is", "are", "can", "could", "do", "does", "did", "should", "would", "will", "was":
+		return !(w[1] == "the" && len(w) > 2 && w[2] == "answer")
+	}
+	return false
+}
+
+// checks are the words after a question word that make a question about
+// the learner's own answer: "is it 16?", "would that be 3 : 5?".
+var checks = wordSet(`it its that thats this answer`)
 
 // echo returns the learner's answer as the reply may quote it back: a
 // short answer only ("7/18", "oxygen"), never a sentence or a code.

@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+const (
+	ratios      = "mathematics/ratios-and-percentages/ratios-and-proportions"
+	percentages = "mathematics/ratios-and-percentages/percentages"
+)
+
+// pendingOn starts a session on key with question id pending after wrong
+// earlier attempts.
+func pendingOn(t *testing.T, key, id string, wrong int) (*driver, tutor.BankQuestion) {
+	t.Helper()
+	topic := sampleTopic(t, key)
+	bq, ok := topic.Question(id)
+	if !ok {
+		t.Fatalf("no question %s", id)
+	}
+	d := newDriver(t, topic, "steps-"+id, tutor.ModeTeachMe)
+	d.say("ready")
+	phase := []tutor.Phase{tutor.PhaseAsked, tutor.PhaseProbe, tutor.PhaseHint}[min(wrong, 2)]
+	d.state.LastQuestion = &tutor.Question{
+		QuestionText: bq.Text, ExpectedAnswer: bq.Answer, Concept: bq.Concept, Hints: bq.Hints,
+		Phase: phase, QuestionID: bq.ID, WrongAttempts: wrong, HintsUsed: wrong,
+	}
+	return d, bq
+}
+
+// TestStepRight: a reply that is a right intermediate step of the worked
+// solution is acknowledged by name and not judged: no hint ladder, no
+// worked solution, no answer given away. A wrong answer that is no step (a
+// number the question gives, the known wrong answer, anything else) is
+// still a miss, and the right answer is still right.
+func TestStepRight(t *testing.T) {
+	for _, tc := range []struct {
+		key, id, msg string
+		wrong        int
+		want         string
+	}{
+		{ratios, "share-1", "100?", 2, "one part is 100 rupees"},
+		{ratios, "share-1", "100", 0, "one part is 100 rupees"},
+		{ratios, "share-1", "9 parts", 1, "4 + 5 = 9 parts"},
+		{ratios, "ratio-1", "5", 1, "the HCF of 15 and 25 is 5"},
+		{percentages, "problem-2", "5", 2, "1% is 550 ÷ 110 = 5 rupees"},
+		{percentages, "of-1", "36", 0, "10% of 360 is 36"},
+	} {
+		t.Run(tc.id+" "+tc.msg, func(t *testing.T) {
+			d, bq := pendingOn(t, tc.key, tc.id, tc.wrong)
+			x := d.say(tc.msg)
+			out := x.reply.Output
+			if !says(x.text(), mStepRight) || !strings.Contains(x.text(), tc.want) {
+				t.Errorf("reply %q does not name the step %q", x.text(), tc.want)
+			}
+			if out.AnswerCorrect != nil || out.Intent == tutor.IntentAnswer {
+				t.Errorf("the step is judged: intent %s, answer_correct %v", out.Intent, *out.AnswerCorrect)
+			}
+			if says(x.text(), mWalkThrough) || strings.Contains(x.text(), bq.Answer) {
+				t.Errorf("reply %q walks through or gives the answer %s", x.text(), bq.Answer)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		msg     string
+		correct bool
+	}{
+		{"900", false}, {"180", false}, {"400", false}, {"100 and 400", false}, {"500", true},
+	} {
+		t.Run("share-1 not a step "+tc.msg, func(t *testing.T) {
+			d, _ := pendingOn(t, ratios, "share-1", 0)
+			x := d.say(tc.msg)
+			if says(x.text(), mStepRight) {
+				t.Errorf("reply %q calls %q a step", x.text(), tc.msg)
+			}
+			if got := x.reply.Output.AnswerCorrect; got == nil || *got != tc.correct {
+				t.Errorf("answer_correct %v for %q, want %t; reply %q", got, tc.msg, tc.correct, x.text())
+			}
+		})
+	}
+}
+
+// TestQuestionBack: a question back to the tutor that holds numbers is
+// answered as a doubt, not judged; an answer put as a question is still an
+// answer.
+func TestQuestionBack(t *testing.T) {
+	for _, tc := range []struct {
+		msg    string
+		judged bool
+	}{
+		{"what is the hcf of 15 and 25", false},
+		{"How do I simplify 15 : 25?", false},
+		{"wait, why do we divide 15 by 5?", false},
+		{"is it 2 : 5?", true},
+		{"2:5?", true},
+		{"what about 5 : 3?", true},
+		{"is the answer 1 : 5?", true},
+	} {
+		t.Run(tc.msg, func(t *testing.T) {
+			d, _ := pendingOn(t, ratios, "ratio-1", 0)
+			x := d.say(tc.msg)
+			out := x.reply.Output
+			if judged := out.AnswerCorrect != nil; judged != tc.judged {
+				t.Errorf("%q judged %t, want %t; reply %q", tc.msg, judged, tc.judged, x.text())
+			}
+			if !tc.judged && (out.Intent != tutor.IntentQuestion || strings.Contains(x.text(), "you said")) {
+				t.Errorf("%q: intent %s, reply %q", tc.msg, out.Intent, x.text())
+			}
+		})
+	}
+}
