@@ -204,7 +204,8 @@ func lowerFirst(s string) string {
 	return string(unicode.ToLower(r)) + s[size:]
 }
 
-// joinList joins items as an English list: "a", "a and b", "a, b and c".
+// joinList joins items as an English list: "a", "a and b", "a, b and c",
+// and "a, b and c, and d" when an item holds an "and" of its own.
 func joinList(items []string) string {
 	switch len(items) {
 	case 0:
@@ -212,7 +213,13 @@ func joinList(items []string) string {
 	case 1:
 		return items[0]
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+	sep := " and "
+	if len(items) > 2 && slices.ContainsFunc(items, func(it string) bool { return strings.Contains(it, " and ") }) {
+		// "what a ratio is, dividing in a ratio and proportion, and the
+		// unitary method": the comma keeps an item's own "and" apart.
+		sep = ", and "
+	}
+	return strings.Join(items[:len(items)-1], ", ") + sep + items[len(items)-1]
 }
 
 // cut returns s cut to at most n runes.

@@ -517,6 +517,27 @@ func TestQuestionText(t *testing.T) {
 	}
 }
 
+// TestJoinList: a list whose items hold their own "and" gets a comma
+// before its last one.
+func TestJoinList(t *testing.T) {
+	tests := []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"like fractions"}, "like fractions"},
+		{[]string{"like fractions", "word problems"}, "like fractions and word problems"},
+		{[]string{"solids", "liquids", "gases"}, "solids, liquids and gases"},
+		{[]string{"what a ratio is", "dividing in a ratio and proportion", "the unitary method"},
+			"what a ratio is, dividing in a ratio and proportion, and the unitary method"},
+	}
+	for _, tt := range tests {
+		if got := joinList(tt.items); got != tt.want {
+			t.Errorf("joinList(%q) = %q, want %q", tt.items, got, tt.want)
+		}
+	}
+}
+
 // TestOneLine joins a worked solution's lines: each step ends with a full
 // stop, and a sentence that wraps goes on.
 func TestOneLine(t *testing.T) {
