@@ -238,11 +238,16 @@ func asksBack(msg string) bool {
 var checks = wordSet(`it its that thats this answer`)
 
 // echo returns the learner's answer as the reply may quote it back: a
-// short answer only ("7/18", "oxygen"), never a sentence or a code.
+// short answer only ("7/18", "oxygen"), never a sentence, a code or a bare
+// yes or no.
 func echo(extracted string) string {
 	a := strings.TrimSpace(extracted)
 	if a == "" || utf8.RuneCountInString(a) > 20 || len(strings.Fields(a)) > 3 || strings.ContainsAny(a, "\n{}<>\"") {
 		return ""
+	}
+	switch strings.ToLower(strings.Trim(a, ".!?")) {
+	case "yes", "no", "true", "false", "yeah", "nope":
+		return "" // "Hmm, yes isn't it yet." reads oddly
 	}
 	return a
 }

@@ -517,6 +517,17 @@ func TestQuestionText(t *testing.T) {
 	}
 }
 
+// TestEcho: a wrong answer is quoted back when short and plain, and a bare
+// yes or no is not ("Hmm, yes isn't it yet.").
+func TestEcho(t *testing.T) {
+	for in, want := range map[string]string{"7/18": "7/18", " 12 cm ": "12 cm", "yes": "", "No.": "", "false": "",
+		"a very long answer with many words": "", "": ""} {
+		if got := echo(in); got != want {
+			t.Errorf("echo(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestJoinList: a list whose items hold their own "and" gets a comma
 // before its last one.
 func TestJoinList(t *testing.T) {
