@@ -34,7 +34,11 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		parts = append(parts, v.say(mSuggest, "{concepts}", conceptList(t.Topic.Concepts(), 3)))
 		note = "suggested doubts to ask"
 	case isAck(msg):
-		parts = append(parts, v.say(mGlad))
+		ack := mGlad
+		if thanks(msg) {
+			ack = mWelcome // "ok thanks" is not good news
+		}
+		parts = append(parts, v.say(ack))
 		note = "acknowledged"
 	case isNo(msg) && !isQuestion(msg), unhelped(msg):
 		parts = append(parts, v.say(mUnclear))

@@ -208,6 +208,23 @@ func TestClarifyGoodbye(t *testing.T) {
 // TestClarifyUnhelpedAsksWhichPart: a learner whom the answer did not help
 // is asked what is unclear, not told the doubt is outside the lesson; the
 // closing question asks only about more doubts, so that "no" is an end.
+// TestClarifyThanks: thanks for an answer gets "you're welcome", not "glad
+// to hear it", and the session goes on.
+func TestClarifyThanks(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	for _, msg := range []string{"ok thanks", "thank you", "thanks!"} {
+		d := newDriver(t, topic, "doubts-thanks", tutor.ModeClarify)
+		x := d.say(msg)
+		if !says(x.text(), mWelcome) || says(x.text(), mGlad) || x.reply.Output.SessionComplete {
+			t.Errorf("%q: %q (complete %t)", msg, x.text(), x.reply.Output.SessionComplete)
+		}
+	}
+	d := newDriver(t, topic, "doubts-thanks", tutor.ModeClarify)
+	if x := d.say("yes that helps"); !says(x.text(), mGlad) {
+		t.Errorf("good news: %q", x.text())
+	}
+}
+
 func TestClarifyUnhelpedAsksWhichPart(t *testing.T) {
 	topic := sampleTopic(t, photosynthesis)
 	for _, msg := range []string{"that didn't help", "i still dont get it", "not really"} {

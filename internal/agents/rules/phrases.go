@@ -73,6 +73,7 @@ const (
 	mWatch         // names the mistakes a lesson recorded: {mistakes}
 	mWrapUpWatch   // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
 	mStepRight     // a right intermediate step, named, and on to the next: {what}
+	mWelcome       // thanks for an answer, in a session that goes on
 
 	moveCount // the number of moves, not a move
 )
@@ -399,6 +400,10 @@ var phrasebook = map[move][]string{
 		"Yes, {what}. What's the next step?",
 		"That's right, {what}. Now carry on from there.",
 		"Good, {what}. What do you do with that next?",
+	},
+	mWelcome: {
+		"You're welcome{name}! What else would you like to ask?",
+		"Happy to help! Is there anything else you're unsure about?",
 	},
 }
 
