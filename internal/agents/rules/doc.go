@@ -34,58 +34,57 @@
 // timeline, and reads it back from there and from the history window.
 //
 // The answer evaluator's verdict is never questioned. A right answer gets
-// specific praise (the answer and the idea behind it: the first sentence
-// of its worked solution that explains in words, or its first hint); one
-// given after the worked solution was shown is acknowledged instead and
-// counts as right with help (adequate, 0.5). Then the lesson moves on: the next practice question, the next step's
-// question, the next explanation, or, after the final step, a wrap-up
-// naming the concepts covered and the mistakes made (see below), with
-// session_complete. A wrong answer walks
-// the ladder: the question's first hint, its second, the worked solution,
-// then, once per step, a step back to another question on the same
-// concept not asked yet, no harder when the bank has one; the twelfth
-// wrong answer leaves the question after its worked solution and the
-// lesson moves on. The solution comes only when the guardrails allow
-// the answer to be shown: Respond computes them for its own move with
-// tutor.Guard, the call ApplyTurn makes, and never allows more than
-// Turn.Guard. A partly right answer hears what is right and what is
-// missing. A wrong answer that is a right intermediate step of the worked
-// solution or hints ("100" for one part of ₹900 shared 4 : 5, when a share
-// is asked; not a number the question gives, nor a known wrong answer) is
-// named in the solution's words and the learner asked to go on, unjudged
-// (answer_correct unset); the domain's guardrails still count the
-// evaluator's "incorrect" as a wrong attempt. "I don't know" (and "I don't
-// understand") gets encouragement and the next hint (one more per repeat, up to the last, counted in
+// specific praise (the answer and the idea behind it: the first sentence of
+// its worked solution that explains in words, or its first hint); one given
+// after the worked solution was shown is acknowledged instead and counts as
+// right with help (adequate, 0.5). Then the lesson moves on: the next
+// practice question, the next step's question, the next explanation, or,
+// after the final step, a wrap-up naming the concepts covered and the
+// mistakes made (see below), with session_complete. A wrong answer walks the
+// ladder: the question's first hint, its second, the worked solution, then,
+// once per step, a step back to another question on the same concept not
+// asked yet, no harder when the bank has one; the twelfth wrong answer
+// leaves the question after its worked solution and the lesson moves on. The
+// solution comes only when the guardrails allow the answer to be shown:
+// Respond computes them for its own move with tutor.Guard, the call
+// ApplyTurn makes, and never allows more than Turn.Guard. A partly right
+// answer hears what is right and what is missing. A wrong answer that is a
+// right intermediate step of the worked solution or hints ("100" for one
+// part of ₹900 shared 4 : 5, when a share is asked; not a number the
+// question gives, nor a known wrong answer) is named in the solution's words
+// and the learner asked to go on, unjudged (answer_correct unset); the
+// domain's guardrails still count the evaluator's "incorrect" as a wrong
+// attempt. "I don't know" (and "I don't understand") gets encouragement and
+// the next hint (one more per repeat, up to the last, counted in
 // hints_used), never the worked solution or the answer, and never the hint
 // the previous reply gave word for word: after the last hint, it is a step
 // back to a simpler question on the same concept, or, with none, the
 // question is left; the fourth "I don't know" leaves the question, without
 // its answer, and the lesson moves on. An answer that hedges between two
-// values ("3:5 or 5:3") is asked to pick one, in an exam too;
-// off-topic chat is steered back to the question;
-// a question from the learner is answered from the lesson and the question
-// asked again (one with numbers in it too, "what is the hcf of 15 and 25",
-// when it opens with a question word and does not check an answer, as
-// "is it 16?" does), or, when the lesson does not explain it, the learner hears
-// so. Between steps the same holds, and "can you explain again?" hears
-// the last part again. The engine detects no misconception itself: the
-// domain records a bank question's misconception when the wrong answer is
-// one that misconception leads to. The wrap-up, and the reply when a
-// sitting runs out of time, name in the learner's words one that the
-// session recorded, the one seen most often, with the rule that sets it
-// right ("...; just watch out for adding the denominators too. The
-// denominators are equal, so add the numerators and keep the
-// denominator."); a question's mistake without such a rule is not named,
-// and neither is one that means nothing without its question
-// ("subtracting 5 from 65", "saying liquid"): named by its concept, it
-// would tell the learner nothing to watch out for. When the session
-// recorded no mistake that can be named, the wrap-up is the plain one. Any
-// sentence that would still give away the pending question's answer, or
-// the answer of the question being asked, is dropped before the reply
-// leaves (answer.DetectLeaks). Answers the evaluator cannot check are
-// judged by keyword overlap (see ExamEvaluator.Judge). After the lesson,
-// in the turns the session allows, the engine offers the bank's hardest
-// questions not yet asked, called harder only when they are.
+// values ("3:5 or 5:3") is asked to pick one, in an exam too; off-topic chat
+// is steered back to the question; a question from the learner is answered
+// from the lesson and the question asked again (one with numbers in it too,
+// "what is the hcf of 15 and 25", when it opens with a question word and
+// does not check an answer, as "is it 16?" does), or, when the lesson does
+// not explain it, the learner hears so. Between steps the same holds, and
+// "can you explain again?" hears the last part again. The engine detects no
+// misconception itself: the domain records a bank question's misconception
+// when the wrong answer is one that misconception leads to. The wrap-up, and
+// the reply when a sitting runs out of time, name in the learner's words one
+// that the session recorded, the one seen most often, with the rule that
+// sets it right ("...; just watch out for adding the denominators too. The
+// denominators are equal, so add the numerators and keep the denominator.");
+// a question's mistake without such a rule is not named, and neither is one
+// that means nothing without its question ("subtracting 5 from 65", "saying
+// liquid"): named by its concept, it would tell the learner nothing to watch
+// out for. When the session recorded no mistake that can be named, the
+// wrap-up is the plain one. Any sentence that would still give away the
+// pending question's answer, or the answer of the question being asked, is
+// dropped before the reply leaves (answer.DetectLeaks). Answers the
+// evaluator cannot check are judged by keyword overlap (see
+// ExamEvaluator.Judge). After the lesson, in the turns the session allows,
+// the engine offers the bank's hardest questions not yet asked, called
+// harder only when they are.
 //
 // # clarify_doubts
 //
@@ -118,15 +117,16 @@
 //
 // # Exams, welcomes, safety
 //
-// ExamGenerator draws a 30/50/20 easy/medium/hard mix from the bank,
-// spread over concepts and question types, easiest first. ExamEvaluator
-// judges what the answer evaluator cannot check by keyword overlap with
-// the expected answer. The tutor words no exam turn but one: a hedged
-// answer is asked for one final answer, unjudged. Welcomer and PostCompletion write the first and the
-// after-the-end messages. Safety classifies messages with the patterns of
-// patterns.txt (self-harm, violence, sexual content, hate, personal data)
-// and answers each category kindly; the self-harm reply points to trusted
-// adults and to India's Tele-MANAS (14416), Childline (1098) and emergency
-// (112) numbers. Attempts to talk the tutor into giving answers are not a
-// safety matter: the tutor simply never gives them before their time.
+// ExamGenerator draws a 30/50/20 easy/medium/hard mix from the bank, spread
+// over concepts and question types, easiest first. ExamEvaluator judges what
+// the answer evaluator cannot check by keyword overlap with the expected
+// answer. The tutor words no exam turn but one: a hedged answer is asked for
+// one final answer, unjudged. Welcomer and PostCompletion write the first
+// and the after-the-end messages. Safety classifies messages with the
+// patterns of patterns.txt (self-harm, violence, sexual content, hate,
+// personal data) and answers each category kindly; the self-harm reply
+// points to trusted adults and to India's Tele-MANAS (14416), Childline
+// (1098) and emergency (112) numbers. Attempts to talk the tutor into giving
+// answers are not a safety matter: the tutor simply never gives them before
+// their time.
 package rules
