@@ -68,18 +68,7 @@ func isRange(toks []token, j int) bool {
 // ratioRuns lists the ratios of a text that are not ruled out ("not 5:3",
 // "5:3 is wrong").
 func ratioRuns(toks []token) []ratioRun {
-	var out []ratioRun
-	for i := 0; i < len(toks); i++ {
-		last := ratioAt(toks, i)
-		if last < 0 {
-			continue
-		}
-		if !excluded(toks, i) && !excluded(toks, last) {
-			out = append(out, ratioRun{i, last})
-		}
-		i = last
-	}
-	return out
+	return slices.DeleteFunc(candidates(toks), func(c ratioRun) bool { return c.first == c.last })
 }
 
 // isRatio reports whether an expected answer is a ratio written with colons
