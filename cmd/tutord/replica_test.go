@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,25 +60,62 @@ func TestReplicaSync(t *testing.T) {
 
 	// B's watch may start listening after the first turn: step until A's
 	// connection hears of one.
-	for turn := 1; turn <= 5; turn++ {
+	turnCount := func(data []byte) int {
+		var f struct {
+			Type    string `json:"type"`
+			Payload struct {
+				State struct {
+					TurnCount int `json:"turn_count"`
+				} `json:"state"`
+			} `json:"payload"`
+		}
+		if err := json.Unmarshal(data, &f); err != nil || f.Type != "state_update" {
+			t.Fatalf("A's connection got %s; want a state_update", data)
+		}
+		return f.Payload.State.TurnCount
+	}
+	step := func(s *proc) {
 		var stepped map[string]any
-		postJSON(t, "http://"+b.addr+"/sessions/"+created.SessionID+"/step", `{"student_reply": "ok"}`, &stepped)
+		postJSON(t, "http://"+s.addr+"/sessions/"+created.SessionID+"/step", `{"student_reply": "ok"}`, &stepped)
+	}
+	heard := 0
+	for turn := 1; turn <= 5 && heard == 0; turn++ {
+		step(b)
 		select {
 		case data := <-frames:
-			var f struct {
-				Type    string `json:"type"`
-				Payload struct {
-					State struct {
-						TurnCount int `json:"turn_count"`
-					} `json:"state"`
-				} `json:"payload"`
+			if n := turnCount(data); n != turn {
+				t.Fatalf("A's connection got turn %d after turn %d through B", n, turn)
 			}
-			if err := json.Unmarshal(data, &f); err != nil || f.Type != "state_update" || f.Payload.State.TurnCount != turn {
-				t.Fatalf("A's connection got %s after turn %d through B", data, turn)
-			}
-			return
+			heard = turn
 		case <-time.After(2 * time.Second):
 		}
 	}
-	t.Fatal("A's WebSocket heard of none of 5 turns taken through B")
+	if heard == 0 {
+		t.Fatal("A's WebSocket heard of none of 5 turns taken through B")
+	}
+
+	// A turn through A, then one through B, which A hears of: A's next turn
+	// reads the session afresh instead of losing a compare-and-swap on the
+	// copy it kept of its own turn.
+	step(a)
+	if n := turnCount(<-frames); n != heard+1 {
+		t.Fatalf("A's connection got turn %d after A's turn %d", n, heard+1)
+	}
+	step(b)
+	if n := turnCount(<-frames); n != heard+2 {
+		t.Fatalf("A's connection got turn %d after B's turn %d", n, heard+2)
+	}
+	step(a)
+	if n := turnCount(<-frames); n != heard+3 {
+		t.Fatalf("A's connection got turn %d after A's turn %d", n, heard+3)
+	}
+	resp, err := http.Get("http://" + a.addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	metrics, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(metrics), "tutord_cas_conflicts_total 0") {
+		t.Fatalf("A lost compare-and-swaps:\n%s", metrics)
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tutord/tutord/api"
 	"github.com/tutord/tutord/internal/agents/engine"
 	"github.com/tutord/tutord/internal/agents/rules"
@@ -104,7 +106,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	defer stopPurge()
 	go purgeAnonymous(purgeCtx, db.store, cfg.AnonymousRetention, log)
 	if cfg.ReplicaSync {
-		go watchSessions(purgeCtx, db.store, apiServer, log)
+		go watchSessions(purgeCtx, db.store, log, orch.SessionChanged, apiServer.SessionChanged)
 	}
 
 	select {
@@ -146,14 +148,20 @@ func newAuthenticator(cfg config.Config) (httpapi.Authenticator, error) {
 }
 
 // watchSessions passes the session changes that the database announces,
-// those of other tutord processes included, to the server's WebSockets,
-// listening again after a lost connection.
-func watchSessions(ctx context.Context, st *store.Store, srv *httpapi.Server, log *slog.Logger) {
+// those of other tutord processes included, to each of fns (the
+// orchestrator's session cache and the server's WebSockets), listening again
+// after a lost connection.
+func watchSessions(ctx context.Context, st *store.Store, log *slog.Logger, fns ...func(id uuid.UUID, version int64)) {
+	changed := func(id uuid.UUID, version int64) {
+		for _, fn := range fns {
+			fn(id, version)
+		}
+	}
 	const maxBackoff = 30 * time.Second
 	backoff := time.Second
 	for {
 		start := time.Now()
-		err := st.WatchSessions(ctx, srv.SessionChanged)
+		err := st.WatchSessions(ctx, changed)
 		if ctx.Err() != nil {
 			return
 		}

@@ -102,6 +102,85 @@ func TestTwoReplicasRaceOnOneSession(t *testing.T) {
 	}
 }
 
+// A replica keeps the sessions it committed in memory. When another replica
+// changes one since, the next turn here still runs on the stored session:
+// after a failed compare-and-swap without SessionChanged, directly with it.
+func TestTurnAfterAnotherReplicasTurn(t *testing.T) {
+	for _, announced := range []bool{false, true} {
+		f := setup(t)
+		var obs conflictCounter
+		here := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Observer = &obs })
+		other := newOrchestrator(t, f.st, f.src)
+		ctx := context.Background()
+		c := f.create(t, doubling, tutor.ModeTeachMe)
+		id := c.Session.Row.ID
+		if _, err := here.ProcessTurn(ctx, id, "ready", ""); err != nil {
+			t.Fatal(err)
+		}
+		r, err := other.ProcessTurn(ctx, id, "from the other replica", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if announced {
+			here.SessionChanged(id, r.Session.Row.Version)
+		}
+		third, err := here.ProcessTurn(ctx, id, "and back here", "")
+		if err != nil {
+			t.Fatalf("announced=%v: %v", announced, err)
+		}
+		if third.Session.State.TurnCount != 3 || third.Session.Row.Version != r.Session.Row.Version+1 {
+			t.Fatalf("announced=%v: turn %d at version %d; want turn 3 after the other replica's version %d",
+				announced, third.Session.State.TurnCount, third.Session.Row.Version, r.Session.Row.Version)
+		}
+		msgs, err := here.Messages(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(msgs); n < 2 || msgs[n-2].Content != "and back here" || msgs[n-4].Content != "from the other replica" {
+			t.Fatalf("announced=%v: messages %+v", announced, msgs)
+		}
+		var logs int
+		f.st.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_logs WHERE session_id = $1 AND turn_id = 'turn_3' AND event = 'turn_started'`, id).Scan(&logs)
+		if logs != 1 || countRows(t, f.st, "session_turns", id) != 3 {
+			t.Fatalf("announced=%v: %d turn_3 traces, %d turn records; want 1 and 3", announced, logs, countRows(t, f.st, "session_turns", id))
+		}
+		if want := map[bool]int64{false: 1, true: 0}[announced]; obs.conflicts.Load() != want {
+			t.Fatalf("announced=%v: %d failed compare-and-swaps, want %d", announced, obs.conflicts.Load(), want)
+		}
+	}
+}
+
+// Pausing and resuming change the session outside a turn; the next turn
+// reads the changed session instead of failing its compare-and-swap first.
+func TestTurnAfterPauseAndResume(t *testing.T) {
+	f := setup(t)
+	var obs conflictCounter
+	o := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Observer = &obs })
+	ctx := context.Background()
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	if _, err := o.ProcessTurn(ctx, id, "ready", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Pause(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Resume(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	r, err := o.ProcessTurn(ctx, id, "ok", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Session.State.TurnCount != 2 || obs.conflicts.Load() != 0 {
+		t.Fatalf("turn %d after %d failed compare-and-swaps; want turn 2 after none", r.Session.State.TurnCount, obs.conflicts.Load())
+	}
+}
+
+type conflictCounter struct{ conflicts atomic.Int64 }
+
+func (c *conflictCounter) TurnCompleted(tutor.Mode, string, time.Duration) {}
+func (c *conflictCounter) Conflict()                                       { c.conflicts.Add(1) }
+
 // pausingStore holds the first CommitTurn until released.
 type pausingStore struct {
 	*store.Store

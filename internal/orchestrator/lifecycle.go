@@ -21,6 +21,7 @@ func (o *Orchestrator) change(ctx context.Context, id uuid.UUID, fn func(se Sess
 		return Session{}, nil, err
 	}
 	defer unlock()
+	o.cache.drop(id) // the next turn reads the changed session
 	se, err := o.Load(ctx, id)
 	if err != nil {
 		return Session{}, nil, err

@@ -26,7 +26,6 @@ import (
 type Store interface {
 	CreateSession(ctx context.Context, n store.NewSession) error
 	GetSession(ctx context.Context, id uuid.UUID) (store.Session, error)
-	SessionVersion(ctx context.Context, id uuid.UUID) (int64, error)
 	CommitTurn(ctx context.Context, t store.Turn) (int64, error)
 	FindTurn(ctx context.Context, sessionID uuid.UUID, clientTurnID string) (store.TurnRecord, error)
 	ListMessages(ctx context.Context, sessionID uuid.UUID) ([]store.Message, error)
@@ -156,6 +155,14 @@ func (o *Orchestrator) Stop(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// SessionChanged tells the orchestrator that a session's state reached
+// version, in this process or another one on the same database (see
+// store.WatchSessions). A session it holds in memory at an older version is
+// read afresh by its next turn, instead of failing that turn's commit first.
+func (o *Orchestrator) SessionChanged(id uuid.UUID, version int64) {
+	o.cache.dropOlder(id, version)
 }
 
 // sessionLocks serialise the turns of one session within this process: a

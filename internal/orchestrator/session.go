@@ -26,36 +26,36 @@ type Session struct {
 // Load returns a session with its state and lesson. It returns
 // ErrSessionNotFound for an unknown id.
 func (o *Orchestrator) Load(ctx context.Context, id uuid.UUID) (Session, error) {
-	return o.load(ctx, id, false)
+	se, _, err := o.load(ctx, id, false)
+	return se, err
 }
 
 // load returns a session. With useCache, a session this process committed
-// last is taken from memory when its version is still the stored one: one
-// small query instead of reading and decoding the whole state.
-func (o *Orchestrator) load(ctx context.Context, id uuid.UUID, useCache bool) (Session, error) {
+// last comes from memory, unchecked: it saves reading and decoding the whole
+// state, and a query per turn. The commit's compare-and-swap still catches
+// a change made by another process since (ProcessTurn then runs the turn
+// again on the stored state), and SessionChanged drops entries that such
+// changes made stale. It reports whether the session came from memory.
+func (o *Orchestrator) load(ctx context.Context, id uuid.UUID, useCache bool) (Session, bool, error) {
 	if cached, ok := o.cache.get(id); ok && useCache {
-		v, err := o.st.SessionVersion(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			o.cache.drop(id)
-			return Session{}, ErrSessionNotFound
+		// The lesson comes from the lesson source every time, which keeps
+		// it as fresh as the source's own cache keeps it.
+		var err error
+		if cached.Topic, err = o.lesson(ctx, cached.Row); err != nil {
+			return Session{}, false, err
 		}
-		if err == nil && v == cached.Row.Version {
-			// The lesson comes from the lesson source every time, which
-			// keeps it as fresh as the source's own cache keeps it.
-			if cached.Topic, err = o.lesson(ctx, cached.Row); err != nil {
-				return Session{}, err
-			}
-			return cached, nil
-		}
+		return cached, true, nil
 	}
 	row, err := o.st.GetSession(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return Session{}, ErrSessionNotFound
+		o.cache.drop(id)
+		return Session{}, false, ErrSessionNotFound
 	}
 	if err != nil {
-		return Session{}, err
+		return Session{}, false, err
 	}
-	return o.decode(ctx, row)
+	se, err := o.decode(ctx, row)
+	return se, false, err
 }
 
 func (o *Orchestrator) decode(ctx context.Context, row store.Session) (Session, error) {
@@ -171,8 +171,8 @@ func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) e
 }
 
 // sessionCache keeps the sessions this process committed last, decoded.
-// Entries are only used after checking that their version is still the
-// stored one, so another replica's write is never missed.
+// An entry may be behind the stored session when another process changed it
+// (see load).
 type sessionCache struct {
 	mu sync.Mutex
 	m  map[uuid.UUID]Session
@@ -204,4 +204,13 @@ func (c *sessionCache) drop(id uuid.UUID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, id)
+}
+
+// dropOlder drops the entry of session id if it is older than version.
+func (c *sessionCache) dropOlder(id uuid.UUID, version int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if se, ok := c.m[id]; ok && se.Row.Version < version {
+		delete(c.m, id)
+	}
 }

@@ -95,21 +95,7 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 			return r, err
 		}
 	}
-	se, err := o.load(ctx, id, true)
-	if err != nil {
-		return TurnResult{}, err
-	}
-	set, err := o.engines.Agents(se.State.EngineConfig)
-	if err != nil {
-		return TurnResult{}, err
-	}
-	if se.Row.LearnerID != nil {
-		ctx = agents.WithLearner(ctx, se.Row.LearnerID.String())
-	}
-	started := o.now()
-	r := &run{o: o, se: se, set: set, msg: cleanMessage(message), clientTurnID: clientTurnID, digest: digest, now: started,
-		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1)}
-	res, err := r.run(ctx)
+	res, err := o.turn(ctx, id, message, clientTurnID, digest)
 	if err != nil {
 		// A retry that lost to its own first attempt, committed by another
 		// process meanwhile, gets that attempt's response.
@@ -122,10 +108,47 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 		}
 		return TurnResult{}, err
 	}
+	return res, nil
+}
+
+// turn loads the session and runs the turn on it. A session taken from
+// memory is behind the stored one when another process changed it since
+// this one last did: the commit's compare-and-swap then fails, and the
+// turn runs again on the stored session, as it would have on a fresh read.
+// A conflict on a fresh read is a real race, and reported.
+func (o *Orchestrator) turn(ctx context.Context, id uuid.UUID, message, clientTurnID string, digest []byte) (TurnResult, error) {
+	res, cached, err := o.turnOn(ctx, id, true, message, clientTurnID, digest)
+	var conflict *ConflictError
+	if cached && errors.As(err, &conflict) {
+		res, _, err = o.turnOn(ctx, id, false, message, clientTurnID, digest)
+	}
+	return res, err
+}
+
+// turnOn runs a turn on the session load returns (see load for useCache
+// and cached).
+func (o *Orchestrator) turnOn(ctx context.Context, id uuid.UUID, useCache bool, message, clientTurnID string, digest []byte) (res TurnResult, cached bool, err error) {
+	se, cached, err := o.load(ctx, id, useCache)
+	if err != nil {
+		return TurnResult{}, false, err
+	}
+	set, err := o.engines.Agents(se.State.EngineConfig)
+	if err != nil {
+		return TurnResult{}, false, err
+	}
+	if se.Row.LearnerID != nil {
+		ctx = agents.WithLearner(ctx, se.Row.LearnerID.String())
+	}
+	started := o.now()
+	r := &run{o: o, se: se, set: set, msg: cleanMessage(message), clientTurnID: clientTurnID, digest: digest, now: started,
+		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1)}
+	if res, err = r.run(ctx); err != nil {
+		return TurnResult{}, cached, err
+	}
 	if o.obs != nil && res.Committed {
 		o.obs.TurnCompleted(se.State.Mode, engineName(se.State.EngineConfig), o.now().Sub(started))
 	}
-	return res, nil
+	return res, cached, nil
 }
 
 // replay returns the stored result of a committed client turn id, or

@@ -296,11 +296,3 @@ WITH gone AS (
 SELECT count(*) FROM gone`, before).Scan(&n)
 	return n, interpretError("purge anonymous sessions", err)
 }
-
-// SessionVersion returns a session's state version, or ErrNotFound: a cheap
-// way for a caller that holds a decoded state to tell whether it is current.
-func (s *Store) SessionVersion(ctx context.Context, id uuid.UUID) (int64, error) {
-	var v int64
-	err := s.db.QueryRow(ctx, `SELECT state_version FROM sessions WHERE id = $1`, id).Scan(&v)
-	return v, interpretError("session version "+id.String(), err)
-}
