@@ -134,6 +134,8 @@ func NewSource(st Store) *Source {
 // Current returns the lesson of a guideline at its current plan version,
 // approved or not (the caller decides who may start it), and whether the
 // guideline is approved. It returns ErrNotFound for an unknown guideline.
+// The guideline is read every time; its lesson comes from the cache when
+// the current plan version is there, as Version's does.
 func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Topic, bool, error) {
 	g, err := s.st.GetGuideline(ctx, guidelineID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -141,6 +143,9 @@ func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Top
 	}
 	if err != nil {
 		return nil, false, err
+	}
+	if t := s.get(g.Plan.ID); t != nil {
+		return t, g.Approved, nil
 	}
 	t, err := topicOf(g, g.Plan)
 	if err != nil {

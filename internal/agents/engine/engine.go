@@ -105,6 +105,9 @@ func (r *Resolver) Config(ctx context.Context) (tutor.Config, error) {
 // Agents returns the agents of a pinned configuration. Sets are cached by
 // configuration, so sessions with the same configuration share clients.
 func (r *Resolver) Agents(cfg tutor.Config) (agents.Set, error) {
+	if allRules(cfg) {
+		return r.rules, nil
+	}
 	key, err := json.Marshal(cfg.Components)
 	if err != nil {
 		return agents.Set{}, err
@@ -156,6 +159,16 @@ func (r *Resolver) model(set *agents.Set, comp llm.Component, c llm.Config) erro
 
 // componentConfig returns a component's configuration from a pinned one;
 // a session created before a component existed uses the rules engine for it.
+// allRules reports whether every component of cfg uses the rules engine.
+func allRules(cfg tutor.Config) bool {
+	for _, comp := range pinned {
+		if !componentConfig(comp, cfg).UsesRules() {
+			return false
+		}
+	}
+	return true
+}
+
 func componentConfig(comp llm.Component, cfg tutor.Config) llm.Config {
 	cc, ok := cfg.Components[string(comp)]
 	if !ok || cc.Provider == "" {
