@@ -54,3 +54,40 @@ func TestEchoed(t *testing.T) {
 		}
 	}
 }
+
+// TestListed: a reply listing several values is judged by the one given
+// for what the question asks.
+func TestListed(t *testing.T) {
+	const share = "₹900 is divided between Asha and Bina in the ratio 4 : 5. How many rupees does Bina get?"
+	const larger = "Two numbers are in the ratio 3 : 7 and their sum is 80. What is the larger number?"
+	tests := []struct {
+		question, answer, reply string
+		want                    answer.Verdict
+	}{
+		{share, "500", "Asha 400, Bina 500", answer.Correct},
+		{share, "500", "Asha gets 400 and Bina gets 500", answer.Correct},
+		{share, "500", "Bina's share is 500, Asha's 400", answer.Correct},
+		{share, "500", "Asha 500, Bina 400", answer.Incorrect},
+		{share, "500", "400 and 500", answer.NotAttempt},
+		{share, "500", "400 and 600", answer.Incorrect},
+		{share, "500", "500", answer.Correct},
+		{share, "500", "9 parts, 900 ÷ 9 = 100, 5 × 100 = 500", answer.Correct},
+		{share, "500", "₹1,500", answer.Incorrect},
+		{larger, "56", "24 and 56", answer.NotAttempt},
+		{larger, "56", "56 and 24", answer.NotAttempt},
+		{larger, "56", "the larger is 56", answer.Correct},
+		{larger, "56", "one hundred and fifty six", answer.Incorrect},
+		{"What is 15% of 360?", "54", "54", answer.Correct},
+	}
+	for _, tt := range tests {
+		exp := answer.Expected{Answer: tt.answer, Kind: answer.KindInteger}
+		if got := listed(answer.Evaluate(exp, tt.reply), exp, tt.question, tt.reply); got.Verdict != tt.want {
+			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.question, got.Verdict, got.Reason, tt.want)
+		}
+	}
+	// Other kinds are left alone: "3 and 5/6" is one mixed number.
+	exp := answer.Expected{Answer: "3 5/6", Kind: answer.KindMixedNumber}
+	if got := listed(answer.Evaluate(exp, "3 and 5/6"), exp, "What is 1 1/2 + 2 1/3?", "3 and 5/6"); got.Verdict != answer.Correct {
+		t.Errorf("mixed number with and: %s (%s)", got.Verdict, got.Reason)
+	}
+}

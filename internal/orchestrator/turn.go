@@ -2,11 +2,13 @@ package orchestrator
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -346,15 +348,92 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	switch s.Mode {
 	case tutor.ModeTeachMe:
 		if q := s.LastQuestion; q != nil {
-			return echoed(alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg), q.QuestionText)
+			return echoed(alsoWrong(listed(answer.Evaluate(q.Expected(t), msg), q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
 		}
 	case tutor.ModeExam:
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
 			q := s.ExamQuestions[s.ExamCurrentIdx]
-			return echoed(alsoWrong(answer.Evaluate(q.Expected(t), msg), t, q.QuestionID, msg), q.QuestionText)
+			return echoed(alsoWrong(listed(answer.Evaluate(q.Expected(t), msg), q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
 		}
 	}
 	return answer.Result{}
+}
+
+// listed judges a reply that lists several values for a numeric question
+// ("400 and 500", "Asha 400, Bina 500" when Bina's share is asked) by the
+// value it gives for what the question asks, not by its first one. A value
+// labelled with a name that the question's last sentence asks about is the
+// answer; without such a label, a list that holds the right value beside
+// another is a hedge, in either order, and the learner is asked for one
+// final answer. Only a
+// plain list is read so: each item a number with at most a short label,
+// no working ("9 parts, 900 ÷ 9 = 100, 5 × 100 = 500" is judged as before).
+func listed(res answer.Result, exp answer.Expected, question, msg string) answer.Result {
+	switch kind := cmp.Or(exp.Kind, answer.InferKind(exp.Answer)); kind {
+	case answer.KindInteger, answer.KindDecimal, answer.KindUnit, answer.KindPercentage:
+	default:
+		return res
+	}
+	items := listSep.Split(strings.TrimSpace(strings.TrimRight(msg, ".!")), -1)
+	if len(items) < 2 {
+		return res
+	}
+	for _, it := range items {
+		if len(listNumber.FindAllString(it, -1)) != 1 || strings.ContainsAny(it, "=+×*÷/:") || len(strings.Fields(it)) > 4 {
+			return res
+		}
+	}
+	asked := askedNames(question)
+	right, wrong := false, false
+	for _, it := range items {
+		r := answer.Evaluate(exp, it)
+		for _, w := range strings.Fields(it) {
+			if asked[bareWord(w)] {
+				return r
+			}
+		}
+		right = right || r.Verdict == answer.Correct
+		wrong = wrong || r.Verdict != answer.Correct
+	}
+	if right && wrong {
+		res.Verdict, res.Reason = answer.NotAttempt, "hedged between two values"
+	}
+	return res
+}
+
+// bareWord is w without the punctuation around it and a possessive 's.
+func bareWord(w string) string {
+	w = strings.Trim(w, ".,?!:;\"()")
+	return strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+}
+
+var (
+	listSep    = regexp.MustCompile(`\s*(?:,\s+|;\s*|\s+and\s+|\s*&\s*)`)
+	listNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+)
+
+// askedNames returns the names (capitalised words, not opening a sentence)
+// of a question's last sentence that also occur earlier in the question:
+// "Bina" in "₹900 is divided between Asha and Bina in the ratio 4 : 5. How
+// many rupees does Bina get?".
+func askedNames(question string) map[string]bool {
+	sentences := answer.SplitSentences(question)
+	if len(sentences) < 2 {
+		return nil
+	}
+	last := sentences[len(sentences)-1]
+	before := question[:last.Start]
+	names := map[string]bool{}
+	for i, w := range strings.Fields(last.Text) {
+		w = bareWord(w)
+		if i == 0 || w == "" || !unicode.IsUpper([]rune(w)[0]) {
+			continue
+		}
+		if strings.Contains(before, w) {
+			names[w] = true
+		}
+	}
+	return names
 }
 
 // echoed turns a partly right answer that only repeats the question's own
