@@ -384,6 +384,9 @@ func isAssignment(toks []token, eq int) bool {
 		return false
 	}
 	v := toks[eq-1]
+	if eq >= 2 && toks[eq-2].kind == tNum && toks[eq-2].end == v.start {
+		return false // "2x = 16" is a step; "x = 8" solves it
+	}
 	return v.kind == tWord && len(v.text) == 1 && (eq == 1 || toks[eq-2].kind != tSym || toks[eq-2].text == "," || toks[eq-2].text == "\n")
 }
 
@@ -399,6 +402,7 @@ func isAssignment(toks []token, eq int) bool {
 // statement corrects it ("No wait, it's 6") or concludes another value ("So
 // she has 4 left").
 func pickNumber(toks []token) (best, alt int) {
+	toks = withoutCheck(toks)
 	best, alt = -1, -1
 	answer, fallback := -1, -1
 	corrected := false
@@ -454,6 +458,36 @@ func pickNumber(toks []token) (best, alt int) {
 	}
 	return best, alt
 }
+
+// withoutCheck returns toks without a check of the answer that follows it:
+// "x = 14. Check: 14 + 9 = 23" and "x = 8 (check: 2*8-1=15)" answer with
+// their first part. A check is a clause that opens with "check" or
+// "verify" after a number.
+func withoutCheck(toks []token) []token {
+	seen := false
+	for k, t := range toks {
+		if t.kind == tNum {
+			seen = true
+		}
+		if !seen || t.kind != tWord || !checkWords[t.text] {
+			continue
+		}
+		cut := k
+		for cut > 0 && (toks[cut-1].kind == tSym && checkBounds[toks[cut-1].text] || checkLeads[toks[cut-1].text]) {
+			cut--
+		}
+		if cut < k && cut > 0 {
+			return toks[:cut]
+		}
+	}
+	return toks
+}
+
+var (
+	checkWords  = map[string]bool{"check": true, "checking": true, "checked": true, "verify": true, "verifying": true, "verification": true}
+	checkBounds = map[string]bool{".": true, "(": true, ",": true, ";": true, ":": true, "-": true, "\n": true}
+	checkLeads  = map[string]bool{"and": true, "to": true, "i": true, "we": true, "lets": true, "let's": true, "now": true, "then": true}
+)
 
 // startsPhrase reports whether w starts a new phrase rather than naming a unit.
 func startsPhrase(w string) bool {

@@ -314,7 +314,7 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 	// A sign or a currency symbol written right before the digits.
 	for range 2 {
 		p := len(toks) - 1
-		if p < 0 || toks[p].end != tk.start || toks[p].kind != tSym {
+		if p < 0 || toks[p].kind != tSym || toks[p].end != tk.start && !spacedSign(s, toks, p, tk.start) {
 			break
 		}
 		switch sym := toks[p].text; {
@@ -356,6 +356,20 @@ func signPosition(toks []token, p int) bool {
 	default:
 		return len(prev.text) > 1
 	}
+}
+
+// spacedSign reports whether the "-" at toks[p], followed by spaces up to
+// the digits at digits, is a sign all the same: at the start of the text
+// ("- 3") or after "=", "(" or ":" ("m = - 3").
+func spacedSign(s string, toks []token, p, digits int) bool {
+	if toks[p].text != "-" || strings.Trim(s[toks[p].end:digits], " ") != "" {
+		return false
+	}
+	if p == 0 {
+		return true
+	}
+	prev := toks[p-1]
+	return prev.kind == tSym && (prev.text == "=" || prev.text == "(" || prev.text == ":")
 }
 
 func negate(n number) number {
