@@ -253,9 +253,11 @@ const numberRE = `\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`
 
 var (
 	numberPat = regexp.MustCompile(numberRE)
+	// signedNumberPat matches a number with its sign, if any.
+	signedNumberPat = regexp.MustCompile(`(?:(?:^|[^\w)])[-−] ?)?(?:` + numberRE + `)`)
 	// resultPat matches a result: a number after "=" or "is", with any
 	// rupee sign, percent sign and one word of unit ("= 100 rupees").
-	resultPat = regexp.MustCompile(`(?:=|\bis)\s*(₹\s?)?(` + numberRE + `)(%?)(\s+[a-z]+)?`)
+	resultPat = regexp.MustCompile(`(?:=|\bis)\s*(₹\s?)?(-?(?:` + numberRE + `))(%?)(\s+[a-z]+)?`)
 )
 
 // number reads a number as numberRE matches it.
@@ -269,6 +271,21 @@ func numbers(s string) []float64 {
 	var out []float64
 	for _, m := range numberPat.FindAllString(s, -1) {
 		if f, ok := number(m); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// signedNumbers returns the values of the numbers in s, with their signs
+// ("-3", "− 3").
+func signedNumbers(s string) []float64 {
+	var out []float64
+	for _, m := range signedNumberPat.FindAllString(s, -1) {
+		if f, ok := number(numberPat.FindString(m)); ok {
+			if strings.ContainsAny(m, "-−") {
+				f = -f
+			}
 			out = append(out, f)
 		}
 	}

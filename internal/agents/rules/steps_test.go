@@ -83,6 +83,24 @@ func TestStepRight(t *testing.T) {
 	}
 }
 
+// TestStepRightNotForSignsOrRepeats: the answer's size without its sign
+// is a sign error, not the step "8 - 5 = 3" of the worked solution; and a
+// step named once is not named again when the learner repeats it.
+func TestStepRightNotForSignsOrRepeats(t *testing.T) {
+	d, _ := pendingOn(t, "mathematics/integers/adding-and-subtracting-integers", "add-1", 0)
+	x := d.say("3")
+	if says(x.text(), mStepRight) || x.reply.Output.AnswerCorrect == nil || *x.reply.Output.AnswerCorrect {
+		t.Errorf("3 for -8 + 5: reply %q", x.text())
+	}
+	d, _ = pendingOn(t, ratios, "share-1", 0)
+	if x := d.say("100"); !says(x.text(), mStepRight) {
+		t.Fatalf("first 100: reply %q", x.text())
+	}
+	if x := d.say("100"); says(x.text(), mStepRight) {
+		t.Errorf("100 again: reply %q names the step again", x.text())
+	}
+}
+
 // TestQuestionBack: a question back to the tutor that holds numbers is
 // answered as a doubt, not judged; an answer put as a question is still an
 // answer.

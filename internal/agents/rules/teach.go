@@ -192,17 +192,21 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 	if said == "" {
 		said = l.turn.Message
 	}
-	vs := numbers(said)
+	vs := signedNumbers(said)
 	if len(vs) == 0 {
 		return false
 	}
-	for _, v := range numbers(l.turn.Message) {
+	for _, v := range signedNumbers(l.turn.Message) {
 		if v != vs[0] {
 			return false // "100, so 400": more than the step
 		}
 	}
+	if exp := signedNumbers(bq.Answer); len(exp) == 1 && vs[0] == -exp[0] {
+		return false // the answer's size without its sign: a sign error
+	}
+	prev := l.lastReply()
 	for _, st := range stepResults(bq) {
-		if st.value == vs[0] {
+		if st.value == vs[0] && !strings.Contains(prev, st.said) { // the same step again is no progress
 			l.say(mStepRight, "{what}", st.said)
 			l.note(bq.ID + " step right: " + st.said)
 			return true
