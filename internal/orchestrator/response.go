@@ -97,7 +97,7 @@ func nextTurn(s tutor.State, t *tutor.Topic, reply string) NextTurn {
 			for i, q := range s.ExamQuestions {
 				nt.ExamResults[i] = ExamResult{QuestionIdx: q.QuestionIdx, QuestionText: q.QuestionText, StudentAnswer: q.StudentAnswer, Result: q.Result}
 				if q.Result != nil {
-					correct := q.Expected(t).Answer
+					correct := q.ShownAnswer(t)
 					nt.ExamResults[i].CorrectAnswer = &correct
 				}
 			}

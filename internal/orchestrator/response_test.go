@@ -27,3 +27,19 @@ func TestExamReviewShowsAnswersOfAnsweredQuestionsOnly(t *testing.T) {
 		t.Fatalf("unanswered question: correct answer %q, want none", *a)
 	}
 }
+
+// TestExamReviewShowsChoiceAnswersAsText: a choice question whose answer is
+// an option's letter is reviewed with the option's text, which is what the
+// learner saw.
+func TestExamReviewShowsChoiceAnswersAsText(t *testing.T) {
+	topic := &tutor.Topic{Questions: []tutor.BankQuestion{{ID: "sign", Text: "Is the product positive, negative or zero?",
+		Answer: "B", Kind: "choice", Options: []string{"positive", "negative", "zero"}}}}
+	reply, result := "positive", tutor.ResultIncorrect
+	s := tutor.State{Mode: tutor.ModeExam, ExamFinished: true, ExamFeedback: &tutor.ExamFeedback{}, ExamCurrentIdx: 1,
+		ExamQuestions: []tutor.ExamQuestion{{QuestionIdx: 0, QuestionID: "sign", QuestionText: topic.Questions[0].Text,
+			ExpectedAnswer: "B", StudentAnswer: &reply, Result: &result}}}
+	nt := nextTurn(s, topic, "Done.")
+	if a := nt.ExamResults[0].CorrectAnswer; a == nil || *a != "negative" {
+		t.Fatalf("correct answer %v, want negative", a)
+	}
+}

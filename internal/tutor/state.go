@@ -197,6 +197,15 @@ func (q ExamQuestion) Expected(t *Topic) answer.Expected {
 	return answer.Expected{Answer: q.ExpectedAnswer, Kind: q.AnswerKind}
 }
 
+// ShownAnswer is the expected answer as a learner reads it (see
+// BankQuestion.ShownAnswer).
+func (q ExamQuestion) ShownAnswer(t *Topic) string {
+	if bq, ok := t.Question(q.QuestionID); ok {
+		return bq.ShownAnswer()
+	}
+	return q.ExpectedAnswer
+}
+
 // ExamFeedback is the feedback on a finished exam. Score counts correct
 // answers only, as the reference does; WeightedScore also gives half a
 // point per partial answer.

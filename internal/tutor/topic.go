@@ -94,6 +94,19 @@ type BankQuestion struct {
 }
 
 // Expected returns what the answer evaluator compares a reply with.
+// ShownAnswer is the answer as a learner reads it: the option's text for a
+// choice question whose answer is an option's letter ("negative", not "B"),
+// the answer itself otherwise.
+func (q BankQuestion) ShownAnswer() string {
+	a := strings.TrimSpace(q.Answer)
+	if len(a) == 1 {
+		if i := int(strings.ToUpper(a)[0]) - 'A'; i >= 0 && i < len(q.Options) {
+			return strings.TrimSpace(q.Options[i])
+		}
+	}
+	return a
+}
+
 func (q BankQuestion) Expected() answer.Expected {
 	return answer.Expected{
 		Answer:      q.Answer,
