@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -158,7 +159,9 @@ func (o *Orchestrator) screenWelcome(ctx context.Context, set agents.Set, st tut
 	// The topic's own name is no leak, though an answer may be in it (an
 	// exam on "solids, liquids and gases" asks for "gas"): it is masked
 	// before the answers are looked for.
-	if ps := findProblems(maskTopic(welcome, t), answers, nil); len(ps) > 0 {
+	// Nor is the number of questions ("7 questions", "a 7-question exam").
+	n := strconv.Itoa(len(st.ExamQuestions))
+	if ps := findProblems(mask(maskTopic(welcome, t), n+" questions", n+" question", n+"-question"), answers, nil); len(ps) > 0 {
 		o.log.Warn("welcome needs repair", "session_id", st.SessionID, "problem", ps[0].reason)
 		welcome = redact(welcome, ps)
 	}
@@ -180,12 +183,17 @@ func maskTopic(text string, t *tutor.Topic) string {
 	if t == nil {
 		return text
 	}
+	return mask(text, strings.Split(t.TopicName, " - ")...)
+}
+
+// mask hides each of phrases in text, ignoring case, behind underscores.
+func mask(text string, phrases ...string) string {
 	lower := strings.ToLower(text)
 	if len(lower) != len(text) {
 		return text // lowercasing changed the offsets
 	}
 	b := []byte(text)
-	for _, name := range strings.Split(t.TopicName, " - ") {
+	for _, name := range phrases {
 		name = strings.ToLower(strings.TrimSpace(name))
 		if len(name) < 3 || len(name) != len(strings.ToUpper(name)) {
 			continue // too short to matter, or case changes its length

@@ -3,6 +3,8 @@ package orchestrator_test
 import (
 	"context"
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -49,6 +51,27 @@ func TestWelcomeIsScreened(t *testing.T) {
 	}
 	if !hasLog(logs, "safety", "Check welcome: ") {
 		t.Fatalf("the welcome's safety check is not in the agent log: %+v", logs)
+	}
+}
+
+// An exam's welcome says how many questions it has, even when that number
+// is the answer to one of them: "a 7-question exam" gives no answer away.
+func TestExamWelcomeKeepsTheQuestionCount(t *testing.T) {
+	f := setup(t)
+	tried := 0
+	for range 20 {
+		c := f.create(t, "mathematics/integers/multiplying-and-dividing-integers", tutor.ModeExam)
+		n := strconv.Itoa(len(c.Session.State.ExamQuestions))
+		if !slices.ContainsFunc(c.Session.State.ExamQuestions, func(q tutor.ExamQuestion) bool { return q.ExpectedAnswer == n }) {
+			continue
+		}
+		tried++
+		if !strings.Contains(c.Welcome, n+" questions") && !strings.Contains(c.Welcome, n+"-question") {
+			t.Fatalf("welcome %q lost the question count %s", c.Welcome, n)
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no exam had a question whose answer is the question count")
 	}
 }
 
