@@ -74,6 +74,7 @@ const (
 	mWrapUpWatch   // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
 	mStepRight     // a right intermediate step, named, and on to the next: {what}
 	mWelcome       // thanks for an answer, in a session that goes on
+	mChinUp        // a learner who speaks badly of themselves or the subject
 
 	moveCount // the number of moves, not a move
 )
@@ -404,6 +405,11 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mChinUp: {
+		"Please don't be hard on yourself{name}: everyone gets stuck, and getting stuck is how learning starts.",
+		"I hear you{name}: this part is tricky, and finding it hard doesn't mean you're bad at it.",
+		"It's okay to feel that way{name}; let's make this one smaller, together.",
 	},
 }
 

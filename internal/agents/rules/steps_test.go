@@ -130,3 +130,24 @@ func TestQuestionBack(t *testing.T) {
 		})
 	}
 }
+
+// TestDiscouragedLearner: a learner who speaks badly of themselves or of
+// the subject gets a kind word and help with the question, not the bare
+// question again, and never the answer.
+func TestDiscouragedLearner(t *testing.T) {
+	for _, msg := range []string{"I'm so stupid, I hate maths", "i cant do this im so dumb", "this is too hard"} {
+		t.Run(msg, func(t *testing.T) {
+			d, bq := pendingOn(t, ratios, "share-1", 0)
+			x := d.say(msg)
+			if !says(x.text(), mChinUp) || !strings.Contains(x.text(), hint(bq, 1)) {
+				t.Errorf("reply %q: want a kind word and the first hint", x.text())
+			}
+			if x.reply.Output.AnswerCorrect != nil || strings.Contains(x.text(), bq.Answer) {
+				t.Errorf("reply %q judges or gives the answer", x.text())
+			}
+		})
+	}
+	if d, _ := pendingOn(t, ratios, "share-1", 0); says(d.say("I don't know").text(), mChinUp) {
+		t.Error("a plain I don't know gets the kind word for a discouraged learner")
+	}
+}

@@ -41,6 +41,9 @@ func (l *lesson) pending() {
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
+	case verdict == answer.NotAttempt && discouraged(l.turn.Message):
+		// "I'm so stupid, I hate maths": a kind word first, then help.
+		l.encourage(q, bq)
 	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && confused(l.turn.Message):
 		// "I don't understand", "samajh nahi aa raha": help, as for "I
 		// don't know", rather than the bare question again.
@@ -289,9 +292,12 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.leave(bq, false)
 		return
 	}
-	if q.IDKCount > 0 {
+	switch {
+	case discouraged(l.turn.Message):
+		l.say(mChinUp)
+	case q.IDKCount > 0:
 		l.say(mIDKAgain)
-	} else {
+	default:
 		l.say(mIDK)
 	}
 	l.add(hint(bq, level))

@@ -285,6 +285,20 @@ func isNo(msg string) bool {
 	return false
 }
 
+// discouraged reports whether a learner's message speaks badly of
+// themselves or of the subject: "I'm so stupid", "I hate maths", "I'm bad
+// at this", "I'll never get it".
+func discouraged(msg string) bool {
+	w := " " + strings.Join(words(msg), " ") + " "
+	for _, p := range []string{" stupid ", " dumb ", " idiot ", " useless ", " hopeless ", " hate ", " bad at ",
+		" never get ", " never understand ", " never be able ", " i suck ", " too hard ", " so hard ", " cant do anything "} {
+		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // confused reports whether a learner's message says the explanation did
 // not land or asks to hear it again: "I don't get it", "can you explain
 // again?", "repeat please", "what?". "Again" on its own is not enough when
