@@ -354,3 +354,64 @@ func watchList(ms []mistake) string {
 	}
 	return strings.Join(whats, ", and ")
 }
+
+// youDid puts a bank question's misconception, written of the learner
+// ("Adds 9 to 23 instead of subtracting and gets 32."), as what the learner
+// did ("added 9 to 23 instead of subtracting"), for the turn the wrong
+// answer shows it. It reports false for a description that does not open
+// with a verb of the learner's or speaks of "the student".
+func youDid(misconception string) (string, bool) {
+	d := strings.TrimRight(oneSpaced(misconception), ".")
+	for _, cut := range []string{" and gets ", " and gives ", ", and gets ", " and so gets ", " and writes "} {
+		if i := strings.Index(d, cut); i > 0 {
+			d = d[:i]
+		}
+	}
+	d = strings.TrimRight(d, ",;: ")
+	verb, rest, _ := strings.Cut(d, " ")
+	past, ok := pastTense(verb)
+	if !ok || rest == "" || utf8.RuneCountInString(d) > 120 || strings.Contains(strings.ToLower(d), "student") {
+		return "", false
+	}
+	// A second verb of the learner's: "compares the sizes only and picks
+	// -7", "adds the whole parts, then adds the tops".
+	ws := strings.Split(rest, " ")
+	for i := 1; i < len(ws); i++ {
+		if p := strings.TrimRight(ws[i-1], ","); (p == "and" || p == "then") && laterVerbs[ws[i]] {
+			ws[i], _ = pastTense(ws[i])
+		}
+	}
+	return past + " " + strings.Join(ws, " "), true
+}
+
+// laterVerbs are the verbs youDid puts in the past after "and" or "then".
+var laterVerbs = map[string]bool{
+	"picks": true, "adds": true, "subtracts": true, "multiplies": true, "divides": true, "writes": true,
+	"gets": true, "gives": true, "takes": true, "keeps": true, "uses": true, "forgets": true, "treats": true,
+	"ignores": true, "calls": true, "compares": true, "chooses": true, "expands": true, "computes": true,
+}
+
+// pastTense returns the past tense of a verb in the third person ("Adds" →
+// "added", "Multiplies" → "multiplied", "Thinks" → "thought").
+func pastTense(verb string) (string, bool) {
+	v := strings.ToLower(verb)
+	if irr, ok := irregularPast[v]; ok {
+		return irr, true
+	}
+	if len(v) < 4 || !strings.HasSuffix(v, "s") || strings.HasSuffix(v, "ss") || strings.IndexFunc(v, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
+		return "", false
+	}
+	if base := strings.TrimSuffix(v, "s"); strings.HasSuffix(base, "e") {
+		return base + "d", true // divide-s, multiplie-s, mixe-s
+	} else {
+		return base + "ed", true
+	}
+}
+
+var irregularPast = map[string]string{
+	"thinks": "thought", "takes": "took", "gives": "gave", "keeps": "kept", "forgets": "forgot", "writes": "wrote",
+	"gets": "got", "makes": "made", "does": "did", "puts": "put", "reads": "read", "says": "said", "leaves": "left",
+	"finds": "found", "sees": "saw", "chooses": "chose", "brings": "brought", "goes": "went", "has": "had",
+	"mixes": "mixed", "confuses": "confused", "uses": "used", "reverses": "reversed", "sets": "set", "cuts": "cut",
+	"stops": "stopped", "drops": "dropped", "misses": "missed", "counts": "counted",
+}

@@ -75,6 +75,7 @@ const (
 	mStepRight     // a right intermediate step, named, and on to the next: {what}
 	mWelcome       // thanks for an answer, in a session that goes on
 	mChinUp        // a learner who speaks badly of themselves or the subject
+	mSpotted       // a wrong answer that shows the question's known mistake: {did}
 
 	moveCount // the number of moves, not a move
 )
@@ -405,6 +406,11 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mSpotted: {
+		"Not quite{name}: it looks like you {did}.",
+		"I think you {did}; let's look again.",
+		"Hmm, it seems you {did}.",
 	},
 	mChinUp: {
 		"Please don't be hard on yourself{name}: everyone gets stuck, and getting stuck is how learning starts.",

@@ -151,3 +151,43 @@ func TestDiscouragedLearner(t *testing.T) {
 		t.Error("a plain I don't know gets the kind word for a discouraged learner")
 	}
 }
+
+// TestSpottedMistake: a wrong answer that shows the question's known
+// mistake is told what it did, with the next hint; the same mistake again
+// is not told twice in a row.
+func TestSpottedMistake(t *testing.T) {
+	d, bq := pendingOn(t, "mathematics/linear-equations/solving-linear-equations", "balance-1", 0)
+	x := d.say("32")
+	if !says(x.text(), mSpotted) || !strings.Contains(x.text(), "added 9 to 23 instead of subtracting") || !strings.Contains(x.text(), hint(bq, 1)) {
+		t.Fatalf("reply %q: want the mistake named and the first hint", x.text())
+	}
+	if strings.Contains(x.text(), bq.Answer) {
+		t.Fatalf("reply %q gives the answer %s", x.text(), bq.Answer)
+	}
+	if x := d.say("32"); says(x.text(), mSpotted) {
+		t.Errorf("the same mistake again: reply %q names it again", x.text())
+	}
+	if x := d.say("20"); says(x.text(), mSpotted) {
+		t.Errorf("a wrong answer without a known mistake: reply %q names one", x.text())
+	}
+}
+
+func TestYouDid(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Adds 9 to 23 instead of subtracting and gets 32.", "added 9 to 23 instead of subtracting"},
+		{"Multiplies only the 10 by 3 and gets 26.", "multiplied only the 10 by 3"},
+		{"Divides 900 by 5 and gets 180.", "divided 900 by 5"},
+		{"Thinks two negatives make a positive when adding and gets 15.", "thought two negatives make a positive when adding"},
+		{"Compares the sizes only and picks -7 because 7 is greater than 2.", "compared the sizes only and picked -7 because 7 is greater than 2"},
+		{"Adds the tops and bottoms.", "added the tops and bottoms"},
+		{"Ignores the units and writes 40 : 2 = 20 : 1.", "ignored the units"},
+		{"Adding the denominators as well as the numerators", ""},
+		{"The student adds the denominators.", ""},
+		{"Student adds the denominators.", ""},
+	} {
+		got, ok := youDid(tc.in)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("youDid(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+}

@@ -163,13 +163,15 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		l.note("explained")
 		return
 	}
-	switch {
+	switch did, spotted := l.spotted(q, bq); {
 	case r == tutor.ResultPartial:
 		what, ok := partialWhat[ev.Reason]
 		if !ok {
 			what = partialDefault
 		}
 		l.say(mPartly, "{what}", what)
+	case spotted:
+		l.say(mSpotted, "{did}", did)
 	case attempt == 1:
 		if a := echo(ev.Extracted); a != "" {
 			l.say(mNotYet, "{answer}", a)
@@ -181,6 +183,21 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	}
 	l.add(hint(bq, q.NextHint(attempt)))
 	l.say(mTryAgain)
+}
+
+// spotted returns, in the learner's words, the known mistake of the bank
+// question that this wrong answer shows: "added 9 to 23 instead of
+// subtracting" for 32 on "Solve x + 9 = 23". It is not named when it would
+// give the answer away or the last reply named it already.
+func (l *lesson) spotted(q *tutor.Question, bq tutor.BankQuestion) (string, bool) {
+	if !bq.ShowsMisconception(l.turn.Message) {
+		return "", false
+	}
+	did, ok := youDid(bq.Misconception)
+	if !ok || strings.Contains(l.lastReply(), did) || givesAway("It looks like you "+did+".", bq.Expected(), q.QuestionText, l.dialogue(q)) {
+		return "", false
+	}
+	return did, true
 }
 
 // stepRight acknowledges a reply that is a right intermediate step rather
