@@ -46,7 +46,7 @@ func (v Verdict) Known() bool { return v == Correct || v == Partial || v == Inco
 type Expected struct {
 	Answer      string   // the canonical answer, e.g. "3/4", "12 cm", "B", "x = 7"
 	Kind        Kind     // KindAuto infers the kind from Answer
-	Accept      []string // other accepted forms (text answers: synonyms, spellings)
+	Accept      []string // other accepted answers, of the same kind (text answers: synonyms, spellings)
 	Options     []string // the options of a multiple-choice question, in order (A, B, C, ...)
 	Tolerance   float64  // absolute tolerance for numbers; 0 means exact up to floating-point noise (see Evaluate for rounded decimals)
 	Simplest    bool     // a fraction or ratio must be in lowest terms (and a mixed number proper) to be fully correct

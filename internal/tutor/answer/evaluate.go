@@ -45,6 +45,8 @@ import (
 //     exp.Accept lists other accepted answers. An expected text of more
 //     than four words (articles left out), with no accepted form that short,
 //     is an explanation, which only a model can judge: CannotCheck.
+//   - Any other kind: a reply that is not right against the expected
+//     answer is right when it is right against one of exp.Accept.
 //   - Booleans: yes / yeah / true / correct / right ... against no / nope /
 //     false / wrong ..., with negation ("not true").
 //   - Lists compare in order, sets in any order; some but not all elements
@@ -107,6 +109,18 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		evalExpression(etoks, reply, toks, &res)
 	default:
 		res.Verdict, res.Reason = CannotCheck, "unknown answer kind"
+		return res
+	}
+	if res.Verdict != Correct && kind != KindText {
+		// Another accepted answer: "-145" for "how many metres below sea
+		// level" answered 145.
+		for _, a := range exp.Accept {
+			alt := exp
+			alt.Answer, alt.Kind, alt.Accept = a, kind, nil
+			if r := Evaluate(alt, reply); r.Verdict == Correct {
+				return r
+			}
+		}
 	}
 	return res
 }
