@@ -149,7 +149,7 @@ func fixFor(q tutor.BankQuestion) string {
 			continue
 		}
 		switch ws[0] {
-		case "think", "ask", "look", "try", "remember", "start", "use", "find", "write", "count", "check":
+		case "think", "ask", "look", "try", "remember", "start", "use", "find", "write", "count", "check", "call", "let", "put", "draw", "mark", "name":
 			continue
 		}
 		n := 0

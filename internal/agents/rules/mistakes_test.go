@@ -86,6 +86,9 @@ func TestPhrase(t *testing.T) {
 		{states, "Says liquid, because a liquid has a fixed volume.", mistake{}, false},
 		// A question's mistake without a rule to set it right is not named.
 		{percentages, "Writes the digits next to each other and gets 35%.", mistake{}, false},
+		// Nor is one whose only rule is a step of its own question's
+		// method ("Call the number x and write the sentence as an equation.").
+		{sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "Adds the two numbers and gets 62.", mistake{}, false},
 	}
 	for _, tt := range more {
 		got, ok := phrase(tt.topic, tt.description)

@@ -409,7 +409,7 @@ var phrasebook = map[move][]string{
 	},
 	mSpotted: {
 		"Not quite{name}: it looks like you {did}.",
-		"I think you {did}; let's look again.",
+		"Careful{name}: it looks as if you {did}.",
 		"Hmm, it seems you {did}.",
 	},
 	mChinUp: {

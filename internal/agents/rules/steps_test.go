@@ -191,3 +191,16 @@ func TestYouDid(t *testing.T) {
 		}
 	}
 }
+
+// TestMissSkipsTheClueJustGiven: a wrong answer after a clue for "how do I
+// start?" gets the next hint, not the clue again.
+func TestMissSkipsTheClueJustGiven(t *testing.T) {
+	d, bq := pendingOn(t, "mathematics/integers/multiplying-and-dividing-integers", "mul-1", 0)
+	if x := d.say("how do I start?"); !strings.Contains(x.text(), hint(bq, 1)) {
+		t.Fatalf("clue: reply %q lacks the first hint", x.text())
+	}
+	x := d.say("42")
+	if strings.Contains(x.text(), hint(bq, 1)) || !strings.Contains(x.text(), hint(bq, 2)) {
+		t.Errorf("miss after the clue: reply %q; want the second hint only", x.text())
+	}
+}

@@ -181,7 +181,13 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	default:
 		l.say(mStill)
 	}
-	l.add(hint(bq, q.NextHint(attempt)))
+	// A hint given a moment ago, as a clue for a doubt in between, is not
+	// given again: the next one comes instead.
+	level, recent := q.NextHint(attempt), l.lastReplies(2)
+	for level < tutor.MaxHints && strings.Contains(recent, hint(bq, level)) {
+		level++
+	}
+	l.add(hint(bq, level))
 	l.say(mTryAgain)
 }
 
@@ -323,13 +329,17 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 }
 
 // lastReply returns the tutor's last message, "" when there is none.
-func (l *lesson) lastReply() string {
-	for i := len(l.s.History) - 1; i >= 0; i-- {
+func (l *lesson) lastReply() string { return l.lastReplies(1) }
+
+// lastReplies returns the tutor's last n messages, one per line.
+func (l *lesson) lastReplies(n int) string {
+	var out []string
+	for i := len(l.s.History) - 1; i >= 0 && len(out) < n; i-- {
 		if m := l.s.History[i]; m.Role == tutor.RoleTeacher {
-			return m.Content
+			out = append(out, m.Content)
 		}
 	}
-	return ""
+	return strings.Join(out, "\n")
 }
 
 // maxIDK is how many "I don't know"s a question gets hints for; the next
