@@ -76,6 +76,7 @@ const (
 	mWelcome       // thanks for an answer, in a session that goes on
 	mChinUp        // a learner who speaks badly of themselves or the subject
 	mSpotted       // a wrong answer that shows the question's known mistake: {did}
+	mRecap         // what the finished lesson covered, when asked: {concepts}
 
 	moveCount // the number of moves, not a move
 )
@@ -406,6 +407,10 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mRecap: {
+		"In this lesson we worked through {concepts}{name}.",
+		"We covered {concepts}.",
 	},
 	mSpotted: {
 		"Not quite{name}: it looks like you {did}.",

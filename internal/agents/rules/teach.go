@@ -649,9 +649,34 @@ func (l *lesson) extension() {
 		l.out.Intent = tutor.IntentOffTopic
 		l.say(mOfferHarder)
 		l.note("off topic after the lesson")
+	case asksRecap(l.turn.Message):
+		// "What did we learn?": the lesson in one sentence, and the mistake
+		// to watch out for, as the wrap-up said them.
+		l.out.Intent = tutor.IntentQuestion
+		l.say(mRecap, "{concepts}", conceptList(l.topic.Concepts(), 4))
+		ms := l.mistakes()
+		if len(ms) > 0 {
+			l.say(mWatch, "{mistakes}", watchList(ms))
+			l.fixes(ms)
+		}
+		l.say(mOfferHarder)
+		l.note("recap after the lesson")
 	default:
 		l.harderQuestion()
 	}
+}
+
+// asksRecap reports whether a message asks what the lesson covered: "what
+// did we learn?", "can you summarise?", "recap please".
+func asksRecap(msg string) bool {
+	w := " " + strings.Join(words(msg), " ") + " "
+	for _, p := range []string{" what did we learn", " what have we learned", " what have we learnt", " what did we do ",
+		" what did we cover", " what have we covered", " summary ", " summarise ", " summarize ", " recap ", " sum up "} {
+		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *lesson) harderQuestion() {

@@ -47,3 +47,18 @@ func TestWrapUpOffersMoreOnlyWhenTheSessionAllows(t *testing.T) {
 		})
 	}
 }
+
+// After the lesson, "what did we learn?" gets what the lesson covered and
+// the mistake to watch out for, not a new question.
+func TestRecapAfterTheLesson(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "recap-1", tutor.ModeTeachMe)
+	completeLesson(t, d, func(q tutor.BankQuestion) bool { return q.ID == "like-1" })
+	x := d.say("what did we learn today?")
+	if !says(x.text(), mRecap) || !strings.Contains(x.text(), "adding the denominators too") || d.pending() != nil {
+		t.Fatalf("recap %q: want the lesson's concepts and the mistake, and no question", x.text())
+	}
+	if x := d.say("yes"); d.pending() == nil {
+		t.Errorf("after the recap, yes: %q asks no harder question", x.text())
+	}
+}
