@@ -77,6 +77,7 @@ const (
 	mChinUp        // a learner who speaks badly of themselves or the subject
 	mSpotted       // a wrong answer that shows the question's known mistake: {did}
 	mRecap         // what the finished lesson covered, when asked: {concepts}
+	mNotIt         // a wrong answer, before the lesson turns to another question
 
 	moveCount // the number of moves, not a move
 )
@@ -197,7 +198,7 @@ var phrasebook = map[move][]string{
 		"Now tell me the answer in your own words.",
 	},
 	mStepBack: {
-		"Let's step back and try this one first: {q}",
+		"Let's leave that one and try another on the same idea: {q}",
 		"Let's come at it from another angle{name}: {q}",
 		"Let's try a different question on the same idea: {q}",
 	},
@@ -407,6 +408,11 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mNotIt: {
+		"Not quite{name}.",
+		"That isn't it yet.",
+		"Hmm, not this time.",
 	},
 	mRecap: {
 		"In this lesson we worked through {concepts}{name}.",

@@ -143,8 +143,10 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	g := l.directives()
 	l.note(bq.ID + " " + string(r) + ", attempt " + strconv.Itoa(attempt))
 	if attempt >= 4 && !g.MustExplain {
-		// Once per step, a step back to an easier question not asked yet.
+		// Once per step, a step back to an easier question not asked yet,
+		// after saying that this answer is not it.
 		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
+			l.say(mNotIt)
 			l.ask(sq, l.s.CurrentStep, mStepBack)
 			l.note("stepped back")
 			return

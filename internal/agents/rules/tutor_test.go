@@ -251,6 +251,9 @@ func TestLessonMoves(t *testing.T) {
 		if nq == nil || nq.ID == q.ID || nq.Concept != q.Concept {
 			t.Fatalf("4th miss: want a simpler question on %s, got %q", q.Concept, x.text())
 		}
+		if !says(x.text(), mNotIt) || !says(x.text(), mStepBack) {
+			t.Errorf("4th miss: reply %q does not say the answer is not it before the other question", x.text())
+		}
 		if d.state.LastQuestion.QuestionID != nq.ID || d.state.LastQuestion.WrongAttempts != 0 {
 			t.Errorf("the simpler question should start a new lifecycle: %+v", d.state.LastQuestion)
 		}
