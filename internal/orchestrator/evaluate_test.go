@@ -91,3 +91,28 @@ func TestListed(t *testing.T) {
 		t.Errorf("mixed number with and: %s (%s)", got.Verdict, got.Reason)
 	}
 }
+
+// TestCompared: a comparison answers "which is greater" with its greater
+// side, and "which is smaller" with its smaller one.
+func TestCompared(t *testing.T) {
+	greater, smaller := "Which is greater, -7 or -2?", "Which is smaller, -7 or -2?"
+	tests := []struct {
+		question, answer, reply string
+		want                    answer.Verdict
+	}{
+		{greater, "-2", "-7 < -2", answer.Correct},
+		{greater, "-2", "-2 > -7", answer.Correct},
+		{greater, "-2", "-7 > -2", answer.Incorrect},
+		{greater, "-2", "-2", answer.Correct},
+		{greater, "-2", "-7", answer.Incorrect},
+		{smaller, "-7", "-7 < -2", answer.Correct},
+		{smaller, "-7", "-2 < -7", answer.Incorrect},
+		{"What is 3 + 4?", "7", "7 > 3", answer.Correct},
+	}
+	for _, tt := range tests {
+		exp := answer.Expected{Answer: tt.answer, Kind: answer.KindInteger}
+		if got := judge(exp, tt.question, tt.reply); got.Verdict != tt.want {
+			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.question, got.Verdict, got.Reason, tt.want)
+		}
+	}
+}

@@ -348,16 +348,54 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	switch s.Mode {
 	case tutor.ModeTeachMe:
 		if q := s.LastQuestion; q != nil {
-			return echoed(alsoWrong(listed(answer.Evaluate(q.Expected(t), msg), q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
+			return echoed(alsoWrong(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
 		}
 	case tutor.ModeExam:
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
 			q := s.ExamQuestions[s.ExamCurrentIdx]
-			return echoed(alsoWrong(listed(answer.Evaluate(q.Expected(t), msg), q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
+			return echoed(alsoWrong(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
 		}
 	}
 	return answer.Result{}
 }
+
+// judge evaluates a reply to a question with the deterministic evaluator,
+// reading a comparison or a list of values against what the question asks
+// (see compared and listed).
+func judge(exp answer.Expected, question, msg string) answer.Result {
+	if res, ok := compared(exp, question, msg); ok {
+		return res
+	}
+	return listed(answer.Evaluate(exp, msg), exp, question, msg)
+}
+
+// compared judges a comparison given for "which is greater" or "which is
+// smaller": "-7 < -2" answers "Which is greater, -7 or -2?" with -2.
+func compared(exp answer.Expected, question, msg string) (answer.Result, bool) {
+	m := comparison.FindStringSubmatch(msg)
+	if m == nil {
+		return answer.Result{}, false
+	}
+	q := strings.ToLower(question)
+	wantMax := strings.Contains(q, "greater") || strings.Contains(q, "larger") || strings.Contains(q, "bigger") || strings.Contains(q, "higher") || strings.Contains(q, "warmer")
+	wantMin := strings.Contains(q, "smaller") || strings.Contains(q, "less") || strings.Contains(q, "lower") || strings.Contains(q, "colder")
+	if wantMax == wantMin {
+		return answer.Result{}, false
+	}
+	// The greater side: the one the symbol opens towards.
+	greater, smaller := m[1], m[3]
+	if m[2] == "<" {
+		greater, smaller = smaller, greater
+	}
+	pick := greater
+	if wantMin {
+		pick = smaller
+	}
+	return answer.Evaluate(exp, pick), true
+}
+
+// comparison matches a reply that is one comparison of two numbers.
+var comparison = regexp.MustCompile(`^\s*([-−]?\s?\d+(?:\.\d+)?)\s*([<>])\s*([-−]?\s?\d+(?:\.\d+)?)\s*\.?\s*$`)
 
 // listed judges a reply that lists several values for a numeric question
 // ("400 and 500", "Asha 400, Bina 500" when Bina's share is asked) by the
