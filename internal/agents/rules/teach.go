@@ -522,7 +522,11 @@ func piece(paras [][]string, told, k int) (from, to int, ok bool) {
 			for n < len(rest) && slices.ContainsFunc(split(rest, n), func(p string) bool { return len(p) > 360 }) {
 				n++
 			}
-			return told, told + len(rest)/n, true // split's first piece
+			to := told + len(rest)/n // split's first piece
+			if to == told+1 && len(rest) > 2 && utf8.RuneCountInString(rest[0]) < 40 && len(rest[0])+len(rest[1]) <= 360 {
+				to++ // "Two short rules do the same job." does not stand alone
+			}
+			return told, to, true
 		}
 		start += len(ss)
 	}

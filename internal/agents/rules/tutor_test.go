@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -756,6 +757,25 @@ func TestFirstReplyLength(t *testing.T) {
 	d := newDriver(t, short, "short", tutor.ModeTeachMe)
 	if reply := d.say("yes").text(); !isOpener(reply) {
 		t.Errorf("a short first reply lost its opener: %q", reply)
+	}
+}
+
+// A short opening sentence is not a piece of its own: "Two short rules do
+// the same job." comes with the first rule.
+func TestShortOpenerNotAlone(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
+	for _, st := range topic.Steps {
+		if st.Type != tutor.StepExplain {
+			continue
+		}
+		for _, k := range []int{2, 3} {
+			texts, _ := pieces(st, k)
+			for i, p := range texts {
+				if ss := sentences(p); len(ss) == 1 && utf8.RuneCountInString(p) < 40 && i < len(texts)-1 {
+					t.Errorf("step %q, %d sentences a piece: %q stands alone", st.Title, k, p)
+				}
+			}
+		}
 	}
 }
 
