@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -61,7 +62,7 @@ func passages(t *tutor.Topic, src source) []passage {
 			if st.Concept != c {
 				continue
 			}
-			for _, w := range terms(st.Concept + " " + st.Title) {
+			for _, w := range lessonTerms(st.Concept + " " + st.Title) {
 				p.title[w] = true
 			}
 			for _, para := range paragraphs(st.Content) {
@@ -119,7 +120,7 @@ func passages(t *tutor.Topic, src source) []passage {
 }
 
 func (p *passage) add(s string) {
-	ts := terms(s)
+	ts := append(lessonTerms(s), forms(s)...)
 	p.sents = append(p.sents, s)
 	p.terms = append(p.terms, ts)
 	for _, w := range ts {
@@ -132,6 +133,26 @@ func (p *passage) addNew(s string) {
 	if !slices.Contains(p.sents, s) {
 		p.add(s)
 	}
+}
+
+// operations maps the nouns of the four operations to their verbs' terms,
+// so that a doubt about dividing finds "Division undoes multiplication"
+// and one about multiplying the lesson's "Sign rules for multiplication".
+var operations = map[string]string{
+	"addition": "add", "subtraction": "subtract", "multiplication": "multiply", "division": stem("divide"),
+}
+
+// lessonTerms returns the terms of s (see terms), with the nouns of the
+// operations as their verbs (see operations): what a doubt and a lesson's
+// sentences are matched by.
+func lessonTerms(s string) []string {
+	ts := terms(s)
+	for i, w := range ts {
+		if v, ok := operations[w]; ok {
+			ts[i] = v
+		}
+	}
+	return slices.Compact(ts)
 }
 
 // weights gives each term the inverse of how often the topic's sentences
@@ -181,15 +202,23 @@ const minCoverage = 0.5
 // "what is the main idea of X in maths?", "how come?", "hmm, why?", and
 // the words of conversation around them: "wait, what is a denominator
 // again?", "sorry, what's a numerator?", "remind me what like fractions
-// are". A lesson rarely uses them, so as terms they would weigh most and
-// sink the share of the question a passage covers; and a question of
-// nothing else asks about the answer just given (see followUp).
+// are", "my teacher told us ...", "does it become -5?". A lesson rarely
+// uses them, so as terms they would weigh most and sink the share of the
+// question a passage covers; and a question of nothing else asks about the
+// answer just given (see followUp).
 var frameWords = wordSet(`mean means meant meaning find finds finding found work works working worked happen
 	happens happened happening use uses used using define defined definition call called calls say says said
 	show shows showed give gives given talk learn learnt study help example examples exactly actually basically
 	simple simply word words doubt doubts idea ideas main concept concepts topic topics chapter class subject
 	maths math mathematics science come hmm hm umm um uh huh oh ah interesting
-	wait sorry remind reminds remember recall forgot forget forgotten pardon excuse quick quickly hey erm er`)
+	wait sorry remind reminds remember recall forgot forget forgotten pardon excuse quick quickly hey erm er
+	become becomes became teacher teachers told`)
+
+// comparingWords frame a question that compares two things ("what's the
+// difference between an expression and an equation?") unless the lesson
+// uses them itself: a lesson on integers finds "the difference between the
+// sizes".
+var comparingWords = wordSet("difference differences between differ compare comparing versus vs")
 
 // everyday maps a learner's everyday words to the words a lesson uses for
 // them: "what is the bottom number called?" asks about the denominator.
@@ -209,6 +238,10 @@ var everyday = map[string][]string{
 	"squash": {"compress"}, "squeeze": {"compress"}, "press": {"compress"},
 	"flip": {"reciprocal"}, "upside down": {"reciprocal"},
 	"vapour": {"gas"}, "vapor": {"gas"}, "steam": {"boil", "gas"},
+	"bigger": {"greater", "larger"}, "larger": {"greater"},
+	"zero":     {"0"},
+	"variable": {"unknown"}, "variables": {"unknown"},
+	"other side": {"balance both sides", "both sides"}, "across": {"balance both sides", "both sides"},
 	"different bottoms": {"different denominators"}, "different bottom": {"different denominators"},
 	"same bottoms": {"same denominator"}, "same bottom": {"same denominator"},
 }
@@ -242,9 +275,12 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 		}
 		switch {
 		case frameWords[ws[i]] || continuationWords[ws[i]]:
+		case comparingWords[ws[i]] && !slices.ContainsFunc(lessonTerms(ws[i]), uses):
 		case ws[i] == "like" && isDigits(next), ws[i] == "same" && next == "as":
+		case algebraRe.MatchString(ws[i]):
+			// "2x" is notation, read as a form (see forms).
 		default:
-			add(terms(ws[i])...)
+			add(lessonTerms(ws[i])...)
 		}
 	}
 	// An operation ("+") says what a question is about only beside
@@ -252,6 +288,11 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 	// or words of its own: a lesson on photosynthesis "adds" iodine.
 	read, ops := notation(question)
 	for _, w := range read {
+		if uses(w) {
+			add(w)
+		}
+	}
+	for _, w := range forms(question) {
 		if uses(w) {
 			add(w)
 		}
@@ -270,15 +311,24 @@ var (
 	decimalRe = regexp.MustCompile(`\d\.\d`)
 	fracRe    = regexp.MustCompile(`\d\s*/\s*(\d+)`)
 	ratioRe   = regexp.MustCompile(`(\d+)\s*:\s*(\d+)`)
-	opRe      = regexp.MustCompile(`[\d)]\s*([+×÷*])\s*[\d(]`)
+	opRe      = regexp.MustCompile(`[\d)]\s*([-+×÷*])\s*-?[\d(]`)
+	negRe     = regexp.MustCompile(`-\s*\d`)
+	timesRe   = regexp.MustCompile(`([\d)])\s*[xX]\s*([(\d])`)
+	linearRe  = regexp.MustCompile(`\b(\d*)[a-z]\s*[-+]\s*\d+\s*=\s*-?\d`)
+	algebraRe = regexp.MustCompile(`^\d+[a-z]$`)
+	formRe    = regexp.MustCompile(`(\(?\s*-\s*)?\d+\s*\)?\s*([-+×÷*])\s*(\(?\s*-\s*)?\d+`)
 )
 
 // notation returns the terms that a question's mathematical notation
 // stands for: "0.5" is a decimal, "1/4" a fraction, "1/2 + 1/4" fractions
 // with different denominators, "2:3" a ratio, and a ratio beside its
-// reverse ("is 2:3 the same as 3:2?") asks about the order of its terms. ops are the operations it names: "1/2 + 1/4" adds,
-// "×" multiplies and "÷" divides.
+// reverse ("is 2:3 the same as 3:2?") asks about the order of its terms,
+// and "-3" is a negative number. ops are the operations it names, with
+// the words for their results: "1/2 + 1/4" adds, "5 - (-3)" subtracts,
+// "×" (or "x" or "*" between numbers: "(-7) x 6") multiplies to a product
+// and "÷" divides to a quotient.
 func notation(question string) (out, ops []string) {
+	question = timesRe.ReplaceAllString(question, "$1 × $2")
 	if decimalRe.MatchString(question) {
 		out = append(out, "decimal")
 	}
@@ -302,17 +352,100 @@ func notation(question string) (out, ops []string) {
 		}
 		seen[m[1]+":"+m[2]] = true
 	}
+	for _, m := range negRe.FindAllStringIndex(question, -1) {
+		if signs(question, m[0]) {
+			out = append(out, stem("negative"))
+			break
+		}
+	}
 	for _, m := range opRe.FindAllStringSubmatch(question, -1) {
 		switch m[1] {
 		case "+":
 			ops = append(ops, "add")
+		case "-":
+			ops = append(ops, "subtract")
 		case "×", "*":
-			ops = append(ops, "multiply")
+			ops = append(ops, "multiply", "product")
 		case "÷":
-			ops = append(ops, stem("divide"))
+			ops = append(ops, stem("divide"), "quotient")
 		}
 	}
 	return out, ops
+}
+
+// forms returns the forms of the sums, differences, products and
+// quotients of two numbers that s works, as terms: "-3 + -4" and
+// "-5 + (-3)" both add two negative numbers ("form:n+n"), "5 - (-3)"
+// subtracts a negative number from a positive one ("form:p-n"). A
+// sentence that works a sum of the very form a doubt asks about answers it
+// best. Sums and products are the same whichever number comes first.
+func forms(s string) []string {
+	s = timesRe.ReplaceAllString(s, "$1 × $2")
+	var out []string
+	for _, m := range formRe.FindAllStringSubmatchIndex(s, -1) {
+		// Not the sum of two numbers but of parts of them: "3/4 - 1/4",
+		// "2.5 + 1.5".
+		if strings.ContainsAny(lastRune(s[:m[0]]), "/.") || m[1]+1 < len(s) && strings.ContainsRune("/.", rune(s[m[1]])) && isDigits(s[m[1]+1:m[1]+2]) {
+			continue
+		}
+		a, b := "p", "p"
+		// A minus after a number or a bracket subtracts: in "9 - 4 - 1"
+		// the second difference is "4 - 1", not "-4 - 1".
+		if m[2] >= 0 && signs(s, m[0]) {
+			a = "n"
+		}
+		if m[6] >= 0 {
+			b = "n"
+		}
+		op := s[m[4]:m[5]]
+		if op == "*" {
+			op = "×"
+		}
+		if (op == "+" || op == "×") && a > b {
+			a, b = b, a
+		}
+		if f := "form:" + a + op + b; !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	// An equation that adds to or takes from the unknown, times a number
+	// ("2x + 3 = 11", a two-step equation) or not ("x + 7 = 15").
+	for _, m := range linearRe.FindAllStringSubmatch(strings.ToLower(s), -1) {
+		f := "form:x±b=c"
+		if m[1] != "" {
+			f = "form:ax±b=c"
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// signs reports whether the minus at s[i] (or the first after it) is the
+// sign of a number, not a subtraction: it follows no number, closing
+// bracket or unknown ("x - 3", "2x - 6"), but may follow a word ("is -3").
+func signs(s string, i int) bool {
+	i += strings.IndexByte(s[i:], '-')
+	f := strings.Fields(s[:i])
+	if len(f) == 0 {
+		return true
+	}
+	prev := []rune(f[len(f)-1])
+	last := prev[len(prev)-1]
+	if unicode.IsLetter(last) {
+		return len(prev) > 1 && !unicode.IsDigit(prev[len(prev)-2])
+	}
+	return !unicode.IsDigit(last) && last != ')'
+}
+
+// lastRune returns the last character of s, "" for an empty s.
+func lastRune(s string) string {
+	r := []rune(s)
+	if len(r) == 0 {
+		return ""
+	}
+	return string(r[len(r)-1])
 }
 
 // inLessonWords returns the lesson's terms for the everyday phrase that
@@ -322,11 +455,11 @@ func inLessonWords(ws []string, uses func(string) bool, says func([]string) bool
 	for k := min(3, len(ws)); k >= 1; k-- {
 		alts, ok := everyday[strings.Join(ws[:k], " ")]
 		// A lesson that says "per cent" itself keeps it.
-		if !ok || k == 1 && slices.ContainsFunc(terms(ws[0]), uses) || k > 1 && says(ws[:k]) {
+		if !ok || k == 1 && slices.ContainsFunc(lessonTerms(ws[0]), uses) || k > 1 && says(ws[:k]) {
 			continue
 		}
 		for _, a := range alts {
-			if ts := terms(a); len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !uses(t) }) {
+			if ts := lessonTerms(a); len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !uses(t) }) {
 				return ts, k
 			}
 		}
@@ -349,7 +482,7 @@ func keyTerms(t *tutor.Topic) map[string]bool {
 		}
 	}
 	for _, s := range texts {
-		for _, w := range terms(s) {
+		for _, w := range lessonTerms(s) {
 			key[w] = true
 		}
 	}
@@ -510,7 +643,7 @@ func explainMore(t *tutor.Topic, src source, question string, n int, keep func(s
 			// A hint that shares nothing with the question is a nudge
 			// towards another question's answer, not more on this one.
 			more = func(s string) bool {
-				return (keep == nil || keep(s)) && slices.ContainsFunc(terms(s), func(w string) bool { return slices.Contains(a.terms, w) })
+				return (keep == nil || keep(s)) && slices.ContainsFunc(lessonTerms(s), func(w string) bool { return slices.Contains(a.terms, w) })
 			}
 		}
 		if idx := pick(p, a, n, more); len(idx) > 0 {
@@ -545,7 +678,7 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 	key := keyTerms(t)
 	own, all := vocabulary(lesson), vocabulary(lt.tiers[len(lt.tiers)-1])
 	for _, bq := range t.Questions {
-		for _, w := range terms(bq.Text) {
+		for _, w := range lessonTerms(bq.Text) {
 			own[w] = true
 		}
 	}
@@ -556,8 +689,10 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 		}
 	}
 	says := func(ws []string) bool { return strings.Contains(text, " "+strings.Join(ws, " ")+" ") }
-	lt.q = askedTerms(question, func(w string) bool { return all[w] || key[w] }, says)
-	lt.topical = func(w string) bool { return own[w] || key[w] || isDigits(w) }
+	// A word of the lesson's title or objectives that its text never
+	// uses ("variable") is still said in the words its text uses.
+	lt.q = askedTerms(question, func(w string) bool { return all[w] }, says)
+	lt.topical = func(w string) bool { return own[w] || key[w] || isDigits(w) || strings.HasPrefix(w, "form:") }
 	lt.defines = slices.ContainsFunc(words(question), func(w string) bool { return definingWords[w] })
 	return lt, len(lt.q) > 0 && slices.ContainsFunc(lt.q, lt.topical)
 }
@@ -631,6 +766,15 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	if p.single {
 		n = 1
 	}
+	// A sentence that leans back on the best one ("Undo them in reverse
+	// order." after the example it undoes) finishes its thought: it comes
+	// next, before a sentence that shares only numbers with the question.
+	if len(ranked) > 1 && n > 1 && ranked[0].w > 0 && ranked[1].w == 0 {
+		if next := ranked[0].i + 1; next < len(p.sents) && leansBack(p.sents[next]) && (keep == nil || keep(p.sents[next])) {
+			ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.i == next })
+			ranked = slices.Insert(ranked, 1, scored{i: next, w: ranked[0].w})
+		}
+	}
 	ranked = ranked[:min(n, len(ranked))]
 	if len(ranked) > 0 && ranked[0].w+ranked[0].n > 0 {
 		ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.w+r.n == 0 })
@@ -694,7 +838,7 @@ func rightWay(lesson []passage, mistake []string, keep func(string) bool) (strin
 }
 
 // mistakeWords are the terms of the words that introduce a common mistake.
-var mistakeWords = terms("A common mistake")
+var mistakeWords = lessonTerms("A common mistake")
 
 // workedStep reports whether a sentence, by its terms, is a step of a
 // worked example: more numbers than words.
@@ -729,6 +873,15 @@ func leansBack(sent string) bool {
 	switch w[0] {
 	case "this", "these", "that", "those", "it", "its", "they", "them", "their", "such":
 		return true
+	}
+	// "To find it, we...", "Undo them in reverse order.": a pronoun in
+	// the opening words, before any comma, leans back too.
+	opening := words(strings.SplitN(sent, ",", 2)[0])
+	for _, x := range opening[:min(len(opening), 4)] {
+		switch x {
+		case "it", "them", "this", "these", "those", "they":
+			return true
+		}
 	}
 	for i := 0; i < min(len(w), 5); i++ {
 		if (w[i] == "reverse" || w[i] == "opposite") && i > 0 && w[i-1] == "the" && (i+1 == len(w) || w[i+1] != "of") {

@@ -1,0 +1,125 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+const (
+	linearEquations = "mathematics/linear-equations/solving-linear-equations"
+	addingIntegers  = "mathematics/integers/adding-and-subtracting-integers"
+	multIntegers    = "mathematics/integers/multiplying-and-dividing-integers"
+)
+
+// TestClarifyDoubtsFromTheLesson asks doubts that were once refused or
+// answered with an unrelated sentence, and a few that already worked:
+// each must quote the sentence of the lesson that answers it, none of the
+// misleading ones, and not open mid-thought.
+func TestClarifyDoubtsFromTheLesson(t *testing.T) {
+	tests := []struct {
+		topic string
+		msg   string
+		from  []string // phrases the answer should quote
+		not   []string // phrases the answer must not quote
+	}{
+		// "bigger" is the lesson's "greater".
+		{addingIntegers, "why is -2 bigger than -7? 7 is bigger than 2", []string{"So -2 is greater than -7"}, nil},
+		// "zero" is the lesson's "0", "division" its "dividing".
+		{multIntegers, "can we divide by zero?", []string{"Dividing by 0 is not possible."}, nil},
+		// A word of the lesson's title it never explains is said in the
+		// words its text uses.
+		{linearEquations, "what is a variable?", []string{"the number x is unknown"}, nil},
+		// "the difference between" frames a comparison.
+		{linearEquations, "whats the difference between an expression and an equation", []string{"An equation says that two expressions are equal"}, nil},
+		// An equation of the form of the lesson's two-step example, and
+		// the sentence that finishes that example's thought.
+		{linearEquations, "how do I solve 2x + 3 = 11?", []string{"In 3x - 5 = 16, two things were done to x", "Undo them in reverse order."}, []string{"x/4", "expand"}},
+		// "to the other side" is the balance.
+		{linearEquations, "when I move +5 to the other side does it become -5?", []string{"doing the same thing to both sides"}, []string{"A number increased by 9"}},
+		// A sentence leaning back comes with the one it leans on.
+		{linearEquations, "why do we do the same thing to both sides?", []string{"In x + 7 = 15, the number x is unknown. To find it, we keep the balance level"}, nil},
+		// "-" between numbers subtracts; the lesson works the very sum.
+		{addingIntegers, "what is 5 - (-3)?", []string{"Example: 5 - (-3) = 5 + 3 = 8.", "adding its opposite"}, []string{"If both numbers have the same sign"}},
+		// A sum of two negative numbers, as the lesson works one.
+		{addingIntegers, "my teacher said two negatives make a positive so is -3 + -4 = 7?", []string{"-5 + (-3) = -8"}, []string{"Two short rules"}},
+		// "x" between numbers multiplies.
+		{multIntegers, "what is (-7) x 6", []string{"the product is negative"}, []string{"÷"}},
+		{multIntegers, "what is (-7) * 6?", []string{"the product is negative"}, []string{"÷"}},
+		// Regression checks: doubts that already worked.
+		{addingIntegers, "what is an additive inverse", []string{"called its additive inverse"}, nil},
+		{addingIntegers, "how do I add -8 and 5?", []string{"to add a negative number, move left"}, nil},
+		{linearEquations, "how do I turn a word problem into an equation?", []string{"choose a letter for the unknown number"}, nil},
+		{multIntegers, "what is (-24) ÷ 6?", []string{"we get (-24) ÷ 6 = -4"}, nil},
+		{multIntegers, "why is a negative times a negative positive?", []string{"the product is positive"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.topic+"/"+tt.msg, func(t *testing.T) {
+			d := newDriver(t, sampleTopic(t, tt.topic), "doubts", tutor.ModeClarify)
+			x := d.say(tt.msg)
+			if says(x.text(), mNotInTopic) || !closes(x.text()) {
+				t.Fatalf("reply %q; want an answer from the lesson and one closing question", x.text())
+			}
+			for _, f := range tt.from {
+				if !strings.Contains(x.text(), f) {
+					t.Errorf("reply %q; want it to quote %q", x.text(), f)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(x.text(), n) {
+					t.Errorf("reply %q quotes %q", x.text(), n)
+				}
+			}
+			if leansBack(x.text()) || strings.HasPrefix(x.text(), "A common mistake") {
+				t.Errorf("reply %q opens mid-thought or with a mistake", x.text())
+			}
+		})
+	}
+}
+
+func TestLeansBackOpeningClause(t *testing.T) {
+	for sent, want := range map[string]bool{
+		"To find it, we keep the balance level by doing the same thing to both sides.": true,
+		"Undo them in reverse order.":                              true,
+		"This is called sublimation.":                              true,
+		"In x + 7 = 15, the number x is unknown.":                  false,
+		"If x is divided by a number, multiply to undo it.":        false,
+		"Subtracting a number is the same as adding its opposite.": false,
+	} {
+		if got := leansBack(sent); got != want {
+			t.Errorf("leansBack(%q) = %t, want %t", sent, got, want)
+		}
+	}
+}
+
+func TestNotationForms(t *testing.T) {
+	tests := []struct {
+		text      string
+		read, ops []string
+		forms     []string
+	}{
+		{"what is 5 - (-3)?", []string{"negativ"}, []string{"subtract"}, []string{"form:p-n"}},
+		{"is -3 + -4 = 7?", []string{"negativ"}, []string{"add"}, []string{"form:n+n"}},
+		{"-5 + (-3) = -8", []string{"negativ"}, []string{"add"}, []string{"form:n+n"}},
+		{"what is (-7) x 6", []string{"negativ"}, []string{"multiply", "product"}, []string{"form:n×p"}},
+		{"6 × (-3) = -18", []string{"negativ"}, []string{"multiply", "product"}, []string{"form:n×p"}},
+		{"how do I solve 2x + 3 = 11?", nil, nil, []string{"form:ax±b=c"}},
+		{"In x + 7 = 15, the number x is unknown.", nil, nil, []string{"form:x±b=c"}},
+		{"what is 3/4 - 1/4?", []string{"fraction"}, []string{"subtract"}, nil},
+		{"why is -2 bigger than -7?", []string{"negativ"}, nil, nil},
+	}
+	for _, tt := range tests {
+		read, ops := notation(tt.text)
+		if !slices.Equal(read, tt.read) || !slices.Equal(ops, tt.ops) || !slices.Equal(forms(tt.text), tt.forms) {
+			t.Errorf("%q: notation %q, %q, forms %q; want %q, %q, %q", tt.text, read, ops, forms(tt.text), tt.read, tt.ops, tt.forms)
+		}
+	}
+}
+
+func TestLessonTermsOperations(t *testing.T) {
+	if got, want := lessonTerms("Division undoes multiplication"), lessonTerms("dividing undoes multiplying"); !slices.Equal(got, want) {
+		t.Errorf("lessonTerms: %q, want %q", got, want)
+	}
+}
