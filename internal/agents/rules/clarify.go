@@ -67,6 +67,20 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		}
 	default:
 		concept, sents, ok := explain(t.Topic, withSolutions, msg, 2, nil)
+		calc, calculated := worked(msg)
+		if calculated && !strings.HasPrefix(calc, "Yes") && !strings.HasPrefix(calc, "No") &&
+			strings.Contains(strings.Join(sents, " "), strings.SplitN(calc, " = ", 2)[0]) {
+			calculated = false // the lesson works this very sum
+		}
+		if calculated && strings.Contains(calc, ": with ") {
+			ok = false // a checked solution needs no more than the check
+		}
+		if !ok && calculated {
+			out.Intent = tutor.IntentQuestion
+			parts = append(parts, calc, v.say(mClosure))
+			note = "worked the calculation asked about"
+			break
+		}
 		if !ok {
 			// Better no answer than an unrelated one: say what the lesson
 			// can help with instead.
@@ -82,6 +96,9 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		if concept != "" && discussedBefore(t.PastDiscussions, concept) && !slices.Contains(s.ConceptsDiscussed, concept) {
 			parts = append(parts, v.say(mLastTime, "{concept}", lowerFirst(concept)))
 			sents = sents[:1]
+		}
+		if calculated {
+			parts = append(parts, calc)
 		}
 		parts = append(parts, sents...)
 		parts = append(parts, v.say(mClosure))

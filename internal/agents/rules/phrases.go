@@ -245,7 +245,7 @@ var phrasebook = map[move][]string{
 		"Shall we keep going?",
 	},
 	mClue: {
-		"Good question{name}! I can't give the answer away, but here's a clue.",
+		"Good question{name}: I can't give the answer away, but here's a clue.",
 		"That would give it away, so here's a clue instead.",
 		"Let's keep the answer for you to find{name}; here's a clue.",
 	},

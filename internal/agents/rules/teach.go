@@ -183,14 +183,19 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	default:
 		l.say(mStill)
 	}
-	// A hint given a moment ago, as a clue for a doubt in between, is not
-	// given again: the next one comes instead.
-	level, recent := q.NextHint(attempt), l.lastReplies(2)
+	l.add(hint(bq, l.freshHint(bq, q.NextHint(attempt))))
+	l.say(mTryAgain)
+}
+
+// freshHint returns the hint level to give from level on: a hint given a
+// moment ago (a clue for a doubt in between, the hint for the last miss)
+// is not given again while a later one is left.
+func (l *lesson) freshHint(bq tutor.BankQuestion, level int) int {
+	recent := l.lastReplies(2)
 	for level < tutor.MaxHints && strings.Contains(recent, hint(bq, level)) {
 		level++
 	}
-	l.add(hint(bq, level))
-	l.say(mTryAgain)
+	return level
 }
 
 // spotted returns, in the learner's words, the known mistake of the bank
@@ -397,7 +402,7 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 			return
 		}
 		l.say(mClue)
-		l.add(hint(bq, q.NextHint(q.WrongAttempts)))
+		l.add(hint(bq, l.freshHint(bq, q.NextHint(q.WrongAttempts))))
 		l.say(mTryAgain)
 		l.note("gave a clue on " + bq.ID)
 	default:

@@ -1,0 +1,356 @@
+package rules
+
+import (
+	"math/big"
+	"strings"
+	"unicode"
+)
+
+// This file works the arithmetic a doubt asks about. "what is (-7) x 6?"
+// gets "(-7) × 6 = -42.", "is -3 + -4 = 7?" gets "Not quite: -3 + (-4) =
+// -7, not 7.", and "is x = 4 the answer to 2x + 3 = 11?" puts 4 in place of
+// x. Only doubts sessions use it: there no question is pending, so a
+// result gives nothing away.
+
+// worked returns the sentence that works the arithmetic of a doubt, and
+// whether the doubt had any: a check of a claim (an equation without an
+// unknown, or one with an unknown and its value given) or a calculation.
+func worked(msg string) (string, bool) {
+	runs := mathRuns(msg)
+	var value *big.Rat
+	unknown := ""
+	for _, r := range runs {
+		// "x = 4": the value the doubt gives the unknown.
+		if v, ok := assigns(r); ok {
+			value, unknown = v, r[0].text
+		}
+	}
+	for _, r := range runs {
+		sides := splitEq(r)
+		switch {
+		case len(sides) == 2 && value != nil && usesVar(r, unknown) && !isAssignment(r):
+			l, lok := evalTokens(sides[0], unknown, value)
+			rv, rok := evalTokens(sides[1], unknown, value)
+			if !lok || !rok {
+				continue
+			}
+			with := "with " + unknown + " = " + ratString(value) + ", " + showTokens(sides[0], unknown, value)
+			if l.Cmp(rv) == 0 {
+				return "Yes: " + with + " = " + ratString(l) + ", so both sides are equal.", true
+			}
+			return "No: " + with + " = " + ratString(l) + ", not " + ratString(rv) + ".", true
+		case len(sides) == 2 && !usesVar(r, ""):
+			l, lok := evalTokens(sides[0], "", nil)
+			rv, rok := evalTokens(sides[1], "", nil)
+			if !lok || !rok || !hasOp(sides[0]) {
+				continue
+			}
+			if l.Cmp(rv) == 0 {
+				return "Yes: " + showTokens(sides[0], "", nil) + " = " + ratString(l) + ".", true
+			}
+			return "Not quite: " + showTokens(sides[0], "", nil) + " = " + ratString(l) + ", not " + ratString(rv) + ".", true
+		case len(sides) == 1 && !usesVar(r, "") && hasOp(r):
+			if v, ok := evalTokens(r, "", nil); ok {
+				return showTokens(r, "", nil) + " = " + ratString(v) + ".", true
+			}
+		}
+	}
+	return "", false
+}
+
+// assigns returns the value a run such as "x = 4" or "m = -3" gives its
+// unknown.
+func assigns(r []mathToken) (*big.Rat, bool) {
+	if !isAssignment(r) {
+		return nil, false
+	}
+	return evalTokens(r[2:], "", nil)
+}
+
+func isAssignment(r []mathToken) bool {
+	return len(r) >= 3 && r[0].kind == mVar && r[1].kind == mEq && !usesVar(r[2:], "") && len(splitEq(r)) == 2
+}
+
+type mathKind int
+
+const (
+	mNone mathKind = iota
+	mNum
+	mOp
+	mOpen
+	mClose
+	mEq
+	mVar
+)
+
+type mathToken struct {
+	kind mathKind
+	text string // the number's digits, the operator (+ - × ÷), the variable
+}
+
+// mathRuns splits a message into its runs of arithmetic: numbers,
+// operators, brackets, "=" and one-letter unknowns, broken by any word.
+func mathRuns(msg string) [][]mathToken {
+	var runs [][]mathToken
+	var cur []mathToken
+	flush := func() {
+		if len(cur) > 0 {
+			runs = append(runs, cur)
+			cur = nil
+		}
+	}
+	rs := []rune(msg)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsSpace(r):
+			i++
+		case unicode.IsDigit(r):
+			j := i
+			for j < len(rs) && (unicode.IsDigit(rs[j]) || rs[j] == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+				j++
+			}
+			cur = append(cur, mathToken{mNum, string(rs[i:j])})
+			i = j
+		case strings.ContainsRune("+-−–×*÷/", r):
+			op := map[rune]string{'+': "+", '-': "-", '−': "-", '–': "-", '×': "×", '*': "×", '÷': "÷", '/': "÷"}[r]
+			cur = append(cur, mathToken{mOp, op})
+			i++
+		case r == '(':
+			cur = append(cur, mathToken{kind: mOpen, text: "("})
+			i++
+		case r == ')':
+			cur = append(cur, mathToken{kind: mClose, text: ")"})
+			i++
+		case r == '=':
+			cur = append(cur, mathToken{kind: mEq, text: "="})
+			i++
+		case unicode.IsLetter(r):
+			j := i
+			for j < len(rs) && unicode.IsLetter(rs[j]) {
+				j++
+			}
+			w := string(rs[i:j])
+			switch {
+			case (w == "x" || w == "X") && timesAt(cur, rs, j):
+				// "(-7) x 6": x between numbers multiplies.
+				cur = append(cur, mathToken{mOp, "×"})
+			case len([]rune(w)) == 1 && (w != "a" && w != "i" && w != "I" || len(cur) > 0):
+				cur = append(cur, mathToken{kind: mVar, text: strings.ToLower(w)})
+			default:
+				flush()
+			}
+			i = j
+		default:
+			flush()
+			i++
+		}
+	}
+	flush()
+	return runs
+}
+
+// timesAt reports whether an "x" ending at rs[j] stands between a number
+// (or a closing bracket) and a number (or an opening bracket or a sign).
+func timesAt(cur []mathToken, rs []rune, j int) bool {
+	if len(cur) == 0 || cur[len(cur)-1].kind != mNum && cur[len(cur)-1].kind != mClose {
+		return false
+	}
+	for j < len(rs) && unicode.IsSpace(rs[j]) {
+		j++
+	}
+	return j < len(rs) && (unicode.IsDigit(rs[j]) || strings.ContainsRune("(-−", rs[j]))
+}
+
+func splitEq(r []mathToken) [][]mathToken {
+	var sides [][]mathToken
+	from := 0
+	for i, t := range r {
+		if t.kind == mEq {
+			sides = append(sides, r[from:i])
+			from = i + 1
+		}
+	}
+	return append(sides, r[from:])
+}
+
+func usesVar(r []mathToken, name string) bool {
+	for _, t := range r {
+		if t.kind == mVar && (name == "" || t.text == name) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasOp reports whether a side works something: an operator after its
+// first token ("-7" alone is a number, "5 - 3" a calculation).
+func hasOp(r []mathToken) bool {
+	for i, t := range r {
+		if t.kind == mOp && i > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// evalTokens evaluates an arithmetic expression exactly, the unknown
+// standing for value. It reports false for anything it cannot read, for a
+// division by zero and for an unknown without a value.
+func evalTokens(ts []mathToken, unknown string, value *big.Rat) (*big.Rat, bool) {
+	p := &mathParser{ts: ts, unknown: unknown, value: value}
+	v, ok := p.expr()
+	return v, ok && p.i == len(ts)
+}
+
+type mathParser struct {
+	ts      []mathToken
+	i       int
+	unknown string
+	value   *big.Rat
+}
+
+func (p *mathParser) peek() (mathToken, bool) {
+	if p.i < len(p.ts) {
+		return p.ts[p.i], true
+	}
+	return mathToken{}, false
+}
+
+func (p *mathParser) expr() (*big.Rat, bool) {
+	v, ok := p.term()
+	for ok {
+		t, more := p.peek()
+		if !more || t.kind != mOp || t.text != "+" && t.text != "-" {
+			break
+		}
+		p.i++
+		var w *big.Rat
+		if w, ok = p.term(); ok {
+			if t.text == "+" {
+				v = new(big.Rat).Add(v, w)
+			} else {
+				v = new(big.Rat).Sub(v, w)
+			}
+		}
+	}
+	return v, ok
+}
+
+func (p *mathParser) term() (*big.Rat, bool) {
+	v, ok := p.factor()
+	for ok {
+		t, more := p.peek()
+		switch {
+		case more && t.kind == mOp && (t.text == "×" || t.text == "÷"):
+			p.i++
+		case more && (t.kind == mVar || t.kind == mOpen):
+			// "2x", "3(x + 1)": multiplication without a sign.
+			t.text = "×"
+		default:
+			return v, ok
+		}
+		var w *big.Rat
+		if w, ok = p.factor(); !ok {
+			break
+		}
+		if t.text == "×" {
+			v = new(big.Rat).Mul(v, w)
+		} else if w.Sign() == 0 {
+			return nil, false
+		} else {
+			v = new(big.Rat).Quo(v, w)
+		}
+	}
+	return v, ok
+}
+
+func (p *mathParser) factor() (*big.Rat, bool) {
+	t, ok := p.peek()
+	if !ok {
+		return nil, false
+	}
+	p.i++
+	switch t.kind {
+	case mOp:
+		if t.text != "-" && t.text != "+" {
+			return nil, false
+		}
+		v, ok := p.factor()
+		if ok && t.text == "-" {
+			v = new(big.Rat).Neg(v)
+		}
+		return v, ok
+	case mNum:
+		v, ok := new(big.Rat).SetString(t.text)
+		return v, ok
+	case mVar:
+		if t.text != p.unknown || p.value == nil {
+			return nil, false
+		}
+		return p.value, true
+	case mOpen:
+		v, ok := p.expr()
+		if c, more := p.peek(); !ok || !more || c.kind != mClose {
+			return nil, false
+		}
+		p.i++
+		return v, true
+	}
+	return nil, false
+}
+
+// showTokens writes an expression out, spaced, with a negative number
+// after an operator in brackets ("-3 + (-4)") and the unknown replaced by
+// its value when one is given ("2 × 4 + 3").
+func showTokens(ts []mathToken, unknown string, value *big.Rat) string {
+	var b strings.Builder
+	skip := false // the number after a bracketed sign, written with it
+	for i, t := range ts {
+		if skip {
+			skip = false
+			continue
+		}
+		prev := mathToken{kind: mNone}
+		if i > 0 {
+			prev = ts[i-1]
+		}
+		switch {
+		case t.kind == mVar && t.text == unknown && value != nil:
+			if prev.kind == mNum || prev.kind == mClose {
+				b.WriteString(" × ")
+			}
+			s := ratString(value)
+			if value.Sign() < 0 {
+				s = "(" + s + ")"
+			}
+			b.WriteString(s)
+			continue
+		case t.kind == mOp && (prev.kind == mNum || prev.kind == mClose || prev.kind == mVar):
+			b.WriteString(" " + t.text + " ")
+			continue
+		case t.kind == mOp && t.text == "-" && prev.kind == mOp && (i+1 < len(ts) && ts[i+1].kind == mNum):
+			b.WriteString("(-" + ts[i+1].text + ")")
+			skip = true
+			continue
+		case t.kind == mOpen && (prev.kind == mNum || prev.kind == mClose):
+			b.WriteString(" × ")
+		}
+		b.WriteString(t.text)
+	}
+	return b.String()
+}
+
+// ratString writes an exact value as an integer, a fraction in lowest
+// terms or a short decimal.
+func ratString(v *big.Rat) string {
+	if v.IsInt() {
+		return v.Num().String()
+	}
+	if s := v.FloatString(4); strings.TrimRight(strings.TrimRight(s, "0"), ".") != "" {
+		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(v) == 0 {
+			return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+	}
+	return v.String()
+}

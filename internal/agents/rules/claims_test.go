@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+func TestWorked(t *testing.T) {
+	for _, tc := range []struct{ msg, want string }{
+		{"what is (-7) x 6", "(-7) × 6 = -42."},
+		{"what is (-7) * 6?", "(-7) × 6 = -42."},
+		{"what is 5 - (-3)?", "5 - (-3) = 8."},
+		{"is -8 + 5 = -13?", "Not quite: -8 + 5 = -3, not -13."},
+		{"my teacher said two negatives make a positive so is -3 + -4 = 7?", "Not quite: -3 + (-4) = -7, not 7."},
+		{"is -8 + 5 = -3", "Yes: -8 + 5 = -3."},
+		{"is x = 4 the answer to 2x+3=11?", "Yes: with x = 4, 2 × 4 + 3 = 11, so both sides are equal."},
+		{"is x = 5 the answer to 2x + 3 = 11?", "No: with x = 5, 2 × 5 + 3 = 13, not 11."},
+		{"does m = -3 solve 3m + 11 = 2", "Yes: with m = -3, 3 × (-3) + 11 = 2, so both sides are equal."},
+		{"what is 7 ÷ 2", "7 ÷ 2 = 3.5."},
+		{"what is 1 ÷ 3", "1 ÷ 3 = 1/3."},
+		{"what is (-24) ÷ 6?", "(-24) ÷ 6 = -4."},
+	} {
+		got, ok := worked(tc.msg)
+		if !ok || got != tc.want {
+			t.Errorf("worked(%q) = %q, %v; want %q", tc.msg, got, ok, tc.want)
+		}
+	}
+	for _, msg := range []string{"what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
+		"is -7 the answer?", "what does 3 : 5 mean", "I got 12"} {
+		if got, ok := worked(msg); ok {
+			t.Errorf("worked(%q) = %q; want nothing", msg, got)
+		}
+	}
+}
+
+// In a doubts session, a doubt that states a sum gets it checked before
+// the lesson's explanation; one the lesson works itself is not worked twice.
+func TestClarifyWorksTheSumAskedAbout(t *testing.T) {
+	adding := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
+	d := newDriver(t, adding, "sums", tutor.ModeClarify)
+	x := d.say("is -8 + 5 = -13?")
+	if !strings.HasPrefix(x.text(), "Not quite: -8 + 5 = -3, not -13.") || !strings.Contains(x.text(), "move left") {
+		t.Errorf("reply %q: want the sum checked, then the lesson's rule", x.text())
+	}
+	x = d.say("what is 5 - (-3)?")
+	if strings.Count(x.text(), "5 - (-3)") != 1 || !strings.Contains(x.text(), "adding its opposite") {
+		t.Errorf("reply %q: want the lesson's own working, once", x.text())
+	}
+	d = newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "sums", tutor.ModeClarify)
+	if x := d.say("is x = 4 the answer to 2x+3=11?"); !strings.HasPrefix(x.text(), "Yes: with x = 4, 2 × 4 + 3 = 11") {
+		t.Errorf("reply %q: want the solution checked", x.text())
+	}
+}
