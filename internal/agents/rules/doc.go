@@ -41,9 +41,13 @@
 // practice question, the next step's question, the next explanation, or,
 // after the final step, a wrap-up naming the concepts covered and the
 // mistakes made (see below), with session_complete. A wrong answer walks the
-// ladder: the question's first hint, its second, the worked solution, then,
-// once per step, a step back to another question on the same concept not
-// asked yet, no harder when the bank has one; the twelfth wrong answer
+// ladder: the question's first hint, its second (a hint given a moment ago,
+// as a clue, is skipped), the worked solution, then, once per step, a step
+// back to another question on the same concept not asked yet, no harder
+// when the bank has one, after saying that the answer is not it. A wrong
+// answer that the question's known mistake leads to hears what it did, in
+// the learner's words ("it looks like you added 9 to 23 instead of
+// subtracting"), with its hint; the twelfth wrong answer
 // leaves the question after its worked solution and the lesson moves on. The
 // solution comes only when the guardrails allow the answer to be shown:
 // Respond computes them for its own move with tutor.Guard, the call
@@ -51,10 +55,13 @@
 // answer hears what is right and what is missing. A wrong answer that is a
 // right intermediate step of the worked solution or hints ("100" for one
 // part of ₹900 shared 4 : 5, when a share is asked; not a number the
-// question gives, nor a known wrong answer) is named in the solution's words
-// and the learner asked to go on, unjudged (answer_correct unset); the
+// question gives, nor a known wrong answer, nor the answer without its
+// sign) is named in the solution's words, once, and the learner asked to
+// go on, unjudged (answer_correct unset); the
 // domain's guardrails still count the evaluator's "incorrect" as a wrong
-// attempt. "I don't know" (and "I don't understand") gets encouragement and
+// attempt. A learner who speaks badly of themselves or the subject ("I'm so
+// stupid", "I hate maths") hears a kind word first. "I don't know" (and "I
+// don't understand") gets encouragement and
 // the next hint (one more per repeat, up to the last, counted in
 // hints_used), never the worked solution or the answer, and never the hint
 // the previous reply gave word for word: after the last hint, it is a step
@@ -84,7 +91,8 @@
 // evaluator cannot check are judged by keyword overlap (see
 // ExamEvaluator.Judge). After the lesson, in the turns the session allows,
 // the engine offers the bank's hardest questions not yet asked, called
-// harder only when they are.
+// harder only when they are; "what did we learn?" hears what the lesson
+// covered and the mistake to watch out for.
 //
 // # clarify_doubts
 //
@@ -107,8 +115,11 @@
 // with, rather than quote something unrelated. A question that names
 // nothing ("why?", "what do you mean?") asks about the last doubt: it
 // hears more of the explanation that answered it, never what the history
-// shows it heard, or that the lesson has no more. One closure question
-// follows. A short "no",
+// shows it heard, or that the lesson has no more. A doubt that states a
+// sum hears it checked first ("Not quite: -3 + (-4) = -7, not 7."), one
+// that asks for a sum hears it worked unless the lesson works it itself,
+// and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x.
+// One closure question follows. A short "no",
 // "no more doubts" or "that's all" ends the session with a goodbye, which
 // thanks back only a learner who thanked. The
 // concept answered is reported in mastery_updates so that the domain
