@@ -55,8 +55,17 @@ func TestReplicaSync(t *testing.T) {
 			frames <- data
 		}
 	}()
-	<-frames // state_update
-	<-frames // welcome
+	next := func() []byte {
+		select {
+		case data := <-frames:
+			return data
+		case <-time.After(10 * time.Second):
+			t.Fatal("A's connection got no frame in 10 s")
+			return nil
+		}
+	}
+	next() // state_update
+	next() // welcome
 
 	// B's watch may start listening after the first turn: step until A's
 	// connection hears of one.
@@ -98,15 +107,15 @@ func TestReplicaSync(t *testing.T) {
 	// reads the session afresh instead of losing a compare-and-swap on the
 	// copy it kept of its own turn.
 	step(a)
-	if n := turnCount(<-frames); n != heard+1 {
+	if n := turnCount(next()); n != heard+1 {
 		t.Fatalf("A's connection got turn %d after A's turn %d", n, heard+1)
 	}
 	step(b)
-	if n := turnCount(<-frames); n != heard+2 {
+	if n := turnCount(next()); n != heard+2 {
 		t.Fatalf("A's connection got turn %d after B's turn %d", n, heard+2)
 	}
 	step(a)
-	if n := turnCount(<-frames); n != heard+3 {
+	if n := turnCount(next()); n != heard+3 {
 		t.Fatalf("A's connection got turn %d after A's turn %d", n, heard+3)
 	}
 	resp, err := http.Get("http://" + a.addr + "/metrics")

@@ -104,7 +104,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	log.Info("listening", "addr", ln.Addr().String())
 	purgeCtx, stopPurge := context.WithCancel(ctx)
 	defer stopPurge()
-	go purgeAnonymous(purgeCtx, db.store, cfg.AnonymousRetention, log)
+	go purgeAnonymous(purgeCtx, db.store, orch, cfg.AnonymousRetention, log)
 	if cfg.ReplicaSync {
 		go watchSessions(purgeCtx, db.store, log, orch.SessionChanged, apiServer.SessionChanged)
 	}
@@ -180,7 +180,7 @@ func watchSessions(ctx context.Context, st *store.Store, log *slog.Logger, fns .
 
 // purgeAnonymous deletes anonymous sessions idle longer than retention,
 // at start and then hourly.
-func purgeAnonymous(ctx context.Context, st *store.Store, retention time.Duration, log *slog.Logger) {
+func purgeAnonymous(ctx context.Context, st *store.Store, orch *orchestrator.Orchestrator, retention time.Duration, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	for {
@@ -189,6 +189,7 @@ func purgeAnonymous(ctx context.Context, st *store.Store, retention time.Duratio
 		case err != nil && ctx.Err() == nil:
 			log.Warn("purge anonymous sessions", "err", err)
 		case n > 0:
+			orch.Forget()
 			log.Info("purged anonymous sessions", "count", n, "retention", retention)
 		}
 		select {

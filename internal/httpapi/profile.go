@@ -333,5 +333,6 @@ func (s *Server) deleteUser(c echo.Context) error {
 		return err
 	}
 	s.learners.forget(sub)
+	s.deps.Sessions.Forget() // no turn runs on a copy of a deleted session
 	return c.JSON(http.StatusOK, map[string]string{"status": "deleted", "cognito_sub": sub})
 }

@@ -30,6 +30,8 @@ type Sessions interface {
 	EndExam(ctx context.Context, id uuid.UUID) (tutor.ExamScore, error)
 	Messages(ctx context.Context, id uuid.UUID) ([]store.Message, error)
 	Welcome(ctx context.Context, id uuid.UUID) (string, error)
+	// Forget drops the sessions kept in memory, after sessions were deleted.
+	Forget()
 }
 
 var _ Sessions = (*orchestrator.Orchestrator)(nil)

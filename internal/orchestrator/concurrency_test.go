@@ -105,11 +105,14 @@ func TestTwoReplicasRaceOnOneSession(t *testing.T) {
 // A replica keeps the sessions it committed in memory. When another replica
 // changes one since, the next turn here still runs on the stored session:
 // after a failed compare-and-swap without SessionChanged, directly with it.
+// Either way no conflict reaches the caller, and the stale run writes
+// nothing.
 func TestTurnAfterAnotherReplicasTurn(t *testing.T) {
 	for _, announced := range []bool{false, true} {
 		f := setup(t)
 		var obs conflictCounter
-		here := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Observer = &obs })
+		st := &countingStore{Store: f.st}
+		here := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Observer, o.Store = &obs, st })
 		other := newOrchestrator(t, f.st, f.src)
 		ctx := context.Background()
 		c := f.create(t, doubling, tutor.ModeTeachMe)
@@ -136,17 +139,82 @@ func TestTurnAfterAnotherReplicasTurn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := len(msgs); n < 2 || msgs[n-2].Content != "and back here" || msgs[n-4].Content != "from the other replica" {
+		if n := len(msgs); n < 4 || msgs[n-2].Content != "and back here" || msgs[n-4].Content != "from the other replica" {
 			t.Fatalf("announced=%v: messages %+v", announced, msgs)
 		}
-		var logs int
-		f.st.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_logs WHERE session_id = $1 AND turn_id = 'turn_3' AND event = 'turn_started'`, id).Scan(&logs)
-		if logs != 1 || countRows(t, f.st, "session_turns", id) != 3 {
-			t.Fatalf("announced=%v: %d turn_3 traces, %d turn records; want 1 and 3", announced, logs, countRows(t, f.st, "session_turns", id))
+		var started, turns int
+		f.st.Pool().QueryRow(ctx, `SELECT count(*), count(DISTINCT turn_id) FROM agent_logs WHERE session_id = $1 AND event = 'turn_started'`, id).Scan(&started, &turns)
+		if started != 3 || turns != 3 || countRows(t, f.st, "session_turns", id) != 3 {
+			t.Fatalf("announced=%v: %d turn traces of %d turns, %d turn records; want 3, 3, 3", announced, started, turns, countRows(t, f.st, "session_turns", id))
 		}
-		if want := map[bool]int64{false: 1, true: 0}[announced]; obs.conflicts.Load() != want {
-			t.Fatalf("announced=%v: %d failed compare-and-swaps, want %d", announced, obs.conflicts.Load(), want)
+		if want := map[bool]int64{false: 1, true: 0}[announced]; st.stale.Load() != want || obs.conflicts.Load() != 0 {
+			t.Fatalf("announced=%v: %d failed compare-and-swaps (want %d), %d conflicts reported (want 0)", announced, st.stale.Load(), want, obs.conflicts.Load())
 		}
+	}
+}
+
+// A retry of a client turn whose first attempt another replica commits
+// while the retry runs here gets that attempt's response, and is not run a
+// second time.
+func TestRetryAfterAnotherReplicaCommittedIt(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	st := &countingStore{Store: f.st, found: make(chan struct{}), release: make(chan struct{})}
+	here := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Store = st })
+	other := newOrchestrator(t, f.st, f.src)
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	if _, err := here.ProcessTurn(ctx, id, "ready", ""); err != nil {
+		t.Fatal(err)
+	}
+	st.hold.Store(true)
+	var retry orchestrator.TurnResult
+	var retryErr error
+	done := make(chan struct{})
+	go func() {
+		retry, retryErr = here.ProcessTurn(ctx, id, "ok", "k1")
+		close(done)
+	}()
+	<-st.found // the retry found no turn k1 yet
+	first, err := other.ProcessTurn(ctx, id, "ok", "k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := st.commits.Load()
+	close(st.release)
+	<-done
+	if retryErr != nil {
+		t.Fatal(retryErr)
+	}
+	if !retry.Replayed || !bytes.Equal(retry.Response, first.Response) || countRows(t, f.st, "session_turns", id) != 2 {
+		t.Fatalf("retry: replayed %v, %d turn records; want the first attempt's response and 2 records", retry.Replayed, countRows(t, f.st, "session_turns", id))
+	}
+	if n := st.commits.Load() - before; n != 1 {
+		t.Fatalf("the retry committed %d times; want once (on its stale copy), then the replay", n)
+	}
+}
+
+// An empty message commits nothing, so no compare-and-swap checks the copy
+// in memory: the session it returns is the stored one all the same.
+func TestNudgeReturnsTheStoredSession(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	here := newOrchestrator(t, f.st, f.src)
+	other := newOrchestrator(t, f.st, f.src)
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	if _, err := here.ProcessTurn(ctx, id, "ready", ""); err != nil {
+		t.Fatal(err)
+	}
+	r, err := other.ProcessTurn(ctx, id, "ok", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nudge, err := here.ProcessTurn(ctx, id, "   ", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nudge.Committed || nudge.Session.Row.Version != r.Session.Row.Version || nudge.Session.State.TurnCount != 2 {
+		t.Fatalf("nudge: committed %v, version %d turn %d; want the stored version %d, turn 2",
+			nudge.Committed, nudge.Session.Row.Version, nudge.Session.State.TurnCount, r.Session.Row.Version)
 	}
 }
 
@@ -154,8 +222,8 @@ func TestTurnAfterAnotherReplicasTurn(t *testing.T) {
 // reads the changed session instead of failing its compare-and-swap first.
 func TestTurnAfterPauseAndResume(t *testing.T) {
 	f := setup(t)
-	var obs conflictCounter
-	o := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Observer = &obs })
+	st := &countingStore{Store: f.st}
+	o := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Store = st })
 	ctx := context.Background()
 	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
 	if _, err := o.ProcessTurn(ctx, id, "ready", ""); err != nil {
@@ -171,8 +239,8 @@ func TestTurnAfterPauseAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Session.State.TurnCount != 2 || obs.conflicts.Load() != 0 {
-		t.Fatalf("turn %d after %d failed compare-and-swaps; want turn 2 after none", r.Session.State.TurnCount, obs.conflicts.Load())
+	if r.Session.State.TurnCount != 2 || st.stale.Load() != 0 {
+		t.Fatalf("turn %d after %d failed compare-and-swaps; want turn 2 after none", r.Session.State.TurnCount, st.stale.Load())
 	}
 }
 
@@ -180,6 +248,34 @@ type conflictCounter struct{ conflicts atomic.Int64 }
 
 func (c *conflictCounter) TurnCompleted(tutor.Mode, string, time.Duration) {}
 func (c *conflictCounter) Conflict()                                       { c.conflicts.Add(1) }
+
+// countingStore counts commits, and those that failed their
+// compare-and-swap. With hold set, its next FindTurn, once answered,
+// closes found and waits for release.
+type countingStore struct {
+	*store.Store
+	commits, stale atomic.Int64
+	hold           atomic.Bool
+	found, release chan struct{}
+}
+
+func (c *countingStore) FindTurn(ctx context.Context, id uuid.UUID, clientTurnID string) (store.TurnRecord, error) {
+	r, err := c.Store.FindTurn(ctx, id, clientTurnID)
+	if c.hold.CompareAndSwap(true, false) {
+		close(c.found)
+		<-c.release
+	}
+	return r, err
+}
+
+func (c *countingStore) CommitTurn(ctx context.Context, t store.Turn) (int64, error) {
+	c.commits.Add(1)
+	v, err := c.Store.CommitTurn(ctx, t)
+	if errors.Is(err, store.ErrStale) {
+		c.stale.Add(1)
+	}
+	return v, err
+}
 
 // pausingStore holds the first CommitTurn until released.
 type pausingStore struct {
@@ -368,5 +464,29 @@ func TestTurnOutOfTime(t *testing.T) {
 	}
 	if r.Reply != orchestrator.FailureReply || !r.Committed || countRows(t, f.st, "session_turns", id) != 1 {
 		t.Fatalf("reply %q, committed %v, %d turn records", r.Reply, r.Committed, countRows(t, f.st, "session_turns", id))
+	}
+}
+
+// After sessions are deleted, Forget keeps any turn from running on a copy
+// in memory: the turn finds the session gone before any agent runs.
+func TestForgetAfterDelete(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	st := &countingStore{Store: f.st}
+	o := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Store = st })
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	if _, err := o.ProcessTurn(ctx, id, "ready", ""); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.st.PurgeAnonymous(ctx, time.Now().Add(time.Hour)); err != nil || n == 0 {
+		t.Fatalf("purge: %d, %v", n, err)
+	}
+	o.Forget()
+	before := st.commits.Load()
+	if _, err := o.ProcessTurn(ctx, id, "ok", ""); !errors.Is(err, orchestrator.ErrSessionNotFound) {
+		t.Fatalf("turn on a deleted session: %v", err)
+	}
+	if st.commits.Load() != before {
+		t.Fatal("the turn ran on the deleted session's copy and tried to commit")
 	}
 }

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"errors"
 
 	"github.com/google/uuid"
 
@@ -32,6 +33,9 @@ func (o *Orchestrator) change(ctx context.Context, id uuid.UUID, fn func(se Sess
 	}
 	v, err := o.commitState(ctx, se, next, resp)
 	if err != nil {
+		if _, ok := errors.AsType[*ConflictError](err); ok {
+			o.conflicted()
+		}
 		return se, nil, err
 	}
 	se.State, se.Row.Version, se.Row.Summary = next, v, summary(next, se.Topic)

@@ -165,6 +165,15 @@ func (o *Orchestrator) SessionChanged(id uuid.UUID, version int64) {
 	o.cache.dropOlder(id, version)
 }
 
+// Forget drops every session the orchestrator keeps in memory. Call it
+// after deleting sessions (a learner's, or anonymous ones), so that no turn
+// runs on a copy of a deleted session: the next turn of any session reads
+// it afresh. Another process's copies are dropped only when it runs out of
+// memory or its turn's commit finds the session gone.
+func (o *Orchestrator) Forget() {
+	o.cache.clear()
+}
+
 // sessionLocks serialise the turns of one session within this process: a
 // model call sits between a turn's read and its write, so a second turn on
 // the same session would almost always lose the compare-and-swap and waste

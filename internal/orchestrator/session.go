@@ -145,6 +145,15 @@ func (o *Orchestrator) commitState(ctx context.Context, se Session, next tutor.S
 	return v, o.commitError(ctx, se, err)
 }
 
+// conflicted counts a conflict reported to a caller: another writer changed
+// the session during the call. A copy in memory found stale by its turn's
+// commit, which the turn then runs again, is not one.
+func (o *Orchestrator) conflicted() {
+	if o.obs != nil {
+		o.obs.Conflict()
+	}
+}
+
 // commitError maps the store's commit errors to the orchestrator's.
 func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) error {
 	var stale *store.StaleStateError
@@ -152,9 +161,6 @@ func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) e
 	case err == nil:
 		return nil
 	case errors.As(err, &stale):
-		if o.obs != nil {
-			o.obs.Conflict()
-		}
 		ce := &ConflictError{SessionID: se.Row.ID.String(), Expected: stale.Expected, Version: stale.Version, Topic: se.Topic}
 		if st, derr := tutor.DecodeState(stale.State); derr == nil {
 			ce.State = st
@@ -213,4 +219,10 @@ func (c *sessionCache) dropOlder(id uuid.UUID, version int64) {
 	if se, ok := c.m[id]; ok && se.Row.Version < version {
 		delete(c.m, id)
 	}
+}
+
+func (c *sessionCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.m)
 }

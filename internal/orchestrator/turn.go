@@ -108,6 +108,9 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 				return r, rerr
 			}
 		}
+		if errors.As(err, &conflict) {
+			o.conflicted()
+		}
 		return TurnResult{}, err
 	}
 	return res, nil
@@ -122,7 +125,23 @@ func (o *Orchestrator) turn(ctx context.Context, id uuid.UUID, message, clientTu
 	res, cached, err := o.turnOn(ctx, id, true, message, clientTurnID, digest)
 	var conflict *ConflictError
 	if cached && errors.As(err, &conflict) {
+		if clientTurnID != "" {
+			// The change may be this very turn, committed by another
+			// process from an earlier attempt: its response is the answer.
+			if r, ok, rerr := o.replay(ctx, id, clientTurnID, digest); ok || rerr != nil {
+				return r, rerr
+			}
+		}
 		res, _, err = o.turnOn(ctx, id, false, message, clientTurnID, digest)
+	}
+	if cached && err == nil && !res.Committed {
+		// A nudge commits nothing, so no compare-and-swap checked the copy
+		// it ran on: the caller gets the stored session.
+		se, lerr := o.Load(ctx, id)
+		if lerr != nil {
+			return TurnResult{}, lerr
+		}
+		res.Session = se
 	}
 	return res, err
 }

@@ -93,7 +93,6 @@ type BankQuestion struct {
 	MisconceptionAnswers []string `json:"misconception_answers"`
 }
 
-// Expected returns what the answer evaluator compares a reply with.
 // ShownAnswer is the answer as a learner reads it: the option's text for a
 // choice question whose answer is an option's letter ("negative", not "B"),
 // the answer itself otherwise.
@@ -107,6 +106,7 @@ func (q BankQuestion) ShownAnswer() string {
 	return a
 }
 
+// Expected returns what the answer evaluator compares a reply with.
 func (q BankQuestion) Expected() answer.Expected {
 	return answer.Expected{
 		Answer:      q.Answer,

@@ -157,8 +157,6 @@ func (r *Resolver) model(set *agents.Set, comp llm.Component, c llm.Config) erro
 	return err
 }
 
-// componentConfig returns a component's configuration from a pinned one;
-// a session created before a component existed uses the rules engine for it.
 // allRules reports whether every component of cfg uses the rules engine.
 func allRules(cfg tutor.Config) bool {
 	for _, comp := range pinned {
@@ -169,6 +167,8 @@ func allRules(cfg tutor.Config) bool {
 	return true
 }
 
+// componentConfig returns a component's configuration from a pinned one;
+// a session created before a component existed uses the rules engine for it.
 func componentConfig(comp llm.Component, cfg tutor.Config) llm.Config {
 	cc, ok := cfg.Components[string(comp)]
 	if !ok || cc.Provider == "" {
