@@ -78,6 +78,12 @@ func TestListed(t *testing.T) {
 		{larger, "56", "the larger is 56", answer.Correct},
 		{larger, "56", "one hundred and fifty six", answer.Incorrect},
 		{"What is 15% of 360?", "54", "54", answer.Correct},
+		{share, "500", "14, no wait 500", answer.Correct},
+		{share, "500", "The answer is 500, not 400", answer.Correct},
+		{share, "500", "500, since 5 parts", answer.Correct},
+		{share, "500", "It's 500, Bina gets 5 parts", answer.Correct},
+		{share, "500", "₹400 and ₹500", answer.NotAttempt},
+		{share, "500", "400 rupees and 500 rupees", answer.NotAttempt},
 	}
 	for _, tt := range tests {
 		exp := answer.Expected{Answer: tt.answer, Kind: answer.KindInteger}
@@ -108,6 +114,8 @@ func TestCompared(t *testing.T) {
 		{smaller, "-7", "-7 < -2", answer.Correct},
 		{smaller, "-7", "-2 < -7", answer.Incorrect},
 		{"What is 3 + 4?", "7", "7 > 3", answer.Correct},
+		{"Which is more, -7 or -2? Use what the lesson showed.", "-2", "-2 > -7", answer.Correct},
+		{"Which is the greatest: -7, -2 or -9?", "-2", "-7 < -2", answer.Correct},
 	}
 	for _, tt := range tests {
 		exp := answer.Expected{Answer: tt.answer, Kind: answer.KindInteger}

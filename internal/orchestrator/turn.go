@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -391,13 +392,16 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 // compared judges a comparison given for "which is greater" or "which is
 // smaller": "-7 < -2" answers "Which is greater, -7 or -2?" with -2.
 func compared(exp answer.Expected, question, msg string) (answer.Result, bool) {
+	switch kind := cmp.Or(exp.Kind, answer.InferKind(exp.Answer)); kind {
+	case answer.KindInteger, answer.KindDecimal:
+	default:
+		return answer.Result{}, false
+	}
 	m := comparison.FindStringSubmatch(msg)
 	if m == nil {
 		return answer.Result{}, false
 	}
-	q := strings.ToLower(question)
-	wantMax := strings.Contains(q, "greater") || strings.Contains(q, "larger") || strings.Contains(q, "bigger") || strings.Contains(q, "higher") || strings.Contains(q, "warmer")
-	wantMin := strings.Contains(q, "smaller") || strings.Contains(q, "less") || strings.Contains(q, "lower") || strings.Contains(q, "colder")
+	wantMax, wantMin := asksGreater.MatchString(question), asksSmaller.MatchString(question)
 	if wantMax == wantMin {
 		return answer.Result{}, false
 	}
@@ -413,18 +417,25 @@ func compared(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	return answer.Evaluate(exp, pick), true
 }
 
+// asksGreater and asksSmaller find which side a question asks for.
+var (
+	asksGreater = regexp.MustCompile(`(?i)\b(?:greater|greatest|larger|largest|bigger|biggest|higher|highest|warmer|more|most)\b`)
+	asksSmaller = regexp.MustCompile(`(?i)\b(?:smaller|smallest|less|least|lower|lowest|colder|fewer|fewest)\b`)
+)
+
 // comparison matches a reply that is one comparison of two numbers.
 var comparison = regexp.MustCompile(`^\s*([-−]?\s?\d+(?:\.\d+)?)\s*([<>])\s*([-−]?\s?\d+(?:\.\d+)?)\s*\.?\s*$`)
 
 // listed judges a reply that lists several values for a numeric question
-// ("400 and 500", "Asha 400, Bina 500" when Bina's share is asked) by the
-// value it gives for what the question asks, not by its first one. A value
-// labelled with a name that the question's last sentence asks about is the
-// answer; without such a label, a list that holds the right value beside
-// another is a hedge, in either order, and the learner is asked for one
-// final answer. Only a
-// plain list is read so: each item a number with at most a short label,
-// no working ("9 parts, 900 ÷ 9 = 100, 5 × 100 = 500" is judged as before).
+// by the value it gives for what the question asks, not by its first one.
+// Where the items are labelled with the question's names ("Asha 400, Bina
+// 500" when Bina's share is asked), the item labelled with a name of the
+// question's last sentence is the answer. Bare values ("400 and 500",
+// "24, 56") that hold the right one beside another are a hedge, in either
+// order, and the learner is asked for one final answer. Only a plain list
+// is read so: each item a number with at most a short label, no working
+// ("9 parts, 900 ÷ 9 = 100, 5 × 100 = 500"), no correction or reason ("14,
+// no wait 15", "500, not 400", "500, since 5 parts").
 func listed(res answer.Result, exp answer.Expected, question, msg string) answer.Result {
 	switch kind := cmp.Or(exp.Kind, answer.InferKind(exp.Answer)); kind {
 	case answer.KindInteger, answer.KindDecimal, answer.KindUnit, answer.KindPercentage:
@@ -435,25 +446,39 @@ func listed(res answer.Result, exp answer.Expected, question, msg string) answer
 	if len(items) < 2 {
 		return res
 	}
+	names, asked := questionNames(question)
+	labelled, bare := 0, true
 	for _, it := range items {
-		if len(listNumber.FindAllString(it, -1)) != 1 || strings.ContainsAny(it, "=+×*÷/:") || len(strings.Fields(it)) > 4 {
+		ws := strings.Fields(it)
+		if len(listNumber.FindAllString(it, -1)) != 1 || strings.ContainsAny(it, "=+×*÷/:") || len(ws) > 4 {
 			return res
 		}
-	}
-	asked := askedNames(question)
-	right, wrong := false, false
-	for _, it := range items {
-		r := answer.Evaluate(exp, it)
-		for _, w := range strings.Fields(it) {
-			if asked[bareWord(w)] {
-				return r
+		for _, w := range ws {
+			if listStops[strings.ToLower(bareWord(w))] {
+				return res
 			}
 		}
-		right = right || r.Verdict == answer.Correct
-		wrong = wrong || r.Verdict != answer.Correct
+		if slices.ContainsFunc(ws, func(w string) bool { return names[bareWord(w)] }) {
+			labelled++
+		}
+		bare = bare && len(ws) <= 2
 	}
-	if right && wrong {
-		res.Verdict, res.Reason = answer.NotAttempt, "hedged between two values"
+	switch {
+	case labelled >= 2:
+		for _, it := range items {
+			if slices.ContainsFunc(strings.Fields(it), func(w string) bool { return asked[bareWord(w)] }) {
+				return answer.Evaluate(exp, it)
+			}
+		}
+	case labelled == 0 && bare:
+		right, wrong := false, false
+		for _, it := range items {
+			c := answer.Evaluate(exp, it).Verdict == answer.Correct
+			right, wrong = right || c, wrong || !c
+		}
+		if right && wrong {
+			res.Verdict, res.Reason = answer.NotAttempt, "hedged between two values"
+		}
 	}
 	return res
 }
@@ -467,30 +492,32 @@ func bareWord(w string) string {
 var (
 	listSep    = regexp.MustCompile(`\s*(?:,\s+|;\s*|\s+and\s+|\s*&\s*)`)
 	listNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+	// listStops are words that make a list something else: a correction,
+	// a reason, a conclusion.
+	listStops = map[string]bool{"no": true, "not": true, "wait": true, "actually": true, "mean": true, "since": true,
+		"because": true, "so": true, "then": true, "sorry": true, "oops": true, "instead": true, "isnt": true, "isn't": true}
 )
 
-// askedNames returns the names (capitalised words, not opening a sentence)
-// of a question's last sentence that also occur earlier in the question:
-// "Bina" in "₹900 is divided between Asha and Bina in the ratio 4 : 5. How
-// many rupees does Bina get?".
-func askedNames(question string) map[string]bool {
+// questionNames returns the names of a question (capitalised words that do
+// not open a sentence: "Asha", "Bina"), and those of its last sentence,
+// which asks, that occur earlier too: "Bina" in "₹900 is divided between
+// Asha and Bina in the ratio 4 : 5. How many rupees does Bina get?".
+func questionNames(question string) (names, asked map[string]bool) {
+	names, asked = map[string]bool{}, map[string]bool{}
 	sentences := answer.SplitSentences(question)
-	if len(sentences) < 2 {
-		return nil
-	}
-	last := sentences[len(sentences)-1]
-	before := question[:last.Start]
-	names := map[string]bool{}
-	for i, w := range strings.Fields(last.Text) {
-		w = bareWord(w)
-		if i == 0 || w == "" || !unicode.IsUpper([]rune(w)[0]) {
-			continue
-		}
-		if strings.Contains(before, w) {
+	for k, sent := range sentences {
+		for i, w := range strings.Fields(sent.Text) {
+			w = bareWord(w)
+			if i == 0 || w == "" || !unicode.IsUpper([]rune(w)[0]) {
+				continue
+			}
 			names[w] = true
+			if k == len(sentences)-1 && k > 0 && strings.Contains(question[:sent.Start], w) {
+				asked[w] = true
+			}
 		}
 	}
-	return names
+	return names, asked
 }
 
 // echoed turns a partly right answer that only repeats the question's own
