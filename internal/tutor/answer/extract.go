@@ -462,31 +462,63 @@ func pickNumber(toks []token) (best, alt int) {
 // withoutCheck returns toks without a check of the answer that follows it:
 // "x = 14. Check: 14 + 9 = 23" and "x = 8 (check: 2*8-1=15)" answer with
 // their first part. A check is a clause that opens with "check" or
-// "verify" after a number.
+// "verify" after an answer: a lone number or a statement with "=". A check
+// that concludes something new is kept: "6, then I checked again and it is
+// 7", "x = 3. Check: 2*3 = 6, wrong. x = 4".
 func withoutCheck(toks []token) []token {
-	seen := false
 	for k, t := range toks {
-		if t.kind == tNum {
-			seen = true
-		}
-		if !seen || t.kind != tWord || !checkWords[t.text] {
+		if t.kind != tWord || !checkWords[t.text] {
 			continue
 		}
 		cut := k
 		for cut > 0 && (toks[cut-1].kind == tSym && checkBounds[toks[cut-1].text] || checkLeads[toks[cut-1].text]) {
 			cut--
 		}
-		if cut < k && cut > 0 {
-			return toks[:cut]
+		if cut == k || cut == 0 || !answered(toks[:cut]) || concludes(toks[k+1:]) {
+			return toks
 		}
+		return toks[:cut]
 	}
 	return toks
 }
 
+// answered reports whether toks state an answer before a check: one number,
+// or a statement with "=".
+func answered(toks []token) bool {
+	nums := 0
+	for _, t := range toks {
+		switch {
+		case t.kind == tSym && t.text == "=":
+			return true
+		case t.kind == tNum:
+			nums++
+		}
+	}
+	return nums == 1
+}
+
+// concludes reports whether a check states an answer of its own: a
+// correction, a conclusion, "it is", or a new "x =".
+func concludes(toks []token) bool {
+	for i, t := range toks {
+		switch {
+		case t.kind == tWord && checkConclusions[t.text]:
+			return true
+		case t.kind == tWord && t.text == "it" && i+1 < len(toks) && toks[i+1].text == "is":
+			return true
+		case t.kind == tSym && t.text == "=" && isAssignment(toks, i):
+			return true
+		}
+	}
+	return false
+}
+
 var (
-	checkWords  = map[string]bool{"check": true, "checking": true, "checked": true, "verify": true, "verifying": true, "verification": true}
-	checkBounds = map[string]bool{".": true, "(": true, ",": true, ";": true, ":": true, "-": true, "\n": true}
-	checkLeads  = map[string]bool{"and": true, "to": true, "i": true, "we": true, "lets": true, "let's": true, "now": true, "then": true}
+	checkWords       = map[string]bool{"check": true, "checking": true, "checked": true, "verify": true, "verifying": true, "verification": true}
+	checkBounds      = map[string]bool{".": true, "(": true, ",": true, ";": true, ":": true, "-": true, "\n": true}
+	checkConclusions = map[string]bool{"so": true, "answer": true, "wrong": true, "actually": true, "wait": true, "mean": true,
+		"no": true, "oops": true, "instead": true, "its": true, "it's": true, "therefore": true}
+	checkLeads = map[string]bool{"and": true, "to": true, "i": true, "we": true, "lets": true, "let's": true, "now": true, "then": true}
 )
 
 // startsPhrase reports whether w starts a new phrase rather than naming a unit.
