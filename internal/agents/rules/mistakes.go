@@ -369,6 +369,11 @@ func youDid(misconception string) (string, bool) {
 	}
 	d = strings.TrimRight(d, ",;: ")
 	verb, rest, _ := strings.Cut(d, " ")
+	switch strings.ToLower(verb) {
+	case "says", "answers", "calls", "chooses", "picks", "names", "guesses":
+		// "Says liquid, because ...": only the learner's own answer again.
+		return "", false
+	}
 	past, ok := pastTense(verb)
 	if !ok || rest == "" || utf8.RuneCountInString(d) > 120 || strings.Contains(strings.ToLower(d), "student") {
 		return "", false

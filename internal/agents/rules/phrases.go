@@ -74,7 +74,9 @@ const (
 	mWrapUpWatch   // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
 	mStepRight     // a right intermediate step, named, and on to the next: {what}
 	mWelcome       // thanks for an answer, in a session that goes on
-	mChinUp        // a learner who speaks badly of themselves or the subject
+	mChinUp        // a learner who speaks badly of themselves
+	mTooHard       // a learner who finds the task too hard
+	mIDKStepBack   // "I don't know" after the last hint, before another question
 	mSpotted       // a wrong answer that shows the question's known mistake: {did}
 	mRecap         // what the finished lesson covered, when asked: {concepts}
 	mNotIt         // a wrong answer, before the lesson turns to another question
@@ -423,10 +425,19 @@ var phrasebook = map[move][]string{
 		"Careful{name}: it looks as if you {did}.",
 		"Hmm, it seems you {did}.",
 	},
+	mTooHard: {
+		"It is a tricky one{name}, and that's okay: let's take it one small step at a time.",
+		"Hard things get easier in small steps{name}; let's take the next one together.",
+		"I know it feels hard{name}; you're closer than you think.",
+	},
+	mIDKStepBack: {
+		"That's okay{name}; let's warm up with another one on the same idea.",
+		"No problem{name}, we'll build up to it.",
+	},
 	mChinUp: {
 		"Please don't be hard on yourself{name}: everyone gets stuck, and getting stuck is how learning starts.",
 		"I hear you{name}: this part is tricky, and finding it hard doesn't mean you're bad at it.",
-		"It's okay to feel that way{name}; let's make this one smaller, together.",
+		"You're not{name}: everyone finds new ideas slow at first, and you're learning.",
 	},
 }
 
@@ -449,6 +460,14 @@ var partialWhat = map[string]string{
 }
 
 const partialDefault = "part of that is right, but something is missing"
+
+// formOnly are the partial reasons where the value is right and only its
+// form is not: the question's hints, about finding the value, do not help.
+var formOnly = map[string]bool{
+	"right number, wrong unit": true, "right number, unit missing": true, "right number, percent sign missing": true,
+	"right value, not written as a percentage": true, "right value, not written as a fraction": true,
+	"not in simplest form": true, "improper fraction, expected a mixed number": true,
+}
 
 // Fallback hints for questions without their own: a conceptual nudge, then
 // a first step.

@@ -131,16 +131,24 @@ func TestQuestionBack(t *testing.T) {
 	}
 }
 
-// TestDiscouragedLearner: a learner who speaks badly of themselves or of
-// the subject gets a kind word and help with the question, not the bare
-// question again, and never the answer.
+// TestDiscouragedLearner: a learner who speaks badly of themselves, or
+// finds the task too hard, gets a kind word that fits and help with the
+// question, not the bare question again, and never the answer.
 func TestDiscouragedLearner(t *testing.T) {
-	for _, msg := range []string{"I'm so stupid, I hate maths", "i cant do this im so dumb", "this is too hard"} {
-		t.Run(msg, func(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		want move
+	}{
+		{"I'm so stupid, I hate maths", mChinUp},
+		{"i cant do this im so dumb", mChinUp},
+		{"this is too hard", mTooHard},
+		{"I hate fractions", mTooHard},
+	} {
+		t.Run(tc.msg, func(t *testing.T) {
 			d, bq := pendingOn(t, ratios, "share-1", 0)
-			x := d.say(msg)
-			if !says(x.text(), mChinUp) || !strings.Contains(x.text(), hint(bq, 1)) {
-				t.Errorf("reply %q: want a kind word and the first hint", x.text())
+			x := d.say(tc.msg)
+			if !says(x.text(), tc.want) || !strings.Contains(x.text(), hint(bq, 1)) {
+				t.Errorf("reply %q: want the kind word %d and the first hint", x.text(), tc.want)
 			}
 			if x.reply.Output.AnswerCorrect != nil || strings.Contains(x.text(), bq.Answer) {
 				t.Errorf("reply %q judges or gives the answer", x.text())
@@ -149,6 +157,11 @@ func TestDiscouragedLearner(t *testing.T) {
 	}
 	if d, _ := pendingOn(t, ratios, "share-1", 0); says(d.say("I don't know").text(), mChinUp) {
 		t.Error("a plain I don't know gets the kind word for a discouraged learner")
+	}
+	for _, msg := range []string{"that wasn't so hard", "I'm not bad at this", "I don't hate maths", "why is this so hard?"} {
+		if self, task := discouraged(msg); self || task {
+			t.Errorf("discouraged(%q) = %v, %v; want neither", msg, self, task)
+		}
 	}
 }
 
@@ -182,6 +195,8 @@ func TestYouDid(t *testing.T) {
 		{"Adds the tops and bottoms.", "added the tops and bottoms"},
 		{"Ignores the units and writes 40 : 2 = 20 : 1.", "ignored the units"},
 		{"Adding the denominators as well as the numerators", ""},
+		{"Says liquid, because a liquid has a fixed volume.", ""},
+		{"Calls it condensation.", ""},
 		{"The student adds the denominators.", ""},
 		{"Student adds the denominators.", ""},
 	} {
@@ -202,5 +217,22 @@ func TestMissSkipsTheClueJustGiven(t *testing.T) {
 	x := d.say("42")
 	if strings.Contains(x.text(), hint(bq, 1)) || !strings.Contains(x.text(), hint(bq, 2)) {
 		t.Errorf("miss after the clue: reply %q; want the second hint only", x.text())
+	}
+}
+
+// TestPartlyRightForm: a right value in the wrong form hears what to change
+// and no hint about finding the value.
+func TestPartlyRightForm(t *testing.T) {
+	d, bq := pendingOn(t, addingFractions, "like-2", 0)
+	x := d.say("4/10")
+	if !says(x.text(), mPartly) || strings.Contains(x.text(), hint(bq, 1)) || strings.Contains(x.text(), hint(bq, 2)) {
+		t.Errorf("reply %q: want what to change, without the question's hints", x.text())
+	}
+}
+
+// TestRecapNeedsNoNumbers: "sum up 3 and 4" asks for a sum, not a recap.
+func TestRecapNeedsNoNumbers(t *testing.T) {
+	if !asksRecap("can you sum up what we did?") || asksRecap("sum up 3 and 4") {
+		t.Error("asksRecap misreads a recap or a sum")
 	}
 }

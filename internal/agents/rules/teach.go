@@ -41,7 +41,7 @@ func (l *lesson) pending() {
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
-	case verdict == answer.NotAttempt && discouraged(l.turn.Message):
+	case verdict == answer.NotAttempt && isDiscouraged(l.turn.Message):
 		// "I'm so stupid, I hate maths": a kind word first, then help.
 		l.encourage(q, bq)
 	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && confused(l.turn.Message):
@@ -172,6 +172,12 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 			what = partialDefault
 		}
 		l.say(mPartly, "{what}", what)
+		if ok && formOnly[ev.Reason] {
+			// The value is right: what is missing is said, and the
+			// question's hints, about finding the value, would mislead.
+			l.say(mTryAgain)
+			return
+		}
 	case spotted:
 		l.say(mSpotted, "{did}", did)
 	case attempt == 1:
@@ -191,8 +197,16 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 // moment ago (a clue for a doubt in between, the hint for the last miss)
 // is not given again while a later one is left.
 func (l *lesson) freshHint(bq tutor.BankQuestion, level int) int {
-	recent := l.lastReplies(2)
-	for level < tutor.MaxHints && strings.Contains(recent, hint(bq, level)) {
+	// The replies since the question was asked: a reply of the question
+	// before may have given the same words (a shared fallback hint).
+	var recent []string
+	for _, r := range strings.Split(l.lastReplies(2), "\n") {
+		if strings.Contains(r, strings.TrimSpace(bq.Text)) {
+			break
+		}
+		recent = append(recent, r)
+	}
+	for level < tutor.MaxHints && strings.Contains(strings.Join(recent, "\n"), hint(bq, level)) {
 		level++
 	}
 	return level
@@ -314,7 +328,7 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	}
 	if level > tutor.MaxHints {
 		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
-			l.say(mIDKAgain)
+			l.say(mIDKStepBack)
 			l.ask(sq, l.s.CurrentStep, mStepBack)
 			l.note("stepped back from " + bq.ID)
 			return
@@ -322,9 +336,11 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.leave(bq, false)
 		return
 	}
-	switch {
-	case discouraged(l.turn.Message):
+	switch self, task := discouraged(l.turn.Message); {
+	case self:
 		l.say(mChinUp)
+	case task:
+		l.say(mTooHard)
 	case q.IDKCount > 0:
 		l.say(mIDKAgain)
 	default:
@@ -680,6 +696,9 @@ func (l *lesson) extension() {
 // asksRecap reports whether a message asks what the lesson covered: "what
 // did we learn?", "can you summarise?", "recap please".
 func asksRecap(msg string) bool {
+	if strings.ContainsAny(msg, "0123456789") {
+		return false // "sum up 3 and 4" asks for a sum
+	}
 	w := " " + strings.Join(words(msg), " ") + " "
 	for _, p := range []string{" what did we learn", " what have we learned", " what have we learnt", " what did we do ",
 		" what did we cover", " what have we covered", " summary ", " summarise ", " summarize ", " recap ", " sum up "} {

@@ -286,17 +286,43 @@ func isNo(msg string) bool {
 }
 
 // discouraged reports whether a learner's message speaks badly of
-// themselves or of the subject: "I'm so stupid", "I hate maths", "I'm bad
-// at this", "I'll never get it".
-func discouraged(msg string) bool {
-	w := " " + strings.Join(words(msg), " ") + " "
-	for _, p := range []string{" stupid ", " dumb ", " idiot ", " useless ", " hopeless ", " hate ", " bad at ",
-		" never get ", " never understand ", " never be able ", " i suck ", " too hard ", " so hard ", " cant do anything "} {
-		if strings.Contains(w, p) {
-			return true
-		}
+// themselves ("I'm so stupid", "I'm bad at this": self) or of the task ("I
+// hate maths", "this is too hard": task). A question ("why is this so
+// hard?") or a negation before the words ("that wasn't so hard", "I don't
+// hate maths") is neither.
+func discouraged(msg string) (self, task bool) {
+	if isQuestion(msg) {
+		return false, false
 	}
-	return false
+	ws := words(msg)
+	w := " " + strings.Join(ws, " ") + " "
+	negated := func(at int) bool {
+		before := strings.Fields(w[:at])
+		for _, x := range before[max(0, len(before)-3):] {
+			switch x {
+			case "not", "no", "dont", "didnt", "doesnt", "wasnt", "isnt", "arent", "never", "im not", "nt":
+				return true
+			}
+		}
+		return false
+	}
+	find := func(phrases []string) bool {
+		for _, p := range phrases {
+			if at := strings.Index(w, p); at >= 0 && !negated(at) {
+				return true
+			}
+		}
+		return false
+	}
+	self = find([]string{" stupid ", " dumb ", " idiot ", " useless ", " hopeless ", " bad at ", " i suck ", " cant do anything ", " so slow "})
+	task = find([]string{" hate ", " too hard ", " so hard ", " too difficult ", " so difficult ", " never get ", " never understand ", " never be able "})
+	return self, task
+}
+
+// isDiscouraged reports whether msg is discouraged in either way.
+func isDiscouraged(msg string) bool {
+	self, task := discouraged(msg)
+	return self || task
 }
 
 // confused reports whether a learner's message says the explanation did
