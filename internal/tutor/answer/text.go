@@ -271,11 +271,12 @@ func equalWords(a, b []normWord) bool {
 
 // Boolean words. Strong words answer the question; weak ones ("right",
 // "sure") are also used as discourse markers ("Right, it's false"), so they
-// count only when no strong word is present.
+// count only when no strong word is present. "OK" is no answer: a learner
+// says it to go on, not to agree that two ratios are in proportion.
 var (
 	strongYes = map[string]bool{"yes": true, "yeah": true, "yep": true, "yup": true, "ya": true, "yea": true, "yess": true, "true": true, "haan": true, "han": true, "affirmative": true}
 	strongNo  = map[string]bool{"no": true, "nope": true, "nah": true, "false": true, "nahi": true, "nahin": true, "negative": true}
-	weakYes   = map[string]bool{"correct": true, "right": true, "sure": true, "definitely": true, "absolutely": true, "certainly": true, "agree": true, "ok": true, "okay": true}
+	weakYes   = map[string]bool{"correct": true, "right": true, "sure": true, "definitely": true, "absolutely": true, "certainly": true, "agree": true}
 	weakNo    = map[string]bool{"wrong": true, "incorrect": true, "never": true, "disagree": true, "untrue": true}
 )
 
