@@ -56,7 +56,8 @@ import (
 //     but not all variables right Partial.
 //
 // A reply with no answer in it ("hmm", "why?", "I don't know") is
-// NotAttempt. A reply that hedges between different values ("5 or 6?") has
+// NotAttempt. A reply that hedges between different values ("5 or 6?", "is
+// it solid or gas", "A or C") has
 // not committed to an answer: it is NotAttempt when one of the values is
 // right, so that the learner is asked to choose rather than credited or
 // penalised, and Incorrect when none is. Evaluate never panics and its result
@@ -99,8 +100,10 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		}
 	case KindChoice:
 		evalChoice(exp, etoks, reply, toks, &res)
+		orHedged(exp, kind, reply, toks, &res)
 	case KindText:
 		evalText(exp, reply, toks, &res)
+		orHedged(exp, kind, reply, toks, &res)
 	case KindBoolean:
 		evalBoolean(etoks, reply, toks, &res)
 	case KindList, KindSet:
@@ -498,4 +501,36 @@ func correction(toks []token) int {
 		}
 	}
 	return -1
+}
+
+// orHedged turns a right answer given beside another with "or" ("is it
+// solid or gas", "A or C") into a hedge: the learner has not committed to
+// one. Each side is a short answer; an expected answer that holds "or"
+// itself is left alone.
+func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) {
+	if res.Verdict != Correct || strings.Contains(" "+strings.ToLower(exp.Answer)+" ", " or ") {
+		return
+	}
+	at := -1
+	for i, t := range toks {
+		if t.kind == tWord && t.text == "or" {
+			if at >= 0 {
+				return // "A or B or C": more than a choice between two
+			}
+			at = i
+		}
+	}
+	if at <= 0 || at == len(toks)-1 {
+		return
+	}
+	left, right := reply[:toks[at].start], reply[toks[at].end:]
+	if len(strings.Fields(left)) > 5 || len(strings.Fields(right)) > 5 {
+		return
+	}
+	one := exp
+	one.Kind = kind
+	l, r := Evaluate(one, left).Verdict == Correct, Evaluate(one, right).Verdict == Correct
+	if l != r {
+		res.Verdict, res.Reason = NotAttempt, "hedged between two answers"
+	}
 }

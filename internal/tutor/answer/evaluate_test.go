@@ -251,6 +251,8 @@ func TestEvaluateChoice(t *testing.T) {
 	b := Expected{Answer: "B", Options: []string{"12", "15", "18", "21"}}
 	txt := Expected{Answer: "mitochondria", Kind: KindChoice, Options: []string{"nucleus", "mitochondria", "ribosome"}}
 	runEvalCases(t, []evalCase{
+		{"or hedge of letters", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "A or C", NotAttempt, ""},
+		{"or the same option", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "C or solid", Correct, ""},
 		{"letter", b, "B", Correct, "B"},
 		{"lower", b, "b", Correct, ""},
 		{"parens", b, "(b)", Correct, ""},
@@ -279,6 +281,10 @@ func TestEvaluateText(t *testing.T) {
 	ps := Expected{Answer: "photosynthesis"}
 	paris := Expected{Answer: "Paris", Accept: []string{"Paree"}}
 	runEvalCases(t, []evalCase{
+		{"or hedge", Expected{Answer: "solid", Kind: KindText}, "is it solid or gas", NotAttempt, ""},
+		{"or hedge with a comma", Expected{Answer: "solid", Kind: KindText}, "solid, or maybe liquid", NotAttempt, ""},
+		{"or the same answer", Expected{Answer: "solid", Kind: KindText}, "solid or a solid", Correct, ""},
+		{"answer that holds or", Expected{Answer: "freezing or solidification", Kind: KindText}, "freezing or solidification", Correct, ""},
 		{"exact", ps, "photosynthesis", Correct, ""},
 		{"case and punctuation", ps, "Photosynthesis!", Correct, ""},
 		{"in a sentence", ps, "I think it's photosynthesis", Correct, "photosynthesis"},
