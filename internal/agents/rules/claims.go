@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -26,6 +27,10 @@ func worked(msg string) (string, bool) {
 		}
 	}
 	for _, r := range runs {
+		show := ratString
+		if slices.ContainsFunc(r, func(t mathToken) bool { return t.kind == mNum && strings.Contains(t.text, "/") }) {
+			show = fractionString // fractions in, fractions out
+		}
 		sides := splitEq(r)
 		switch {
 		case len(sides) == 2 && value != nil && usesVar(r, unknown) && !isAssignment(r):
@@ -34,11 +39,11 @@ func worked(msg string) (string, bool) {
 			if !lok || !rok {
 				continue
 			}
-			with := "with " + unknown + " = " + ratString(value) + ", " + showTokens(sides[0], unknown, value)
+			with := "with " + unknown + " = " + show(value) + ", " + showTokens(sides[0], unknown, value)
 			if l.Cmp(rv) == 0 {
-				return "Yes: " + with + " = " + ratString(l) + ", so both sides are equal.", true
+				return "Yes: " + with + " = " + show(l) + ", so both sides are equal.", true
 			}
-			return "No: " + with + " = " + ratString(l) + ", not " + ratString(rv) + ".", true
+			return "No: " + with + " = " + show(l) + ", not " + show(rv) + ".", true
 		case len(sides) == 2 && !usesVar(r, ""):
 			l, lok := evalTokens(sides[0], "", nil)
 			rv, rok := evalTokens(sides[1], "", nil)
@@ -46,12 +51,12 @@ func worked(msg string) (string, bool) {
 				continue
 			}
 			if l.Cmp(rv) == 0 {
-				return "Yes: " + showTokens(sides[0], "", nil) + " = " + ratString(l) + ".", true
+				return "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + ".", true
 			}
-			return "Not quite: " + showTokens(sides[0], "", nil) + " = " + ratString(l) + ", not " + ratString(rv) + ".", true
+			return "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + show(rv) + ".", true
 		case len(sides) == 1 && !usesVar(r, "") && hasOp(r):
 			if v, ok := evalTokens(r, "", nil); ok {
-				return showTokens(r, "", nil) + " = " + ratString(v) + ".", true
+				return showTokens(r, "", nil) + " = " + show(v) + ".", true
 			}
 		}
 	}
@@ -106,11 +111,20 @@ func mathRuns(msg string) [][]mathToken {
 		case unicode.IsSpace(r):
 			i++
 		case unicode.IsDigit(r):
-			j := i
-			for j < len(rs) && (unicode.IsDigit(rs[j]) || rs[j] == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
-				j++
+			j := digitsEnd(rs, i)
+			if j+1 < len(rs) && rs[j] == '/' && unicode.IsDigit(rs[j+1]) {
+				j = digitsEnd(rs, j+1) // "1/2": a fraction, not a division
 			}
-			cur = append(cur, mathToken{mNum, string(rs[i:j])})
+			text := string(rs[i:j])
+			if j < len(rs) && rs[j] == '%' {
+				text, j = text+"%", j+1
+			}
+			if n := len(cur); n > 0 && strings.Contains(text, "/") && !strings.Contains(text, "%") && cur[n-1].kind == mNum && isWhole(cur[n-1].text) {
+				// "2 1/2": a mixed number.
+				cur[n-1].text += " " + text
+			} else {
+				cur = append(cur, mathToken{mNum, text})
+			}
 			i = j
 		case strings.ContainsRune("+-−–×*÷/", r):
 			op := map[rune]string{'+': "+", '-': "-", '−': "-", '–': "-", '×': "×", '*': "×", '÷': "÷", '/': "÷"}[r]
@@ -132,6 +146,9 @@ func mathRuns(msg string) [][]mathToken {
 			}
 			w := string(rs[i:j])
 			switch {
+			case w == "of" && len(cur) > 0 && cur[len(cur)-1].kind == mNum && strings.ContainsAny(cur[len(cur)-1].text, "%/"):
+				// "20% of 50", "3/4 of 20": multiplying.
+				cur = append(cur, mathToken{mOp, "of"})
 			case (w == "x" || w == "X") && timesAt(cur, rs, j):
 				// "(-7) x 6": x between numbers multiplies.
 				cur = append(cur, mathToken{mOp, "×"})
@@ -242,8 +259,11 @@ func (p *mathParser) term() (*big.Rat, bool) {
 	for ok {
 		t, more := p.peek()
 		switch {
-		case more && t.kind == mOp && (t.text == "×" || t.text == "÷"):
+		case more && t.kind == mOp && (t.text == "×" || t.text == "÷" || t.text == "of"):
 			p.i++
+			if t.text == "of" {
+				t.text = "×"
+			}
 		case more && (t.kind == mVar || t.kind == mOpen):
 			// "2x", "3(x + 1)": multiplication without a sign.
 			t.text = "×"
@@ -282,8 +302,7 @@ func (p *mathParser) factor() (*big.Rat, bool) {
 		}
 		return v, ok
 	case mNum:
-		v, ok := new(big.Rat).SetString(t.text)
-		return v, ok
+		return numberValue(t.text)
 	case mVar:
 		if t.text != p.unknown || p.value == nil {
 			return nil, false
@@ -341,6 +360,15 @@ func showTokens(ts []mathToken, unknown string, value *big.Rat) string {
 	return b.String()
 }
 
+// fractionString writes an exact value as an integer or a fraction in
+// lowest terms.
+func fractionString(v *big.Rat) string {
+	if v.IsInt() {
+		return v.Num().String()
+	}
+	return v.String()
+}
+
 // ratString writes an exact value as an integer, a fraction in lowest
 // terms or a short decimal.
 func ratString(v *big.Rat) string {
@@ -353,4 +381,37 @@ func ratString(v *big.Rat) string {
 		}
 	}
 	return v.String()
+}
+
+func digitsEnd(rs []rune, i int) int {
+	for i < len(rs) && (unicode.IsDigit(rs[i]) || rs[i] == '.' && i+1 < len(rs) && unicode.IsDigit(rs[i+1])) {
+		i++
+	}
+	return i
+}
+
+func isWhole(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+}
+
+// numberValue reads a number as mathRuns writes it: "12", "2.5", "3/4",
+// "2 1/2", "20%".
+func numberValue(s string) (*big.Rat, bool) {
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		v, ok := new(big.Rat).SetString(p)
+		if !ok {
+			return nil, false
+		}
+		return v.Quo(v, big.NewRat(100, 1)), true
+	}
+	whole, frac, mixed := strings.Cut(s, " ")
+	if !mixed {
+		return new(big.Rat).SetString(s)
+	}
+	w, ok1 := new(big.Rat).SetString(whole)
+	f, ok2 := new(big.Rat).SetString(frac)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return w.Add(w, f), true
 }

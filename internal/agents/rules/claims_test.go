@@ -21,13 +21,19 @@ func TestWorked(t *testing.T) {
 		{"what is 7 ÷ 2", "7 ÷ 2 = 3.5."},
 		{"what is 1 ÷ 3", "1 ÷ 3 = 1/3."},
 		{"what is (-24) ÷ 6?", "(-24) ÷ 6 = -4."},
+		{"is 1/2 + 1/3 = 2/5?", "Not quite: 1/2 + 1/3 = 5/6, not 2/5."},
+		{"is 3/4 - 1/4 = 2/4 or 1/2?", "Yes: 3/4 - 1/4 = 1/2."},
+		{"how do i do 2 1/2 - 1 3/4", "2 1/2 - 1 3/4 = 3/4."},
+		{"is 50% of 20 = 10?", "Yes: 50% of 20 = 10."},
+		{"what is 20% of 50", "20% of 50 = 10."},
+		{"what is 3/4 of 20?", "3/4 of 20 = 15."},
 	} {
 		got, ok := worked(tc.msg)
 		if !ok || got != tc.want {
 			t.Errorf("worked(%q) = %q, %v; want %q", tc.msg, got, ok, tc.want)
 		}
 	}
-	for _, msg := range []string{"what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
+	for _, msg := range []string{"is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
 		"is -7 the answer?", "what does 3 : 5 mean", "I got 12"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
