@@ -656,12 +656,32 @@ func (l *lesson) complete() {
 	} else {
 		l.say(mWrapUp, "{concepts}", concepts)
 	}
-	if after := l.s.TurnCount + 1 - 2*total; l.s.AllowExtension && after <= tutor.MaxExtensionTurns {
+	if l.turnsLeft() >= 2 { // one for "yes", one for the answer
 		l.say(mOfferHarder)
 	} else {
 		l.say(mFarewell)
 	}
 	l.note("lesson complete")
+}
+
+// offerMore offers a harder question when the session has turns left for
+// it, and says goodbye when it has not.
+func (l *lesson) offerMore() {
+	if l.turnsLeft() >= 2 {
+		l.say(mOfferHarder)
+	} else {
+		l.say(mFarewell)
+	}
+}
+
+// turnsLeft is how many turns the session still tutors after this one once
+// the lesson is complete (see tutor.State.PostCompletion); 0 without
+// extension.
+func (l *lesson) turnsLeft() int {
+	if !l.s.AllowExtension {
+		return 0
+	}
+	return max(0, tutor.MaxExtensionTurns-(l.s.TurnCount+1-2*l.topic.TotalSteps()))
 }
 
 // extension answers a message after the lesson: a harder question from the
@@ -674,7 +694,7 @@ func (l *lesson) extension() {
 		l.note("declined more questions")
 	case l.turn.Precheck == tutor.PrecheckOffTopic:
 		l.out.Intent = tutor.IntentOffTopic
-		l.say(mOfferHarder)
+		l.offerMore()
 		l.note("off topic after the lesson")
 	case asksRecap(l.turn.Message):
 		// "What did we learn?": the lesson in one sentence, and the mistake
@@ -686,7 +706,7 @@ func (l *lesson) extension() {
 			l.say(mWatch, "{mistakes}", watchList(ms))
 			l.fixes(ms)
 		}
-		l.say(mOfferHarder)
+		l.offerMore()
 		l.note("recap after the lesson")
 	default:
 		l.harderQuestion()
@@ -710,6 +730,13 @@ func asksRecap(msg string) bool {
 }
 
 func (l *lesson) harderQuestion() {
+	if l.turnsLeft() < 1 {
+		// No turn is left for the answer: say goodbye rather than ask a
+		// question whose answer the session would turn away.
+		l.say(mFarewell)
+		l.note("no turns left for another question")
+		return
+	}
 	q, ok := harder(l.topic, l.rec, l.s.SessionID)
 	if !ok {
 		l.say(mBankDone)

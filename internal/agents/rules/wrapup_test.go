@@ -62,3 +62,16 @@ func TestRecapAfterTheLesson(t *testing.T) {
 		t.Errorf("after the recap, yes: %q asks no harder question", x.text())
 	}
 }
+
+// A harder question is asked only when the session has a turn left for its
+// answer; on its last turn the session says goodbye instead.
+func TestNoQuestionWithoutATurnForItsAnswer(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "last-turn", tutor.ModeTeachMe)
+	completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
+	d.state.TurnCount = 2*topic.TotalSteps() + tutor.MaxExtensionTurns - 1 // this turn is the last
+	x := d.say("yes")
+	if d.pending() != nil || !says(x.text(), mFarewell) {
+		t.Fatalf("last turn: reply %q asks a question the session would not tutor", x.text())
+	}
+}
