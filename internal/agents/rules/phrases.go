@@ -80,6 +80,7 @@ const (
 	mSpotted       // a wrong answer that shows the question's known mistake: {did}
 	mRecap         // what the finished lesson covered, when asked: {concepts}
 	mNotIt         // a wrong answer, before the lesson turns to another question
+	mAfterRecap    // after the recap of a completed session
 
 	moveCount // the number of moves, not a move
 )
@@ -410,6 +411,10 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mAfterRecap: {
+		"Start a new session whenever you'd like to practise more{name}.",
+		"You can start a new session any time to keep going.",
 	},
 	mNotIt: {
 		"Not quite{name}.",

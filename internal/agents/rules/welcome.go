@@ -75,7 +75,8 @@ var _ agents.PostCompletion = (*PostCompletion)(nil)
 
 // Reply acknowledges the message in one or two sentences and reminds the
 // learner that they can start a new session; after an exam it points to
-// the results above. The error is ctx's, when it is done.
+// the results above. "What did we learn?" after a lesson hears what it
+// covered first. The error is ctx's, when it is done.
 func (*PostCompletion) Reply(ctx context.Context, t agents.Turn) (string, agents.Call, error) {
 	if err := ctx.Err(); err != nil {
 		return "", agents.Call{Agent: agents.NamePostCompletion, Provider: Provider, Err: err}, err
@@ -87,6 +88,17 @@ func (*PostCompletion) Reply(ctx context.Context, t agents.Turn) (string, agents
 		text = v.say(mAfterExam)
 	case thanks(t.Message):
 		text = v.say(mAfterThanks)
+	case asksRecap(t.Message) && t.Topic != nil:
+		// "What did we learn?": the lesson in one sentence, and the
+		// mistake to watch out for, as the wrap-up said them.
+		parts := []string{v.say(mRecap, "{concepts}", conceptList(t.Topic.Concepts(), 4))}
+		for _, m := range mistakes(t.State, t.Topic, "") {
+			parts = append(parts, v.say(mWatch, "{mistakes}", m.what))
+			if m.fix != "" {
+				parts = append(parts, m.fix)
+			}
+		}
+		text = compose(append(parts, v.say(mAfterRecap))...)
 	case isQuestion(t.Message):
 		text = v.say(mAfterQuestion)
 	default:

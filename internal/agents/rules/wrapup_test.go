@@ -1,9 +1,11 @@
 package rules
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
 )
 
@@ -73,5 +75,17 @@ func TestNoQuestionWithoutATurnForItsAnswer(t *testing.T) {
 	x := d.say("yes")
 	if d.pending() != nil || !says(x.text(), mFarewell) {
 		t.Fatalf("last turn: reply %q asks a question the session would not tutor", x.text())
+	}
+}
+
+// After a session that tutors no more, "what did we learn?" still hears
+// what the lesson covered.
+func TestRecapAfterTheSession(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "watch-1", tutor.ModeTeachMe)
+	completeLesson(t, d, func(q tutor.BankQuestion) bool { return q.ID == "like-1" })
+	text, _, err := NewPostCompletion().Reply(context.Background(), agents.Turn{State: d.state, Topic: topic, Message: "what did we learn?"})
+	if err != nil || !says(text, mRecap) || !strings.Contains(text, "adding the denominators too") || !says(text, mAfterRecap) {
+		t.Fatalf("post-completion recap %q, %v", text, err)
 	}
 }
