@@ -281,6 +281,10 @@ func TestEvaluateText(t *testing.T) {
 	ps := Expected{Answer: "photosynthesis"}
 	paris := Expected{Answer: "Paris", Accept: []string{"Paree"}}
 	runEvalCases(t, []evalCase{
+		{"short word swapped", Expected{Answer: "solid", Kind: KindText}, "soild", Correct, "soild"},
+		{"short word changed", Expected{Answer: "solid", Kind: KindText}, "sold", Incorrect, ""},
+		{"long word two slips", Expected{Answer: "chlorophyll", Kind: KindText}, "clorophyl", Correct, "clorophyl"},
+		{"long word, another word", Expected{Answer: "chlorophyll", Kind: KindText}, "chloroplast", Incorrect, ""},
 		{"or hedge", Expected{Answer: "solid", Kind: KindText}, "is it solid or gas", NotAttempt, ""},
 		{"or hedge with a comma", Expected{Answer: "solid", Kind: KindText}, "solid, or maybe liquid", NotAttempt, ""},
 		{"or the same answer", Expected{Answer: "solid", Kind: KindText}, "solid or a solid", Correct, ""},

@@ -202,16 +202,28 @@ func evalText(exp Expected, reply string, toks []token, res *Result) {
 
 // findMisspelt finds in hay the words of needle written with a slip: the
 // same letters with the spaces dropped or split differently ("di oxide"),
-// and one letter wrong, missing, extra or swapped in a word of six letters
-// or more. It returns the first word and how many words of hay matched, or
-// -1. A negated match ("not chlorophyl") does not count.
+// two neighbours swapped in a word of four or five letters ("soild"), one
+// letter wrong, missing, extra or swapped in a word of six to nine, and
+// two such slips in a longer one ("clorophyl"). It returns the first word
+// and how many words of hay matched, or -1. A negated match ("not
+// chlorophyl") does not count.
 func findMisspelt(hay, needle []normWord) (int, int) {
 	want := ""
 	for _, w := range needle {
 		want += w.w
 	}
-	if len(want) < 6 {
+	if len(want) < 4 {
 		return -1, 0
+	}
+	slips := func(got string) bool {
+		switch {
+		case len(want) < 6:
+			return len(got) == len(want) && oneSlip(got, want) && sameLetters(got, want)
+		case len(want) < 10:
+			return oneSlip(got, want)
+		default:
+			return editDistance(got, want, 2) <= 2
+		}
 	}
 	for i := range hay {
 		if i > 0 && isNegator(hay[i-1].w) {
@@ -220,10 +232,10 @@ func findMisspelt(hay, needle []normWord) (int, int) {
 		got := ""
 		for n := 1; i+n <= len(hay) && n <= len(needle)+1; n++ {
 			got += hay[i+n-1].w
-			if len(got) > len(want)+1 {
+			if len(got) > len(want)+2 {
 				break
 			}
-			if oneSlip(got, want) {
+			if slips(got) {
 				return i, n
 			}
 		}
@@ -255,6 +267,55 @@ func oneSlip(a, b string) bool {
 	default:
 		return a[i:] == b[i+1:] // deleted from a
 	}
+}
+
+// sameLetters reports whether a and b are made of the same letters: with
+// oneSlip, a swap of neighbours rather than a letter changed.
+func sameLetters(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var n [256]int
+	for i := 0; i < len(a); i++ {
+		n[a[i]]++
+		n[b[i]]--
+	}
+	return n == [256]int{}
+}
+
+// editDistance returns the number of letters substituted, inserted,
+// deleted or swapped with a neighbour that turn a into b, or max+1 when it
+// is more than max.
+func editDistance(a, b string, max int) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			best = min(best, cur[j])
+		}
+		if best > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], max+1)
 }
 
 func equalWords(a, b []normWord) bool {
