@@ -81,6 +81,7 @@ const (
 	mRecap         // what the finished lesson covered, when asked: {concepts}
 	mNotIt         // a wrong answer, before the lesson turns to another question
 	mAfterRecap    // after the recap of a completed session
+	mReversed      // a ratio with its terms the other way round: {answer}
 
 	moveCount // the number of moves, not a move
 )
@@ -411,6 +412,10 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mReversed: {
+		"Nearly{name}: {answer} has its terms the other way round, and in a ratio the order matters.",
+		"Look at the order{name}: {answer} puts the terms the other way round.",
 	},
 	mAfterRecap: {
 		"Start a new session whenever you'd like to practise more{name}.",

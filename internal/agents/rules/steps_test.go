@@ -236,3 +236,13 @@ func TestRecapNeedsNoNumbers(t *testing.T) {
 		t.Error("asksRecap misreads a recap or a sum")
 	}
 }
+
+// TestReversedRatio: a ratio with its terms the other way round hears that
+// the order is wrong, not a hint about finding the terms.
+func TestReversedRatio(t *testing.T) {
+	d, bq := pendingOn(t, ratios, "ratio-1", 0)
+	x := d.say("5:3")
+	if !says(x.text(), mReversed) || strings.Contains(x.text(), hint(bq, 1)) || x.reply.Output.AnswerCorrect == nil || *x.reply.Output.AnswerCorrect {
+		t.Errorf("reply %q: want the order named as the mistake", x.text())
+	}
+}

@@ -180,6 +180,12 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		}
 	case spotted:
 		l.say(mSpotted, "{did}", did)
+	case ev.Reason == answer.ReasonReversed && echo(ev.Extracted) != "":
+		// Only the order is wrong: the question's hints, about finding
+		// the terms, would mislead.
+		l.say(mReversed, "{answer}", echo(ev.Extracted))
+		l.say(mTryAgain)
+		return
 	case attempt == 1:
 		if a := echo(ev.Extracted); a != "" {
 			l.say(mNotYet, "{answer}", a)

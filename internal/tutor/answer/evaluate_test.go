@@ -736,3 +736,11 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		}
 	}
 }
+
+func TestEvaluateReversedRatioReason(t *testing.T) {
+	for reply, want := range map[string]string{"5:3": ReasonReversed, "10:6": ReasonReversed, "4:5": ""} {
+		if got := Evaluate(Expected{Answer: "3:5"}, reply); got.Verdict != Incorrect || got.Reason != want {
+			t.Errorf("Evaluate(3:5, %q) = %+v; want incorrect, reason %q", reply, got, want)
+		}
+	}
+}

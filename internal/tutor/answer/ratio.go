@@ -183,12 +183,19 @@ func evalRatio(exp Expected, etoks []token, reply string, toks []token, res *Res
 	switch {
 	case !proportional(want, got, exp.Tolerance):
 		res.Verdict = Incorrect
+		if len(got) == 2 && proportional(want, []float64{got[1], got[0]}, exp.Tolerance) {
+			res.Reason = ReasonReversed
+		}
 	case exp.Simplest && !lowestTerms(got):
 		res.Verdict, res.Reason = Partial, "not in simplest form"
 	default:
 		res.Verdict = Correct
 	}
 }
+
+// ReasonReversed is the Reason of a wrong ratio that is the right one with
+// its terms the other way round: 5:3 for 3:5.
+const ReasonReversed = "terms the other way round"
 
 // leadsTo reports whether ratio a turns into ratio b: "15:25 to 3:5",
 // "15:25 reduces to 3:5".

@@ -284,11 +284,11 @@ func sameLetters(a, b string) bool {
 }
 
 // editDistance returns the number of letters substituted, inserted,
-// deleted or swapped with a neighbour that turn a into b, or max+1 when it
-// is more than max.
-func editDistance(a, b string, max int) int {
-	if d := len(a) - len(b); d > max || -d > max {
-		return max + 1
+// deleted or swapped with a neighbour that turn a into b, or limit+1 when
+// it is more than limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
 	}
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
@@ -310,12 +310,12 @@ func editDistance(a, b string, max int) int {
 			}
 			best = min(best, cur[j])
 		}
-		if best > max {
-			return max + 1
+		if best > limit {
+			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return min(prev[len(b)], max+1)
+	return min(prev[len(b)], limit+1)
 }
 
 func equalWords(a, b []normWord) bool {
