@@ -82,6 +82,7 @@ const (
 	mNotIt         // a wrong answer, before the lesson turns to another question
 	mAfterRecap    // after the recap of a completed session
 	mReversed      // a ratio with its terms the other way round: {answer}
+	mHoldOn        // an answer given while no question is asked
 
 	moveCount // the number of moves, not a move
 )
@@ -412,6 +413,10 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mHoldOn: {
+		"Hold that thought{name}: a question is coming up soon.",
+		"Keep that in mind{name}; you'll get a question to try in a moment.",
 	},
 	mReversed: {
 		"Nearly{name}: {answer} has its terms the other way round, and in a ratio the order matters.",

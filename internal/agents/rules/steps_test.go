@@ -246,3 +246,17 @@ func TestReversedRatio(t *testing.T) {
 		t.Errorf("reply %q: want the order named as the mistake", x.text())
 	}
 }
+
+// TestAnswerBeforeTheQuestion: an answer typed during an explanation is
+// acknowledged, and the lesson goes on.
+func TestAnswerBeforeTheQuestion(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingFractions), "early", tutor.ModeTeachMe)
+	d.say("ready")
+	if d.pending() != nil {
+		t.Fatal("setup: the lesson asked a question at once, not during its explanation")
+	}
+	x := d.say("I think its 7/18")
+	if !says(x.text(), mHoldOn) {
+		t.Errorf("reply %q passes over the answer", x.text())
+	}
+}

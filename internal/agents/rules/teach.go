@@ -445,6 +445,11 @@ func (l *lesson) atStep() {
 		l.note("off topic; redirected to the lesson")
 	case l.doubt(msg):
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.repeat():
+	case strings.ContainsAny(msg, "0123456789") && !isQuestion(msg):
+		// "I think it's 7/18" before any question: an answer to nothing
+		// yet, acknowledged rather than passed over.
+		l.note("an answer before the question")
+		l.step(l.v.say(mHoldOn))
 	default:
 		l.step("")
 	}
