@@ -3,6 +3,7 @@ package orchestrator_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -201,10 +202,19 @@ func TestNudgeReturnsTheStoredSession(t *testing.T) {
 	here := newOrchestrator(t, f.st, f.src)
 	other := newOrchestrator(t, f.st, f.src)
 	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
-	if _, err := here.ProcessTurn(ctx, id, "ready", ""); err != nil {
-		t.Fatal(err)
+	var first orchestrator.TurnResult
+	for i := 0; i < 6 && first.Session.State.LastQuestion == nil; i++ {
+		var err error
+		if first, err = here.ProcessTurn(ctx, id, "ok", ""); err != nil {
+			t.Fatal(err)
+		}
 	}
-	r, err := other.ProcessTurn(ctx, id, "ok", "")
+	q := first.Session.State.LastQuestion
+	if q == nil {
+		t.Fatal("setup: no question in six turns")
+	}
+	// The other replica's turn answers the question: mastery moves.
+	r, err := other.ProcessTurn(ctx, id, q.Expected(first.Session.Topic).Answer, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,9 +222,18 @@ func TestNudgeReturnsTheStoredSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nudge.Committed || nudge.Session.Row.Version != r.Session.Row.Version || nudge.Session.State.TurnCount != 2 {
-		t.Fatalf("nudge: committed %v, version %d turn %d; want the stored version %d, turn 2",
-			nudge.Committed, nudge.Session.Row.Version, nudge.Session.State.TurnCount, r.Session.Row.Version)
+	if nudge.Committed || nudge.Session.Row.Version != r.Session.Row.Version || nudge.Session.State.TurnCount != r.Session.State.TurnCount {
+		t.Fatalf("nudge: committed %v, version %d turn %d; want the stored version %d, turn %d",
+			nudge.Committed, nudge.Session.Row.Version, nudge.Session.State.TurnCount, r.Session.Row.Version, r.Session.State.TurnCount)
+	}
+	var resp struct {
+		NextTurn struct {
+			MasteryScore float64 `json:"mastery_score"`
+		} `json:"next_turn"`
+	}
+	want := r.Session.State.OverallMastery()
+	if err := json.Unmarshal(nudge.Response, &resp); err != nil || want == 0 || resp.NextTurn.MasteryScore != want {
+		t.Fatalf("nudge response %s (%v): want the stored session's mastery %v", nudge.Response, err, want)
 	}
 }
 

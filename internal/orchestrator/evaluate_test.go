@@ -114,7 +114,8 @@ func TestCompared(t *testing.T) {
 		{smaller, "-7", "-7 < -2", answer.Correct},
 		{smaller, "-7", "-2 < -7", answer.Incorrect},
 		{"What is 3 + 4?", "7", "7 > 3", answer.Correct},
-		{"Which is more, -7 or -2? Use what the lesson showed.", "-2", "-2 > -7", answer.Correct},
+		{"Which is greater, -7 or -2? Use what the lesson showed.", "-2", "-2 > -7", answer.Correct},
+		{"Which is more negative, -3 or -8?", "-8", "-8 < -3", answer.Correct},
 		{"Which is the greatest: -7, -2 or -9?", "-2", "-7 < -2", answer.Correct},
 	}
 	for _, tt := range tests {

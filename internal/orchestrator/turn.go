@@ -137,12 +137,10 @@ func (o *Orchestrator) turn(ctx context.Context, id uuid.UUID, message, clientTu
 	}
 	if cached && err == nil && !res.Committed {
 		// A nudge commits nothing, so no compare-and-swap checked the copy
-		// it ran on: the caller gets the stored session.
-		se, lerr := o.Load(ctx, id)
-		if lerr != nil {
-			return TurnResult{}, lerr
-		}
-		res.Session = se
+		// it ran on: it runs again on the stored session, which the reply
+		// and the session returned then show. It costs a read, and no
+		// agent runs for a nudge.
+		res, _, err = o.turnOn(ctx, id, false, message, clientTurnID, digest)
 	}
 	return res, err
 }
@@ -419,7 +417,7 @@ func compared(exp answer.Expected, question, msg string) (answer.Result, bool) {
 
 // asksGreater and asksSmaller find which side a question asks for.
 var (
-	asksGreater = regexp.MustCompile(`(?i)\b(?:greater|greatest|larger|largest|bigger|biggest|higher|highest|warmer|more|most)\b`)
+	asksGreater = regexp.MustCompile(`(?i)\b(?:greater|greatest|larger|largest|bigger|biggest|higher|highest|warmer)\b`)
 	asksSmaller = regexp.MustCompile(`(?i)\b(?:smaller|smallest|less|least|lower|lowest|colder|fewer|fewest)\b`)
 )
 

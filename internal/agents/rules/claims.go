@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/big"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -14,18 +15,27 @@ import (
 // result gives nothing away.
 
 // worked returns the sentence that works the arithmetic of a doubt, and
-// whether the doubt had any: a check of a claim (an equation without an
-// unknown, or one with an unknown and its value given) or a calculation.
+// whether the doubt had any: a check of claims (equations without an
+// unknown: the first wrong one is named, else the first), of a solution
+// (an equation with an unknown and values given for it: "Yes" when one of
+// them works), or a calculation. Numbers that are no sums are left alone:
+// times and ratios ("3:15", "2:3"), dates ("12/05/2010"), thousands
+// ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
+// asks for a result ("=", "what is").
 func worked(msg string) (string, bool) {
+	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
+		return "", false
+	}
 	runs := mathRuns(msg)
-	var value *big.Rat
 	unknown := ""
+	var values []*big.Rat
 	for _, r := range runs {
-		// "x = 4": the value the doubt gives the unknown.
-		if v, ok := assigns(r); ok {
-			value, unknown = v, r[0].text
+		// "x = 4": a value the doubt gives the unknown.
+		if v, ok := assigns(r); ok && (unknown == "" || unknown == r[0].text) {
+			values, unknown = append(values, v), r[0].text
 		}
 	}
+	var right, wrong string
 	for _, r := range runs {
 		show := ratString
 		if slices.ContainsFunc(r, func(t mathToken) bool { return t.kind == mNum && strings.Contains(t.text, "/") }) {
@@ -33,35 +43,57 @@ func worked(msg string) (string, bool) {
 		}
 		sides := splitEq(r)
 		switch {
-		case len(sides) == 2 && value != nil && usesVar(r, unknown) && !isAssignment(r):
-			l, lok := evalTokens(sides[0], unknown, value)
-			rv, rok := evalTokens(sides[1], unknown, value)
-			if !lok || !rok {
-				continue
+		case len(sides) == 2 && len(values) > 0 && usesVar(r, unknown) && !isAssignment(r):
+			var first string
+			for _, value := range values {
+				l, lok := evalTokens(sides[0], unknown, value)
+				rv, rok := evalTokens(sides[1], unknown, value)
+				if !lok || !rok {
+					continue
+				}
+				with := "with " + unknown + " = " + show(value) + ", " + showTokens(sides[0], unknown, value)
+				if l.Cmp(rv) == 0 {
+					return "Yes: " + with + " = " + show(l) + ", so both sides are equal.", true
+				}
+				if first == "" {
+					first = "No: " + with + " = " + show(l) + ", not " + show(rv) + "."
+				}
 			}
-			with := "with " + unknown + " = " + show(value) + ", " + showTokens(sides[0], unknown, value)
-			if l.Cmp(rv) == 0 {
-				return "Yes: " + with + " = " + show(l) + ", so both sides are equal.", true
+			if first != "" {
+				return first, true
 			}
-			return "No: " + with + " = " + show(l) + ", not " + show(rv) + ".", true
 		case len(sides) == 2 && !usesVar(r, ""):
 			l, lok := evalTokens(sides[0], "", nil)
 			rv, rok := evalTokens(sides[1], "", nil)
 			if !lok || !rok || !hasOp(sides[0]) {
 				continue
 			}
-			if l.Cmp(rv) == 0 {
-				return "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + ".", true
+			switch {
+			case l.Cmp(rv) != 0 && wrong == "":
+				wrong = "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + show(rv) + "."
+			case l.Cmp(rv) == 0 && right == "":
+				right = "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + "."
 			}
-			return "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + show(rv) + ".", true
-		case len(sides) == 1 && !usesVar(r, "") && hasOp(r):
+		case len(sides) == 1 && !usesVar(r, "") && hasOp(r) && right == "" && wrong == "":
 			if v, ok := evalTokens(r, "", nil); ok {
-				return showTokens(r, "", nil) + " = " + show(v) + ".", true
+				right = showTokens(r, "", nil) + " = " + show(v) + "."
 			}
 		}
 	}
-	return "", false
+	if wrong != "" {
+		return wrong, true
+	}
+	return right, right != ""
 }
+
+var (
+	// notSums finds numbers that are no sums: times and ratios, dates,
+	// thousands.
+	notSums = regexp.MustCompile(`\d\s*:\s*\d|\d+/\d+/\d+|\d,\d{3}`)
+	// hyphened finds a hyphen between digits: a range, a score, a date.
+	hyphened   = regexp.MustCompile(`\d-\d`)
+	asksResult = regexp.MustCompile(`(?i)=|\bwhat(?:'s|s| is)\b|\bwork out\b|\bcalculate\b`)
+)
 
 // assigns returns the value a run such as "x = 4" or "m = -3" gives its
 // unknown.
@@ -105,6 +137,7 @@ func mathRuns(msg string) [][]mathToken {
 		}
 	}
 	rs := []rune(msg)
+	xUnknown := unknownX.MatchString(msg) // "x = 2", "2x": x is no times sign
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
@@ -149,10 +182,12 @@ func mathRuns(msg string) [][]mathToken {
 			case w == "of" && len(cur) > 0 && cur[len(cur)-1].kind == mNum && strings.ContainsAny(cur[len(cur)-1].text, "%/"):
 				// "20% of 50", "3/4 of 20": multiplying.
 				cur = append(cur, mathToken{mOp, "of"})
-			case (w == "x" || w == "X") && timesAt(cur, rs, j):
+			case (w == "x" || w == "X") && i > 0 && (unicode.IsSpace(rs[i-1]) || rs[i-1] == ')') && !xUnknown && timesAt(cur, rs, j):
 				// "(-7) x 6": x between numbers multiplies.
 				cur = append(cur, mathToken{mOp, "×"})
-			case len([]rune(w)) == 1 && (w != "a" && w != "i" && w != "I" || len(cur) > 0):
+			case i > 0 && (rs[i-1] == '\'' || rs[i-1] == '’'):
+				flush() // "what's": the end of a word, not an unknown
+			case len([]rune(w)) == 1 && (w != "a" && w != "i" && w != "I" || i > 0 && unicode.IsDigit(rs[i-1]) || opNext(rs, j)):
 				cur = append(cur, mathToken{kind: mVar, text: strings.ToLower(w)})
 			default:
 				flush()
@@ -352,7 +387,7 @@ func showTokens(ts []mathToken, unknown string, value *big.Rat) string {
 			b.WriteString("(-" + ts[i+1].text + ")")
 			skip = true
 			continue
-		case t.kind == mOpen && (prev.kind == mNum || prev.kind == mClose):
+		case t.kind == mOpen && (prev.kind == mNum || prev.kind == mClose || prev.kind == mVar):
 			b.WriteString(" × ")
 		}
 		b.WriteString(t.text)
@@ -414,4 +449,17 @@ func numberValue(s string) (*big.Rat, bool) {
 		return nil, false
 	}
 	return w.Add(w, f), true
+}
+
+// unknownX finds x used as an unknown: given a value, or written after a
+// number.
+var unknownX = regexp.MustCompile(`(?i)\bx\s*=|\dx\b`)
+
+// opNext reports whether an operator, "=" or ")" comes next after rs[j],
+// spaces aside: "a = 3", "a + 2".
+func opNext(rs []rune, j int) bool {
+	for j < len(rs) && unicode.IsSpace(rs[j]) {
+		j++
+	}
+	return j < len(rs) && strings.ContainsRune("+-−–×*÷/=)", rs[j])
 }

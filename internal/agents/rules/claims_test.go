@@ -27,13 +27,21 @@ func TestWorked(t *testing.T) {
 		{"is 50% of 20 = 10?", "Yes: 50% of 20 = 10."},
 		{"what is 20% of 50", "20% of 50 = 10."},
 		{"what is 3/4 of 20?", "3/4 of 20 = 15."},
+		{"is x = 2 a solution of 3x - 1 = 5?", "Yes: with x = 2, 3 × 2 - 1 = 5, so both sides are equal."},
+		{"is x = 2 the answer to 2x(x+1) = 12?", "Yes: with x = 2, 2 × 2 × (2 + 1) = 12, so both sides are equal."},
+		{"is x = 4 or x = 5 the answer to 2x+3=11", "Yes: with x = 4, 2 × 4 + 3 = 11, so both sides are equal."},
+		{"is 3 + 4 = 7 and 5 + 5 = 11?", "Not quite: 5 + 5 = 10, not 11."},
+		{"what's 15% of 200", "15% of 200 = 30."},
+		{"what is 3 x 4", "3 × 4 = 12."},
+		{"is 3a = -3 when a = -1", "Yes: with a = -1, 3 × (-1) = -3, so both sides are equal."},
 	} {
 		got, ok := worked(tc.msg)
 		if !ok || got != tc.want {
 			t.Errorf("worked(%q) = %q, %v; want %q", tc.msg, got, ok, tc.want)
 		}
 	}
-	for _, msg := range []string{"is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
+	for _, msg := range []string{"pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
+		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
 		"is -7 the answer?", "what does 3 : 5 mean", "I got 12"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)

@@ -163,6 +163,12 @@ func TestDiscouragedLearner(t *testing.T) {
 			t.Errorf("discouraged(%q) = %v, %v; want neither", msg, self, task)
 		}
 	}
+	for msg, want := range map[string][2]bool{"no, I'm so stupid": {true, false}, "no i hate this": {false, true},
+		"this isn't easy, it's too hard": {false, true}, "I hate myself": {true, false}} {
+		if self, task := discouraged(msg); self != want[0] || task != want[1] {
+			t.Errorf("discouraged(%q) = %v, %v; want %v", msg, self, task, want)
+		}
+	}
 }
 
 // TestSpottedMistake: a wrong answer that shows the question's known

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -445,7 +446,7 @@ func (l *lesson) atStep() {
 		l.note("off topic; redirected to the lesson")
 	case l.doubt(msg):
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.repeat():
-	case strings.ContainsAny(msg, "0123456789") && !isQuestion(msg):
+	case answerLike.MatchString(msg) && !isQuestion(msg):
 		// "I think it's 7/18" before any question: an answer to nothing
 		// yet, acknowledged rather than passed over.
 		l.note("an answer before the question")
@@ -675,6 +676,11 @@ func (l *lesson) complete() {
 	l.note("lesson complete")
 }
 
+// answerLike matches a message that gives an answer: a fraction, a ratio
+// or a bare number, or a number after "I think", "it's", "I got", "the
+// answer is" ("I'm in grade 7" and "step 2 please" give none).
+var answerLike = regexp.MustCompile(`(?i)\d\s*/\s*\d|\d\s*:\s*\d|^\s*-?\d+(?:\.\d+)?\s*$|\b(?:think|answer|it'?s|got|equals?|is)\b[^0-9]{0,12}-?\d`)
+
 // offerMore offers a harder question when the session has turns left for
 // it, and says goodbye when it has not.
 func (l *lesson) offerMore() {
@@ -692,7 +698,7 @@ func (l *lesson) turnsLeft() int {
 	if !l.s.AllowExtension {
 		return 0
 	}
-	return max(0, tutor.MaxExtensionTurns-(l.s.TurnCount+1-2*l.topic.TotalSteps()))
+	return max(0, tutor.MaxExtensionTurns-(l.s.TurnCount-2*l.topic.TotalSteps()))
 }
 
 // extension answers a message after the lesson: a harder question from the

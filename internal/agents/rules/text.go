@@ -2,6 +2,7 @@ package rules
 
 import (
 	"hash/fnv"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -294,30 +295,38 @@ func discouraged(msg string) (self, task bool) {
 	if isQuestion(msg) {
 		return false, false
 	}
-	ws := words(msg)
-	w := " " + strings.Join(ws, " ") + " "
-	negated := func(at int) bool {
-		before := strings.Fields(w[:at])
-		for _, x := range before[max(0, len(before)-3):] {
-			switch x {
-			case "not", "no", "dont", "didnt", "doesnt", "wasnt", "isnt", "arent", "never", "im not", "nt":
-				return true
+	// Each clause on its own: in "no, I'm so stupid" the "no" negates
+	// nothing.
+	for _, clause := range clauseSplit.Split(msg, -1) {
+		w := " " + strings.Join(words(clause), " ") + " "
+		negated := func(at int) bool {
+			before := strings.Fields(w[:at])
+			for _, x := range before[max(0, len(before)-3):] {
+				switch x {
+				case "not", "dont", "didnt", "doesnt", "wasnt", "isnt", "arent", "never":
+					return true
+				}
 			}
+			return false
 		}
-		return false
-	}
-	find := func(phrases []string) bool {
-		for _, p := range phrases {
-			if at := strings.Index(w, p); at >= 0 && !negated(at) {
-				return true
+		find := func(phrases []string) bool {
+			for _, p := range phrases {
+				if at := strings.Index(w, p); at >= 0 && !negated(at) {
+					return true
+				}
 			}
+			return false
 		}
-		return false
+		self = self || find([]string{" stupid ", " dumb ", " idiot ", " useless ", " hopeless ", " bad at ", " i suck ",
+			" cant do anything ", " so slow ", " hate myself ", " hate me "})
+		task = task || !self && find([]string{" hate ", " too hard ", " so hard ", " too difficult ", " so difficult ",
+			" never get ", " never understand ", " never be able "})
 	}
-	self = find([]string{" stupid ", " dumb ", " idiot ", " useless ", " hopeless ", " bad at ", " i suck ", " cant do anything ", " so slow "})
-	task = find([]string{" hate ", " too hard ", " so hard ", " too difficult ", " so difficult ", " never get ", " never understand ", " never be able "})
 	return self, task
 }
+
+// clauseSplit splits a message into its clauses.
+var clauseSplit = regexp.MustCompile(`[,.;!]+`)
 
 // isDiscouraged reports whether msg is discouraged in either way.
 func isDiscouraged(msg string) bool {

@@ -88,7 +88,7 @@ func (*PostCompletion) Reply(ctx context.Context, t agents.Turn) (string, agents
 		text = v.say(mAfterExam)
 	case thanks(t.Message):
 		text = v.say(mAfterThanks)
-	case asksRecap(t.Message) && t.Topic != nil:
+	case asksRecap(t.Message) && t.Topic != nil && t.State.Mode == tutor.ModeTeachMe:
 		// "What did we learn?": the lesson in one sentence, and the
 		// mistake to watch out for, as the wrap-up said them.
 		parts := []string{v.say(mRecap, "{concepts}", conceptList(t.Topic.Concepts(), 4))}

@@ -71,10 +71,20 @@ func TestNoQuestionWithoutATurnForItsAnswer(t *testing.T) {
 	topic := sampleTopic(t, addingFractions)
 	d := newDriver(t, topic, "last-turn", tutor.ModeTeachMe)
 	completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
-	d.state.TurnCount = 2*topic.TotalSteps() + tutor.MaxExtensionTurns - 1 // this turn is the last
+	d.state.TurnCount = 2*topic.TotalSteps() + tutor.MaxExtensionTurns // this turn is the last one tutored
 	x := d.say("yes")
 	if d.pending() != nil || !says(x.text(), mFarewell) {
 		t.Fatalf("last turn: reply %q asks a question the session would not tutor", x.text())
+	}
+	if !d.state.PostCompletion(topic) {
+		t.Fatal("the turn after the last one is still tutored")
+	}
+	// One turn earlier, the question is asked: its answer is still tutored.
+	d = newDriver(t, topic, "last-turn", tutor.ModeTeachMe)
+	completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
+	d.state.TurnCount = 2*topic.TotalSteps() + tutor.MaxExtensionTurns - 1
+	if x := d.say("yes"); d.pending() == nil || d.state.PostCompletion(topic) {
+		t.Fatalf("last but one turn: reply %q; want a question the next turn tutors", x.text())
 	}
 }
 

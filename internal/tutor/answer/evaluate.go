@@ -2,6 +2,7 @@ package answer
 
 import (
 	"math"
+	"regexp"
 	"strings"
 )
 
@@ -503,12 +504,20 @@ func correction(toks []token) int {
 	return -1
 }
 
-// orHedged turns a right answer given beside another with "or" ("is it
-// solid or gas", "A or C") into a hedge: the learner has not committed to
-// one. Each side is a short answer; an expected answer that holds "or"
+var (
+	// restating are the words with which "or" restates an answer rather
+	// than offer another.
+	restating = map[string]bool{"rather": true, "exactly": true, "precisely": true, "mean": true, "called": true, "known": true, "also": true}
+	// formula matches a chemical formula: CO2, O2, H2O.
+	formula = regexp.MustCompile(`(?i)\b[a-z]{1,2}\d[a-z0-9]*\b`)
+)
+
+// orHedged turns a reply that gives the right answer beside another with
+// "or" ("is it solid or gas", "A or C") into a hedge, whichever of the two
+// the evaluator took: the learner has not committed to one. Each side is a short answer; an expected answer that holds "or"
 // itself is left alone.
 func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) {
-	if res.Verdict != Correct || strings.Contains(" "+strings.ToLower(exp.Answer)+" ", " or ") {
+	if res.Verdict != Correct && res.Verdict != Incorrect || strings.Contains(" "+strings.ToLower(exp.Answer)+" ", " or ") {
 		return
 	}
 	at := -1
@@ -526,6 +535,16 @@ func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) 
 	left, right := reply[:toks[at].start], reply[toks[at].end:]
 	if len(strings.Fields(left)) > 5 || len(strings.Fields(right)) > 5 {
 		return
+	}
+	for _, t := range toks {
+		// "solid, not liquid or gas", "solid or, more exactly,
+		// crystalline": the other side is ruled out or restated.
+		if t.kind == tWord && (isNegator(t.text) || restating[t.text]) {
+			return
+		}
+	}
+	if formula.MatchString(left) || formula.MatchString(right) {
+		return // "carbon dioxide or CO2": a name and its formula
 	}
 	one := exp
 	one.Kind = kind

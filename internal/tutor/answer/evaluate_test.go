@@ -252,6 +252,8 @@ func TestEvaluateChoice(t *testing.T) {
 	txt := Expected{Answer: "mitochondria", Kind: KindChoice, Options: []string{"nucleus", "mitochondria", "ribosome"}}
 	runEvalCases(t, []evalCase{
 		{"or hedge of letters", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "A or C", NotAttempt, ""},
+		{"or hedge, right one first", Expected{Answer: "A", Options: []string{"solid", "liquid", "gas"}}, "A or C", NotAttempt, ""},
+		{"or after a negation", Expected{Answer: "A", Options: []string{"solid", "liquid", "gas"}}, "A (solid), not B or C", Correct, ""},
 		{"or the same option", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "C or solid", Correct, ""},
 		{"letter", b, "B", Correct, "B"},
 		{"lower", b, "b", Correct, ""},
@@ -281,10 +283,18 @@ func TestEvaluateText(t *testing.T) {
 	ps := Expected{Answer: "photosynthesis"}
 	paris := Expected{Answer: "Paris", Accept: []string{"Paree"}}
 	runEvalCases(t, []evalCase{
+		{"or with a formula", Expected{Answer: "carbon dioxide", Kind: KindText}, "carbon dioxide or CO2", Correct, ""},
+		{"or after a negation", Expected{Answer: "solid", Kind: KindText}, "it's solid, not liquid or gas", Correct, ""},
+		{"or restating", Expected{Answer: "solid", Kind: KindText}, "solid or, more exactly, crystalline", Correct, ""},
+		{"or, neither right", Expected{Answer: "solid", Kind: KindText}, "liquid or gas", Incorrect, ""},
 		{"short word swapped", Expected{Answer: "solid", Kind: KindText}, "soild", Correct, "soild"},
 		{"short word changed", Expected{Answer: "solid", Kind: KindText}, "sold", Incorrect, ""},
 		{"long word two slips", Expected{Answer: "chlorophyll", Kind: KindText}, "clorophyl", Correct, "clorophyl"},
 		{"long word, another word", Expected{Answer: "chlorophyll", Kind: KindText}, "chloroplast", Incorrect, ""},
+		{"long word, its opposite", Expected{Answer: "refraction", Kind: KindText}, "reflection", Incorrect, ""},
+		{"long word, another process", Expected{Answer: "conduction", Kind: KindText}, "convection", Incorrect, ""},
+		{"long word, its prefix dropped", Expected{Answer: "irreversible", Kind: KindText}, "reversible", Incorrect, ""},
+		{"long word, another prefix", Expected{Answer: "increasing", Kind: KindText}, "decreasing", Incorrect, ""},
 		{"or hedge", Expected{Answer: "solid", Kind: KindText}, "is it solid or gas", NotAttempt, ""},
 		{"or hedge with a comma", Expected{Answer: "solid", Kind: KindText}, "solid, or maybe liquid", NotAttempt, ""},
 		{"or the same answer", Expected{Answer: "solid", Kind: KindText}, "solid or a solid", Correct, ""},

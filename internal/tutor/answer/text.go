@@ -203,8 +203,9 @@ func evalText(exp Expected, reply string, toks []token, res *Result) {
 // findMisspelt finds in hay the words of needle written with a slip: the
 // same letters with the spaces dropped or split differently ("di oxide"),
 // two neighbours swapped in a word of four or five letters ("soild"), one
-// letter wrong, missing, extra or swapped in a word of six to nine, and
-// two such slips in a longer one ("clorophyl"). It returns the first word
+// letter wrong, missing, extra or swapped in a word of six to nine, and in
+// a longer one that or two letters left out or doubled after the first
+// ("clorophyl"). It returns the first word
 // and how many words of hay matched, or -1. A negated match ("not
 // chlorophyl") does not count.
 func findMisspelt(hay, needle []normWord) (int, int) {
@@ -222,7 +223,10 @@ func findMisspelt(hay, needle []normWord) (int, int) {
 		case len(want) < 10:
 			return oneSlip(got, want)
 		default:
-			return editDistance(got, want, 2) <= 2
+			// Two letters left out or doubled, not changed: "clorophyl"
+			// is chlorophyll, "refraction" is not reflection, and a
+			// dropped prefix ("reversible") changes the first letter.
+			return oneSlip(got, want) || got[0] == want[0] && indels(got, want) <= 2
 		}
 	}
 	for i := range hay {
@@ -283,39 +287,22 @@ func sameLetters(a, b string) bool {
 	return n == [256]int{}
 }
 
-// editDistance returns the number of letters substituted, inserted,
-// deleted or swapped with a neighbour that turn a into b, or limit+1 when
-// it is more than limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
+// indels returns how many letters must be inserted or deleted, none
+// changed, to turn a into b.
+func indels(a, b string) int {
+	// len(a) + len(b) - 2 × the longest common subsequence.
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
 		for j := 1; j <= len(b); j++ {
-			cost := 1
 			if a[i-1] == b[j-1] {
-				cost = 0
+				cur[j] = prev[j-1] + 1
+			} else {
+				cur[j] = max(prev[j], cur[j-1])
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-			best = min(best, cur[j])
 		}
-		if best > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
+		prev, cur = cur, prev
 	}
-	return min(prev[len(b)], limit+1)
+	return len(a) + len(b) - 2*prev[len(b)]
 }
 
 func equalWords(a, b []normWord) bool {
