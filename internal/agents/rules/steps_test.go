@@ -266,3 +266,12 @@ func TestAnswerBeforeTheQuestion(t *testing.T) {
 		t.Errorf("reply %q passes over the answer", x.text())
 	}
 }
+
+func TestAnswerLike(t *testing.T) {
+	for msg, want := range map[string]bool{"I think its 7/18": true, "12": true, "it's 5": true, "3:5": true,
+		"I'm in grade 7": false, "step 2 please": false, "ok": false} {
+		if got := answerLike.MatchString(msg); got != want {
+			t.Errorf("answerLike(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
