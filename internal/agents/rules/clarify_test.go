@@ -324,7 +324,7 @@ func TestClarifyInTheLesson(t *testing.T) {
 		{addingFractions, "what is the bottom number of a fraction called?", "Like fractions", "The denominator tells us the size of each part"},
 		{addingFractions, "what do I do with the top numbers when adding?", "Like fractions", "Add the numerators and keep the denominator"},
 		{addingFractions, "how do you find the sum of 1/4 and 1/6?", "Unlike fractions", "We cannot add quarters and sixths"},
-		{addingFractions, "what is the lowest common multiple?", "Unlike fractions", "the LCM of the denominators"},
+		{addingFractions, "what is the lowest common multiple?", "Unlike fractions", "the smallest number that both of them divide into"},
 		{addingFractions, "what is a denominator in maths?", "Like fractions", "The denominator tells us the size of each part"},
 		{addingFractions, "wait what is a denominator again?", "Like fractions", "The denominator tells us the size of each part"},
 		{addingFractions, "sorry, what's a numerator again?", "Like fractions", "Add the numerators and keep the denominator"},

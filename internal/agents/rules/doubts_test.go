@@ -48,6 +48,9 @@ func TestClarifyDoubtsFromTheLesson(t *testing.T) {
 		// "x" between numbers multiplies.
 		{multIntegers, "what is (-7) x 6", []string{"the product is negative"}, []string{"÷"}},
 		{multIntegers, "what is (-7) * 6?", []string{"the product is negative"}, []string{"÷"}},
+		// Words the lessons define.
+		{addingFractions, "why do we need the LCM? cant we just use any number?", []string{"Any common multiple works"}, nil},
+		{ratios, "what is HCF again?", []string{"the largest number that divides both"}, nil},
 		// Regression checks: doubts that already worked.
 		{addingIntegers, "what is an additive inverse", []string{"called its additive inverse"}, nil},
 		{addingIntegers, "how do I add -8 and 5?", []string{"to add a negative number, move left"}, nil},

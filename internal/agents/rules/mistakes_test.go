@@ -235,7 +235,7 @@ func TestWrapUpNamesMistakes(t *testing.T) {
 	if !says(x.text(), mWrapUpWatch) {
 		t.Errorf("wrap-up %q does not use the wrap-up that names mistakes", x.text())
 	}
-	for _, want := range []string{"watch out for adding the denominators too", "The denominators are equal, so add the numerators and keep the denominator."} {
+	for _, want := range []string{"out for adding the denominators too", "The denominators are equal, so add the numerators and keep the denominator."} {
 		if !strings.Contains(x.text(), want) {
 			t.Errorf("wrap-up %q does not have %q", x.text(), want)
 		}
