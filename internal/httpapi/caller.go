@@ -43,6 +43,13 @@ type caller struct {
 func (c caller) anonymous() bool { return c.learner == nil }
 func (c caller) admin() bool     { return c.identity != nil && c.identity.Admin }
 
+// mayUse reports whether the caller may use a session of owner (nil: an
+// anonymous session, which anyone holding its id may use): its learner or
+// an admin.
+func (c caller) mayUse(owner *uuid.UUID) bool {
+	return owner == nil || c.admin() || !c.anonymous() && c.learner.ID == *owner
+}
+
 // learnerID returns the caller's learner id, or nil when anonymous.
 func (c caller) learnerID() *uuid.UUID {
 	if c.learner == nil {

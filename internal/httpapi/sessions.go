@@ -32,6 +32,8 @@ type Sessions interface {
 	Welcome(ctx context.Context, id uuid.UUID) (string, error)
 	// Forget drops the sessions kept in memory, after sessions were deleted.
 	Forget()
+	// Owner returns the learner a session belongs to, nil when anonymous.
+	Owner(ctx context.Context, id uuid.UUID) (*uuid.UUID, error)
 }
 
 var _ Sessions = (*orchestrator.Orchestrator)(nil)
@@ -42,22 +44,48 @@ var errSessionNotFound = &Error{Status: http.StatusNotFound, Code: "session_not_
 // anyone for an anonymous session. Another learner's session is "not
 // found" (404, not 403), so that ids cannot be probed.
 func (s *Server) session(c echo.Context) (orchestrator.Session, error) {
-	id, err := uuid.Parse(c.Param("id"))
+	id, err := s.sessionID(c)
 	if err != nil {
-		return orchestrator.Session{}, errSessionNotFound
-	}
-	who := callerOf(c)
-	if who.anonymous() && !s.opts.AllowAnonymous {
-		return orchestrator.Session{}, errUnauthorized("Not authenticated")
+		return orchestrator.Session{}, err
 	}
 	se, err := s.deps.Sessions.Load(c.Request().Context(), id)
 	if err != nil {
 		return orchestrator.Session{}, err
 	}
-	if owner := se.Row.LearnerID; owner != nil && !who.admin() && (who.anonymous() || who.learner.ID != *owner) {
+	if !callerOf(c).mayUse(se.Row.LearnerID) {
 		return orchestrator.Session{}, errSessionNotFound
 	}
 	return se, nil
+}
+
+// ownedSession returns the id of a session the caller may use, as session
+// does, without reading the whole session: a turn reads it anyway.
+func (s *Server) ownedSession(c echo.Context) (uuid.UUID, error) {
+	id, err := s.sessionID(c)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	owner, err := s.deps.Sessions.Owner(c.Request().Context(), id)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	if !callerOf(c).mayUse(owner) {
+		return uuid.Nil, errSessionNotFound
+	}
+	return id, nil
+}
+
+// sessionID reads the session id of a request, and refuses an anonymous
+// caller where anonymous sessions are off.
+func (s *Server) sessionID(c echo.Context) (uuid.UUID, error) {
+	id, err := uuid.Parse(c.Param("id"))
+	if err != nil {
+		return uuid.Nil, errSessionNotFound
+	}
+	if callerOf(c).anonymous() && !s.opts.AllowAnonymous {
+		return uuid.Nil, errUnauthorized("Not authenticated")
+	}
+	return id, nil
 }
 
 // createSessionRequest is the body of POST /sessions (the reference's).
@@ -205,7 +233,7 @@ func (s *Server) step(c echo.Context) error {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
 			Message: fmt.Sprintf("student_reply is %d characters; at most %d are accepted", n, s.opts.MaxReplyChars)}
 	}
-	se, err := s.session(c)
+	id, err := s.ownedSession(c)
 	if err != nil {
 		return err
 	}
@@ -216,12 +244,12 @@ func (s *Server) step(c echo.Context) error {
 	if err := s.allow(c, "turn"); err != nil {
 		return err
 	}
-	res, err := s.deps.Sessions.ProcessTurn(c.Request().Context(), se.Row.ID, req.StudentReply, key)
+	res, err := s.deps.Sessions.ProcessTurn(c.Request().Context(), id, req.StudentReply, key)
 	if err != nil {
 		return err
 	}
 	if res.Committed && !res.Replayed {
-		s.broadcast(se.Row.ID, res.Session)
+		s.broadcast(id, res.Session)
 	}
 	return c.JSONBlob(http.StatusOK, res.Response)
 }

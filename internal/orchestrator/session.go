@@ -30,6 +30,23 @@ func (o *Orchestrator) Load(ctx context.Context, id uuid.UUID) (Session, error) 
 	return se, err
 }
 
+// Owner returns the learner a session belongs to (nil for an anonymous
+// one), from the copy in memory when there is one: a session's learner
+// never changes. It returns ErrSessionNotFound for an unknown id.
+func (o *Orchestrator) Owner(ctx context.Context, id uuid.UUID) (*uuid.UUID, error) {
+	if se, ok := o.cache.get(id); ok {
+		return se.Row.LearnerID, nil
+	}
+	row, err := o.st.GetSession(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrSessionNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return row.LearnerID, nil
+}
+
 // load returns a session. With useCache, a session this process committed
 // last comes from memory, unchecked: it saves reading and decoding the whole
 // state, and a query per turn. The commit's compare-and-swap still catches
