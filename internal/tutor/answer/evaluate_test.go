@@ -68,6 +68,7 @@ func TestEvaluateNumbers(t *testing.T) {
 		{"check after the answer", Expected{Answer: "14"}, "x = 14. Check: I put 14 back in and both sides are equal, 14 + 9 = 23", Correct, "14"},
 		{"check in parentheses", Expected{Answer: "8"}, "x = 8 (check: 2*8-1=15, 15/5=3)", Correct, "8"},
 		{"check of a wrong answer", Expected{Answer: "8"}, "x = 7, check: 2*7 = 14", Incorrect, "7"},
+		{"no unit in its", Expected{Answer: "1/7"}, "7 doesnt have one its not a fraction", Incorrect, "one"},
 		{"check that corrects", Expected{Answer: "7"}, "6, then I checked again and it is 7", Correct, "7"},
 		{"check that finds a mistake", Expected{Answer: "4"}, "x = 3. Check: 2*3 = 6, wrong. x = 4", Correct, "4"},
 		{"checking before the answer", Expected{Answer: "12"}, "After 2 tries and checking, it's 12", Correct, "12"},
@@ -181,6 +182,8 @@ func TestEvaluatePercentages(t *testing.T) {
 	p := Expected{Answer: "75%"}
 	pu := Expected{Answer: "75%", RequireUnit: true}
 	runEvalCases(t, []evalCase{
+		{"percent misspelt", Expected{Answer: "60%", RequireUnit: true}, "60 percnt", Correct, "60 percnt"},
+		{"percent misspelt again", Expected{Answer: "60%", RequireUnit: true}, "60 precent", Correct, ""},
 		{"same", p, "75%", Correct, "75%"},
 		{"spaced sign", p, "75 %", Correct, ""},
 		{"word percent", p, "75 percent", Correct, ""},

@@ -465,10 +465,10 @@ func foldWords(s string, toks []token) []token {
 				t.start = out[p].start
 				out = out[:p]
 			}
-			// "75 percent", "75 per cent".
+			// "75 percent", "75 per cent", and the usual misspellings.
 			if i < len(toks) && toks[i].kind == tWord && !t.num.pct {
 				switch {
-				case toks[i].text == "percent":
+				case percentWords[toks[i].text]:
 					t.num.pct, t.end = true, toks[i].end
 					i++
 				case toks[i].text == "per" && i+1 < len(toks) && toks[i+1].text == "cent":
@@ -665,4 +665,10 @@ func wordNumberFrom(toks []token, i int, first int64) (number, int, bool) {
 	}
 	v := total + cur
 	return number{val: float64(v), num: v, den: 1, form: fInt, word: true}, j, true
+}
+
+// percentWords are "percent" and the ways learners misspell it.
+var percentWords = map[string]bool{
+	"percent": true, "percnt": true, "precent": true, "percant": true, "pecent": true, "percet": true,
+	"persent": true, "percen": true, "prcnt": true, "pct": true, "percents": true, "perecent": true,
 }

@@ -91,7 +91,8 @@ func lookupUnit(w string) (unit, bool) {
 // notUnits are words that commonly follow a number without naming what it
 // counts: "42 because ...", "6 I think".
 var notUnits = map[string]bool{
-	"because": true, "and": true, "or": true, "is": true, "i": true, "it": true, "so": true,
+	"because": true, "and": true, "or": true, "is": true, "i": true, "it": true, "its": true, "it's": true, "so": true,
+	"isnt": true, "doesnt": true, "dont": true,
 	"but": true, "since": true, "as": true, "the": true, "a": true, "an": true, "of": true,
 	"in": true, "to": true, "for": true, "then": true, "right": true, "correct": true,
 	"maybe": true, "yes": true, "no": true, "please": true, "now": true, "total": true,
