@@ -27,6 +27,9 @@ func worked(msg string) (string, bool) {
 		return "", false
 	}
 	runs := mathRuns(msg)
+	if text, ok := sameValue(msg, runs); ok {
+		return text, true
+	}
 	unknown := ""
 	var values []*big.Rat
 	for _, r := range runs {
@@ -86,7 +89,43 @@ func worked(msg string) (string, bool) {
 	return right, right != ""
 }
 
+// sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
+// and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
+// compare.
+func sameValue(msg string, runs [][]mathToken) (string, bool) {
+	if !asksSame.MatchString(msg) || len(runs) != 2 {
+		return "", false
+	}
+	a, aok := evalTokens(runs[0], "", nil)
+	b, bok := evalTokens(runs[1], "", nil)
+	if !aok || !bok {
+		return "", false
+	}
+	sa, sb := showTokens(runs[0], "", nil), showTokens(runs[1], "", nil)
+	switch {
+	case a.Cmp(b) == 0 && (hasOp(runs[0]) || hasOp(runs[1])):
+		return "Yes: " + sa + " = " + ratString(a) + " and " + sb + " = " + ratString(b) + ".", true
+	case a.Cmp(b) == 0:
+		return "Yes: " + sa + " = " + sb + ".", true
+	case hasOp(runs[0]) || hasOp(runs[1]):
+		return "No: " + sa + " = " + ratString(a) + ", but " + sb + " = " + ratString(b) + ".", true
+	}
+	// Plain values: the first written in the form of the second.
+	var as string
+	switch t := runs[1][len(runs[1])-1].text; {
+	case strings.HasSuffix(t, "%"):
+		as = ratString(new(big.Rat).Mul(a, big.NewRat(100, 1))) + "%"
+	case strings.Contains(t, "/"):
+		as = fractionString(a)
+	default:
+		as = ratString(a)
+	}
+	return "No: " + sa + " = " + as + ", not " + sb + ".", true
+}
+
 var (
+	// asksSame finds a doubt that compares two values.
+	asksSame = regexp.MustCompile(`(?i)\b(?:same as|equal to|equals|equivalent to)\b`)
 	// notSums finds numbers that are no sums: times and ratios, dates,
 	// thousands.
 	notSums = regexp.MustCompile(`\d\s*:\s*\d|\d+/\d+/\d+|\d,\d{3}`)

@@ -238,6 +238,8 @@ var everyday = map[string][]string{
 	"squash": {"compress"}, "squeeze": {"compress"}, "press": {"compress"},
 	"flip": {"reciprocal"}, "upside down": {"reciprocal"},
 	"vapour": {"gas"}, "vapor": {"gas"}, "steam": {"boil", "gas"},
+	"old price": {"original"}, "old": {"original"}, "new price": {"new"},
+	"feel cold": {"cools"}, "feel cool": {"cools"}, "get cold": {"cools"}, "cold after": {"cools"},
 	"bigger": {"greater", "larger"}, "larger": {"greater"},
 	"zero":     {"0"},
 	"variable": {"unknown"}, "variables": {"unknown"},

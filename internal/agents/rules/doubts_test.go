@@ -48,6 +48,8 @@ func TestClarifyDoubtsFromTheLesson(t *testing.T) {
 		// "x" between numbers multiplies.
 		{multIntegers, "what is (-7) x 6", []string{"the product is negative"}, []string{"÷"}},
 		{multIntegers, "what is (-7) * 6?", []string{"the product is negative"}, []string{"÷"}},
+		// "the old price" is the lesson's "original amount".
+		{"mathematics/ratios-and-percentages/percentages", "why do we divide by the old price and not the new price?", []string{"compares the change with the original amount"}, nil},
 		// Words the lessons define.
 		{addingFractions, "why do we need the LCM? cant we just use any number?", []string{"Any common multiple works"}, nil},
 		{ratios, "what is HCF again?", []string{"the largest number that divides both"}, nil},
