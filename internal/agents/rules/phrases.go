@@ -466,6 +466,7 @@ var partialWhat = map[string]string{
 	"right value, not written as a percentage":   "your value is right; now write it as a percentage",
 	"right number, but not a percentage":         "the number is right, but it isn't a percentage",
 	"right value, not written as a fraction":     "your value is right; now write it as a fraction in its simplest form",
+	"right value, not written as a mixed number": "your value is right; now write it as a mixed number",
 	"not in simplest form":                       "your value is right, but it can be simplified",
 	"improper fraction, expected a mixed number": "your value is right; now write it as a mixed number",
 	"some values right":                          "some of your values are right, but not all of them",
@@ -481,7 +482,8 @@ const partialDefault = "part of that is right, but something is missing"
 var formOnly = map[string]bool{
 	"right number, wrong unit": true, "right number, unit missing": true, "right number, percent sign missing": true,
 	"right value, not written as a percentage": true, "right value, not written as a fraction": true,
-	"not in simplest form": true, "improper fraction, expected a mixed number": true,
+	"right value, not written as a mixed number": true,
+	"not in simplest form":                       true, "improper fraction, expected a mixed number": true,
 }
 
 // Fallback hints for questions without their own: a conceptual nudge, then

@@ -328,6 +328,9 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 			// Asked for a fraction in simplest form: 0.45 and 45% are the
 			// value, not the fraction.
 			res.Verdict, res.Reason = Partial, "right value, not written as a fraction"
+			if kind == KindMixedNumber {
+				res.Reason = "right value, not written as a mixed number"
+			}
 			return
 		}
 		if (got.form == fFrac || got.form == fMixed) && got.den > 0 && gcd(abs64(got.num), got.den) != 1 {

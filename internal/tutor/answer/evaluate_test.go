@@ -742,6 +742,7 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{Expected{Answer: "54", Kind: KindInteger}, "54%", "right number, but not a percentage"},
 		{Expected{Answer: "9/20", Simplest: true}, "0.45", "right value, not written as a fraction"},
 		{Expected{Answer: "2/5", Simplest: true}, "40%", "right value, not written as a fraction"},
+		{Expected{Answer: "7 1/2", Kind: KindMixedNumber, Simplest: true}, "7.5", "right value, not written as a mixed number"},
 	}
 	for _, r := range reasons {
 		if got := Evaluate(r.exp, r.reply); got.Reason != r.reason {
