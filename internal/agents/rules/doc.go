@@ -35,7 +35,9 @@
 //
 // The answer evaluator's verdict is never questioned. A right answer gets
 // specific praise (the answer and the idea behind it: the first sentence of
-// its worked solution that explains in words, or its first hint); one given
+// its worked solution that explains in words, or its first hint; a learner
+// who writes little or struggles hears the answer named and the next
+// question, without the idea); one given
 // after the worked solution was shown is acknowledged instead and counts as
 // right with help (adequate, 0.5). Then the lesson moves on: the next
 // practice question, the next step's question, the next explanation, or,

@@ -64,7 +64,9 @@ func (l *lesson) onward(bq tutor.BankQuestion, ev answer.Result, h help) {
 	l.note(bq.ID + " correct")
 	l.moveOn()
 	value, why := answerName(bq, ev), idea(bq)
-	if h == afterSolution {
+	if h == afterSolution || l.next != nil && l.pieceSentences() < 3 {
+		// Shown in full just now; or a learner who writes little, or
+		// struggles, gets short replies: the praise and the next question.
 		why = ""
 	}
 	if bq.Kind == answer.KindBoolean || ev.Kind == answer.KindBoolean {
@@ -555,11 +557,18 @@ func piece(paras [][]string, told, k int) (from, to int, ok bool) {
 			for n < len(rest) && slices.ContainsFunc(split(rest, n), func(p string) bool { return len(p) > 360 }) {
 				n++
 			}
-			to := told + len(rest)/n // split's first piece
-			if to == told+1 && len(rest) > 2 && utf8.RuneCountInString(rest[0]) < 40 && len(rest[0])+len(rest[1]) <= 360 {
-				to++ // "Two short rules do the same job." does not stand alone
+			k := len(rest) / n // split's first piece
+			if k == 1 && len(rest) > 2 && utf8.RuneCountInString(rest[0]) < 40 && len(rest[0])+len(rest[1]) <= 360 {
+				k++ // "Two short rules do the same job." does not stand alone
 			}
-			return told, to, true
+			// Nor does a piece end on what opens the next sentence: an
+			// example's setting ("Example: a price goes up from ₹400 to
+			// ₹500.") or a question the lesson answers next ("How many
+			// halves fit into 3 wholes?"). It goes with the next piece.
+			if last := rest[k-1]; k > 1 && k < len(rest) && (strings.HasPrefix(last, "Example") || strings.HasSuffix(last, "?")) {
+				k--
+			}
+			return told, told + k, true
 		}
 		start += len(ss)
 	}

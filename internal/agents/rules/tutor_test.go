@@ -761,21 +761,55 @@ func TestFirstReplyLength(t *testing.T) {
 }
 
 // A short opening sentence is not a piece of its own: "Two short rules do
-// the same job." comes with the first rule.
-func TestShortOpenerNotAlone(t *testing.T) {
-	topic := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
-	for _, st := range topic.Steps {
-		if st.Type != tutor.StepExplain {
-			continue
-		}
-		for _, k := range []int{2, 3} {
-			texts, _ := pieces(st, k)
-			for i, p := range texts {
-				if ss := sentences(p); len(ss) == 1 && utf8.RuneCountInString(p) < 40 && i < len(texts)-1 {
-					t.Errorf("step %q, %d sentences a piece: %q stands alone", st.Title, k, p)
+// the same job." comes with the first rule. Nor does a piece end on an
+// example's setting or a question that the next sentence answers.
+func TestPiecesDoNotEndMidThought(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	for _, key := range keys {
+		for _, st := range topics[key].Steps {
+			if st.Type != tutor.StepExplain {
+				continue
+			}
+			for _, k := range []int{2, 3} {
+				texts, sp := pieces(st, k)
+				for i, p := range texts {
+					ss := sentences(p)
+					last := ss[len(ss)-1]
+					switch {
+					case len(ss) == 1 && utf8.RuneCountInString(p) < 40 && i < len(texts)-1:
+						t.Errorf("%s step %q, %d sentences a piece: %q stands alone", key, st.Title, k, p)
+					case i < len(texts)-1 && len(ss) > 1 && sameParagraph(st, sp[i][1]) && (strings.HasPrefix(last, "Example") || strings.HasSuffix(last, "?")):
+						t.Errorf("%s step %q, %d sentences a piece: %q ends mid-thought", key, st.Title, k, p)
+					}
 				}
 			}
 		}
+	}
+}
+
+// sameParagraph reports whether the sentence at index i of a step's
+// content continues the paragraph of the one before it.
+func sameParagraph(st tutor.Step, i int) bool {
+	n := 0
+	for _, para := range contentSentences(st) {
+		if i > n && i < n+len(para) {
+			return true
+		}
+		n += len(para)
+	}
+	return false
+}
+
+// A learner who writes little hears short praise before the next
+// question: the answer named, not the idea behind it as well.
+func TestShortPraiseForQuietLearners(t *testing.T) {
+	d, bq := pendingOn(t, addingFractions, "like-1", 0)
+	x := d.say(rightAnswer(bq))
+	if d.pending() == nil {
+		t.Fatal("setup: no next question after the right answer")
+	}
+	if why := idea(bq); why != "" && strings.Contains(x.text(), why) {
+		t.Errorf("reply %q to a quiet learner repeats the idea %q", x.text(), why)
 	}
 }
 
