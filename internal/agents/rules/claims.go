@@ -93,7 +93,9 @@ func worked(msg string) (string, bool) {
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
 // compare.
 func sameValue(msg string, runs [][]mathToken) (string, bool) {
-	if !asksSame.MatchString(msg) || len(runs) != 2 {
+	// The two values stand right around the phrase: "is step 2 the same
+	// as step 3?" compares steps, not numbers.
+	if !sameAround.MatchString(msg) || len(runs) != 2 {
 		return "", false
 	}
 	a, aok := evalTokens(runs[0], "", nil)
@@ -107,8 +109,12 @@ func sameValue(msg string, runs [][]mathToken) (string, bool) {
 		return "Yes: " + sa + " = " + ratString(a) + " and " + sb + " = " + ratString(b) + ".", true
 	case a.Cmp(b) == 0:
 		return "Yes: " + sa + " = " + sb + ".", true
-	case hasOp(runs[0]) || hasOp(runs[1]):
+	case hasOp(runs[0]) && hasOp(runs[1]):
 		return "No: " + sa + " = " + ratString(a) + ", but " + sb + " = " + ratString(b) + ".", true
+	case hasOp(runs[0]):
+		return "No: " + sa + " = " + ratString(a) + ", not " + sb + ".", true
+	case hasOp(runs[1]):
+		return "No: " + sb + " = " + ratString(b) + ", not " + sa + ".", true
 	}
 	// Plain values: the first written in the form of the second.
 	var as string
@@ -118,14 +124,15 @@ func sameValue(msg string, runs [][]mathToken) (string, bool) {
 	case strings.Contains(t, "/"):
 		as = fractionString(a)
 	default:
-		as = ratString(a)
+		as = decimalString(a)
 	}
 	return "No: " + sa + " = " + as + ", not " + sb + ".", true
 }
 
 var (
-	// asksSame finds a doubt that compares two values.
-	asksSame = regexp.MustCompile(`(?i)\b(?:same as|equal to|equals|equivalent to)\b`)
+	// sameAround finds a doubt that compares two values written right
+	// around the phrase.
+	sameAround = regexp.MustCompile(`(?i)[\d%)]\s*(?:is\s+|are\s+)?(?:the\s+)?(?:same as|equal to|equals|equivalent to)\s*[-−(]?\s*\d`)
 	// notSums finds numbers that are no sums: times and ratios, dates,
 	// thousands.
 	notSums = regexp.MustCompile(`\d\s*:\s*\d|\d+/\d+/\d+|\d,\d{3}`)
@@ -221,7 +228,7 @@ func mathRuns(msg string) [][]mathToken {
 			case w == "of" && len(cur) > 0 && cur[len(cur)-1].kind == mNum && strings.ContainsAny(cur[len(cur)-1].text, "%/"):
 				// "20% of 50", "3/4 of 20": multiplying.
 				cur = append(cur, mathToken{mOp, "of"})
-			case (w == "x" || w == "X") && i > 0 && (unicode.IsSpace(rs[i-1]) || rs[i-1] == ')') && !xUnknown && timesAt(cur, rs, j):
+			case (w == "x" || w == "X") && !xUnknown && timesAt(cur, rs, j):
 				// "(-7) x 6": x between numbers multiplies.
 				cur = append(cur, mathToken{mOp, "×"})
 			case i > 0 && (rs[i-1] == '\'' || rs[i-1] == '’'):
@@ -434,6 +441,16 @@ func showTokens(ts []mathToken, unknown string, value *big.Rat) string {
 	return b.String()
 }
 
+// decimalString writes a value as a decimal, to four places at most ("about
+// 0.3333" when it does not end there).
+func decimalString(v *big.Rat) string {
+	s := strings.TrimRight(strings.TrimRight(v.FloatString(4), "0"), ".")
+	if back, ok := new(big.Rat).SetString(s); !ok || back.Cmp(v) != 0 {
+		return "about " + s
+	}
+	return s
+}
+
 // fractionString writes an exact value as an integer or a fraction in
 // lowest terms.
 func fractionString(v *big.Rat) string {
@@ -492,7 +509,7 @@ func numberValue(s string) (*big.Rat, bool) {
 
 // unknownX finds x used as an unknown: given a value, or written after a
 // number.
-var unknownX = regexp.MustCompile(`(?i)\bx\s*=|\dx\b`)
+var unknownX = regexp.MustCompile(`(?i)\bx\s*=|\dx\b|\dx\s*[-+=)]|\(x`)
 
 // opNext reports whether an operator, "=" or ")" comes next after rs[j],
 // spaces aside: "a = 3", "a + 2".

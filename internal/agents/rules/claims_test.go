@@ -31,6 +31,10 @@ func TestWorked(t *testing.T) {
 		{"is 0.5 the same as 5%?", "No: 0.5 = 50%, not 5%."},
 		{"is 50% of 20 the same as 20% of 50?", "Yes: 50% of 20 = 10 and 20% of 50 = 10."},
 		{"is 3/4 equal to 0.7", "No: 3/4 = 0.75, not 0.7."},
+		{"is 1/3 the same as 0.33?", "No: 1/3 = about 0.3333, not 0.33."},
+		{"does 3 + 4 equals 8?", "No: 3 + 4 = 7, not 8."},
+		{"what is 5x3", "5 × 3 = 15."},
+		{"is 5x3 = 15?", "Yes: 5 × 3 = 15."},
 		{"is x = 2 a solution of 3x - 1 = 5?", "Yes: with x = 2, 3 × 2 - 1 = 5, so both sides are equal."},
 		{"is x = 2 the answer to 2x(x+1) = 12?", "Yes: with x = 2, 2 × 2 × (2 + 1) = 12, so both sides are equal."},
 		{"is x = 4 or x = 5 the answer to 2x+3=11", "Yes: with x = 4, 2 × 4 + 3 = 11, so both sides are equal."},
@@ -44,7 +48,7 @@ func TestWorked(t *testing.T) {
 			t.Errorf("worked(%q) = %q, %v; want %q", tc.msg, got, ok, tc.want)
 		}
 	}
-	for _, msg := range []string{"pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
+	for _, msg := range []string{"Is step 2 the same as step 3?", "is chapter 5 equal to lesson 6", "pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
 		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
 		"is -7 the answer?", "what does 3 : 5 mean", "I got 12"} {
 		if got, ok := worked(msg); ok {

@@ -158,13 +158,13 @@ func TestDiscouragedLearner(t *testing.T) {
 	if d, _ := pendingOn(t, ratios, "share-1", 0); says(d.say("I don't know").text(), mChinUp) {
 		t.Error("a plain I don't know gets the kind word for a discouraged learner")
 	}
-	for _, msg := range []string{"that wasn't so hard", "I'm not bad at this", "I don't hate maths", "why is this so hard?"} {
+	for _, msg := range []string{"that wasn't so hard", "I'm not bad at this", "I don't hate maths", "why is this so hard?", "I'm not, like, stupid"} {
 		if self, task := discouraged(msg); self || task {
 			t.Errorf("discouraged(%q) = %v, %v; want neither", msg, self, task)
 		}
 	}
 	for msg, want := range map[string][2]bool{"no, I'm so stupid": {true, false}, "no i hate this": {false, true},
-		"this isn't easy, it's too hard": {false, true}, "I hate myself": {true, false}} {
+		"this isn't easy, it's too hard": {false, true}, "I hate myself": {true, false}, "I don't get it, too hard": {false, true}} {
 		if self, task := discouraged(msg); self != want[0] || task != want[1] {
 			t.Errorf("discouraged(%q) = %v, %v; want %v", msg, self, task, want)
 		}
@@ -268,8 +268,9 @@ func TestAnswerBeforeTheQuestion(t *testing.T) {
 }
 
 func TestAnswerLike(t *testing.T) {
-	for msg, want := range map[string]bool{"I think its 7/18": true, "12": true, "it's 5": true, "3:5": true,
-		"I'm in grade 7": false, "step 2 please": false, "ok": false} {
+	for msg, want := range map[string]bool{"I think its 7/18": true, "12": true, "it's 5": true, "3:5": true, "7/18": true,
+		"I'm in grade 7": false, "step 2 please": false, "ok": false, "this is for grade 7": false,
+		"ok got it, 2 more to go": false, "I got 100 in my test yesterday": false, "it's 3 pm here": false} {
 		if got := answerLike.MatchString(msg); got != want {
 			t.Errorf("answerLike(%q) = %v, want %v", msg, got, want)
 		}

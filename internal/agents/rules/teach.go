@@ -685,10 +685,11 @@ func (l *lesson) complete() {
 	l.note("lesson complete")
 }
 
-// answerLike matches a message that gives an answer: a fraction, a ratio
-// or a bare number, or a number after "I think", "it's", "I got", "the
-// answer is" ("I'm in grade 7" and "step 2 please" give none).
-var answerLike = regexp.MustCompile(`(?i)\d\s*/\s*\d|\d\s*:\s*\d|^\s*-?\d+(?:\.\d+)?\s*$|\b(?:think|answer|it'?s|got|equals?|is)\b[^0-9]{0,12}-?\d`)
+// answerLike matches a message that gives an answer: one that ends on a
+// fraction or a ratio, a bare number, or a number at its end after "I
+// think", "it's", "the answer is" ("I'm in grade 7", "step 2 please", "it's
+// 3 pm here" give none).
+var answerLike = regexp.MustCompile(`(?i)^[^0-9]{0,20}(?:\d+\s*/\s*\d+|\d+\s*:\s*\d+)\s*[.!]?\s*$|^\s*-?\d+(?:\.\d+)?\s*$|\b(?:think|answer|it'?s|equals?)\b[^0-9]{0,12}-?\d[\d/.:%]*\s*[.!]?\s*$`)
 
 // offerMore offers a harder question when the session has turns left for
 // it, and says goodbye when it has not.

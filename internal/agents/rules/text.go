@@ -301,7 +301,7 @@ func discouraged(msg string) (self, task bool) {
 		w := " " + strings.Join(words(clause), " ") + " "
 		negated := func(at int) bool {
 			before := strings.Fields(w[:at])
-			for _, x := range before[max(0, len(before)-3):] {
+			for _, x := range before[max(0, len(before)-2):] {
 				switch x {
 				case "not", "dont", "didnt", "doesnt", "wasnt", "isnt", "arent", "never":
 					return true
@@ -326,7 +326,7 @@ func discouraged(msg string) (self, task bool) {
 }
 
 // clauseSplit splits a message into its clauses.
-var clauseSplit = regexp.MustCompile(`[,.;!]+`)
+var clauseSplit = regexp.MustCompile(`[.;!]+`)
 
 // isDiscouraged reports whether msg is discouraged in either way.
 func isDiscouraged(msg string) bool {

@@ -2,7 +2,6 @@ package answer
 
 import (
 	"math"
-	"regexp"
 	"strings"
 )
 
@@ -511,8 +510,16 @@ var (
 	// restating are the words with which "or" restates an answer rather
 	// than offer another.
 	restating = map[string]bool{"rather": true, "exactly": true, "precisely": true, "mean": true, "called": true, "known": true, "also": true}
-	// formula matches a chemical formula: CO2, O2, H2O.
-	formula = regexp.MustCompile(`(?i)\b[a-z]{1,2}\d[a-z0-9]*\b`)
+	// formulaNames pairs common chemical formulas with their names, both
+	// ways, so that "carbon dioxide or CO2" names one substance twice.
+	formulaNames = func() map[string]string {
+		m := map[string]string{}
+		for _, p := range [][2]string{{"co2", "carbon dioxide"}, {"o2", "oxygen"}, {"h2o", "water"}, {"n2", "nitrogen"},
+			{"h2", "hydrogen"}, {"nacl", "sodium chloride"}, {"c6h12o6", "glucose"}, {"co", "carbon monoxide"}, {"ch4", "methane"}} {
+			m[p[0]], m[p[1]] = p[1], p[0]
+		}
+		return m
+	}()
 )
 
 // orHedged turns a reply that gives the right answer beside another with
@@ -539,20 +546,29 @@ func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) 
 	if len(strings.Fields(left)) > 5 || len(strings.Fields(right)) > 5 {
 		return
 	}
-	for _, t := range toks {
-		// "solid, not liquid or gas", "solid or, more exactly,
-		// crystalline": the other side is ruled out or restated.
-		if t.kind == tWord && (isNegator(t.text) || restating[t.text]) {
+	// "solid, not liquid or gas": both other options ruled out. "solid
+	// or, more exactly, crystalline": the answer restated.
+	if at >= 2 && toks[at-2].kind == tWord && isNegator(toks[at-2].text) {
+		return
+	}
+	for _, t := range toks[at+1 : min(len(toks), at+4)] {
+		if t.kind == tWord && restating[t.text] {
 			return
 		}
-	}
-	if formula.MatchString(left) || formula.MatchString(right) {
-		return // "carbon dioxide or CO2": a name and its formula
 	}
 	one := exp
 	one.Kind = kind
 	l, r := Evaluate(one, left).Verdict == Correct, Evaluate(one, right).Verdict == Correct
-	if l != r {
-		res.Verdict, res.Reason = NotAttempt, "hedged between two answers"
+	if l == r {
+		return
 	}
+	// "carbon dioxide or CO2": a name and its formula.
+	other := right
+	if r {
+		other = left
+	}
+	if f, ok := formulaNames[strings.ToLower(strings.TrimSpace(strings.Trim(other, " ,.?!")))]; ok && Evaluate(one, f).Verdict == Correct {
+		return
+	}
+	res.Verdict, res.Reason = NotAttempt, "hedged between two answers"
 }

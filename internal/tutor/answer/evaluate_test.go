@@ -257,6 +257,7 @@ func TestEvaluateChoice(t *testing.T) {
 		{"or hedge of letters", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "A or C", NotAttempt, ""},
 		{"or hedge, right one first", Expected{Answer: "A", Options: []string{"solid", "liquid", "gas"}}, "A or C", NotAttempt, ""},
 		{"or after a negation", Expected{Answer: "A", Options: []string{"solid", "liquid", "gas"}}, "A (solid), not B or C", Correct, ""},
+		{"or, then not sure", Expected{Answer: "A", Options: []string{"solid", "liquid", "gas"}}, "A or C, not sure", NotAttempt, ""},
 		{"or the same option", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "C or solid", Correct, ""},
 		{"letter", b, "B", Correct, "B"},
 		{"lower", b, "b", Correct, ""},
@@ -287,6 +288,10 @@ func TestEvaluateText(t *testing.T) {
 	paris := Expected{Answer: "Paris", Accept: []string{"Paree"}}
 	runEvalCases(t, []evalCase{
 		{"or with a formula", Expected{Answer: "carbon dioxide", Kind: KindText}, "carbon dioxide or CO2", Correct, ""},
+		{"or with its name", Expected{Answer: "O2", Kind: KindText}, "oxygen or O2", Correct, ""},
+		{"or with another formula", Expected{Answer: "O2", Kind: KindText}, "CO2 or O2", NotAttempt, ""},
+		{"or, then unsure", Expected{Answer: "solid", Kind: KindText}, "solid or liquid, I don't know", NotAttempt, ""},
+		{"or, then not sure", Expected{Answer: "solid", Kind: KindText}, "liquid or solid, not sure", NotAttempt, ""},
 		{"or after a negation", Expected{Answer: "solid", Kind: KindText}, "it's solid, not liquid or gas", Correct, ""},
 		{"or restating", Expected{Answer: "solid", Kind: KindText}, "solid or, more exactly, crystalline", Correct, ""},
 		{"or, neither right", Expected{Answer: "solid", Kind: KindText}, "liquid or gas", Incorrect, ""},
