@@ -53,6 +53,7 @@ func TestClarifyDoubtsFromTheLesson(t *testing.T) {
 		// Words the lessons define.
 		{addingFractions, "why do we need the LCM? cant we just use any number?", []string{"Any common multiple works"}, nil},
 		{ratios, "what is HCF again?", []string{"the largest number that divides both"}, nil},
+		{"mathematics/fractions/dividing-fractions", "what is numerator again?", []string{"numerator (the top number)"}, nil},
 		// Regression checks: doubts that already worked.
 		{addingIntegers, "what is an additive inverse", []string{"called its additive inverse"}, nil},
 		{addingIntegers, "how do I add -8 and 5?", []string{"to add a negative number, move left"}, nil},
