@@ -43,7 +43,7 @@ func NewMetrics() *Metrics {
 			Name: "tutord_turns_total", Help: "Committed turns by mode and engine (rules or a model provider).",
 		}, []string{"mode", "engine"}),
 		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "tutord_cas_conflicts_total", Help: "Turns that lost the compare-and-swap to another writer.",
+			Name: "tutord_cas_conflicts_total", Help: "Turns and session changes that lost to another writer, reported to the client as a conflict.",
 		}),
 		websockets: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "tutord_websockets_open", Help: "Open WebSocket connections.",

@@ -55,6 +55,9 @@ type Engines interface {
 // safe for concurrent use.
 type Observer interface {
 	TurnCompleted(mode tutor.Mode, engine string, d time.Duration)
+	// Conflict hears of a conflict reported to a caller: another writer
+	// changed the session during a turn or a change. A copy in memory that
+	// its turn's commit found stale, the turn then run again, is none.
 	Conflict()
 }
 
