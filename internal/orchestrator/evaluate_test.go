@@ -55,15 +55,29 @@ func TestEchoed(t *testing.T) {
 	}
 }
 
+// judgeCase is a reply to a question with an integer answer, and the
+// verdict judge should give it.
+type judgeCase struct {
+	question, answer, reply string
+	want                    answer.Verdict
+}
+
+func checkJudge(t *testing.T, tests []judgeCase) {
+	t.Helper()
+	for _, tt := range tests {
+		exp := answer.Expected{Answer: tt.answer, Kind: answer.KindInteger}
+		if got := judge(exp, tt.question, tt.reply); got.Verdict != tt.want {
+			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.question, got.Verdict, got.Reason, tt.want)
+		}
+	}
+}
+
 // TestListed: a reply listing several values is judged by the one given
 // for what the question asks.
 func TestListed(t *testing.T) {
 	const share = "₹900 is divided between Asha and Bina in the ratio 4 : 5. How many rupees does Bina get?"
 	const larger = "Two numbers are in the ratio 3 : 7 and their sum is 80. What is the larger number?"
-	tests := []struct {
-		question, answer, reply string
-		want                    answer.Verdict
-	}{
+	checkJudge(t, []judgeCase{
 		{share, "500", "Asha 400, Bina 500", answer.Correct},
 		{share, "500", "Asha gets 400 and Bina gets 500", answer.Correct},
 		{share, "500", "Bina's share is 500, Asha's 400", answer.Correct},
@@ -84,13 +98,7 @@ func TestListed(t *testing.T) {
 		{share, "500", "It's 500, Bina gets 5 parts", answer.Correct},
 		{share, "500", "₹400 and ₹500", answer.NotAttempt},
 		{share, "500", "400 rupees and 500 rupees", answer.NotAttempt},
-	}
-	for _, tt := range tests {
-		exp := answer.Expected{Answer: tt.answer, Kind: answer.KindInteger}
-		if got := listed(answer.Evaluate(exp, tt.reply), exp, tt.question, tt.reply); got.Verdict != tt.want {
-			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.question, got.Verdict, got.Reason, tt.want)
-		}
-	}
+	})
 	// Other kinds are left alone: "3 and 5/6" is one mixed number.
 	exp := answer.Expected{Answer: "3 5/6", Kind: answer.KindMixedNumber}
 	if got := listed(answer.Evaluate(exp, "3 and 5/6"), exp, "What is 1 1/2 + 2 1/3?", "3 and 5/6"); got.Verdict != answer.Correct {
@@ -102,10 +110,7 @@ func TestListed(t *testing.T) {
 // side, and "which is smaller" with its smaller one.
 func TestCompared(t *testing.T) {
 	greater, smaller := "Which is greater, -7 or -2?", "Which is smaller, -7 or -2?"
-	tests := []struct {
-		question, answer, reply string
-		want                    answer.Verdict
-	}{
+	checkJudge(t, []judgeCase{
 		{greater, "-2", "-7 < -2", answer.Correct},
 		{greater, "-2", "-2 > -7", answer.Correct},
 		{greater, "-2", "-7 > -2", answer.Incorrect},
@@ -117,11 +122,5 @@ func TestCompared(t *testing.T) {
 		{"Which is greater, -7 or -2? Use what the lesson showed.", "-2", "-2 > -7", answer.Correct},
 		{"Which is more negative, -3 or -8?", "-8", "-8 < -3", answer.Correct},
 		{"Which is the greatest: -7, -2 or -9?", "-2", "-7 < -2", answer.Correct},
-	}
-	for _, tt := range tests {
-		exp := answer.Expected{Answer: tt.answer, Kind: answer.KindInteger}
-		if got := judge(exp, tt.question, tt.reply); got.Verdict != tt.want {
-			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.question, got.Verdict, got.Reason, tt.want)
-		}
-	}
+	})
 }
