@@ -74,8 +74,9 @@ func tutorSays(mods ...func(*TutorOutput)) *TutorOutput {
 	return o
 }
 
-func correct(o *TutorOutput) { o.AnswerCorrect = ptr(true) }
-func wrong(o *TutorOutput)   { o.AnswerCorrect = ptr(false) }
+func correct(o *TutorOutput)   { o.AnswerCorrect = ptr(true) }
+func wrong(o *TutorOutput)     { o.AnswerCorrect = ptr(false) }
+func rightStep(o *TutorOutput) { o.RightStep = true }
 func advance(step int) func(*TutorOutput) {
 	return func(o *TutorOutput) { o.AdvanceToStep = ptr(step) }
 }

@@ -33,6 +33,8 @@ func TestGuardCorrectness(t *testing.T) {
 		{"no verdict: the tutor judges", pending, "", "", tutorSays(correct), ptr(true), ptr(ResultCorrect), nil},
 		{"I don't know is not an answer", pending, PrecheckIDK, "", tutorSays(wrong), nil, nil, []Override{OverrideNotAnAnswer}},
 		{"off-topic is not an answer", pending, PrecheckOffTopic, "", tutorSays(wrong), nil, nil, []Override{OverrideNotAnAnswer}},
+		{"a right step is not judged", pending, "", answer.Incorrect, tutorSays(rightStep), nil, nil, nil},
+		{"a right step that is the answer is right", pending, "", answer.Correct, tutorSays(rightStep), ptr(true), ptr(ResultCorrect), []Override{OverrideVerdict}},
 		{"verdict without a pending question is ignored", none, "", answer.Incorrect, tutorSays(correct), ptr(true), ptr(ResultCorrect), nil},
 	}
 	for _, tt := range tests {

@@ -73,6 +73,13 @@ type TutorOutput struct {
 	SessionComplete        bool            `json:"session_complete" jsonschema:"True only when the student has finished the final step and shown understanding, or in a doubts session has said they are done."`
 	TurnSummary            string          `json:"turn_summary" jsonschema:"One sentence of at most 80 characters summarising this turn."`
 	Reasoning              string          `json:"reasoning" jsonschema:"Your private reasoning about the teaching move. Never shown to the student."`
+
+	// RightStep reports that the learner's reply is a right intermediate
+	// step of the pending question's worked solution ("100" for one part
+	// of ₹900 shared 4 : 5), not an answer to it: the guardrails then count
+	// no wrong attempt. Only program code sets it (the rules engine, which
+	// finds the step in the solution); it is no part of a model's output.
+	RightStep bool `json:"-"`
 }
 
 // Validate reports the ways the output breaks the output contract beyond

@@ -62,6 +62,9 @@ func TestStepRight(t *testing.T) {
 			if says(x.text(), mWalkThrough) || strings.Contains(x.text(), bq.Answer) {
 				t.Errorf("reply %q walks through or gives the answer %s", x.text(), bq.Answer)
 			}
+			if q := x.after.LastQuestion; q == nil || q.WrongAttempts != tc.wrong || q.Phase != x.before.LastQuestion.Phase {
+				t.Errorf("the step counts as a wrong attempt: question after it %+v", q)
+			}
 		})
 	}
 	for _, tc := range []struct {

@@ -240,9 +240,8 @@ func (l *lesson) spotted(q *tutor.Question, bq tutor.BankQuestion) (string, bool
 // than the answer ("100" for one part of ₹900 shared 4 : 5, when Bina's
 // share is asked), and reports whether it was one. The step is named in
 // the worked solution's words and the learner asked to go on, with
-// answer_correct unset and no hint or solution. The domain's guardrails
-// still set answer_correct from the evaluator's "incorrect" (tutor.Guard),
-// so ApplyTurn counts a wrong attempt all the same.
+// answer_correct unset, RightStep set (so the guardrails count no wrong
+// attempt) and no hint or solution.
 func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 	said := strings.TrimSpace(ev.Extracted)
 	if said == "" {
@@ -264,6 +263,7 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 	for _, st := range stepResults(bq) {
 		if st.value == vs[0] && !strings.Contains(prev, st.said) { // the same step again is no progress
 			l.say(mStepRight, "{what}", st.said)
+			l.out.RightStep = true
 			l.note(bq.ID + " step right: " + st.said)
 			return true
 		}
