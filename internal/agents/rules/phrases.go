@@ -83,6 +83,8 @@ const (
 	mAfterRecap    // after the recap of a completed session
 	mReversed      // a ratio with its terms the other way round: {answer}
 	mHoldOn        // an answer given while no question is asked
+	mAStep         // a step of the worked solution, as a clue once every hint is given: {step}
+	mHowFar        // asks how far the learner got, once every hint and step is given
 
 	moveCount // the number of moves, not a move
 )
@@ -434,6 +436,15 @@ var phrasebook = map[move][]string{
 	mRecap: {
 		"In this lesson we worked through {concepts}{name}.",
 		"We covered {concepts}.",
+	},
+	mAStep: {
+		"Here's a step on the way: {step}.",
+		"One step towards it: {step}.",
+		"Try starting from this: {step}.",
+	},
+	mHowFar: {
+		"Tell me how far you got, and we'll take the next step together.",
+		"What have you worked out so far? Let's go on from there.",
 	},
 	mSpotted: {
 		"Not quite{name}: it looks like you {did}.",

@@ -279,3 +279,47 @@ func TestAnswerLike(t *testing.T) {
 		}
 	}
 }
+
+// TestCluesDoNotRepeat: asked for a clue again and again, the tutor gives
+// the hints, then steps of the worked solution short of the answer, then
+// asks how far the learner got; it never repeats a clue it gave since the
+// question was asked.
+func TestCluesDoNotRepeat(t *testing.T) {
+	d, bq := pendingOn(t, ratios, "share-1", 0)
+	steps := stepResults(bq)
+	if len(steps) == 0 {
+		t.Fatal("share-1 has no steps")
+	}
+	var given []string
+	for i := range 6 {
+		x := d.say("how do I start?")
+		text := x.text()
+		for _, g := range given {
+			if strings.Contains(text, g) {
+				t.Errorf("clue %d %q repeats %q", i+1, text, g)
+			}
+		}
+		switch {
+		case i < 2:
+			if h := hint(bq, i+1); !strings.Contains(text, h) {
+				t.Errorf("clue %d %q lacks hint %d %q", i+1, text, i+1, h)
+			} else {
+				given = append(given, h)
+			}
+		case says(text, mAStep):
+			for _, st := range steps {
+				if strings.Contains(text, st.said) {
+					given = append(given, st.said)
+				}
+			}
+		case !says(text, mHowFar) || says(text, mClue):
+			t.Errorf("clue %d %q: want a step of the solution or how far they got, without a clue promised", i+1, text)
+		}
+		if strings.Contains(text, bq.Answer) {
+			t.Errorf("clue %d %q gives the answer %s", i+1, text, bq.Answer)
+		}
+	}
+	if len(given) < 3 {
+		t.Errorf("the clues gave %q: want the hints and at least one step", given)
+	}
+}

@@ -198,27 +198,52 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	default:
 		l.say(mStill)
 	}
-	l.add(hint(bq, l.freshHint(bq, q.NextHint(attempt))))
-	l.say(mTryAgain)
+	if l.clue(bq, q.NextHint(attempt)) {
+		l.say(mTryAgain)
+	}
 }
 
-// freshHint returns the hint level to give from level on: a hint given a
-// moment ago (a clue for a doubt in between, the hint for the last miss)
-// is not given again while a later one is left.
-func (l *lesson) freshHint(bq tutor.BankQuestion, level int) int {
+// clue gives the help from hint level on that the learner has not had
+// since the question was asked (a clue for a doubt in between, the hint
+// for the last miss):
+// the first such hint; once every hint was given, a step of the worked
+// solution short of the answer (see stepResults); once every step was too,
+// it asks how far the learner got rather than repeat itself, and reports
+// false: the reply then needs no "try again". The intro moves go before a
+// clue, not before the question.
+func (l *lesson) clue(bq tutor.BankQuestion, level int, intro ...move) bool {
 	// The replies since the question was asked: a reply of the question
 	// before may have given the same words (a shared fallback hint).
 	var recent []string
-	for _, r := range strings.Split(l.lastReplies(2), "\n") {
+	for _, r := range strings.Split(l.lastReplies(6), "\n") {
 		if strings.Contains(r, strings.TrimSpace(bq.Text)) {
 			break
 		}
 		recent = append(recent, r)
 	}
-	for level < tutor.MaxHints && strings.Contains(strings.Join(recent, "\n"), hint(bq, level)) {
-		level++
+	given := strings.Join(recent, "\n")
+	for ; level <= tutor.MaxHints; level++ {
+		if h := hint(bq, level); !strings.Contains(given, h) {
+			l.sayAll(intro)
+			l.add(h)
+			return true
+		}
 	}
-	return level
+	for _, st := range stepResults(bq) {
+		if !strings.Contains(given, st.said) {
+			l.sayAll(intro)
+			l.say(mAStep, "{step}", st.said)
+			return true
+		}
+	}
+	l.say(mHowFar)
+	return false
+}
+
+func (l *lesson) sayAll(moves []move) {
+	for _, m := range moves {
+		l.say(m)
+	}
 }
 
 // spotted returns, in the learner's words, the known mistake of the bank
@@ -426,9 +451,9 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 			l.note("doubt not in the lesson during " + bq.ID)
 			return
 		}
-		l.say(mClue)
-		l.add(hint(bq, l.freshHint(bq, q.NextHint(q.WrongAttempts))))
-		l.say(mTryAgain)
+		if l.clue(bq, q.NextHint(q.WrongAttempts), mClue) {
+			l.say(mTryAgain)
+		}
 		l.note("gave a clue on " + bq.ID)
 	default:
 		l.say(mWaiting, "{q}", questionText(bq))

@@ -945,10 +945,20 @@ func TestIDKMovesUpTheHints(t *testing.T) {
 	t.Run("a wrong answer goes on from the hints given", func(t *testing.T) {
 		d, q := setup(t)
 		d.say("I don't know")
-		d.say("I don't know")
 		x := d.say(wrongAnswer(t, q))
 		if !strings.Contains(x.text(), q.Hints[1]) || strings.Contains(x.text(), q.Hints[0]) {
-			t.Errorf("a wrong answer after the hints: reply %q, want the second hint", x.text())
+			t.Errorf("a wrong answer after the first hint: reply %q, want the second hint", x.text())
+		}
+	})
+
+	t.Run("a wrong answer after every hint", func(t *testing.T) {
+		d, q := setup(t)
+		d.say("I don't know")
+		d.say("I don't know")
+		x := d.say(wrongAnswer(t, q))
+		noRepeat(t, d, x, q)
+		if !says(x.text(), mAStep) && !says(x.text(), mHowFar) {
+			t.Errorf("a wrong answer after every hint: reply %q, want a step of the solution or how far they got", x.text())
 		}
 	})
 
