@@ -154,6 +154,52 @@ func TestTurnAfterAnotherReplicasTurn(t *testing.T) {
 	}
 }
 
+// An announcement of another replica's turn that arrives while a turn here
+// is between its commit and keeping its copy in memory is not lost: the
+// next turn here reads the stored session instead of failing its
+// compare-and-swap on the older copy.
+func TestAnnouncementDuringCommit(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	other := newOrchestrator(t, f.st, f.src)
+	st := &afterCommitStore{countingStore: countingStore{Store: f.st}}
+	here := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Store = st })
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	st.after = func() {
+		r, err := other.ProcessTurn(ctx, id, "from the other replica", "")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		here.SessionChanged(id, r.Session.Row.Version)
+	}
+	if _, err := here.ProcessTurn(ctx, id, "ready", ""); err != nil {
+		t.Fatal(err)
+	}
+	r, err := here.ProcessTurn(ctx, id, "and back here", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Session.State.TurnCount != 3 || st.stale.Load() != 0 {
+		t.Fatalf("turn %d after %d failed compare-and-swaps; want turn 3 and none", r.Session.State.TurnCount, st.stale.Load())
+	}
+}
+
+// afterCommitStore calls after once, after the first successful commit.
+type afterCommitStore struct {
+	countingStore
+	once  sync.Once
+	after func()
+}
+
+func (a *afterCommitStore) CommitTurn(ctx context.Context, t store.Turn) (int64, error) {
+	v, err := a.countingStore.CommitTurn(ctx, t)
+	if err == nil {
+		a.once.Do(a.after)
+	}
+	return v, err
+}
+
 // A retry of a client turn whose first attempt another replica commits
 // while the retry runs here gets that attempt's response, and is not run a
 // second time.

@@ -199,6 +199,10 @@ func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) e
 type sessionCache struct {
 	mu sync.Mutex
 	m  map[uuid.UUID]Session
+	// newer holds versions announced (dropOlder) for sessions without a
+	// current entry: a turn of this process may be committing one, and
+	// the copy it puts afterwards must not be older.
+	newer map[uuid.UUID]int64
 }
 
 // maxCached bounds the cache: it holds the sessions in conversation now.
@@ -214,6 +218,16 @@ func (c *sessionCache) get(id uuid.UUID) (Session, bool) {
 func (c *sessionCache) put(se Session) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if v, ok := c.newer[se.Row.ID]; ok {
+		delete(c.newer, se.Row.ID)
+		if se.Row.Version < v {
+			// Another process committed after this copy's commit, and
+			// announced it first: keeping the copy would only fail the
+			// next turn's compare-and-swap.
+			delete(c.m, se.Row.ID)
+			return
+		}
+	}
 	if len(c.m) >= maxCached {
 		for k := range c.m { // drop an arbitrary entry
 			delete(c.m, k)
@@ -229,17 +243,29 @@ func (c *sessionCache) drop(id uuid.UUID) {
 	delete(c.m, id)
 }
 
-// dropOlder drops the entry of session id if it is older than version.
+// dropOlder drops the entry of session id if it is older than version,
+// and remembers version for a copy put later (see put).
 func (c *sessionCache) dropOlder(id uuid.UUID, version int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if se, ok := c.m[id]; ok && se.Row.Version < version {
+	se, ok := c.m[id]
+	switch {
+	case ok && se.Row.Version >= version:
+		return
+	case ok:
 		delete(c.m, id)
 	}
+	if c.newer == nil || len(c.newer) >= maxCached {
+		// Announcements of sessions this process never puts pile up:
+		// forgetting them costs at most a failed compare-and-swap.
+		c.newer = make(map[uuid.UUID]int64)
+	}
+	c.newer[id] = max(c.newer[id], version)
 }
 
 func (c *sessionCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.m)
+	clear(c.newer)
 }
