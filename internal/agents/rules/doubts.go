@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"math"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
+	"weak"
 
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -589,8 +592,8 @@ func explain(t *tutor.Topic, src source, question string, n int, keep func(strin
 	if !ok {
 		return "", nil, false
 	}
-	for _, ps := range lt.tiers {
-		p, a, ok := lt.best(ps, false)
+	for tier := range lt.tiers {
+		p, a, ok := lt.best(tier, false)
 		if !ok {
 			continue
 		}
@@ -632,8 +635,8 @@ func explainMore(t *tutor.Topic, src source, question string, n int, keep func(s
 	}
 	lt, _ := readLesson(t, src, question)
 	found := false
-	for k, ps := range lt.tiers {
-		p, a, ok := lt.best(ps, true)
+	for k := range lt.tiers {
+		p, a, ok := lt.best(k, true)
 		if !ok || found && p.concept != concept {
 			continue
 		}
@@ -660,7 +663,7 @@ func explainMore(t *tutor.Topic, src source, question string, n int, keep func(s
 // question's terms, and which terms name something the lesson itself is
 // about.
 type lessonText struct {
-	tiers   [][]passage
+	*reading
 	q       []string
 	topical func(string) bool
 	defines bool
@@ -672,31 +675,86 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 	if t == nil {
 		return lessonText{}, false
 	}
-	lesson := passages(t, lessonOnly)
-	lt := lessonText{tiers: [][]passage{lesson}}
-	if src > lessonOnly {
-		lt.tiers = append(lt.tiers, passages(t, src))
-	}
-	key := keyTerms(t)
-	own, all := vocabulary(lesson), vocabulary(lt.tiers[len(lt.tiers)-1])
-	for _, bq := range t.Questions {
-		for _, w := range lessonTerms(bq.Text) {
-			own[w] = true
-		}
-	}
-	text := " "
-	for _, p := range lt.tiers[len(lt.tiers)-1] {
-		for _, sent := range p.sents {
-			text += strings.Join(words(sent), " ") + " "
-		}
-	}
-	says := func(ws []string) bool { return strings.Contains(text, " "+strings.Join(ws, " ")+" ") }
+	r := readingOf(t, src)
+	lt := lessonText{reading: r}
 	// A word of the lesson's title or objectives that its text never
 	// uses ("variable") is still said in the words its text uses.
-	lt.q = askedTerms(question, func(w string) bool { return all[w] }, says)
-	lt.topical = func(w string) bool { return own[w] || key[w] || isDigits(w) || strings.HasPrefix(w, "form:") }
+	lt.q = askedTerms(question, func(w string) bool { return r.all[w] }, r.says)
+	lt.topical = func(w string) bool { return r.own[w] || r.key[w] || isDigits(w) || strings.HasPrefix(w, "form:") }
 	lt.defines = slices.ContainsFunc(words(question), func(w string) bool { return definingWords[w] })
 	return lt, len(lt.q) > 0 && slices.ContainsFunc(lt.q, lt.topical)
+}
+
+// reading is the part of a lessonText that depends on the topic and the
+// source alone: worked out once for each (see readingOf), and only read
+// after that. Its tiers are the passages of the lesson's explanations and,
+// with a wider source, the passages of that source; idf and unknown are
+// each tier's term weights (see weights).
+type reading struct {
+	tiers   [][]passage
+	idf     []map[string]float64
+	unknown []float64
+	own     map[string]bool // the terms of the lesson's explanations and of its questions
+	all     map[string]bool // the terms of the widest tier
+	key     map[string]bool // see keyTerms
+	text    string          // the widest tier's words, each between spaces
+}
+
+func newReading(t *tutor.Topic, src source) *reading {
+	lesson := passages(t, lessonOnly)
+	r := &reading{tiers: [][]passage{lesson}}
+	if src > lessonOnly {
+		r.tiers = append(r.tiers, passages(t, src))
+	}
+	for _, ps := range r.tiers {
+		idf, unknown := weights(ps)
+		r.idf, r.unknown = append(r.idf, idf), append(r.unknown, unknown)
+	}
+	r.key = keyTerms(t)
+	r.own, r.all = vocabulary(lesson), vocabulary(r.tiers[len(r.tiers)-1])
+	for _, bq := range t.Questions {
+		for _, w := range lessonTerms(bq.Text) {
+			r.own[w] = true
+		}
+	}
+	var b strings.Builder
+	b.WriteString(" ")
+	for _, p := range r.tiers[len(r.tiers)-1] {
+		for _, sent := range p.sents {
+			b.WriteString(strings.Join(words(sent), " ") + " ")
+		}
+	}
+	r.text = b.String()
+	return r
+}
+
+// says reports whether the widest tier has the words ws in a row.
+func (r *reading) says(ws []string) bool {
+	return strings.Contains(r.text, " "+strings.Join(ws, " ")+" ")
+}
+
+// readingKey identifies a reading. The topic is held weakly: a reading
+// goes when its topic does (a lesson's new plan version is a new topic).
+type readingKey struct {
+	t   weak.Pointer[tutor.Topic]
+	src source
+}
+
+// readings holds the reading of each topic and source in use.
+var readings sync.Map // readingKey → *reading
+
+// readingOf returns the reading of t from src, working it out on first
+// use. Topics are not changed once built, so a reading never goes stale.
+func readingOf(t *tutor.Topic, src source) *reading {
+	k := readingKey{weak.Make(t), src}
+	if r, ok := readings.Load(k); ok {
+		return r.(*reading)
+	}
+	r, loaded := readings.LoadOrStore(k, newReading(t, src))
+	if !loaded {
+		runtime.AddCleanup(t, func(k readingKey) { readings.Delete(k) }, k)
+	}
+	return r.(*reading)
 }
 
 // best returns the passage of ps most relevant to the question, among
@@ -704,9 +762,9 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 // weighed against ps; ok is false when none does. Ties go to the earlier
 // passage. With points set, the passage of the guideline's common
 // misconceptions is left aside.
-func (lt lessonText) best(ps []passage, points bool) (passage, asked, bool) {
-	idf, unknown := weights(ps)
-	a := asked{terms: lt.q, idf: idf, unknown: unknown, topical: lt.topical, defines: lt.defines}
+func (lt lessonText) best(tier int, points bool) (passage, asked, bool) {
+	ps := lt.tiers[tier]
+	a := asked{terms: lt.q, idf: lt.idf[tier], unknown: lt.unknown[tier], topical: lt.topical, defines: lt.defines}
 	best, top := -1, 0.0
 	for i := range ps {
 		if points && ps[i].single {

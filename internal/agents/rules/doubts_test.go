@@ -1,9 +1,13 @@
 package rules
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+	"weak"
 
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -127,5 +131,49 @@ func TestNotationForms(t *testing.T) {
 func TestLessonTermsOperations(t *testing.T) {
 	if got, want := lessonTerms("Division undoes multiplication"), lessonTerms("dividing undoes multiplying"); !slices.Equal(got, want) {
 		t.Errorf("lessonTerms: %q, want %q", got, want)
+	}
+}
+
+// TestReadingOnce: a topic's passages and term weights are worked out once
+// for each source and shared by every question after that; they go when
+// the topic does.
+func TestReadingOnce(t *testing.T) {
+	tp := sampleTopic(t, photosynthesis)
+	a, b := readingOf(tp, withHints), readingOf(tp, withHints)
+	if a != b || readingOf(tp, lessonOnly) == a {
+		t.Fatal("a topic's reading is worked out again, or shared between sources")
+	}
+	q := "why are leaves green?"
+	explain(tp, withHints, q, 2, nil)
+	if got, want := fmt.Sprint(explain(tp, withHints, q, 2, nil)), fmt.Sprint(explainFresh(tp, withHints, q)); got != want {
+		t.Fatalf("explain from the shared reading: %s; from a fresh one: %s", got, want)
+	}
+
+	other := *tp
+	k := readingKey{weak.Make(&other), withHints}
+	readingOf(&other, withHints)
+	for range 100 {
+		runtime.GC()
+		if _, ok := readings.Load(k); !ok {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the reading of a topic that is gone is kept")
+}
+
+// explainFresh is explain on a reading made for this call alone.
+func explainFresh(t *tutor.Topic, src source, q string) (string, []string, bool) {
+	cp := *t
+	defer readings.Delete(readingKey{weak.Make(&cp), src})
+	return explain(&cp, src, q, 2, nil)
+}
+
+// BenchmarkExplain answers a doubt from a lesson, as a learner's question
+// during the lesson is answered.
+func BenchmarkExplain(b *testing.B) {
+	tp := sampleTopic(b, addingFractions)
+	for b.Loop() {
+		explain(tp, withHints, "what does that mean?", 2, nil)
 	}
 }

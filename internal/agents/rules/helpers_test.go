@@ -16,7 +16,7 @@ import (
 
 // sampleTopics returns the lessons of the shipped curriculum, keyed by the
 // subtopic's full key, and the keys in curriculum order.
-func sampleTopics(t *testing.T) (map[string]*tutor.Topic, []string) {
+func sampleTopics(t testing.TB) (map[string]*tutor.Topic, []string) {
 	t.Helper()
 	files, err := curriculum.LoadFS(curricula.FS())
 	if err != nil {
@@ -36,7 +36,7 @@ func sampleTopics(t *testing.T) (map[string]*tutor.Topic, []string) {
 	return topics, keys
 }
 
-func sampleTopic(t *testing.T, key string) *tutor.Topic {
+func sampleTopic(t testing.TB, key string) *tutor.Topic {
 	t.Helper()
 	topics, _ := sampleTopics(t)
 	tp, ok := topics[key]
