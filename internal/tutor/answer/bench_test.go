@@ -36,8 +36,19 @@ func BenchmarkDetectLeaks(b *testing.B) {
 		},
 		Reply: "Actually, you've made a slight mistake. If she used 243 post-it notes in total and she started with 80, she must have bought 243 - 80 = 163 post-it notes. Let's try the calculation again.",
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		DetectLeaks(c)
-	}
+	b.Run("leaks", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			DetectLeaks(c)
+		}
+	})
+	// Most replies keep the answer back: the question and the learner's
+	// words need no reading then.
+	c.Reply = "Not quite. She used 220 notes on cups and had 23 left: how many did she have before she used any?"
+	b.Run("keeps back", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			DetectLeaks(c)
+		}
+	})
 }

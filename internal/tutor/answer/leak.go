@@ -160,10 +160,14 @@ func DetectLeaks(c LeakCheck) []Leak {
 
 // numberLeaks finds a numeric answer.
 type numberLeaks struct {
-	want       number
-	wantUnit   unit
-	hasUnit    bool
-	tol        float64
+	want     number
+	wantUnit unit
+	hasUnit  bool
+	tol      float64
+	// What the question and the learner said of the value, worked out
+	// (by context) only for a reply that holds it: most replies do not.
+	c          LeakCheck
+	read       bool
 	echoed     bool // the learner has stated the value
 	inQuestion bool // the question holds the value
 }
@@ -173,21 +177,28 @@ func newNumberLeaks(c LeakCheck, kind Kind) (*numberLeaks, bool) {
 	if !ok {
 		return nil, false
 	}
-	d := &numberLeaks{want: want, wantUnit: u, hasUnit: hasUnit, tol: c.Expected.Tolerance}
-	qt := lex(c.Question)
+	return &numberLeaks{want: want, wantUnit: u, hasUnit: hasUnit, tol: c.Expected.Tolerance, c: c}, true
+}
+
+// context works out echoed and inQuestion, once.
+func (d *numberLeaks) context() {
+	if d.read {
+		return
+	}
+	d.read = true
+	qt := lex(d.c.Question)
 	for k, q := range qt {
 		if q.kind == tNum && d.matches(qt, k) {
 			d.inQuestion = true
 			break
 		}
 	}
-	for _, utt := range c.Dialogue {
+	for _, utt := range d.c.Dialogue {
 		if utt.Role == RoleStudent && d.stated(utt.Text) {
 			d.echoed = true
 			break
 		}
 	}
-	return d, true
 }
 
 // matches reports whether the number at toks[i] is the expected value, in any
@@ -254,6 +265,7 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 		if t.kind != tNum || !d.matches(toks, i) || excluded(toks, i) && !correctsTo(toks, i) {
 			continue
 		}
+		d.context()
 		end := t.end
 		if _, j, ok := unitAt(toks, i); ok && j > i+1 {
 			end = toks[j-1].end
