@@ -76,7 +76,7 @@ const (
 	mWelcome       // thanks for an answer, in a session that goes on
 	mChinUp        // a learner who speaks badly of themselves
 	mTooHard       // a learner who finds the task too hard
-	mIDKStepBack   // "I don't know" after the last hint, before another question
+	mIDKStepBack   // "I don't know" after the last hint: another question, {q}
 	mSpotted       // a wrong answer that shows the question's known mistake: {did}
 	mRecap         // what the finished lesson covered, when asked: {concepts}
 	mNotIt         // a wrong answer, before the lesson turns to another question
@@ -85,6 +85,7 @@ const (
 	mHoldOn        // an answer given while no question is asked
 	mAStep         // a step of the worked solution, as a clue once every hint is given: {step}
 	mHowFar        // asks how far the learner got, once every hint and step is given
+	mHelpClue      // a clue for a request for help that does not ask for the answer
 
 	moveCount // the number of moves, not a move
 )
@@ -442,6 +443,11 @@ var phrasebook = map[move][]string{
 		"One step towards it: {step}.",
 		"Try starting from this: {step}.",
 	},
+	mHelpClue: {
+		"Here's a clue{name}.",
+		"Sure{name}: here's a clue.",
+		"Of course; here's a clue to help.",
+	},
 	mHowFar: {
 		"Tell me how far you got, and we'll take the next step together.",
 		"What have you worked out so far? Let's go on from there.",
@@ -457,8 +463,8 @@ var phrasebook = map[move][]string{
 		"I know it feels hard{name}; you're closer than you think.",
 	},
 	mIDKStepBack: {
-		"That's okay{name}; let's warm up with another one on the same idea.",
-		"No problem{name}, we'll build up to it.",
+		"That's okay{name}; let's warm up with another one on the same idea: {q}",
+		"No problem{name}, we'll build up to it. Try this one first: {q}",
 	},
 	mChinUp: {
 		"Please don't be hard on yourself{name}: everyone gets stuck, and getting stuck is how learning starts.",

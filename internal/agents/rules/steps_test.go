@@ -323,3 +323,45 @@ func TestCluesDoNotRepeat(t *testing.T) {
 		t.Errorf("the clues gave %q: want the hints and at least one step", given)
 	}
 }
+
+// TestHelpRequests: "I'm stuck", "give me a hint" and a bare "help" get the
+// next hint, not the question again; a request for help hears a plain
+// "here's a clue", and only one for the answer hears that it would give
+// the answer away.
+func TestHelpRequests(t *testing.T) {
+	for _, msg := range []string{"I'm stuck", "give me a hint", "help", "help me please", "still stuck"} {
+		d, bq := pendingOn(t, ratios, "ratio-1", 0)
+		if x := d.say(msg); !strings.Contains(x.text(), hint(bq, 1)) {
+			t.Errorf("%q: reply %q lacks the first hint %q", msg, x.text(), hint(bq, 1))
+		}
+	}
+	for _, tc := range []struct {
+		msg        string
+		asksAnswer bool
+	}{
+		{"how do I start?", false}, {"what should I do next?", false}, {"what's the answer?", true}, {"can you tell me the solution?", true},
+	} {
+		d, bq := pendingOn(t, ratios, "ratio-1", 0)
+		x := d.say(tc.msg)
+		if !strings.Contains(x.text(), hint(bq, 1)) || says(x.text(), mClue) != tc.asksAnswer || says(x.text(), mHelpClue) == tc.asksAnswer {
+			t.Errorf("%q: reply %q; want the first hint, introduced as a clue for %s", tc.msg, x.text(), map[bool]string{false: "help", true: "the answer"}[tc.asksAnswer])
+		}
+	}
+}
+
+// TestNoCluePromisedWhenNoneIsLeft: a wrong answer after every hint and
+// step was given hears how far the learner got, never "here's a bigger
+// clue" with no clue after it.
+func TestNoCluePromisedWhenNoneIsLeft(t *testing.T) {
+	d, bq := pendingOn(t, ratios, "ratio-1", 1)
+	for range 4 {
+		d.say("how do I start?") // the hints, then the steps
+	}
+	x := d.say("2:7")
+	if says(x.text(), mStill) || !says(x.text(), mHowFar) {
+		t.Errorf("reply %q: want how far the learner got, with no clue promised", x.text())
+	}
+	if strings.Contains(x.text(), bq.Answer) {
+		t.Errorf("reply %q gives the answer", x.text())
+	}
+}

@@ -196,22 +196,49 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 			l.say(mNotYetPlain)
 		}
 	default:
-		l.say(mStill)
-	}
-	if l.clue(bq, q.NextHint(attempt)) {
+		// "Still not quite; here's a bigger clue": only before one.
+		if !l.clue(bq, q.NextHint(attempt), mStill) {
+			l.say(mNotYetPlain)
+			l.say(mHowFar)
+			return
+		}
 		l.say(mTryAgain)
+		return
 	}
+	if !l.clue(bq, q.NextHint(attempt)) {
+		l.say(mHowFar)
+		return
+	}
+	l.say(mTryAgain)
 }
 
 // clue gives the help from hint level on that the learner has not had
 // since the question was asked (a clue for a doubt in between, the hint
-// for the last miss):
-// the first such hint; once every hint was given, a step of the worked
-// solution short of the answer (see stepResults); once every step was too,
-// it asks how far the learner got rather than repeat itself, and reports
-// false: the reply then needs no "try again". The intro moves go before a
-// clue, not before the question.
+// for the last miss, the hint for an "I don't know"): the first such hint;
+// once every hint was given, a step of the worked solution short of the
+// answer (see stepResults). The intro moves go before it. It reports false
+// when nothing is left to give, and says nothing then: the caller asks
+// how far the learner got (mHowFar) rather than repeat itself.
 func (l *lesson) clue(bq tutor.BankQuestion, level int, intro ...move) bool {
+	h, st := l.freshHelp(bq, level)
+	switch {
+	case h != "":
+		l.sayAll(intro)
+		l.add(h)
+	case st != "":
+		l.sayAll(intro)
+		l.say(mAStep, "{step}", st)
+	default:
+		return false
+	}
+	return true
+}
+
+// freshHelp returns the first hint from level on that no reply has given
+// since the question was asked, or, with none left, the first step of
+// the worked solution none has named (see stepResults); "" for both when
+// every one was given.
+func (l *lesson) freshHelp(bq tutor.BankQuestion, level int) (h, step string) {
 	// The replies since the question was asked: a reply of the question
 	// before may have given the same words (a shared fallback hint).
 	var recent []string
@@ -224,20 +251,15 @@ func (l *lesson) clue(bq tutor.BankQuestion, level int, intro ...move) bool {
 	given := strings.Join(recent, "\n")
 	for ; level <= tutor.MaxHints; level++ {
 		if h := hint(bq, level); !strings.Contains(given, h) {
-			l.sayAll(intro)
-			l.add(h)
-			return true
+			return h, ""
 		}
 	}
 	for _, st := range stepResults(bq) {
 		if !strings.Contains(given, st.said) {
-			l.sayAll(intro)
-			l.say(mAStep, "{step}", st.said)
-			return true
+			return "", st.said
 		}
 	}
-	l.say(mHowFar)
-	return false
+	return "", ""
 }
 
 func (l *lesson) sayAll(moves []move) {
@@ -340,11 +362,11 @@ func echo(extracted string) string {
 // encourage answers "I don't know": reassurance and the next hint, never
 // the answer, and without climbing the ladder. Each "I don't know" moves
 // one hint further (the domain counts them in hints_used), up to the last
-// hint: the worked solution is not a hint. A hint the previous reply gave
-// is never given again word for word (a clue for "how do I start?" is not
-// counted in hints_used): the next one comes instead, and after the last
-// one a simpler question on the same idea (see simpler), or, when there is
-// none, the lesson goes on.
+// hint: the worked solution is not a hint. A hint given since the
+// question was asked is not given again (a clue for "how do I start?" is
+// not counted in hints_used): the next one comes instead, and after the
+// last one a simpler question on the same idea (see simpler), or, when
+// there is none, the lesson goes on.
 func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	l.out.Intent = tutor.IntentConfusion
 	if q.IDKCount >= maxIDK {
@@ -353,17 +375,10 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.leave(bq, false)
 		return
 	}
-	prev := l.lastReply()
-	level := q.NextHint(q.WrongAttempts)
-	for ; level <= tutor.MaxHints; level++ {
-		if !strings.Contains(prev, hint(bq, level)) {
-			break
-		}
-	}
-	if level > tutor.MaxHints {
+	h, _ := l.freshHelp(bq, q.NextHint(q.WrongAttempts))
+	if h == "" {
 		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
-			l.say(mIDKStepBack)
-			l.ask(sq, l.s.CurrentStep, mStepBack)
+			l.ask(sq, l.s.CurrentStep, mIDKStepBack)
 			l.note("stepped back from " + bq.ID)
 			return
 		}
@@ -380,7 +395,7 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	default:
 		l.say(mIDK)
 	}
-	l.add(hint(bq, level))
+	l.add(h)
 	l.say(mGuess)
 	l.note("encouraged on " + bq.ID)
 }
@@ -451,9 +466,16 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 			l.note("doubt not in the lesson during " + bq.ID)
 			return
 		}
-		if l.clue(bq, q.NextHint(q.WrongAttempts), mClue) {
-			l.say(mTryAgain)
+		intro := mHelpClue
+		if asksAnswer(msg) {
+			intro = mClue // "I can't give the answer away, but ..."
 		}
+		if !l.clue(bq, q.NextHint(q.WrongAttempts), intro) {
+			l.say(mHowFar)
+			l.note("asked how far they got on " + bq.ID)
+			return
+		}
+		l.say(mTryAgain)
 		l.note("gave a clue on " + bq.ID)
 	default:
 		l.say(mWaiting, "{q}", questionText(bq))

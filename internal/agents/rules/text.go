@@ -339,7 +339,7 @@ func isDiscouraged(msg string) bool {
 // again?", "repeat please", "what?". "Again" on its own is not enough when
 // the learner means to try something again ("let me try again").
 func confused(msg string) bool {
-	if isNo(msg) {
+	if isNo(msg) || helpOnly(msg) {
 		return true
 	}
 	ws := words(msg)
@@ -374,7 +374,8 @@ func confused(msg string) bool {
 // "can I have a hint for this question?".
 var continuationWords = wordSet(`go goes going move moves moving next continue continuing start starting begin
 	proceed carry carrying ahead ready done finish finished skip stop pause break more another question questions
-	step steps lesson lessons now later yet hint hints clue clues help answer answers solve solving try trying
+	step steps lesson lessons now later yet hint hints clue clues help answer answers solve solving solved
+	solution solutions stuck try trying
 	first this that it`)
 
 // contentTerms returns the terms of a learner's question that say what it
@@ -398,6 +399,32 @@ func contentTerms(msg string) []string {
 // asksAbout reports whether a question asks about something a lesson could
 // explain, rather than about the lesson's course ("can we go on?").
 func asksAbout(msg string) bool { return len(contentTerms(msg)) > 0 }
+
+// asksAnswer reports whether a message asks for the answer itself ("what's
+// the answer?", "can you just tell me?", "show me the solution") rather
+// than for help towards it ("how do I start?").
+func asksAnswer(msg string) bool {
+	w := " " + strings.Join(words(msg), " ") + " "
+	for _, p := range []string{" answer ", " solution ", " tell me ", " solve it ", " show me how "} {
+		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// helpOnly reports whether a message is a bare call for help: "help",
+// "help me please", "I need help".
+func helpOnly(msg string) bool {
+	rest := slices.DeleteFunc(words(msg), func(w string) bool {
+		switch w {
+		case "i", "need", "some", "me", "please", "pls", "plz", "sir", "maam", "can", "you", "a", "little", "bit", "of":
+			return true
+		}
+		return false
+	})
+	return len(rest) == 1 && (rest[0] == "help" || rest[0] == "helpp")
+}
 
 // aboutQuestion reports whether a learner's question is about the pending
 // question q: it names nothing else ("how do I start?", "can I have a

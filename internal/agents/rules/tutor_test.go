@@ -925,8 +925,11 @@ func TestIDKMovesUpTheHints(t *testing.T) {
 		x := d.say("I don't know")
 		noRepeat(t, d, x, q)
 		nq := x.reply.NextQuestion
-		if nq == nil || nq.ID == q.ID || nq.Concept != q.Concept || !says(x.text(), mStepBack) {
+		if nq == nil || nq.ID == q.ID || nq.Concept != q.Concept || !says(x.text(), mIDKStepBack) {
 			t.Errorf("I don't know #3: reply %q, want a simpler question on %s", x.text(), q.Concept)
+		}
+		if strings.Count(x.text(), "same idea") > 1 {
+			t.Errorf("I don't know #3: reply %q says twice that the question is on the same idea", x.text())
 		}
 	})
 
