@@ -849,6 +849,16 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 		}
 		idx = append(idx, r.i)
 	}
+	// A lead-in ("Evaporation is different.") says nothing without the
+	// sentence that says what it leads to ("It happens at any temperature,
+	// but only at the surface, ..."): that one follows it, once.
+	for k, i := range idx {
+		next := i + 1
+		if len(words(p.sents[i])) <= 5 && next < len(p.sents) && !slices.Contains(idx, next) &&
+			leansBack(p.sents[next]) && (keep == nil || keep(p.sents[next])) {
+			return slices.Insert(idx, k+1, next)
+		}
+	}
 	return idx
 }
 
