@@ -45,8 +45,10 @@
 // mistakes made (see below), with session_complete. A wrong answer walks the
 // ladder: the question's first hint, its second (a hint given since the
 // question was asked, as a clue, is skipped; with both given, a step of the
-// worked solution short of the answer, and with every step given too, a
-// question about how far the learner got), the worked solution, then, once per step, a step
+// worked solution short of the answer, for an answer that is a number or an
+// expression and none of whose numbers the step gives, and with every step
+// given too, or before any wrong answer, a question about how far the
+// learner got), the worked solution, then, once per step, a step
 // back to another question on the same concept not asked yet, no harder
 // when the bank has one, after saying that the answer is not it. A wrong
 // answer that the question's known mistake leads to hears what it did, in
@@ -60,7 +62,7 @@
 // right intermediate step of the worked solution or hints ("100" for one
 // part of ₹900 shared 4 : 5, when a share is asked; not a number the
 // question gives, nor a known wrong answer, nor the answer without its
-// sign) is named in the solution's words, once, and the learner asked to
+// sign) is named in the solution's words, once for each question, and the learner asked to
 // go on, unjudged (answer_correct unset, RightStep set, so that the
 // domain's guardrails count no wrong attempt). A learner who speaks badly of themselves or the subject ("I'm so
 // stupid", "I hate maths") hears a kind word first. "I don't know" (and "I

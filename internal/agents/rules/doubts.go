@@ -686,8 +686,8 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 }
 
 // reading is the part of a lessonText that depends on the topic and the
-// source alone: worked out once for each (see readingOf), and only read
-// after that. Its tiers are the passages of the lesson's explanations and,
+// source alone: worked out once for each topic value and source (see
+// readingOf), and only read after that. Its tiers are the passages of the lesson's explanations and,
 // with a wider source, the passages of that source; idf and unknown are
 // each tier's term weights (see weights).
 type reading struct {
@@ -744,7 +744,9 @@ type readingKey struct {
 var readings sync.Map // readingKey → *reading
 
 // readingOf returns the reading of t from src, working it out on first
-// use. Topics are not changed once built, so a reading never goes stale.
+// use of this *Topic (the lesson source hands out one while it caches a
+// plan version, and a new one when it reloads it). Topics are not changed
+// once built, so a reading never goes stale.
 func readingOf(t *tutor.Topic, src source) *reading {
 	k := readingKey{weak.Make(t), src}
 	if r, ok := readings.Load(k); ok {

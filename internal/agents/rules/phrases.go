@@ -439,9 +439,9 @@ var phrasebook = map[move][]string{
 		"We covered {concepts}.",
 	},
 	mAStep: {
-		"Here's a step on the way: {step}.",
-		"One step towards it: {step}.",
-		"Try starting from this: {step}.",
+		"One step on the way: {step}.",
+		"A step towards it: {step}.",
+		"Try going on from this: {step}.",
 	},
 	mHelpClue: {
 		"Here's a clue{name}.",

@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 const (
@@ -280,47 +282,102 @@ func TestAnswerLike(t *testing.T) {
 	}
 }
 
-// TestCluesDoNotRepeat: asked for a clue again and again, the tutor gives
-// the hints, then steps of the worked solution short of the answer, then
-// asks how far the learner got; it never repeats a clue it gave since the
-// question was asked.
+// TestCluesDoNotRepeat: asked for a clue again and again after a wrong
+// answer, the tutor gives the hints, then steps of the worked solution
+// short of the answer, then asks how far the learner got; it never repeats
+// a clue it gave since the question was asked.
 func TestCluesDoNotRepeat(t *testing.T) {
-	d, bq := pendingOn(t, ratios, "share-1", 0)
-	steps := stepResults(bq)
+	d, bq := pendingOn(t, ratios, "share-1", 1)
+	steps := stepClues(bq)
 	if len(steps) == 0 {
-		t.Fatal("share-1 has no steps")
+		t.Fatal("share-1 has no step clues")
 	}
 	var given []string
-	for i := range 6 {
-		x := d.say("how do I start?")
-		text := x.text()
+	var hints, stepsGiven int
+	for i := range 5 {
+		text := d.say("how do I start?").text()
 		for _, g := range given {
 			if strings.Contains(text, g) {
 				t.Errorf("clue %d %q repeats %q", i+1, text, g)
 			}
 		}
-		switch {
-		case i < 2:
-			if h := hint(bq, i+1); !strings.Contains(text, h) {
-				t.Errorf("clue %d %q lacks hint %d %q", i+1, text, i+1, h)
-			} else {
-				given = append(given, h)
+		found := false
+		for _, h := range bq.Hints {
+			if strings.Contains(text, h) {
+				given, found = append(given, h), true
+				hints++
 			}
-		case says(text, mAStep):
-			for _, st := range steps {
-				if strings.Contains(text, st.said) {
-					given = append(given, st.said)
-				}
+		}
+		for _, st := range steps {
+			if strings.Contains(text, st.said) && says(text, mAStep) {
+				given, found = append(given, st.said), true
+				stepsGiven++
 			}
-		case !says(text, mHowFar) || says(text, mClue):
-			t.Errorf("clue %d %q: want a step of the solution or how far they got, without a clue promised", i+1, text)
+		}
+		if !found && (!says(text, mHowFar) || says(text, mClue) || says(text, mHelpClue)) {
+			t.Errorf("clue %d %q: want a hint, a step of the solution or how far they got, without a clue promised", i+1, text)
 		}
 		if strings.Contains(text, bq.Answer) {
 			t.Errorf("clue %d %q gives the answer %s", i+1, text, bq.Answer)
 		}
 	}
-	if len(given) < 3 {
-		t.Errorf("the clues gave %q: want the hints and at least one step", given)
+	if hints == 0 || stepsGiven == 0 {
+		t.Errorf("the clues gave %q: want hints and then at least one step", given)
+	}
+}
+
+// TestStepCluesOnlyAfterAnAttempt: before any answer, a learner who keeps
+// asking for clues gets the hints, then is asked how far they got, not
+// the steps of the solution.
+func TestStepCluesOnlyAfterAnAttempt(t *testing.T) {
+	d, _ := pendingOn(t, ratios, "share-1", 0)
+	for i := range 4 {
+		text := d.say("how do I start?").text()
+		if says(text, mAStep) {
+			t.Errorf("clue %d %q gives a step of the solution before any answer", i+1, text)
+		}
+	}
+}
+
+// TestStepCluesKeepTheAnswerBack: across the sample curriculum, no step
+// clue is the answer in other words: none for a choice, yes-or-no, ratio
+// or word answer, and none whose value is a number of the answer.
+func TestStepCluesKeepTheAnswerBack(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	var n int
+	for _, k := range keys {
+		for _, bq := range topics[k].Questions {
+			for _, st := range stepClues(bq) {
+				n++
+				kind := bq.Kind
+				if kind == answer.KindAuto {
+					kind = answer.InferKind(bq.Answer)
+				}
+				switch kind {
+				case answer.KindChoice, answer.KindBoolean, answer.KindRatio, answer.KindText:
+					t.Errorf("%s %s (%s): step clue %q", k, bq.ID, kind, st.said)
+				}
+				if slices.Contains(signedNumbers(bq.Answer), st.value) || answer.Evaluate(bq.Expected(), st.said).Verdict == answer.Correct {
+					t.Errorf("%s %s: step clue %q gives the answer %s", k, bq.ID, st.said, bq.Answer)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the sample curriculum has no step clues")
+	}
+}
+
+// TestRightStepsDoNotLoop: naming the same right steps again and again is
+// no progress: after each step is acknowledged once, repeating it counts
+// as a wrong attempt, so the ladder goes on.
+func TestRightStepsDoNotLoop(t *testing.T) {
+	d, _ := pendingOn(t, ratios, "share-1", 0)
+	for _, msg := range []string{"9", "100", "9", "100"} {
+		d.say(msg)
+	}
+	if q := d.state.LastQuestion; q == nil || q.WrongAttempts < 2 {
+		t.Errorf("after the two steps twice each, the question is %+v; want two wrong attempts", q)
 	}
 }
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -197,7 +198,7 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		}
 	default:
 		// "Still not quite; here's a bigger clue": only before one.
-		if !l.clue(bq, q.NextHint(attempt), mStill) {
+		if !l.clue(bq, q.NextHint(attempt), true, mStill) {
 			l.say(mNotYetPlain)
 			l.say(mHowFar)
 			return
@@ -205,7 +206,7 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		l.say(mTryAgain)
 		return
 	}
-	if !l.clue(bq, q.NextHint(attempt)) {
+	if !l.clue(bq, q.NextHint(attempt), true) {
 		l.say(mHowFar)
 		return
 	}
@@ -214,13 +215,14 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 
 // clue gives the help from hint level on that the learner has not had
 // since the question was asked (a clue for a doubt in between, the hint
-// for the last miss, the hint for an "I don't know"): the first such hint;
-// once every hint was given, a step of the worked solution short of the
-// answer (see stepResults). The intro moves go before it. It reports false
-// when nothing is left to give, and says nothing then: the caller asks
-// how far the learner got (mHowFar) rather than repeat itself.
-func (l *lesson) clue(bq tutor.BankQuestion, level int, intro ...move) bool {
-	h, st := l.freshHelp(bq, level)
+// for the last miss, the hint for an "I don't know"; see sinceAsked): the
+// first such hint; once every hint was given and with steps set (after a
+// wrong answer), a step of the worked solution short of the answer (see
+// stepClues). The intro moves go before it. It reports false when nothing
+// is left to give, and says nothing then: the caller asks how far the
+// learner got (mHowFar) rather than repeat itself.
+func (l *lesson) clue(bq tutor.BankQuestion, level int, steps bool, intro ...move) bool {
+	h, st := l.freshHelp(bq, level, steps)
 	switch {
 	case h != "":
 		l.sayAll(intro)
@@ -235,31 +237,64 @@ func (l *lesson) clue(bq tutor.BankQuestion, level int, intro ...move) bool {
 }
 
 // freshHelp returns the first hint from level on that no reply has given
-// since the question was asked, or, with none left, the first step of
-// the worked solution none has named (see stepResults); "" for both when
-// every one was given.
-func (l *lesson) freshHelp(bq tutor.BankQuestion, level int) (h, step string) {
-	// The replies since the question was asked: a reply of the question
-	// before may have given the same words (a shared fallback hint).
-	var recent []string
-	for _, r := range strings.Split(l.lastReplies(6), "\n") {
-		if strings.Contains(r, strings.TrimSpace(bq.Text)) {
-			break
-		}
-		recent = append(recent, r)
-	}
-	given := strings.Join(recent, "\n")
+// since the question was asked, or, with none left and steps set, the
+// first step clue none has named (see stepClues); "" for both when every
+// one was given.
+func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) (h, step string) {
+	given := l.sinceAsked(bq)
 	for ; level <= tutor.MaxHints; level++ {
 		if h := hint(bq, level); !strings.Contains(given, h) {
 			return h, ""
 		}
 	}
-	for _, st := range stepResults(bq) {
+	if !steps {
+		return "", ""
+	}
+	for _, st := range stepClues(bq) {
 		if !strings.Contains(given, st.said) {
 			return "", st.said
 		}
 	}
 	return "", ""
+}
+
+// sinceAsked returns the tutor's replies since the question was asked, one
+// per line, as far back as the session's history window reaches (the last
+// five replies or so). A reply of the question before may have given the
+// same words (a shared fallback hint), so the reply that asked it ends
+// the search.
+func (l *lesson) sinceAsked(bq tutor.BankQuestion) string {
+	var recent []string
+	for _, r := range strings.Split(l.lastReplies(tutor.HistoryWindow), "\n") {
+		if strings.Contains(r, strings.TrimSpace(bq.Text)) {
+			break
+		}
+		recent = append(recent, r)
+	}
+	return strings.Join(recent, "\n")
+}
+
+// stepClues returns the steps of a question's worked solution that may
+// serve as clues (see stepResults): only for an answer that is a number or
+// an expression, and none whose value is a number of the answer. A step
+// of a choice, yes-or-no, ratio or word question can be its answer in
+// other words ("4 ÷ (1/2) = 8" for "bigger than 4"; "15 ÷ 5 = 3" for 3 : 5).
+func stepClues(bq tutor.BankQuestion) []stepResult {
+	exp := bq.Expected()
+	kind := exp.Kind
+	if kind == answer.KindAuto {
+		kind = answer.InferKind(exp.Answer)
+	}
+	switch kind {
+	case answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber,
+		answer.KindPercentage, answer.KindUnit, answer.KindExpression:
+	default:
+		return nil
+	}
+	own := signedNumbers(exp.Answer)
+	return slices.DeleteFunc(stepResults(bq), func(st stepResult) bool {
+		return slices.ContainsFunc(own, func(v float64) bool { return math.Abs(v) == math.Abs(st.value) })
+	})
 }
 
 func (l *lesson) sayAll(moves []move) {
@@ -306,9 +341,9 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 	if exp := signedNumbers(bq.Answer); len(exp) == 1 && vs[0] == -exp[0] {
 		return false // the answer's size without its sign: a sign error
 	}
-	prev := l.lastReply()
+	given := l.sinceAsked(bq)
 	for _, st := range stepResults(bq) {
-		if st.value == vs[0] && !strings.Contains(prev, st.said) { // the same step again is no progress
+		if st.value == vs[0] && !strings.Contains(given, st.said) { // a step named already is no progress
 			l.say(mStepRight, "{what}", st.said)
 			l.out.RightStep = true
 			l.note(bq.ID + " step right: " + st.said)
@@ -375,7 +410,7 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.leave(bq, false)
 		return
 	}
-	h, _ := l.freshHelp(bq, q.NextHint(q.WrongAttempts))
+	h, _ := l.freshHelp(bq, q.NextHint(q.WrongAttempts), false)
 	if h == "" {
 		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
 			l.ask(sq, l.s.CurrentStep, mIDKStepBack)
@@ -470,7 +505,7 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		if asksAnswer(msg) {
 			intro = mClue // "I can't give the answer away, but ..."
 		}
-		if !l.clue(bq, q.NextHint(q.WrongAttempts), intro) {
+		if !l.clue(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0, intro) {
 			l.say(mHowFar)
 			l.note("asked how far they got on " + bq.ID)
 			return
