@@ -79,11 +79,15 @@ func findProblems(reply string, answers []protected, dialogue []answer.Utterance
 
 // protectedAnswers lists the answers this turn's reply must not reveal:
 // the pending question's, until the learner has given it or the explain
-// phase allows it, and that of any new question the reply asks.
+// phase allows it, and that of any new question the reply asks. The
+// pending answer may be shown only when the guardrails allow it both
+// before the tutor's move (turn.Guard) and with it: a right intermediate
+// step (tutor.TutorOutput.RightStep) is no wrong attempt, so it never
+// leads to the explain phase.
 func protectedAnswers(turn agents.Turn, out *tutor.Outcome) []protected {
 	var ps []protected
 	s, t := turn.State, turn.Topic
-	if s.Mode == tutor.ModeTeachMe && s.LastQuestion != nil && !turn.Guard.MayRevealAnswer {
+	if s.Mode == tutor.ModeTeachMe && s.LastQuestion != nil && !(turn.Guard.MayRevealAnswer && tutor.Guard(s, t, *out).MayRevealAnswer) {
 		ps = append(ps, protected{s.LastQuestion.Expected(t), s.LastQuestion.QuestionText})
 	}
 	switch {

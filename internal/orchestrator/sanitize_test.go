@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/tutor"
 	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
@@ -90,5 +92,32 @@ func TestInternalHintsCoverThePatterns(t *testing.T) {
 		if !mayHoldInternalLanguage(s) {
 			t.Errorf("%q matches a pattern but the prefilter skips it", s)
 		}
+	}
+}
+
+// A right intermediate step at the third attempt leaves the question in
+// the hint phase, so the reply must still keep its answer back, though
+// the guardrails worked out before the tutor's move would allow it.
+func TestRightStepKeepsTheAnswerProtected(t *testing.T) {
+	s := tutor.State{Mode: tutor.ModeTeachMe, CurrentStep: 1, LastQuestion: &tutor.Question{
+		QuestionText: "₹900 is shared 4 : 5. How much does Bina get?", ExpectedAnswer: "500", Concept: "Sharing",
+		Phase: tutor.PhaseHint, WrongAttempts: 2, HintsUsed: 2,
+	}}
+	turn := agents.Turn{State: s, Guard: tutor.Guarded{MayRevealAnswer: true}}
+	pending := func(ps []protected) bool {
+		for _, p := range ps {
+			if p.expected.Answer == "500" {
+				return true
+			}
+		}
+		return false
+	}
+	wrong := &tutor.Outcome{Verdict: answer.Incorrect, Output: &tutor.TutorOutput{Response: "Let's work through it."}}
+	if pending(protectedAnswers(turn, wrong)) {
+		t.Error("the third wrong answer: the answer stays protected in the explain phase")
+	}
+	step := &tutor.Outcome{Verdict: answer.Incorrect, Output: &tutor.TutorOutput{Response: "Yes, one part is 100.", RightStep: true}}
+	if !pending(protectedAnswers(turn, step)) {
+		t.Error("a right step at the third attempt: the answer is not protected")
 	}
 }

@@ -199,9 +199,10 @@ func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) e
 type sessionCache struct {
 	mu sync.Mutex
 	m  map[uuid.UUID]Session
-	// newer holds versions announced (dropOlder) for sessions without a
-	// current entry: a turn of this process may be committing one, and
-	// the copy it puts afterwards must not be older.
+	// newer holds versions announced (dropOlder) for sessions without an
+	// entry as new (none, or an older one that the announcement dropped):
+	// a turn of this process may be committing one, and the copy it puts
+	// afterwards must not be older.
 	newer map[uuid.UUID]int64
 }
 
@@ -255,10 +256,16 @@ func (c *sessionCache) dropOlder(id uuid.UUID, version int64) {
 	case ok:
 		delete(c.m, id)
 	}
-	if c.newer == nil || len(c.newer) >= maxCached {
-		// Announcements of sessions this process never puts pile up:
-		// forgetting them costs at most a failed compare-and-swap.
+	if c.newer == nil {
 		c.newer = make(map[uuid.UUID]int64)
+	}
+	if _, ok := c.newer[id]; !ok && len(c.newer) >= maxCached {
+		// Announcements of sessions this process never puts pile up:
+		// forgetting one costs at most a failed compare-and-swap.
+		for k := range c.newer {
+			delete(c.newer, k)
+			break
+		}
 	}
 	c.newer[id] = max(c.newer[id], version)
 }
