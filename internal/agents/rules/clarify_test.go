@@ -330,7 +330,7 @@ func TestClarifyInTheLesson(t *testing.T) {
 		{addingFractions, "sorry, what's a numerator again?", "Like fractions", "Add the numerators and keep the denominator"},
 		{addingFractions, "remind me what like fractions are", "Like fractions", "are called like fractions"},
 		{addingFractions, "um, can you tell me what was a denominator?", "Like fractions", "The denominator tells us the size of each part"},
-		{"mathematics/ratios-and-percentages/percentages", "what does percent mean?", "What a percentage is", "into a percentage"},
+		{"mathematics/ratios-and-percentages/percentages", "what does percent mean?", "What a percentage is", "Per cent means"},
 		{"mathematics/ratios-and-percentages/percentages", "how do I find 20% of 50?", "Percentage of a quantity", "To find a percentage of a quantity"},
 		{"mathematics/ratios-and-percentages/ratios-and-proportions", "how do I divide 60 in the ratio 2:3?", "Dividing in a ratio", "in the ratio 2 : 3"},
 		{"science/states-of-matter/solids-liquids-and-gases", "why can we squash a gas?", "Properties of the three states", "easy to compress"},

@@ -251,6 +251,9 @@ var everyday = map[string][]string{
 	"same bottoms": {"same denominator"}, "same bottom": {"same denominator"},
 }
 
+// perCent is "per cent", read as the one term "percent" (see terms).
+var perCent = regexp.MustCompile(`(?i)\bper\s+cent\b`)
+
 // askedTerms returns the terms of a learner's question that say what it is
 // about (see contentTerms), with everyday words in the lesson's words (see
 // everyday) and its notation read as words (see notation); uses reports
@@ -259,7 +262,9 @@ var everyday = map[string][]string{
 // bottoms like 1/3 and 1/5"), and "same" in "is X the same as Y?" only
 // frames the question: neither says what it is about.
 func askedTerms(question string, uses func(string) bool, says func([]string) bool) []string {
-	ws := words(strings.ReplaceAll(question, "%", " percent "))
+	// "5%" is a percentage: the lessons write "per cent" only to say what
+	// the word means.
+	ws := words(perCent.ReplaceAllString(strings.ReplaceAll(question, "%", " percentage "), "percent"))
 	var out []string
 	add := func(ts ...string) {
 		for _, t := range ts {

@@ -190,3 +190,14 @@ func TestLeadInGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// TestPerCent: "percent" in a doubt finds the lesson's "per cent".
+func TestPerCent(t *testing.T) {
+	tp := sampleTopic(t, percentages)
+	for _, q := range []string{"what does percent mean?", "what does per cent mean?"} {
+		_, sents, ok := explain(tp, withHints, q, 2, nil)
+		if !ok || !strings.HasPrefix(strings.Join(sents, " "), "Per cent means") {
+			t.Errorf("%q: answer %q; want what per cent means", q, sents)
+		}
+	}
+}

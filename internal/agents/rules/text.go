@@ -124,7 +124,14 @@ var stopWords = func() map[string]bool {
 // words, stemmed, in order of first appearance.
 func terms(s string) []string {
 	var out []string
-	for _, w := range words(s) {
+	ws := words(s)
+	for i, w := range ws {
+		switch {
+		case w == "per" && i+1 < len(ws) && ws[i+1] == "cent":
+			w = "percent" // "per cent" is how the lessons spell "percent"
+		case w == "cent" && i > 0 && ws[i-1] == "per":
+			continue
+		}
 		if stopWords[w] || (utf8.RuneCountInString(w) < 2 && !isDigits(w)) {
 			continue
 		}
