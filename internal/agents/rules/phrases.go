@@ -86,6 +86,7 @@ const (
 	mAStep         // a step of the worked solution, as a clue once every hint is given: {step}
 	mHowFar        // asks how far the learner got, once every hint and step is given
 	mHelpClue      // a clue for a request for help that does not ask for the answer
+	mNudge         // a clue for a second message in a row with no answer
 
 	moveCount // the number of moves, not a move
 )
@@ -442,6 +443,11 @@ var phrasebook = map[move][]string{
 		"One step on the way: {step}.",
 		"A step towards it: {step}.",
 		"Try going on from this: {step}.",
+	},
+	mNudge: {
+		"Let me give you a start{name}.",
+		"Here's something to get you going.",
+		"Let's get you started{name}.",
 	},
 	mHelpClue: {
 		"Here's a clue{name}.",

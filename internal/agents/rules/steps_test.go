@@ -422,3 +422,25 @@ func TestNoCluePromisedWhenNoneIsLeft(t *testing.T) {
 		t.Errorf("reply %q gives the answer", x.text())
 	}
 }
+
+// TestNoAnswerTwiceGetsAClue: "ok" once hears the question again; "ok"
+// again hears a clue, not the question a third time.
+func TestNoAnswerTwiceGetsAClue(t *testing.T) {
+	d, bq := pendingOn(t, ratios, "ratio-1", 0)
+	if x := d.say("ok"); !says(x.text(), mWaiting) {
+		t.Fatalf("first ok: reply %q; want the question again", x.text())
+	}
+	x := d.say("ok")
+	if says(x.text(), mWaiting) || !strings.Contains(x.text(), hint(bq, 1)) {
+		t.Errorf("second ok: reply %q; want the first hint", x.text())
+	}
+	// The question asked again does not bring the first hint back.
+	var later []string
+	for range 4 {
+		later = append(later, d.say("hmm").text())
+	}
+	all := strings.Join(later, "\n")
+	if strings.Contains(all, hint(bq, 1)) || !strings.Contains(all, hint(bq, 2)) {
+		t.Errorf("four more: replies %q; want the second hint, and not the first again", later)
+	}
+}

@@ -261,17 +261,17 @@ func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) (h, ste
 // sinceAsked returns the tutor's replies since the question was asked, one
 // per line, as far back as the session's history window reaches (the last
 // five replies or so). A reply of the question before may have given the
-// same words (a shared fallback hint), so the reply that asked it ends
-// the search.
+// same words (a shared fallback hint), so the reply that asked it, the
+// earliest that holds its text (later ones repeat it), ends the search.
 func (l *lesson) sinceAsked(bq tutor.BankQuestion) string {
-	var recent []string
-	for _, r := range strings.Split(l.lastReplies(tutor.HistoryWindow), "\n") {
+	rs := strings.Split(l.lastReplies(tutor.HistoryWindow), "\n") // newest first
+	asked := len(rs)
+	for i, r := range rs {
 		if strings.Contains(r, strings.TrimSpace(bq.Text)) {
-			break
+			asked = i
 		}
-		recent = append(recent, r)
 	}
-	return strings.Join(recent, "\n")
+	return strings.Join(rs[:asked], "\n")
 }
 
 // stepClues returns the steps of a question's worked solution that may
@@ -512,10 +512,32 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		}
 		l.say(mTryAgain)
 		l.note("gave a clue on " + bq.ID)
+	case l.lastSaid(mWaiting):
+		// A second message in a row with no answer ("ok", "hmm"): the
+		// learner is stuck rather than thinking, and gets a clue.
+		if !l.clue(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0, mNudge) {
+			l.say(mHowFar)
+			l.note("asked how far they got on " + bq.ID)
+			return
+		}
+		l.say(mTryAgain)
+		l.note("gave a clue on " + bq.ID + " after no answer twice")
 	default:
 		l.say(mWaiting, "{q}", questionText(bq))
 		l.note("waiting for an answer to " + bq.ID)
 	}
+}
+
+// lastSaid reports whether the tutor's last reply opened with move m.
+func (l *lesson) lastSaid(m move) bool {
+	last := l.lastReply()
+	for _, p := range phrasebook[m] {
+		opening, _, _ := strings.Cut(p, "{")
+		if opening != "" && strings.HasPrefix(last, opening) {
+			return true
+		}
+	}
+	return false
 }
 
 // atStep moves the lesson on when no question is pending.
