@@ -87,6 +87,8 @@ const (
 	mHowFar        // asks how far the learner got, once every hint and step is given
 	mHelpClue      // a clue for a request for help that does not ask for the answer
 	mNudge         // a clue for a second message in a row with no answer
+	mWorkItOut     // working described without its result: asks for the result
+	mAsNumber      // words where a number is asked: asks for the number
 
 	moveCount // the number of moves, not a move
 )
@@ -443,6 +445,15 @@ var phrasebook = map[move][]string{
 		"One step on the way: {step}.",
 		"A step towards it: {step}.",
 		"Try going on from this: {step}.",
+	},
+	mWorkItOut: {
+		"Go on then{name}: what do you get?",
+		"Carry on with that: what answer does it give?",
+		"Try it: what do you get when you work it out?",
+	},
+	mAsNumber: {
+		"What is that as a number{name}?",
+		"Can you give your answer as a number?",
 	},
 	mNudge: {
 		"Let me give you a start{name}.",

@@ -444,3 +444,27 @@ func TestNoAnswerTwiceGetsAClue(t *testing.T) {
 		t.Errorf("four more: replies %q; want the second hint, and not the first again", later)
 	}
 }
+
+// TestWorkingAndWords: working without its result hears "what do you
+// get?", and the question's own words where a number is asked hear "as a
+// number?", instead of the question again; chat still hears the question.
+func TestWorkingAndWords(t *testing.T) {
+	const equations, states = "mathematics/linear-equations/solving-linear-equations", "science/states-of-matter/changes-of-state"
+	for _, tc := range []struct {
+		key, id, msg string
+		want         move
+	}{
+		{equations, "balance-2", "I divided 65 by 5", mWorkItOut},
+		{equations, "balance-2", "divide both sides by 5", mWorkItOut},
+		{states, "melt-2", "freezing", mAsNumber},
+		{states, "melt-2", "at the freezing point", mAsNumber},
+		{states, "melt-2", "my dog", mWaiting},
+		{equations, "balance-2", "I like cricket", mWaiting},
+	} {
+		d, _ := pendingOn(t, tc.key, tc.id, 0)
+		x := d.say(tc.msg)
+		if !says(x.text(), tc.want) || x.reply.Output.AnswerCorrect != nil {
+			t.Errorf("%q: reply %q, answer_correct %v; want move %d, unjudged", tc.msg, x.text(), x.reply.Output.AnswerCorrect, tc.want)
+		}
+	}
+}

@@ -512,6 +512,15 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		}
 		l.say(mTryAgain)
 		l.note("gave a clue on " + bq.ID)
+	case describesWorking(msg):
+		// "I divided 65 by 5": a plan, not yet a result.
+		l.say(mWorkItOut)
+		l.note("asked for the result of the working on " + bq.ID)
+	case numericAnswer(bq) && sharesTerms(msg, bq):
+		// "freezing" for a temperature: the question's own words where a
+		// number is asked.
+		l.say(mAsNumber)
+		l.note("asked for a number on " + bq.ID)
 	case l.lastSaid(mWaiting):
 		// A second message in a row with no answer ("ok", "hmm"): the
 		// learner is stuck rather than thinking, and gets a clue.
@@ -526,6 +535,40 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		l.say(mWaiting, "{q}", questionText(bq))
 		l.note("waiting for an answer to " + bq.ID)
 	}
+}
+
+// describesWorking reports whether a message describes a calculation
+// without its result: an operation and a number ("I divided 65 by 5",
+// "add 4 and 5 first").
+func describesWorking(msg string) bool {
+	ws := words(msg)
+	if !slices.ContainsFunc(ws, isDigits) {
+		return false
+	}
+	return slices.ContainsFunc(ws, func(w string) bool { return operationWords[w] })
+}
+
+var operationWords = wordSet(`add added adding plus subtract subtracted subtracting minus divide divided
+	dividing multiply multiplied multiplying times`)
+
+// sharesTerms reports whether a message names something the question,
+// its hints or its solution speak of.
+func sharesTerms(msg string, q tutor.BankQuestion) bool {
+	own := terms(strings.Join(slices.Concat([]string{q.Text, q.Solution}, q.Hints), " "))
+	return slices.ContainsFunc(contentTerms(msg), func(t string) bool { return slices.Contains(own, t) })
+}
+
+// numericAnswer reports whether a question's answer is a number.
+func numericAnswer(bq tutor.BankQuestion) bool {
+	kind := bq.Kind
+	if kind == answer.KindAuto {
+		kind = answer.InferKind(bq.Answer)
+	}
+	switch kind {
+	case answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber, answer.KindPercentage, answer.KindUnit:
+		return true
+	}
+	return false
 }
 
 // lastSaid reports whether the tutor's last reply opened with move m.
