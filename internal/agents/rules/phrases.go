@@ -89,6 +89,7 @@ const (
 	mNudge         // a clue for a second message in a row with no answer
 	mWorkItOut     // working described without its result: asks for the result
 	mAsNumber      // words where a number is asked: asks for the number
+	mFromStep      // the last step of the solution the learner reached, to go on from: {step}
 
 	moveCount // the number of moves, not a move
 )
@@ -450,6 +451,10 @@ var phrasebook = map[move][]string{
 		"Go on then{name}: what do you get?",
 		"Carry on with that: what answer does it give?",
 		"Try it: what do you get when you work it out?",
+	},
+	mFromStep: {
+		"You've already found that {step}: use that to finish.",
+		"Good so far: {step}; now take it one step further.",
 	},
 	mAsNumber: {
 		"What is that as a number{name}?",

@@ -468,3 +468,40 @@ func TestWorkingAndWords(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpGoesOnFromTheLearnersSteps: a learner who has given right steps
+// is not taught them again: help goes on from the last one they reached.
+func TestHelpGoesOnFromTheLearnersSteps(t *testing.T) {
+	for _, m := range []move{mStepRight, mFromStep} {
+		for _, p := range phrasebook[m] {
+			if strings.Contains(p, "{name}") {
+				t.Fatalf("%q: inPhrase cannot find a phrasing with a name", p)
+			}
+		}
+	}
+	for _, then := range []string{"I don't know what to do next", "how do I finish?", "400"} {
+		d, bq := pendingOn(t, ratios, "share-1", 0)
+		d.say("9")
+		d.say("100")
+		x := d.say(then)
+		for _, h := range bq.Hints {
+			if strings.Contains(x.text(), h) {
+				t.Errorf("%q after the two steps: reply %q teaches a step again: %q", then, x.text(), h)
+			}
+		}
+		if !says(x.text(), mFromStep) || !strings.Contains(x.text(), "one part is 100 rupees") || strings.Contains(x.text(), bq.Answer) {
+			t.Errorf("%q after the two steps: reply %q; want to go on from one part being 100 rupees, without the answer", then, x.text())
+		}
+		// Asked again: no hint about the steps done, and not the same
+		// pointer twice.
+		x = d.say("how do I start?")
+		for _, h := range bq.Hints {
+			if strings.Contains(x.text(), h) {
+				t.Errorf("help after %q: reply %q teaches a step again: %q", then, x.text(), h)
+			}
+		}
+		if says(x.text(), mFromStep) || !says(x.text(), mHowFar) {
+			t.Errorf("help after %q: reply %q; want how far the learner got", then, x.text())
+		}
+	}
+}

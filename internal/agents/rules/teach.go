@@ -214,48 +214,96 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 }
 
 // clue gives the help from hint level on that the learner has not had
-// since the question was asked (a clue for a doubt in between, the hint
-// for the last miss, the hint for an "I don't know"; see sinceAsked): the
-// first such hint; once every hint was given and with steps set (after a
-// wrong answer), a step of the worked solution short of the answer (see
-// stepClues). The intro moves go before it. It reports false when nothing
-// is left to give, and says nothing then: the caller asks how far the
-// learner got (mHowFar) rather than repeat itself.
+// since the question was asked (see freshHelp), after the intro moves. It
+// reports false when nothing is left to give, and says nothing then: the
+// caller asks how far the learner got (mHowFar) rather than repeat itself.
 func (l *lesson) clue(bq tutor.BankQuestion, level int, steps bool, intro ...move) bool {
-	h, st := l.freshHelp(bq, level, steps)
-	switch {
-	case h != "":
-		l.sayAll(intro)
-		l.add(h)
-	case st != "":
-		l.sayAll(intro)
-		l.say(mAStep, "{step}", st)
-	default:
+	hl := l.freshHelp(bq, level, steps)
+	if hl.none() {
 		return false
 	}
+	l.sayAll(intro)
+	l.give(hl)
 	return true
 }
 
-// freshHelp returns the first hint from level on that no reply has given
-// since the question was asked, or, with none left and steps set, the
-// first step clue none has named (see stepClues); "" for both when every
-// one was given.
-func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) (h, step string) {
+// helping is one piece of help towards a question's answer: a hint, a
+// step of its worked solution, or, once the learner has reached the last
+// step that may be shown, that step as where to go on from.
+type helping struct{ hint, step, from string }
+
+func (h helping) none() bool { return h == helping{} }
+
+func (l *lesson) give(h helping) {
+	switch {
+	case h.hint != "":
+		l.add(h.hint)
+	case h.step != "":
+		l.say(mAStep, "{step}", h.step)
+	case h.from != "":
+		l.say(mFromStep, "{step}", h.from)
+	}
+}
+
+// freshHelp returns the help from hint level on that no reply has given
+// since the question was asked (a clue for a doubt in between, the hint
+// for the last miss, the hint for an "I don't know"; see sinceAsked): the
+// first such hint; once every hint was given and with steps set (after a
+// wrong answer), the first step clue none has named (see stepClues). A
+// learner who has given a right step of the solution (see stepRight)
+// needs no hint about what comes before it: the help is the next step
+// clue after it not given yet, or, when no clue has named a later one,
+// that step as where to go on from, once. It is empty when everything
+// was given.
+func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping {
 	given := l.sinceAsked(bq)
+	all, clues := stepResults(bq), stepClues(bq)
+	reached := -1
+	for i, st := range all {
+		if inPhrase(given, mStepRight, "{what}", st.said) {
+			reached = i
+		}
+	}
+	if reached >= 0 {
+		later := false // a clue has named a step after it
+		for _, st := range all[reached+1:] {
+			switch {
+			case strings.Contains(given, st.said):
+				later = true
+			case slices.Contains(clues, st):
+				return helping{step: st.said}
+			}
+		}
+		if from := all[reached].said; !later && !inPhrase(given, mFromStep, "{step}", from) {
+			return helping{from: from}
+		}
+		return helping{}
+	}
 	for ; level <= tutor.MaxHints; level++ {
 		if h := hint(bq, level); !strings.Contains(given, h) {
-			return h, ""
+			return helping{hint: h}
 		}
 	}
 	if !steps {
-		return "", ""
+		return helping{}
 	}
-	for _, st := range stepClues(bq) {
+	for _, st := range clues {
 		if !strings.Contains(given, st.said) {
-			return "", st.said
+			return helping{step: st.said}
 		}
 	}
-	return "", ""
+	return helping{}
+}
+
+// inPhrase reports whether text holds a phrasing of move m with value in
+// its slot (a phrasing without {name}).
+func inPhrase(text string, m move, slot, value string) bool {
+	for _, p := range phrasebook[m] {
+		if strings.Contains(text, strings.ReplaceAll(p, slot, value)) {
+			return true
+		}
+	}
+	return false
 }
 
 // sinceAsked returns the tutor's replies since the question was asked, one
@@ -410,8 +458,8 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.leave(bq, false)
 		return
 	}
-	h, _ := l.freshHelp(bq, q.NextHint(q.WrongAttempts), false)
-	if h == "" {
+	h := l.freshHelp(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0)
+	if h.none() {
 		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
 			l.ask(sq, l.s.CurrentStep, mIDKStepBack)
 			l.note("stepped back from " + bq.ID)
@@ -430,7 +478,7 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	default:
 		l.say(mIDK)
 	}
-	l.add(h)
+	l.give(h)
 	l.say(mGuess)
 	l.note("encouraged on " + bq.ID)
 }
