@@ -699,10 +699,11 @@ type reading struct {
 	tiers   [][]passage
 	idf     []map[string]float64
 	unknown []float64
-	own     map[string]bool // the terms of the lesson's explanations and of its questions
-	all     map[string]bool // the terms of the widest tier
-	key     map[string]bool // see keyTerms
-	text    string          // the widest tier's words, each between spaces
+	steps   map[string]questionSteps // by bank question id: see stepResults and stepClues
+	own     map[string]bool          // the terms of the lesson's explanations and of its questions
+	all     map[string]bool          // the terms of the widest tier
+	key     map[string]bool          // see keyTerms
+	text    string                   // the widest tier's words, each between spaces
 }
 
 func newReading(t *tutor.Topic, src source) *reading {
@@ -716,6 +717,10 @@ func newReading(t *tutor.Topic, src source) *reading {
 		r.idf, r.unknown = append(r.idf, idf), append(r.unknown, unknown)
 	}
 	r.key = keyTerms(t)
+	r.steps = make(map[string]questionSteps, len(t.Questions))
+	for _, bq := range t.Questions {
+		r.steps[bq.ID] = newQuestionSteps(bq)
+	}
 	r.own, r.all = vocabulary(lesson), vocabulary(r.tiers[len(r.tiers)-1])
 	for _, bq := range t.Questions {
 		for _, w := range lessonTerms(bq.Text) {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -502,6 +503,29 @@ func TestHelpGoesOnFromTheLearnersSteps(t *testing.T) {
 		}
 		if says(x.text(), mFromStep) || !says(x.text(), mHowFar) {
 			t.Errorf("help after %q: reply %q; want how far the learner got", then, x.text())
+		}
+	}
+}
+
+// TestStepsWorkedOutOnce: the steps a lesson keeps for each bank question
+// are those stepResults and stepClues give, and a question that is not
+// the topic's own under its id gets its own.
+func TestStepsWorkedOutOnce(t *testing.T) {
+	topics, keys := sampleTopics(t)
+	for _, k := range keys {
+		tp := topics[k]
+		l := &lesson{topic: tp}
+		for _, bq := range tp.Questions {
+			if got, want := l.steps(bq), newQuestionSteps(bq); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s: kept steps %+v, want %+v", k, bq.ID, got, want)
+			}
+		}
+		if len(tp.Questions) > 0 {
+			other := tp.Questions[0]
+			other.Text, other.Solution = "What is 6 + 6?", "6 + 6 = 12."
+			if got := l.steps(other); got.text != other.Text {
+				t.Errorf("%s: a question under another's id gets that one's steps", k)
+			}
 		}
 	}
 }

@@ -257,7 +257,8 @@ func (l *lesson) give(h helping) {
 // was given.
 func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping {
 	given := l.sinceAsked(bq)
-	all, clues := stepResults(bq), stepClues(bq)
+	qs := l.steps(bq)
+	all, clues := qs.all, qs.clues
 	reached := -1
 	for i, st := range all {
 		if inPhrase(given, mStepRight, "{what}", st.said) {
@@ -320,6 +321,28 @@ func (l *lesson) sinceAsked(bq tutor.BankQuestion) string {
 		}
 	}
 	return strings.Join(rs[:asked], "\n")
+}
+
+// questionSteps are a bank question's steps (stepResults) and those of
+// them that may serve as clues (stepClues).
+type questionSteps struct {
+	text       string // the question's, to tell it from another with its id
+	all, clues []stepResult
+}
+
+func newQuestionSteps(bq tutor.BankQuestion) questionSteps {
+	return questionSteps{bq.Text, stepResults(bq), stepClues(bq)}
+}
+
+// steps returns the steps of a bank question of the lesson, worked out
+// once for each topic (see reading).
+func (l *lesson) steps(bq tutor.BankQuestion) questionSteps {
+	if l.topic != nil {
+		if qs, ok := readingOf(l.topic, lessonOnly).steps[bq.ID]; ok && qs.text == bq.Text {
+			return qs
+		}
+	}
+	return newQuestionSteps(bq)
 }
 
 // stepClues returns the steps of a question's worked solution that may
@@ -390,7 +413,7 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 		return false // the answer's size without its sign: a sign error
 	}
 	given := l.sinceAsked(bq)
-	for _, st := range stepResults(bq) {
+	for _, st := range l.steps(bq).all {
 		if st.value == vs[0] && !strings.Contains(given, st.said) { // a step named already is no progress
 			l.say(mStepRight, "{what}", st.said)
 			l.out.RightStep = true
