@@ -122,6 +122,24 @@ func TestExam(t *testing.T) {
 	}
 }
 
+// TestExamHintRequest: asking for a hint in an exam gives no answer away
+// and gives nothing up: the question stands, unjudged.
+func TestExamHintRequest(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	id := c.Session.Row.ID
+	q := c.Session.State.ExamQuestions[0]
+	for _, msg := range []string{"give me a hint", "hint please"} {
+		r := f.turn(t, id, msg)
+		if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil || st.ExamQuestions[0].StudentAnswer != nil {
+			t.Fatalf("%q was judged as an answer: idx %d, question %+v", msg, st.ExamCurrentIdx, st.ExamQuestions[0])
+		}
+		if !strings.Contains(r.Reply, q.QuestionText) || strings.Contains(r.Reply, q.ExpectedAnswer) {
+			t.Fatalf("%q: reply %q; want the question again, without its answer", msg, r.Reply)
+		}
+	}
+}
+
 // TestExamHedge: an exam answer that offers two values is neither judged
 // nor left with "Let's stay with the exam": the learner is asked for one
 // final answer and the question stands.

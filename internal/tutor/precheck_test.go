@@ -66,14 +66,13 @@ func TestPrecheck(t *testing.T) {
 		{"just tell me the answer", PrecheckIDK},
 		{"I'm stuck", PrecheckIDK},
 		{"still stuck :(", PrecheckIDK},
-		{"give me a hint", PrecheckIDK},
-		{"can I have another hint please", PrecheckIDK},
 
 		// Not "I don't know".
 		{"I don't know, maybe 12?", PrecheckNone},
 		{"I know it!", PrecheckNone},
 		{"I was stuck but now I think it is evaporation", PrecheckNone},
 		{"thanks for the hint, it is a gas", PrecheckNone},
+		{"give me a hint", PrecheckNone}, // help, but no "I don't know": an exam does not count it as an answer
 		{"the kidney is an organ", PrecheckNone},
 		{"pata hai: it is half", PrecheckNone},
 

@@ -46,9 +46,9 @@ func (l *lesson) pending() {
 	case verdict == answer.NotAttempt && isDiscouraged(l.turn.Message):
 		// "I'm so stupid, I hate maths": a kind word first, then help.
 		l.encourage(q, bq)
-	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && confused(l.turn.Message):
-		// "I don't understand", "samajh nahi aa raha": help, as for "I
-		// don't know", rather than the bare question again.
+	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && (confused(l.turn.Message) || asksHint(l.turn.Message)):
+		// "I don't understand", "samajh nahi aa raha", "give me a hint":
+		// help, as for "I don't know", rather than the bare question again.
 		l.encourage(q, bq)
 	default:
 		l.noAnswer(q, bq, ev)

@@ -420,6 +420,14 @@ func asksAnswer(msg string) bool {
 	return false
 }
 
+// asksHint reports whether a message asks for a hint or a clue ("give me
+// a hint", "another clue please"), not thanks for one.
+func asksHint(msg string) bool {
+	ws := words(msg)
+	return slices.ContainsFunc(ws, func(w string) bool { return w == "hint" || w == "hints" || w == "clue" || w == "clues" }) &&
+		!slices.ContainsFunc(ws, func(w string) bool { return w == "thanks" || w == "thank" || w == "thx" })
+}
+
 // helpOnly reports whether a message is a bare call for help: "help",
 // "help me please", "I need help".
 func helpOnly(msg string) bool {
