@@ -116,7 +116,7 @@ func TestRightStepKeepsTheAnswerProtected(t *testing.T) {
 	if pending(protectedAnswers(turn, wrong)) {
 		t.Error("the third wrong answer: the answer stays protected in the explain phase")
 	}
-	step := &tutor.Outcome{Verdict: answer.Incorrect, Output: &tutor.TutorOutput{Response: "Yes, one part is 100.", RightStep: true}}
+	step := &tutor.Outcome{Verdict: answer.Incorrect, Output: &tutor.TutorOutput{Response: "Yes, one part is 100.", RightStep: "one part is 100"}}
 	if !pending(protectedAnswers(turn, step)) {
 		t.Error("a right step at the third attempt: the answer is not protected")
 	}

@@ -76,7 +76,7 @@ func tutorSays(mods ...func(*TutorOutput)) *TutorOutput {
 
 func correct(o *TutorOutput)   { o.AnswerCorrect = ptr(true) }
 func wrong(o *TutorOutput)     { o.AnswerCorrect = ptr(false) }
-func rightStep(o *TutorOutput) { o.RightStep = true }
+func rightStep(o *TutorOutput) { o.RightStep = "one part is 100" }
 func advance(step int) func(*TutorOutput) {
 	return func(o *TutorOutput) { o.AdvanceToStep = ptr(step) }
 }

@@ -110,7 +110,7 @@ func Guard(s State, t *Topic, o Outcome) Guarded {
 		}
 		q := s.LastQuestion
 		switch {
-		case q != nil && out.RightStep && o.Verdict == answer.Incorrect:
+		case q != nil && out.RightStep != "" && o.Verdict == answer.Incorrect:
 			// On the way to the answer: neither judged nor an attempt.
 			out.AnswerCorrect = nil
 		case q != nil && o.Verdict.Known():

@@ -1,5 +1,10 @@
 package tutor
 
+import (
+	"slices"
+	"strings"
+)
+
 // Strategy is the teaching move a pending question calls for, by the number
 // of wrong attempts so far.
 type Strategy string
@@ -176,8 +181,30 @@ func applyLifecycle(n *State, t *Topic, out *TutorOutput, next *BankQuestion, ms
 	case asked.Concept != q.Concept || (asked.QuestionID != "" && asked.QuestionID != q.QuestionID):
 		set(asked, true)
 	}
+	if q != nil && n.LastQuestion == q && out != nil {
+		// The question goes on: what this turn gave towards it, and the
+		// step the learner reached, are kept with it.
+		q.CluesGiven = addCapped(q.CluesGiven, maxRecorded, out.Clues...)
+		if out.RightStep != "" {
+			q.StepsShown = addCapped(q.StepsShown, maxRecorded, out.RightStep)
+		}
+	}
 	n.AwaitingResponse = n.LastQuestion != nil
 	return ev
+}
+
+// maxRecorded bounds Question.CluesGiven and StepsShown: a question has two
+// hints and a few steps.
+const maxRecorded = 8
+
+// addCapped appends the values of vs that s lacks, keeping the last max.
+func addCapped(s []string, max int, vs ...string) []string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(s, v) {
+			s = pushCapped(s, v, max)
+		}
+	}
+	return s
 }
 
 // pushCapped appends v and keeps the last max elements. It shifts in place

@@ -244,3 +244,30 @@ func TestMovingOnDropsTheUnansweredQuestion(t *testing.T) {
 		t.Fatal("a tutor that asks while moving on lost the question")
 	}
 }
+
+// TestCluesAndStepsAreRecorded: the clues a reply gave and the right step
+// a learner reached are kept with the pending question, each once, and go
+// with it.
+func TestCluesAndStepsAreRecorded(t *testing.T) {
+	s, tp := askedStateOn(t, lesson("a"))
+	step := func(o *TutorOutput) {
+		o.Clues, o.RightStep = []string{"Find one part first.", "Find one part first."}, "one part is 100"
+	}
+	o := turnAt(2, "100", tutorSays(step))
+	o.Verdict = answer.Incorrect
+	s, _ = ApplyTurn(s, tp, o)
+	q := s.LastQuestion
+	if q == nil || !slices.Equal(q.CluesGiven, []string{"Find one part first."}) || !slices.Equal(q.StepsShown, []string{"one part is 100"}) || q.WrongAttempts != 0 {
+		t.Fatalf("after a right step with a clue: %+v", q)
+	}
+	clone := s.Clone()
+	clone.LastQuestion.CluesGiven[0] = "changed"
+	if s.LastQuestion.CluesGiven[0] != "Find one part first." {
+		t.Fatal("Clone shares the clues given")
+	}
+	o = turnAt(3, "500", tutorSays(correct))
+	o.Verdict = answer.Correct
+	if s, _ = ApplyTurn(s, tp, o); s.LastQuestion != nil {
+		t.Fatalf("a right answer leaves the question pending: %+v", s.LastQuestion)
+	}
+}

@@ -74,12 +74,17 @@ type TutorOutput struct {
 	TurnSummary            string          `json:"turn_summary" jsonschema:"One sentence of at most 80 characters summarising this turn."`
 	Reasoning              string          `json:"reasoning" jsonschema:"Your private reasoning about the teaching move. Never shown to the student."`
 
-	// RightStep reports that the learner's reply is a right intermediate
-	// step of the pending question's worked solution ("100" for one part
-	// of ₹900 shared 4 : 5), not an answer to it: the guardrails then count
-	// no wrong attempt. Only program code sets it (the rules engine, which
-	// finds the step in the solution); it is no part of a model's output.
-	RightStep bool `json:"-"`
+	// RightStep, when set, is the right intermediate step of the pending
+	// question's worked solution that the learner's reply gave, in the
+	// solution's words ("one part is 100 rupees" for "100" when ₹900 is
+	// shared 4 : 5): not an answer, so the guardrails count no wrong
+	// attempt, and ApplyTurn records it in Question.StepsShown. Clues are
+	// the help the reply gave towards the pending question (its hints,
+	// steps of its solution), recorded in Question.CluesGiven. Only program
+	// code sets them (the rules engine, which finds the steps in the
+	// solution); they are no part of a model's output.
+	RightStep string   `json:"-"`
+	Clues     []string `json:"-"`
 }
 
 // Validate reports the ways the output breaks the output contract beyond

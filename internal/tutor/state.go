@@ -131,6 +131,12 @@ type Question struct {
 	AnswerKind answer.Kind `json:"answer_kind"`
 	IDKCount   int         `json:"idk_count"` // "I don't know" replies: not attempts, they do not climb the ladder
 	AskedAt    *Time       `json:"asked_at"`  // null when unknown (questions of reference documents)
+	// The help the tutor gave towards the answer (hints, steps of the
+	// worked solution) and the right intermediate steps the learner gave,
+	// in the solution's words: so that no clue comes twice and help goes
+	// on from where the learner got to (see TutorOutput.Clues, RightStep).
+	CluesGiven []string `json:"clues_given,omitempty"`
+	StepsShown []string `json:"steps_shown,omitempty"`
 }
 
 // Expected returns what the answer evaluator compares a reply with: the
@@ -304,6 +310,7 @@ func (s State) Clone() State {
 		q := *s.LastQuestion
 		q.Hints = slices.Clone(q.Hints)
 		q.PreviousStudentAnswers = slices.Clone(q.PreviousStudentAnswers)
+		q.CluesGiven, q.StepsShown = slices.Clone(q.CluesGiven), slices.Clone(q.StepsShown)
 		q.AskedAt = clonePtr(q.AskedAt)
 		c.LastQuestion = &q
 	}

@@ -238,16 +238,20 @@ func (l *lesson) give(h helping) {
 	switch {
 	case h.hint != "":
 		l.add(h.hint)
+		l.out.Clues = append(l.out.Clues, h.hint)
 	case h.step != "":
 		l.say(mAStep, "{step}", h.step)
+		l.out.Clues = append(l.out.Clues, h.step)
 	case h.from != "":
 		l.say(mFromStep, "{step}", h.from)
+		l.out.Clues = append(l.out.Clues, h.from)
 	}
 }
 
 // freshHelp returns the help from hint level on that no reply has given
 // since the question was asked (a clue for a doubt in between, the hint
-// for the last miss, the hint for an "I don't know"; see sinceAsked): the
+// for the last miss, the hint for an "I don't know"; see sinceAsked, and
+// the clues the question records, tutor.Question.CluesGiven): the
 // first such hint; once every hint was given and with steps set (after a
 // wrong answer), the first step clue none has named (see stepClues). A
 // learner who has given a right step of the solution (see stepRight)
@@ -257,11 +261,16 @@ func (l *lesson) give(h helping) {
 // was given.
 func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping {
 	given := l.sinceAsked(bq)
+	var cluesGiven, stepsShown []string
+	if q := l.s.LastQuestion; q != nil && q.QuestionID == bq.ID {
+		cluesGiven, stepsShown = q.CluesGiven, q.StepsShown
+		given += "\n" + strings.Join(cluesGiven, "\n")
+	}
 	qs := l.steps(bq)
 	all, clues := qs.all, qs.clues
 	reached := -1
 	for i, st := range all {
-		if inPhrase(given, mStepRight, "{what}", st.said) {
+		if inPhrase(given, mStepRight, "{what}", st.said) || slices.Contains(stepsShown, st.said) {
 			reached = i
 		}
 	}
@@ -275,7 +284,7 @@ func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping
 				return helping{step: st.said}
 			}
 		}
-		if from := all[reached].said; !later && !inPhrase(given, mFromStep, "{step}", from) {
+		if from := all[reached].said; !later && !inPhrase(given, mFromStep, "{step}", from) && !slices.Contains(cluesGiven, from) {
 			return helping{from: from}
 		}
 		return helping{}
@@ -393,8 +402,9 @@ func (l *lesson) spotted(q *tutor.Question, bq tutor.BankQuestion) (string, bool
 // than the answer ("100" for one part of ₹900 shared 4 : 5, when Bina's
 // share is asked), and reports whether it was one. The step is named in
 // the worked solution's words and the learner asked to go on, with
-// answer_correct unset, RightStep set (so the guardrails count no wrong
-// attempt) and no hint or solution.
+// answer_correct unset, RightStep set to the step (so the guardrails count
+// no wrong attempt and the domain records it) and no hint or solution. A
+// step named already for this question is no progress.
 func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 	said := strings.TrimSpace(ev.Extracted)
 	if said == "" {
@@ -413,10 +423,13 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 		return false // the answer's size without its sign: a sign error
 	}
 	given := l.sinceAsked(bq)
+	if q := l.s.LastQuestion; q != nil && q.QuestionID == bq.ID {
+		given += "\n" + strings.Join(slices.Concat(q.CluesGiven, q.StepsShown), "\n")
+	}
 	for _, st := range l.steps(bq).all {
 		if st.value == vs[0] && !strings.Contains(given, st.said) { // a step named already is no progress
 			l.say(mStepRight, "{what}", st.said)
-			l.out.RightStep = true
+			l.out.RightStep = st.said
 			l.note(bq.ID + " step right: " + st.said)
 			return true
 		}
@@ -470,9 +483,11 @@ func echo(extracted string) string {
 // one hint further (the domain counts them in hints_used), up to the last
 // hint: the worked solution is not a hint. A hint given since the
 // question was asked is not given again (a clue for "how do I start?" is
-// not counted in hints_used): the next one comes instead, and after the
-// last one a simpler question on the same idea (see simpler), or, when
-// there is none, the lesson goes on.
+// not counted in hints_used): the next one comes instead (after a wrong
+// answer or a right step, the steps of the solution too; see freshHelp).
+// With nothing left, a learner who has worked on the question is asked
+// how far they got, once; otherwise comes a simpler question on the same
+// idea (see simpler), or, when there is none, the lesson goes on.
 func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	l.out.Intent = tutor.IntentConfusion
 	if q.IDKCount >= maxIDK {
@@ -483,6 +498,13 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	}
 	h := l.freshHelp(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0)
 	if h.none() {
+		if (q.WrongAttempts > 0 || len(q.StepsShown) > 0) && !inPhrase(l.lastReply(), mHowFar, "{}", "") {
+			// A learner who has worked on the question stays on it: a
+			// question swapped in now would throw that work away.
+			l.say(mHowFar)
+			l.note("asked how far they got on " + bq.ID)
+			return
+		}
 		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
 			l.ask(sq, l.s.CurrentStep, mIDKStepBack)
 			l.note("stepped back from " + bq.ID)
