@@ -74,9 +74,6 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"nahi malum", "nahi aata", "nahi aati", "पता नहीं", "नहीं पता", "मालूम नहीं",
 			// Texting spellings.
 			"dnt know", "dont knw", "dnt knw", "i dno", "dno", "idek", "no idea at all",
-			// Stuck: help towards the answer, not the answer. (A request for
-			// a hint is no "I don't know": in an exam it gives nothing up.)
-			"i'm stuck", "i am stuck", "still stuck", "so stuck",
 		},
 		OffTopic: []string{
 			"who are you", "what is your name", "what's your name", "tell me a joke",

@@ -64,15 +64,17 @@ func TestPrecheck(t *testing.T) {
 		{"mujhe maloom nahi", PrecheckIDK},
 		{"मुझे पता नहीं", PrecheckIDK},
 		{"just tell me the answer", PrecheckIDK},
-		{"I'm stuck", PrecheckIDK},
-		{"still stuck :(", PrecheckIDK},
 
 		// Not "I don't know".
 		{"I don't know, maybe 12?", PrecheckNone},
 		{"I know it!", PrecheckNone},
 		{"I was stuck but now I think it is evaporation", PrecheckNone},
 		{"thanks for the hint, it is a gas", PrecheckNone},
-		{"give me a hint", PrecheckNone}, // help, but no "I don't know": an exam does not count it as an answer
+		// Help, but no "I don't know": an exam does not count it as an
+		// answer, and an answer beside it is still judged (the rules engine
+		// helps a learner who asks; see rules.stuck).
+		{"give me a hint", PrecheckNone},
+		{"I'm stuck", PrecheckNone},
 		{"the kidney is an organ", PrecheckNone},
 		{"pata hai: it is half", PrecheckNone},
 

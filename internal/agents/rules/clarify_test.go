@@ -490,3 +490,12 @@ func TestClarifyTeacherDoubts(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckOnADoubt: "I'm stuck on X" in a doubts session is a doubt about
+// X, answered from the lesson.
+func TestStuckOnADoubt(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingFractions), "stuck-doubt", tutor.ModeClarify)
+	if x := d.say("I'm stuck on adding fractions with different denominators"); !strings.Contains(x.text(), "unlike fractions") {
+		t.Errorf("reply %q; want the explanation of unlike fractions", x.text())
+	}
+}

@@ -557,3 +557,35 @@ func TestCluesNeverRepeatInALongConversation(t *testing.T) {
 		t.Errorf("the question recorded %d clues, want the hint and the two steps", recorded)
 	}
 }
+
+// TestStuckBesideAnAnswer: "stuck" or "hint" beside an answer does not
+// hide it: the answer is judged; "what is a solution?" is a doubt about a
+// word, not a request for the answer.
+func TestStuckBesideAnAnswer(t *testing.T) {
+	const states = "science/states-of-matter/changes-of-state"
+	d, _ := pendingOn(t, states, "boil-3", 0)
+	if x := d.say("I was so stuck but I think it is evaporation"); x.reply.Output.AnswerCorrect == nil || !*x.reply.Output.AnswerCorrect {
+		t.Errorf("an answer beside \"stuck\": reply %q, answer_correct %v", x.text(), x.reply.Output.AnswerCorrect)
+	}
+	d, _ = pendingOn(t, "mathematics/linear-equations/variable-on-both-sides", "collect-4", 0)
+	if x := d.say("what is a solution?"); !strings.Contains(x.text(), "A value is a solution when") || says(x.text(), mClue) {
+		t.Errorf("what is a solution?: reply %q; want what a solution is", x.text())
+	}
+}
+
+// TestSameWorkingTwiceGetsAClue: the same working without a result, or
+// words where a number is asked, twice in a row get a clue the second
+// time.
+func TestSameWorkingTwiceGetsAClue(t *testing.T) {
+	const equations, states = "mathematics/linear-equations/solving-linear-equations", "science/states-of-matter/changes-of-state"
+	for _, tc := range []struct{ key, id, msg string }{
+		{equations, "balance-2", "I divided 65 by 5"},
+		{states, "melt-2", "at the freezing point"},
+	} {
+		d, bq := pendingOn(t, tc.key, tc.id, 0)
+		d.say(tc.msg)
+		if x := d.say(tc.msg); !strings.Contains(x.text(), hint(bq, 1)) {
+			t.Errorf("%q twice: reply %q; want the first hint", tc.msg, x.text())
+		}
+	}
+}

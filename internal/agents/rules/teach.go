@@ -46,9 +46,10 @@ func (l *lesson) pending() {
 	case verdict == answer.NotAttempt && isDiscouraged(l.turn.Message):
 		// "I'm so stupid, I hate maths": a kind word first, then help.
 		l.encourage(q, bq)
-	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && (confused(l.turn.Message) || asksHint(l.turn.Message)):
-		// "I don't understand", "samajh nahi aa raha", "give me a hint":
-		// help, as for "I don't know", rather than the bare question again.
+	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && asksHelp(l.turn.Message):
+		// "I don't understand", "samajh nahi aa raha", "give me a hint",
+		// "I'm stuck", "help": help, as for "I don't know", rather than the
+		// bare question again.
 		l.encourage(q, bq)
 	default:
 		l.noAnswer(q, bq, ev)
@@ -574,6 +575,10 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 	case hedged(ev):
 		l.say(mChoose)
 		l.note("asked to choose one answer")
+	case isQuestion(msg) && asksAnswer(msg):
+		// "What's the answer?": a clue instead.
+		l.out.Intent = tutor.IntentQuestion
+		l.giveClue(q, bq, mClue)
 	case isQuestion(msg):
 		l.out.Intent = tutor.IntentQuestion
 		exp, d := bq.Expected(), l.dialogue(q)
@@ -594,17 +599,12 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 			l.note("doubt not in the lesson during " + bq.ID)
 			return
 		}
-		intro := mHelpClue
-		if asksAnswer(msg) {
-			intro = mClue // "I can't give the answer away, but ..."
-		}
-		if !l.clue(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0, intro) {
-			l.say(mHowFar)
-			l.note("asked how far they got on " + bq.ID)
-			return
-		}
-		l.say(mTryAgain)
-		l.note("gave a clue on " + bq.ID)
+		l.giveClue(q, bq, mHelpClue)
+	case l.lastSaid(mWaiting) || l.lastSaid(mWorkItOut) || l.lastSaid(mAsNumber):
+		// A second message in a row with no answer ("ok", "hmm", the same
+		// working again): the learner is stuck rather than thinking, and
+		// gets a clue.
+		l.giveClue(q, bq, mNudge)
 	case describesWorking(msg):
 		// "I divided 65 by 5": a plan, not yet a result.
 		l.say(mWorkItOut)
@@ -614,16 +614,6 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		// number is asked.
 		l.say(mAsNumber)
 		l.note("asked for a number on " + bq.ID)
-	case l.lastSaid(mWaiting):
-		// A second message in a row with no answer ("ok", "hmm"): the
-		// learner is stuck rather than thinking, and gets a clue.
-		if !l.clue(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0, mNudge) {
-			l.say(mHowFar)
-			l.note("asked how far they got on " + bq.ID)
-			return
-		}
-		l.say(mTryAgain)
-		l.note("gave a clue on " + bq.ID + " after no answer twice")
 	default:
 		l.say(mWaiting, "{q}", questionText(bq))
 		l.note("waiting for an answer to " + bq.ID)
@@ -662,6 +652,18 @@ func numericAnswer(bq tutor.BankQuestion) bool {
 		return true
 	}
 	return false
+}
+
+// giveClue gives the next clue after intro and asks for the answer, or,
+// with none left, asks how far the learner got.
+func (l *lesson) giveClue(q *tutor.Question, bq tutor.BankQuestion, intro move) {
+	if !l.clue(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0, intro) {
+		l.say(mHowFar)
+		l.note("asked how far they got on " + bq.ID)
+		return
+	}
+	l.say(mTryAgain)
+	l.note("gave a clue on " + bq.ID)
 }
 
 // lastSaid reports whether the tutor's last reply opened with move m.

@@ -341,12 +341,19 @@ func isDiscouraged(msg string) bool {
 	return self || task
 }
 
+// asksHelp reports whether a message with no answer in it asks for help
+// with a pending question: confused, stuck, asking for a hint, or a bare
+// "help".
+func asksHelp(msg string) bool {
+	return confused(msg) || asksHint(msg) || stuck(msg) || helpOnly(msg)
+}
+
 // confused reports whether a learner's message says the explanation did
 // not land or asks to hear it again: "I don't get it", "can you explain
 // again?", "repeat please", "what?". "Again" on its own is not enough when
 // the learner means to try something again ("let me try again").
 func confused(msg string) bool {
-	if isNo(msg) || helpOnly(msg) {
+	if isNo(msg) {
 		return true
 	}
 	ws := words(msg)
@@ -382,7 +389,7 @@ func confused(msg string) bool {
 var continuationWords = wordSet(`go goes going move moves moving next continue continuing start starting begin
 	proceed carry carrying ahead ready done finish finished skip stop pause break more another question questions
 	step steps lesson lessons now later yet hint hints clue clues help answer answers solve solving solved
-	solution solutions stuck try trying
+	stuck try trying
 	first this that it`)
 
 // contentTerms returns the terms of a learner's question that say what it
@@ -408,11 +415,12 @@ func contentTerms(msg string) []string {
 func asksAbout(msg string) bool { return len(contentTerms(msg)) > 0 }
 
 // asksAnswer reports whether a message asks for the answer itself ("what's
-// the answer?", "can you just tell me?", "show me the solution") rather
-// than for help towards it ("how do I start?").
+// the answer?", "show me the solution") rather than for help towards it
+// ("how do I start?", "can you tell me how to begin?") or what a word
+// means ("what is a solution?").
 func asksAnswer(msg string) bool {
 	w := " " + strings.Join(words(msg), " ") + " "
-	for _, p := range []string{" answer ", " solution ", " tell me ", " solve it ", " show me how "} {
+	for _, p := range []string{" answer ", " the solution ", " solve it for me ", " just tell me "} {
 		if strings.Contains(w, p) {
 			return true
 		}
@@ -427,6 +435,10 @@ func asksHint(msg string) bool {
 	return slices.ContainsFunc(ws, func(w string) bool { return w == "hint" || w == "hints" || w == "clue" || w == "clues" }) &&
 		!slices.ContainsFunc(ws, func(w string) bool { return w == "thanks" || w == "thank" || w == "thx" })
 }
+
+// stuck reports whether a message says the learner is stuck: "I'm stuck",
+// "still stuck".
+func stuck(msg string) bool { return slices.Contains(words(msg), "stuck") }
 
 // helpOnly reports whether a message is a bare call for help: "help",
 // "help me please", "I need help".
