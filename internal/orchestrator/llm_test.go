@@ -312,3 +312,24 @@ func asJSON(t *testing.T, v any) any {
 	}
 	return out
 }
+
+// A reply regenerated after a right answer is checked with the turn's
+// verdict: praise that names the answer is no leak, even when the model
+// leaves answer_correct out.
+func TestRegeneratedPraiseKeepsTheAnswer(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	fake.Push(out("What is double 7?", func(m map[string]any) {
+		m["intent"], m["question_asked"], m["expected_answer"], m["question_concept"] = "question", "What is double 7?", "14", "Doubling"
+	}))
+	f.turn(t, id, "ok")
+	praise := "Yes! The answer is 14. Well done!"
+	fake.Push(out("The student answered correctly: 14."), out(praise))
+	if r := f.turn(t, id, "14"); r.Reply != praise {
+		t.Fatalf("the learner got %q, want the regenerated %q", r.Reply, praise)
+	}
+	if fake.Pending() != 0 {
+		t.Fatalf("%d canned replies unused", fake.Pending())
+	}
+}

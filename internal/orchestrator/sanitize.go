@@ -130,7 +130,8 @@ func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome
 		tr, call, err := r.set.Tutor.Respond(ctx, turn)
 		r.log(call, start, "Regenerate: "+problems[0].reason)
 		if err == nil {
-			candidate := tutor.Outcome{Output: &tr.Output, NextQuestion: tr.NextQuestion}
+			candidate := *out // the turn's verdict, pre-check and time, with the new move
+			candidate.Output, candidate.NextQuestion = &tr.Output, tr.NextQuestion
 			again := findProblems(tr.Output.Response, protectedAnswers(turn, &candidate), dl)
 			out.Output, out.NextQuestion = &tr.Output, tr.NextQuestion
 			reply, problems = tr.Output.Response, again

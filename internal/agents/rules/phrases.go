@@ -443,8 +443,8 @@ var phrasebook = map[move][]string{
 		"We covered {concepts}.",
 	},
 	mAStep: {
-		"One step on the way: {step}.",
-		"A step towards it: {step}.",
+		"Notice that {step}.",
+		"Think about this: {step}.",
 		"Try going on from this: {step}.",
 	},
 	mWorkItOut: {
@@ -454,7 +454,7 @@ var phrasebook = map[move][]string{
 	},
 	mFromStep: {
 		"You've already found that {step}: use that to finish.",
-		"Good so far: {step}; now take it one step further.",
+		"So far you have found that {step}; now take it one step further.",
 	},
 	mAsNumber: {
 		"What is that as a number{name}?",
@@ -486,7 +486,7 @@ var phrasebook = map[move][]string{
 	},
 	mIDKStepBack: {
 		"That's okay{name}; let's warm up with another one on the same idea: {q}",
-		"No problem{name}, we'll build up to it. Try this one first: {q}",
+		"No problem{name}, we'll build up to it. Try this one: {q}",
 	},
 	mChinUp: {
 		"Please don't be hard on yourself{name}: everyone gets stuck, and getting stuck is how learning starts.",

@@ -537,24 +537,24 @@ func TestCluesNeverRepeatInALongConversation(t *testing.T) {
 	var all []string
 	recorded := 0
 	for i := 0; i < 14 && d.state.LastQuestion.QuestionID == bq.ID; i++ {
-		msg := []string{"ok", "help", "how do I start?", "hmm"}[i%4]
+		msg := []string{"ok", "how do I start?", "hmm"}[i%3]
 		x := d.say(msg)
 		all = append(all, x.text())
 		if q := x.after.LastQuestion; q != nil && q.QuestionID == bq.ID {
 			recorded = max(recorded, len(q.CluesGiven))
 		}
 	}
-	if len(all) < 10 {
+	if len(all) < 14 {
 		t.Errorf("the question was left after %d turns: %q", len(all), all)
 	}
 	text := strings.Join(all, "\n")
 	for _, c := range append(slices.Clone(bq.Hints), "4 + 5 = 9 parts", "one part is 100 rupees") {
-		if n := strings.Count(text, c); n > 1 {
+		if n := strings.Count(text, c); n > 1 || c == "one part is 100 rupees" && n > 0 {
 			t.Errorf("%q came %d times in %q", c, n, all)
 		}
 	}
-	if recorded < 3 {
-		t.Errorf("the question recorded %d clues, want the hint and the two steps", recorded)
+	if recorded < 2 {
+		t.Errorf("the question recorded %d clues, want the hint and a step", recorded)
 	}
 }
 

@@ -357,7 +357,8 @@ func (l *lesson) steps(bq tutor.BankQuestion) questionSteps {
 
 // stepClues returns the steps of a question's worked solution that may
 // serve as clues (see stepResults): only for an answer that is a number or
-// an expression, and none whose value is a number of the answer. A step
+// an expression, never the last step (one move from the answer: "4x is
+// 36"), and none whose value is a number of the answer. A step
 // of a choice, yes-or-no, ratio or word question can be its answer in
 // other words ("4 ÷ (1/2) = 8" for "bigger than 4"; "15 ÷ 5 = 3" for 3 : 5).
 func stepClues(bq tutor.BankQuestion) []stepResult {
@@ -373,7 +374,11 @@ func stepClues(bq tutor.BankQuestion) []stepResult {
 		return nil
 	}
 	own := signedNumbers(exp.Answer)
-	return slices.DeleteFunc(stepResults(bq), func(st stepResult) bool {
+	steps := stepResults(bq)
+	if len(steps) > 0 {
+		steps = steps[:len(steps)-1] // the last step is one move from the answer ("4x is 36")
+	}
+	return slices.DeleteFunc(slices.Clone(steps), func(st stepResult) bool {
 		return slices.ContainsFunc(own, func(v float64) bool { return math.Abs(v) == math.Abs(st.value) })
 	})
 }
