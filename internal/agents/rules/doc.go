@@ -45,8 +45,9 @@
 // mistakes made (see below), with session_complete. A wrong answer walks the
 // ladder: the question's first hint, its second (a hint given since the
 // question was asked, as a clue, is skipped; with both given, a step of the
-// worked solution short of the answer, for an answer that is a number or an
-// expression and none of whose numbers the step gives, and with every step
+// worked solution short of the answer (never its last step, one move from
+// the answer), for an answer that is a number or an expression and none of
+// whose numbers the step gives, and with every step
 // given too, or before any wrong answer, a question about how far the
 // learner got; a learner who has given right steps is helped on from the
 // last of them, never taught them again), the worked solution, then, once per step, a step

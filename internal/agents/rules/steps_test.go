@@ -348,8 +348,12 @@ func TestStepCluesKeepTheAnswerBack(t *testing.T) {
 	var n int
 	for _, k := range keys {
 		for _, bq := range topics[k].Questions {
+			all := stepResults(bq)
 			for _, st := range stepClues(bq) {
 				n++
+				if st == all[len(all)-1] {
+					t.Errorf("%s %s: step clue %q is the last step, one move from the answer", k, bq.ID, st.said)
+				}
 				kind := bq.Kind
 				if kind == answer.KindAuto {
 					kind = answer.InferKind(bq.Answer)
