@@ -275,17 +275,18 @@ var phrasebook = map[move][]string{
 		"No problem, here it is once more.",
 		"Let me say that again.",
 	},
+	// No praise: the lesson may end on a question the learner left.
 	mWrapUp: {
 		"That's the whole lesson{name}: you've worked through {concepts}.",
 		"And that completes the lesson: you've covered {concepts}{name}.",
-		"Well worked{name}: you've finished the lesson on {concepts}.",
+		"That brings us to the end of the lesson{name}: we've covered {concepts}.",
 	},
 	// One sentence, so that the wrap-up stays within three of the engine's
 	// own after praise for the last answer.
 	mWrapUpWatch: {
 		"That's the whole lesson{name}: you've worked through {concepts}; just watch out for {mistakes}.",
 		"And that completes the lesson: you've covered {concepts}{name}; remember to watch out for {mistakes}.",
-		"Well worked{name}: you've finished the lesson on {concepts}; keep an eye out for {mistakes}.",
+		"That brings us to the end of the lesson{name}: we've covered {concepts}; keep an eye out for {mistakes}.",
 	},
 	mOfferHarder: {
 		"If you'd like, I can give you a harder question to try.",
