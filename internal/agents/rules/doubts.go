@@ -251,8 +251,10 @@ var everyday = map[string][]string{
 	"same bottoms": {"same denominator"}, "same bottom": {"same denominator"},
 }
 
-// perCent is "per cent", read as the one term "percent" (see terms).
-var perCent = regexp.MustCompile(`(?i)\bper\s+cent\b`)
+// perCent is "per cent" or "percent": the word itself when a question asks
+// what it means (the lessons write "Per cent means ..."; see terms), else a
+// percentage ("how do I change 0.5 into a percent?").
+var perCent = regexp.MustCompile(`(?i)\bper\s*cent\b`)
 
 // askedTerms returns the terms of a learner's question that say what it is
 // about (see contentTerms), with everyday words in the lesson's words (see
@@ -264,7 +266,13 @@ var perCent = regexp.MustCompile(`(?i)\bper\s+cent\b`)
 func askedTerms(question string, uses func(string) bool, says func([]string) bool) []string {
 	// "5%" is a percentage: the lessons write "per cent" only to say what
 	// the word means.
-	ws := words(perCent.ReplaceAllString(strings.ReplaceAll(question, "%", " percentage "), "percent"))
+	q := strings.ReplaceAll(question, "%", " percentage ")
+	if slices.ContainsFunc(words(q), func(w string) bool { return definingWords[w] }) {
+		q = perCent.ReplaceAllString(q, "percent")
+	} else {
+		q = perCent.ReplaceAllString(q, "percentage")
+	}
+	ws := words(q)
 	var out []string
 	add := func(ts ...string) {
 		for _, t := range ts {
@@ -953,8 +961,19 @@ func leansBack(sent string) bool {
 		return false
 	}
 	switch w[0] {
-	case "this", "these", "that", "those", "it", "its", "they", "them", "their", "such":
+	case "this", "these", "that", "those", "it", "its", "they", "them", "their", "such", "so", "therefore", "thus", "hence":
 		return true
+	}
+	// "Using the energy of sunlight, trapped by chlorophyll, it turns them
+	// into glucose": after a leading participle phrase, the subject is a
+	// pronoun for something named before the sentence.
+	if strings.HasSuffix(w[0], "ing") {
+		clauses := strings.Split(sent, ",")
+		for _, c := range clauses[1:min(len(clauses), 4)] {
+			if cw := words(c); len(cw) > 0 && (cw[0] == "it" || cw[0] == "they") {
+				return true
+			}
+		}
 	}
 	// "To find it, we...", "Undo them in reverse order.": a pronoun in
 	// the opening words, before any comma, leans back too.

@@ -201,3 +201,19 @@ func TestPerCent(t *testing.T) {
 		}
 	}
 }
+
+// TestDoubtsInContext: "percent" in a how-to question is a percentage; an
+// answer never opens on a sentence that leans on one before it ("So a
+// solid ...", "Using ..., it turns them ...").
+func TestDoubtsInContext(t *testing.T) {
+	for _, tc := range []struct{ key, q, want, notFirst string }{
+		{percentages, "how do I change 0.5 into a percent", "To turn a decimal into a percentage", ""},
+		{"science/nutrition-in-plants/photosynthesis", "what is chlorophyll?", "chlorophyll", "Using the energy of sunlight"},
+		{"science/states-of-matter/solids-liquids-and-gases", "why can't you squash a solid?", "packed closely", "So a solid"},
+	} {
+		_, sents, ok := explain(sampleTopic(t, tc.key), withHints, tc.q, 2, nil)
+		if !ok || !strings.Contains(strings.Join(sents, " "), tc.want) || tc.notFirst != "" && strings.HasPrefix(sents[0], tc.notFirst) {
+			t.Errorf("%q: answer %q; want %q, not opening with %q", tc.q, sents, tc.want, tc.notFirst)
+		}
+	}
+}
