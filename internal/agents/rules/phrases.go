@@ -90,6 +90,7 @@ const (
 	mWorkItOut     // working described without its result: asks for the result
 	mAsNumber      // words where a number is asked: asks for the number
 	mFromStep      // the last step of the solution the learner reached, to go on from: {step}
+	mReteach       // the lesson's explanation of the question's idea again, when every clue is given
 
 	moveCount // the number of moves, not a move
 )
@@ -453,6 +454,11 @@ var phrasebook = map[move][]string{
 		"Carry on with that: what answer does it give?",
 		"Try it: what do you get when you work it out?",
 	},
+	mReteach: {
+		"Let's look at the idea behind it again{name}.",
+		"Here's the idea once more.",
+		"Let's go back to the idea for a moment.",
+	},
 	mFromStep: {
 		"You've already found that {step}: use that to finish.",
 		"So far you have found that {step}; now take it one step further.",
@@ -474,6 +480,7 @@ var phrasebook = map[move][]string{
 	mHowFar: {
 		"Tell me how far you got, and we'll take the next step together.",
 		"What have you worked out so far? Let's go on from there.",
+		"Show me your working so far, and we'll find the next step together.",
 	},
 	mSpotted: {
 		"Not quite{name}: it looks like you {did}.",

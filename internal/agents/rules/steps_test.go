@@ -315,8 +315,8 @@ func TestCluesDoNotRepeat(t *testing.T) {
 				stepsGiven++
 			}
 		}
-		if !found && (!says(text, mHowFar) || says(text, mClue) || says(text, mHelpClue)) {
-			t.Errorf("clue %d %q: want a hint, a step of the solution or how far they got, without a clue promised", i+1, text)
+		if !found && !says(text, mReteach) && (!says(text, mHowFar) || says(text, mClue) || says(text, mHelpClue)) {
+			t.Errorf("clue %d %q: want a hint, a step of the solution, the idea again or how far they got, without a clue promised", i+1, text)
 		}
 		if strings.Contains(text, bq.Answer) {
 			t.Errorf("clue %d %q gives the answer %s", i+1, text, bq.Answer)
@@ -420,8 +420,8 @@ func TestNoCluePromisedWhenNoneIsLeft(t *testing.T) {
 		d.say("how do I start?") // the hints, then the steps
 	}
 	x := d.say("2:7")
-	if says(x.text(), mStill) || !says(x.text(), mHowFar) {
-		t.Errorf("reply %q: want how far the learner got, with no clue promised", x.text())
+	if says(x.text(), mStill) || !says(x.text(), mHowFar) && !says(x.text(), mReteach) {
+		t.Errorf("reply %q: want the idea again or how far the learner got, with no clue promised", x.text())
 	}
 	if strings.Contains(x.text(), bq.Answer) {
 		t.Errorf("reply %q gives the answer", x.text())
@@ -591,5 +591,29 @@ func TestSameWorkingTwiceGetsAClue(t *testing.T) {
 		if x := d.say(tc.msg); !strings.Contains(x.text(), hint(bq, 1)) {
 			t.Errorf("%q twice: reply %q; want the first hint", tc.msg, x.text())
 		}
+	}
+}
+
+// TestReteachWhenCluesRunOut: after a wrong answer and every clue, asking
+// for help again hears the lesson's idea again, in sentences not said
+// before, never the same reply twice in a row.
+func TestReteachWhenCluesRunOut(t *testing.T) {
+	d, bq := pendingOn(t, ratios, "ratio-2", 1)
+	var replies []string
+	for range 6 {
+		replies = append(replies, d.say("can you explain that more simply?").text())
+	}
+	taught := false
+	for i, r := range replies {
+		taught = taught || says(r, mReteach)
+		if i > 0 && r == replies[i-1] {
+			t.Errorf("reply %d repeats the one before: %q", i+1, r)
+		}
+		if strings.Contains(r, "Check") || strings.Contains(r, bq.Answer) {
+			t.Errorf("reply %d %q: a check or the answer", i+1, r)
+		}
+	}
+	if !taught {
+		t.Errorf("replies %q: want the lesson's idea again once the clues ran out", replies)
 	}
 }

@@ -200,18 +200,64 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 	default:
 		// "Still not quite; here's a bigger clue": only before one.
 		if !l.clue(bq, q.NextHint(attempt), true, mStill) {
-			l.say(mNotYetPlain)
-			l.say(mHowFar)
+			l.outOfClues(q, bq, mNotIt)
 			return
 		}
 		l.say(mTryAgain)
 		return
 	}
 	if !l.clue(bq, q.NextHint(attempt), true) {
-		l.say(mHowFar)
+		l.outOfClues(q, bq)
 		return
 	}
 	l.say(mTryAgain)
+}
+
+// outOfClues helps a learner when every clue is given: the lesson's
+// explanation of the question's idea again (see reteach); with none left,
+// a question about how far they got; after that, the question again. The
+// intro moves go first.
+func (l *lesson) outOfClues(q *tutor.Question, bq tutor.BankQuestion, intro ...move) {
+	if l.reteach(q, bq, intro...) {
+		return
+	}
+	l.sayAll(intro)
+	if inPhrase(l.lastReply(), mHowFar, "{}", "") {
+		l.say(mWaiting, "{q}", questionText(bq))
+		l.note("waiting for an answer to " + bq.ID)
+		return
+	}
+	l.say(mHowFar)
+	l.note("asked how far they got on " + bq.ID)
+}
+
+// reteach says again, after the intro moves, the lesson's explanation of
+// the pending question's idea: its sentences not shown since the question
+// was asked, none of which gives the answer away, recorded as clues so
+// that they are not said twice. It reports whether there were any. A
+// learner who has given right steps is past the idea: nothing is said.
+func (l *lesson) reteach(q *tutor.Question, bq tutor.BankQuestion, intro ...move) bool {
+	if len(q.StepsShown) > 0 {
+		return false
+	}
+	exp, d := bq.Expected(), l.dialogue(q)
+	given := l.sinceAsked(bq) + "\n" + strings.Join(q.CluesGiven, "\n")
+	keep := func(s string) bool {
+		return !strings.Contains(given, s) && !strings.HasPrefix(s, "Check") && !givesAway(s, exp, q.QuestionText, d) && !answers(s, exp)
+	}
+	// Within the pacing: a quiet learner's reply has one sentence of the
+	// lesson between the opener and the question.
+	_, sents, ok := explain(l.topic, lessonOnly, q.Concept, l.pieceSentences()-1, keep)
+	if !ok || len(sents) == 0 {
+		return false
+	}
+	l.sayAll(intro)
+	l.say(mReteach)
+	l.add(sents...)
+	l.say(mTryAgain)
+	l.out.Clues = append(l.out.Clues, sents...)
+	l.note("explained the idea again for " + bq.ID)
+	return true
 }
 
 // clue gives the help from hint level on that the learner has not had
@@ -504,6 +550,9 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 	}
 	h := l.freshHelp(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0)
 	if h.none() {
+		if q.WrongAttempts > 0 && l.reteach(q, bq) {
+			return
+		}
 		if (q.WrongAttempts > 0 || len(q.StepsShown) > 0) && !inPhrase(l.lastReply(), mHowFar, "{}", "") {
 			// A learner who has worked on the question stays on it: a
 			// question swapped in now would throw that work away.
@@ -663,8 +712,7 @@ func numericAnswer(bq tutor.BankQuestion) bool {
 // with none left, asks how far the learner got.
 func (l *lesson) giveClue(q *tutor.Question, bq tutor.BankQuestion, intro move) {
 	if !l.clue(bq, q.NextHint(q.WrongAttempts), q.WrongAttempts > 0, intro) {
-		l.say(mHowFar)
-		l.note("asked how far they got on " + bq.ID)
+		l.outOfClues(q, bq)
 		return
 	}
 	l.say(mTryAgain)
