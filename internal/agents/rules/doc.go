@@ -48,9 +48,11 @@
 // worked solution short of the answer (never its last step, one move from
 // the answer), for an answer that is a number or an expression and none of
 // whose numbers the step gives, and with every step
-// given too, or before any wrong answer, a question about how far the
-// learner got; a learner who has given right steps is helped on from the
-// last of them, never taught them again), the worked solution, then, once per step, a step
+// given too, the lesson's explanation of the question's idea again, then a
+// question about how far the learner got; a learner who has given right
+// steps is helped on from the last of them, never taught them again; the
+// clues given and the steps shown are recorded on the question, so none
+// comes twice), the worked solution, then, once per step, a step
 // back to another question on the same concept not asked yet, no harder
 // when the bank has one, after saying that the answer is not it. A wrong
 // answer that the question's known mistake leads to hears what it did, in
