@@ -812,9 +812,6 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	var ranked []scored
 	numeric := slices.ContainsFunc(a.terms, isDigits)
 	for i, ts := range p.terms {
-		if keep != nil && !keep(p.sents[i]) {
-			continue
-		}
 		r := scored{i: i}
 		for _, x := range ts {
 			switch {
@@ -843,6 +840,21 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	// the question are used only when none does (the question matched the
 	// concept's name): then the first ones.
 	slices.SortStableFunc(ranked, func(a, b scored) int { return cmp.Or(cmp.Compare(b.w, a.w), cmp.Compare(b.n, a.n)) })
+	if keep != nil {
+		// keep can be costly (a leak check): it is asked, in rank order,
+		// only about the sentences that may be used, at most two more
+		// than n.
+		kept := ranked[:0]
+		for _, r := range ranked {
+			if len(kept) == max(n, 2) {
+				break
+			}
+			if keep(p.sents[r.i]) {
+				kept = append(kept, r)
+			}
+		}
+		ranked = kept
+	}
 	if p.single {
 		n = 1
 	}
