@@ -69,8 +69,13 @@ func findProblems(reply string, answers []protected, dialogue []answer.Utterance
 			}
 		}
 	}
+	// The questions the reply asks may be quoted as they are.
+	quoted := make([]string, len(answers))
+	for i, p := range answers {
+		quoted[i] = p.question
+	}
 	for _, p := range answers {
-		for _, l := range answer.DetectLeaks(answer.LeakCheck{Expected: p.expected, Question: p.question, Dialogue: dialogue, Reply: reply}) {
+		for _, l := range answer.DetectLeaks(answer.LeakCheck{Expected: p.expected, Question: p.question, Dialogue: dialogue, Reply: reply, Quoted: quoted}) {
 			out = append(out, problem{l.Sentence, "reveals the answer (" + l.Reason + ")"})
 		}
 	}

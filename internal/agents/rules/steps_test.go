@@ -617,3 +617,20 @@ func TestReteachWhenCluesRunOut(t *testing.T) {
 		t.Errorf("replies %q: want the lesson's idea again once the clues ran out", replies)
 	}
 }
+
+// TestNewQuestionIsNeverRedacted: a question asked next, quoted as it is,
+// survives the check for the pending answer even when it holds that
+// answer's number ("5x" while 5 is pending) or "yes" ("Answer yes or
+// no."): before, the whole reply could shrink to "What do you think?".
+func TestNewQuestionIsNeverRedacted(t *testing.T) {
+	tp := sampleTopic(t, "mathematics/linear-equations/variable-on-both-sides")
+	pending, _ := tp.Question("collect-1")
+	next, _ := tp.Question("collect-4")
+	reply := "No problem, we'll build up to it. Try this one: " + next.Text
+	if got := redact(reply, pending.Expected(), pending.Text, nil, next.Text); got != reply {
+		t.Errorf("the pending answer's check left %q of %q", got, reply)
+	}
+	if got := redact(reply, next.Expected(), next.Text, nil); got != reply {
+		t.Errorf("the next question's check left %q of %q", got, reply)
+	}
+}

@@ -224,7 +224,11 @@ func (l *lesson) finish() (tutor.TutorOutput, *tutor.BankQuestion) {
 	reply := compose(parts...)
 	if q := l.s.LastQuestion; q != nil && !l.directives().MayRevealAnswer {
 		bq := bankOf(l.topic, q)
-		reply = redact(reply, bq.Expected(), q.QuestionText, l.dialogue(q))
+		var quoted []string // the question asked next, quoted as it is
+		if l.next != nil {
+			quoted = append(quoted, l.next.Text)
+		}
+		reply = redact(reply, bq.Expected(), q.QuestionText, l.dialogue(q), quoted...)
 	}
 	if l.next != nil {
 		reply = redact(reply, l.next.Expected(), l.next.Text, nil)
@@ -255,8 +259,9 @@ func (l *lesson) dialogue(q *tutor.Question) []answer.Utterance {
 }
 
 // redact removes the sentences of reply that give away the expected answer.
-func redact(reply string, exp answer.Expected, question string, d []answer.Utterance) string {
-	leaks := answer.DetectLeaks(answer.LeakCheck{Expected: exp, Question: question, Dialogue: d, Reply: reply})
+// The quoted questions are asked in it as they are (see answer.LeakCheck).
+func redact(reply string, exp answer.Expected, question string, d []answer.Utterance, quoted ...string) string {
+	leaks := answer.DetectLeaks(answer.LeakCheck{Expected: exp, Question: question, Dialogue: d, Reply: reply, Quoted: quoted})
 	if len(leaks) == 0 {
 		return reply
 	}

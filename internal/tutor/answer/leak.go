@@ -26,6 +26,11 @@ type LeakCheck struct {
 	Question string
 	Dialogue []Utterance
 	Reply    string
+	// Quoted are other questions the reply may quote as they are (a new
+	// question it asks). A question quoted word for word, this one or
+	// another, gives no answer away: "Is x = 4 a solution of 3x + 5 = 5x - 3?
+	// Answer yes or no." states neither "yes" nor 5.
+	Quoted []string
 }
 
 // Sentence is a sentence of a text with its byte span: text[Start:End] == Text.
@@ -102,6 +107,41 @@ func abbreviationBefore(text string, i int) bool {
 	return false
 }
 
+// maskQuoted returns reply with the questions it quotes word for word
+// blanked out: each question whole, and each of its sentences, with spaces
+// of the same length, so that byte offsets stay those of reply.
+func maskQuoted(reply string, questions []string) string {
+	var b []byte
+	mask := func(q string) {
+		if q = strings.TrimSpace(q); len(q) < 12 {
+			return // too short to be a question rather than a phrase
+		}
+		for from := 0; ; {
+			i := strings.Index(reply[from:], q)
+			if i < 0 {
+				return
+			}
+			if b == nil {
+				b = []byte(reply)
+			}
+			for j := from + i; j < from+i+len(q); j++ {
+				b[j] = ' '
+			}
+			from += i + len(q)
+		}
+	}
+	for _, q := range questions {
+		mask(q)
+		for _, s := range SplitSentences(q) {
+			mask(s.Text)
+		}
+	}
+	if b == nil {
+		return reply
+	}
+	return string(b)
+}
+
 // DetectLeaks returns the sentences of c.Reply that reveal the expected
 // answer, in order; none when the reply keeps it back.
 //
@@ -149,8 +189,9 @@ func DetectLeaks(c LeakCheck) []Leak {
 		return nil
 	}
 	var leaks []Leak
+	masked := maskQuoted(c.Reply, append([]string{c.Question}, c.Quoted...))
 	for _, s := range SplitSentences(c.Reply) {
-		toks := lex(s.Text)
+		toks := lex(masked[s.Start:s.End])
 		if form, reason, ok := find(s, toks); ok {
 			leaks = append(leaks, Leak{Sentence: s, Form: form, Reason: reason})
 		}

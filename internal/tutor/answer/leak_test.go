@@ -142,3 +142,30 @@ func TestLeaksInPlainStatements(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedQuestionsAreNoLeak: a question quoted word for word gives no
+// answer away, its own or another's: "Answer yes or no." states no "yes",
+// and "5x" in another question is no 5. Stating the answer beside it
+// still is a leak.
+func TestQuotedQuestionsAreNoLeak(t *testing.T) {
+	const next = "Is x = 4 a solution of 3x + 5 = 5x - 3? Answer yes or no."
+	const pending = "Solve 7x = 3x + 20."
+	for _, tc := range []struct {
+		name  string
+		check LeakCheck
+		leaks bool
+	}{
+		{"the next question, quoted", LeakCheck{Expected: Expected{Answer: "yes", Kind: KindBoolean}, Question: next,
+			Reply: "No problem, we'll build up to it. Try this one: " + next}, false},
+		{"the pending answer beside another question", LeakCheck{Expected: Expected{Answer: "5", Kind: KindInteger}, Question: pending, Quoted: []string{next},
+			Reply: "Let's warm up with another one on the same idea: " + next}, false},
+		{"another question not said to be quoted", LeakCheck{Expected: Expected{Answer: "5", Kind: KindInteger}, Question: pending,
+			Reply: "Let's warm up with another one on the same idea: " + next}, true},
+		{"the question and its answer", LeakCheck{Expected: Expected{Answer: "yes", Kind: KindBoolean}, Question: next,
+			Reply: "Try this one: " + next + " The answer is yes."}, true},
+	} {
+		if got := len(DetectLeaks(tc.check)) > 0; got != tc.leaks {
+			t.Errorf("%s: leaks %t, want %t", tc.name, got, tc.leaks)
+		}
+	}
+}
