@@ -194,8 +194,8 @@ func applyLifecycle(n *State, t *Topic, out *TutorOutput, next *BankQuestion, ms
 }
 
 // maxRecorded bounds Question.CluesGiven and StepsShown: a question has two
-// hints and a few steps.
-const maxRecorded = 8
+// hints, a few steps and one explanation again.
+const maxRecorded = 12
 
 // addCapped appends the values of vs that s lacks, keeping the last max.
 func addCapped(s []string, max int, vs ...string) []string {

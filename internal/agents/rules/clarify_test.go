@@ -125,7 +125,7 @@ func TestExplainRelevance(t *testing.T) {
 			concept, sents, ok := explain(topic, withSolutions, tt.question, 2, nil)
 			// Two sentences, and the one before the first when the first
 			// leans on it.
-			if !ok || concept != tt.concept || len(sents) == 0 || len(sents) > 3 || len(sents) == 3 && !leansBack(sents[1]) {
+			if !ok || concept != tt.concept || len(sents) == 0 || len(sents) > 3 || len(sents) == 3 && !followsOn(sents[1]) {
 				t.Errorf("explain(%q) = %q, %q, %t; want concept %q", tt.question, concept, sents, ok, tt.concept)
 			}
 		})
@@ -249,7 +249,7 @@ func TestDoubtAnswerDoesNotOpenMidThought(t *testing.T) {
 	for _, q := range []string{"what is sublimation", "what is condensation?", "what is evaporation"} {
 		d := newDriver(t, topic, "doubts-pronoun", tutor.ModeClarify)
 		x := d.say(q)
-		if leansBack(sentences(x.text())[0]) {
+		if followsOn(sentences(x.text())[0]) {
 			t.Errorf("%q: the answer opens mid-thought: %q", q, x.text())
 		}
 	}

@@ -843,7 +843,7 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	if keep != nil {
 		// keep can be costly (a leak check): it is asked, in rank order,
 		// only about the sentences that may be used, at most two more
-		// than n.
+		// than n. It must have no side effects.
 		kept := ranked[:0]
 		for _, r := range ranked {
 			if len(kept) == max(n, 2) {
@@ -862,7 +862,7 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	// order." after the example it undoes) finishes its thought: it comes
 	// next, before a sentence that shares only numbers with the question.
 	if len(ranked) > 1 && n > 1 && ranked[0].w > 0 && ranked[1].w == 0 {
-		if next := ranked[0].i + 1; next < len(p.sents) && leansBack(p.sents[next]) && (keep == nil || keep(p.sents[next])) {
+		if next := ranked[0].i + 1; next < len(p.sents) && followsOn(p.sents[next]) && (keep == nil || keep(p.sents[next])) {
 			ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.i == next })
 			ranked = slices.Insert(ranked, 1, scored{i: next, w: ranked[0].w})
 		}
@@ -876,7 +876,7 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	for k, r := range ranked {
 		// An answer that would open with a sentence leaning on the one
 		// before it ("This is called sublimation.") opens with that one.
-		if prev := r.i - 1; k == 0 && prev >= 0 && leansBack(p.sents[r.i]) && (keep == nil || keep(p.sents[prev])) {
+		if prev := r.i - 1; k == 0 && prev >= 0 && followsOn(p.sents[r.i]) && (keep == nil || keep(p.sents[prev])) {
 			idx = append(idx, prev)
 		}
 		idx = append(idx, r.i)
@@ -887,7 +887,7 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	for k, i := range idx {
 		next := i + 1
 		if len(words(p.sents[i])) <= 5 && next < len(p.sents) && !slices.Contains(idx, next) &&
-			leansBack(p.sents[next]) && (keep == nil || keep(p.sents[next])) {
+			followsOn(p.sents[next]) && (keep == nil || keep(p.sents[next])) {
 			return slices.Insert(idx, k+1, next)
 		}
 	}
@@ -973,19 +973,8 @@ func leansBack(sent string) bool {
 		return false
 	}
 	switch w[0] {
-	case "this", "these", "that", "those", "it", "its", "they", "them", "their", "such", "so", "therefore", "thus", "hence":
+	case "this", "these", "that", "those", "it", "its", "they", "them", "their", "such":
 		return true
-	}
-	// "Using the energy of sunlight, trapped by chlorophyll, it turns them
-	// into glucose": after a leading participle phrase, the subject is a
-	// pronoun for something named before the sentence.
-	if strings.HasSuffix(w[0], "ing") {
-		clauses := strings.Split(sent, ",")
-		for _, c := range clauses[1:min(len(clauses), 4)] {
-			if cw := words(c); len(cw) > 0 && (cw[0] == "it" || cw[0] == "they") {
-				return true
-			}
-		}
 	}
 	// "To find it, we...", "Undo them in reverse order.": a pronoun in
 	// the opening words, before any comma, leans back too.
@@ -999,6 +988,35 @@ func leansBack(sent string) bool {
 	for i := 0; i < min(len(w), 5); i++ {
 		if (w[i] == "reverse" || w[i] == "opposite") && i > 0 && w[i-1] == "the" && (i+1 == len(w) || w[i+1] != "of") {
 			return true
+		}
+	}
+	return false
+}
+
+// followsOn reports whether a sentence cannot open an answer: it leans on
+// the one before (see leansBack), concludes from it ("So a solid has a
+// fixed shape..."), or, after a leading participle phrase, has a pronoun
+// for a subject ("Using the energy of sunlight, trapped by chlorophyll, it
+// turns them into glucose"). A conclusion still says the right way
+// against a mistake on its own (see rightWay).
+func followsOn(sent string) bool {
+	if leansBack(sent) {
+		return true
+	}
+	w := words(sent)
+	if len(w) == 0 {
+		return false
+	}
+	switch w[0] {
+	case "so", "therefore", "thus", "hence":
+		return true
+	}
+	if strings.HasSuffix(w[0], "ing") {
+		clauses := strings.Split(sent, ",")
+		for _, c := range clauses[1:min(len(clauses), 4)] {
+			if cw := words(c); len(cw) > 0 && (cw[0] == "it" || cw[0] == "they") {
+				return true
+			}
 		}
 	}
 	return false

@@ -217,3 +217,17 @@ func TestDoubtsInContext(t *testing.T) {
 		}
 	}
 }
+
+// TestConclusionsStillCorrectMistakes: a sentence that concludes ("So -2
+// is greater than -7, ...") cannot open an answer, but still says the
+// right way against a common mistake.
+func TestConclusionsStillCorrectMistakes(t *testing.T) {
+	const s = "So -2 is greater than -7, because -2 is further to the right."
+	if !followsOn(s) || leansBack(s) {
+		t.Fatalf("followsOn %t, leansBack %t; want a conclusion that does not lean back", followsOn(s), leansBack(s))
+	}
+	tp := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
+	if _, right, _ := rightWay(readingOf(tp, lessonOnly).tiers[0], lessonTerms("Thinking that -7 is greater than -2 because 7 is bigger than 2."), nil); right != s {
+		t.Errorf("rightWay found %q; want %q", right, s)
+	}
+}

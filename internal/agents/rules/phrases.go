@@ -481,6 +481,8 @@ var phrasebook = map[move][]string{
 		"Tell me how far you got, and we'll take the next step together.",
 		"What have you worked out so far? Let's go on from there.",
 		"Show me your working so far, and we'll find the next step together.",
+		"Where did you get stuck? Tell me your last step and we'll go from there.",
+		"Walk me through what you have so far, and we'll see what comes next.",
 	},
 	mSpotted: {
 		"Not quite{name}: it looks like you {did}.",

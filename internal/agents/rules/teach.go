@@ -214,36 +214,60 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 }
 
 // outOfClues helps a learner when every clue is given: the lesson's
-// explanation of the question's idea again (see reteach); with none left,
-// a question about how far they got; after that, the question again. The
-// intro moves go first.
+// explanation of the question's idea again, once (see reteach); then a
+// question about how far they got, once; then the question again; and
+// after that a simpler question on the same idea, or the lesson goes on,
+// rather than round in circles. The intro moves go first.
 func (l *lesson) outOfClues(q *tutor.Question, bq tutor.BankQuestion, intro ...move) {
 	if l.reteach(q, bq, intro...) {
 		return
 	}
-	l.sayAll(intro)
-	if inPhrase(l.lastReply(), mHowFar, "{}", "") {
+	since := l.sinceAsked(bq)
+	switch {
+	case !inPhrase(since, mHowFar, "{}", ""):
+		l.sayAll(intro)
+		l.say(mHowFar)
+		l.note("asked how far they got on " + bq.ID)
+	case !l.lastSaid(mWaiting):
+		l.sayAll(intro)
 		l.say(mWaiting, "{q}", questionText(bq))
 		l.note("waiting for an answer to " + bq.ID)
-		return
+	default:
+		if sq, ok := simpler(l.topic, l.rec, l.s.SessionID, q); ok {
+			l.ask(sq, l.s.CurrentStep, mIDKStepBack)
+			l.note("stepped back from " + bq.ID)
+			return
+		}
+		l.leave(bq, l.directives().MayRevealAnswer)
 	}
-	l.say(mHowFar)
-	l.note("asked how far they got on " + bq.ID)
+}
+
+// retaught reports whether the question was explained again already: a
+// clue it records that is none of its hints or steps.
+func (l *lesson) retaught(q *tutor.Question, bq tutor.BankQuestion) bool {
+	steps := l.steps(bq).all
+	return slices.ContainsFunc(q.CluesGiven, func(c string) bool {
+		return !slices.Contains(bq.Hints, c) && !slices.ContainsFunc(steps, func(st stepResult) bool { return st.said == c })
+	})
 }
 
 // reteach says again, after the intro moves, the lesson's explanation of
 // the pending question's idea: its sentences not shown since the question
-// was asked, none of which gives the answer away, recorded as clues so
-// that they are not said twice. It reports whether there were any. A
-// learner who has given right steps is past the idea: nothing is said.
+// was asked, none of which gives the answer away or is a piece of a worked
+// example, recorded as clues so that they are not said twice. It reports
+// whether there were any. It comes once for each question, and not for a
+// learner who has given right steps (they are past the idea) or after the
+// worked solution.
 func (l *lesson) reteach(q *tutor.Question, bq tutor.BankQuestion, intro ...move) bool {
-	if len(q.StepsShown) > 0 {
+	if len(q.StepsShown) > 0 || q.Phase == tutor.PhaseExplain || l.retaught(q, bq) {
 		return false
 	}
 	exp, d := bq.Expected(), l.dialogue(q)
 	given := l.sinceAsked(bq) + "\n" + strings.Join(q.CluesGiven, "\n")
+	// The idea, not a worked example in pieces ("Example: 3 1/2 ÷ 1 3/4.").
 	keep := func(s string) bool {
-		return !strings.Contains(given, s) && !strings.HasPrefix(s, "Check") && !givesAway(s, exp, q.QuestionText, d) && !answers(s, exp)
+		return !strings.Contains(given, s) && !strings.HasPrefix(s, "Check") && !strings.HasPrefix(s, "Example") &&
+			!workedStep(terms(s)) && !followsOn(s) && !givesAway(s, exp, q.QuestionText, d) && !answers(s, exp)
 	}
 	// Within the pacing: a quiet learner's reply has one sentence of the
 	// lesson between the opener and the question.
