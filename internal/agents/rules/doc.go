@@ -48,8 +48,9 @@
 // worked solution short of the answer (never its last step, one move from
 // the answer), for an answer that is a number or an expression and none of
 // whose numbers the step gives, and with every step
-// given too, the lesson's explanation of the question's idea again, then a
-// question about how far the learner got; a learner who has given right
+// given too, the lesson's explanation of the question's idea again and a
+// question about how far the learner got, once each, then the question
+// again and then a simpler question on the same idea; a learner who has given right
 // steps is helped on from the last of them, never taught them again; the
 // clues given and the steps shown are recorded on the question, so none
 // comes twice), the worked solution, then, once per step, a step
