@@ -91,6 +91,7 @@ const (
 	mAsNumber      // words where a number is asked: asks for the number
 	mFromStep      // the last step of the solution the learner reached, to go on from: {step}
 	mReteach       // the lesson's explanation of the question's idea again, when every clue is given
+	mAlreadyHave   // a right step given again as the answer: {step}
 
 	moveCount // the number of moves, not a move
 )
@@ -453,6 +454,10 @@ var phrasebook = map[move][]string{
 		"Go on then{name}: what do you get?",
 		"Carry on with that: what answer does it give?",
 		"Try it: what do you get when you work it out?",
+	},
+	mAlreadyHave: {
+		"You have that already{name}: {step}. That's a step, not the answer yet.",
+		"Right, {step}, as you found before; but the question asks for more.",
 	},
 	mReteach: {
 		"Let's look at the idea behind it again{name}.",

@@ -648,3 +648,18 @@ func TestNewQuestionIsNeverRedacted(t *testing.T) {
 		t.Errorf("the next question's check left %q of %q", got, reply)
 	}
 }
+
+// TestStepGivenAgain: a right step given again as the answer hears that
+// the learner has it already and that the question asks for more, not
+// "let's look again".
+func TestStepGivenAgain(t *testing.T) {
+	d, _ := pendingOn(t, ratios, "share-1", 0)
+	d.say("100")
+	x := d.say("100")
+	if !says(x.text(), mAlreadyHave) || !strings.Contains(x.text(), "one part is 100 rupees") || says(x.text(), mNotYet) {
+		t.Errorf("the step again: reply %q; want that the learner has it already", x.text())
+	}
+	if q := d.state.LastQuestion; q == nil || q.WrongAttempts != 1 {
+		t.Errorf("the step again is no progress: question %+v; want one wrong attempt", q)
+	}
+}

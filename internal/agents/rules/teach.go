@@ -171,6 +171,15 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		return
 	}
 	switch did, spotted := l.spotted(q, bq); {
+	case l.shownAgain(q, bq, ev) != "":
+		// "28" again after "That's right, 7 × 4 = 28": not the answer,
+		// and no news either. Saying so points on from that step (no
+		// "go on from" pointer follows).
+		step := l.shownAgain(q, bq, ev)
+		l.say(mAlreadyHave, "{step}", step)
+		l.out.Clues = append(l.out.Clues, step)
+		l.say(mTryAgain)
+		return
 	case r == tutor.ResultPartial:
 		what, ok := partialWhat[ev.Reason]
 		if !ok {
@@ -457,6 +466,25 @@ func (l *lesson) sayAll(moves []move) {
 	for _, m := range moves {
 		l.say(m)
 	}
+}
+
+// shownAgain returns the right step a wrong answer repeats, in the
+// solution's words, when the learner showed that step before; else "".
+func (l *lesson) shownAgain(q *tutor.Question, bq tutor.BankQuestion, ev answer.Result) string {
+	said := strings.TrimSpace(ev.Extracted)
+	if said == "" {
+		said = l.turn.Message
+	}
+	vs := signedNumbers(said)
+	if len(vs) != 1 {
+		return ""
+	}
+	for _, st := range l.steps(bq).all {
+		if st.value == vs[0] && slices.Contains(q.StepsShown, st.said) {
+			return st.said
+		}
+	}
+	return ""
 }
 
 // spotted returns, in the learner's words, the known mistake of the bank
