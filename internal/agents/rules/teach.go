@@ -1070,9 +1070,10 @@ func (l *lesson) extension() {
 		l.out.Intent = tutor.IntentOffTopic
 		l.offerMore()
 		l.note("off topic after the lesson")
-	case asksRecap(l.turn.Message):
+	case asksRecap(l.turn.Message) || l.turn.Precheck == tutor.PrecheckIDK || asksHelp(l.turn.Message):
 		// "What did we learn?": the lesson in one sentence, and the mistake
-		// to watch out for, as the wrap-up said them.
+		// to watch out for, as the wrap-up said them. "Help" or "I don't
+		// get it" after the lesson hears the same, not a harder question.
 		l.out.Intent = tutor.IntentQuestion
 		l.say(mRecap, "{concepts}", conceptList(l.topic.Concepts(), 4))
 		ms := l.mistakes()

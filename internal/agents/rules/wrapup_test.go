@@ -65,6 +65,19 @@ func TestRecapAfterTheLesson(t *testing.T) {
 	}
 }
 
+// After the lesson, a call for help is no "yes" to a harder question: it
+// hears what the lesson covered.
+func TestHelpAfterTheLesson(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	for _, msg := range []string{"help", "I'm stuck", "I don't get it"} {
+		d := newDriver(t, topic, "recap-help", tutor.ModeTeachMe)
+		completeLesson(t, d, func(q tutor.BankQuestion) bool { return q.ID == "like-1" })
+		if x := d.say(msg); !says(x.text(), mRecap) || d.pending() != nil {
+			t.Errorf("%q after the lesson: reply %q; want what the lesson covered, and no question", msg, x.text())
+		}
+	}
+}
+
 // A harder question is asked only when the session has a turn left for its
 // answer; on its last turn the session says goodbye instead.
 func TestNoQuestionWithoutATurnForItsAnswer(t *testing.T) {
