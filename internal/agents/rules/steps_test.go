@@ -357,11 +357,7 @@ func TestStepCluesKeepTheAnswerBack(t *testing.T) {
 				if st == all[len(all)-1] {
 					t.Errorf("%s %s: step clue %q is the last step, one move from the answer", k, bq.ID, st.said)
 				}
-				kind := bq.Kind
-				if kind == answer.KindAuto {
-					kind = answer.InferKind(bq.Answer)
-				}
-				switch kind {
+				switch kind := bq.Expected().KindOf(); kind {
 				case answer.KindChoice, answer.KindBoolean, answer.KindRatio, answer.KindText:
 					t.Errorf("%s %s (%s): step clue %q", k, bq.ID, kind, st.said)
 				}

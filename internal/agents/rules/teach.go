@@ -442,14 +442,7 @@ func (l *lesson) steps(bq tutor.BankQuestion) questionSteps {
 // other words ("4 ÷ (1/2) = 8" for "bigger than 4"; "15 ÷ 5 = 3" for 3 : 5).
 func stepClues(bq tutor.BankQuestion) []stepResult {
 	exp := bq.Expected()
-	kind := exp.Kind
-	if kind == answer.KindAuto {
-		kind = answer.InferKind(exp.Answer)
-	}
-	switch kind {
-	case answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber,
-		answer.KindPercentage, answer.KindUnit, answer.KindExpression:
-	default:
+	if kind := exp.KindOf(); !kind.Numeric() && kind != answer.KindExpression {
 		return nil
 	}
 	own := signedNumbers(exp.Answer)
@@ -715,7 +708,7 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		// "I divided 65 by 5": a plan, not yet a result.
 		l.say(mWorkItOut)
 		l.note("asked for the result of the working on " + bq.ID)
-	case numericAnswer(bq) && sharesTerms(msg, bq):
+	case bq.Expected().KindOf().Numeric() && sharesTerms(msg, bq):
 		// "freezing" for a temperature: the question's own words where a
 		// number is asked.
 		l.say(mAsNumber)
@@ -745,19 +738,6 @@ var operationWords = wordSet(`add added adding plus subtract subtracted subtract
 func sharesTerms(msg string, q tutor.BankQuestion) bool {
 	own := terms(strings.Join(slices.Concat([]string{q.Text, q.Solution}, q.Hints), " "))
 	return slices.ContainsFunc(contentTerms(msg), func(t string) bool { return slices.Contains(own, t) })
-}
-
-// numericAnswer reports whether a question's answer is a number.
-func numericAnswer(bq tutor.BankQuestion) bool {
-	kind := bq.Kind
-	if kind == answer.KindAuto {
-		kind = answer.InferKind(bq.Answer)
-	}
-	switch kind {
-	case answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber, answer.KindPercentage, answer.KindUnit:
-		return true
-	}
-	return false
 }
 
 // giveClue gives the next clue after intro and asks for the answer, or,

@@ -128,16 +128,8 @@ func WrongAnswer(q tutor.BankQuestion, others []tutor.BankQuestion) string {
 
 // numeric reports whether q's answer is a number or an expression.
 func numeric(q tutor.BankQuestion) bool {
-	kind := q.Kind
-	if kind == answer.KindAuto {
-		kind = answer.InferKind(q.Answer)
-	}
-	switch kind {
-	case answer.KindInteger, answer.KindDecimal, answer.KindFraction, answer.KindMixedNumber,
-		answer.KindPercentage, answer.KindUnit, answer.KindExpression:
-		return true
-	}
-	return false
+	kind := q.Expected().KindOf()
+	return kind.Numeric() || kind == answer.KindExpression
 }
 
 // nearMisses lists candidate wrong answers close to q's answer.

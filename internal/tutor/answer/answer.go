@@ -27,6 +27,17 @@ const (
 	KindRatio       Kind = "ratio"        // 3:5 = 3 to 5 = 6:10, in order (5:3 is another ratio); 2:3:5
 )
 
+// Numeric reports whether an answer of kind k is one number: an integer, a
+// decimal, a fraction, a mixed number, a percentage or a quantity with a
+// unit.
+func (k Kind) Numeric() bool {
+	switch k {
+	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit:
+		return true
+	}
+	return false
+}
+
 // Verdict is the evaluator's judgement of one reply.
 type Verdict string
 
@@ -51,6 +62,15 @@ type Expected struct {
 	Tolerance   float64  // absolute tolerance for numbers; 0 means exact up to floating-point noise (see Evaluate for rounded decimals)
 	Simplest    bool     // a fraction or ratio must be in lowest terms (and a mixed number proper) to be fully correct
 	RequireUnit bool     // a number without its unit is partial rather than correct, and so is a percentage not written as one (60 or 0.6 for 60%)
+}
+
+// KindOf returns the kind of the expected answer: Kind, or the kind
+// InferKind reads from Answer when Kind is KindAuto.
+func (e Expected) KindOf() Kind {
+	if e.Kind == KindAuto {
+		return InferKind(e.Answer)
+	}
+	return e.Kind
 }
 
 // Result is the outcome of Evaluate.

@@ -763,3 +763,24 @@ func TestEvaluateReversedRatioReason(t *testing.T) {
 		}
 	}
 }
+
+// TestKindOf: an expected answer's kind is its own, or the one its answer
+// shows; numeric kinds are the single-number ones.
+func TestKindOf(t *testing.T) {
+	for _, tc := range []struct {
+		exp     Expected
+		kind    Kind
+		numeric bool
+	}{
+		{Expected{Answer: "3/4"}, KindFraction, true},
+		{Expected{Answer: "12 cm"}, KindUnit, true},
+		{Expected{Answer: "3:5"}, KindRatio, false},
+		{Expected{Answer: "evaporation"}, KindText, false},
+		{Expected{Answer: "B", Kind: KindChoice}, KindChoice, false},
+		{Expected{Answer: "0", Kind: KindInteger}, KindInteger, true},
+	} {
+		if got := tc.exp.KindOf(); got != tc.kind || got.Numeric() != tc.numeric {
+			t.Errorf("%q: kind %s (numeric %t), want %s (%t)", tc.exp.Answer, got, got.Numeric(), tc.kind, tc.numeric)
+		}
+	}
+}

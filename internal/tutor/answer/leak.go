@@ -158,29 +158,26 @@ func DetectLeaks(c LeakCheck) []Leak {
 	if strings.TrimSpace(c.Expected.Answer) == "" || strings.TrimSpace(c.Reply) == "" {
 		return nil
 	}
-	kind := c.Expected.Kind
-	if kind == KindAuto {
-		kind = InferKind(c.Expected.Answer)
-	}
+	kind := c.Expected.KindOf()
 	var find func(s Sentence, toks []token) (form, reason string, ok bool)
-	switch kind {
-	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit:
+	switch {
+	case kind.Numeric():
 		d, ok := newNumberLeaks(c, kind)
 		if !ok {
 			return nil
 		}
 		find = d.find
-	case KindExpression:
+	case kind == KindExpression:
 		d, ok := newExprLeaks(c)
 		if !ok {
 			return nil
 		}
 		find = d.find
-	case KindChoice:
+	case kind == KindChoice:
 		find = choiceLeaks(c)
-	case KindBoolean:
+	case kind == KindBoolean:
 		find = booleanLeaks(c)
-	case KindRatio:
+	case kind == KindRatio:
 		find = ratioLeaks(c)
 	default:
 		find = textLeaks(c)
