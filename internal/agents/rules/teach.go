@@ -170,14 +170,14 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		l.note("explained")
 		return
 	}
+	again := l.shownAgain(q, bq, ev)
 	switch did, spotted := l.spotted(q, bq); {
-	case l.shownAgain(q, bq, ev) != "":
+	case again != "":
 		// "28" again after "That's right, 7 × 4 = 28": not the answer,
 		// and no news either. Saying so points on from that step (no
 		// "go on from" pointer follows).
-		step := l.shownAgain(q, bq, ev)
-		l.say(mAlreadyHave, "{step}", step)
-		l.out.Clues = append(l.out.Clues, step)
+		l.say(mAlreadyHave, "{step}", again)
+		l.out.Clues = append(l.out.Clues, again)
 		l.say(mTryAgain)
 		return
 	case r == tutor.ResultPartial:
