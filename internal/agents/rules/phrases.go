@@ -92,6 +92,7 @@ const (
 	mFromStep      // the last step of the solution the learner reached, to go on from: {step}
 	mReteach       // the lesson's explanation of the question's idea again, when every clue is given
 	mAlreadyHave   // a right step given again as the answer: {step}
+	mKeyWas        // after praise, the idea behind the answer when it is an instruction: {idea}
 
 	moveCount // the number of moves, not a move
 )
@@ -458,6 +459,11 @@ var phrasebook = map[move][]string{
 	mAlreadyHave: {
 		"You have that already{name}: {step}. That's a step, not the answer yet.",
 		"Right, {step}, as you found before; but the question asks for more.",
+	},
+	mKeyWas: {
+		"The key was to {idea}",
+		"That works because the way in is to {idea}",
+		"The trick here is to {idea}",
 	},
 	mReteach: {
 		"Let's look at the idea behind it again{name}.",

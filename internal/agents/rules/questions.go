@@ -203,6 +203,25 @@ func idea(q tutor.BankQuestion) string {
 	return ""
 }
 
+// instructionVerbs open the hints that tell the learner what to do
+// ("Divide both terms…", "Find the HCF…").
+var instructionVerbs = map[string]bool{
+	"add": true, "ask": true, "bring": true, "cancel": true, "change": true, "check": true,
+	"collect": true, "compare": true, "convert": true, "count": true, "decide": true,
+	"divide": true, "draw": true, "expand": true, "find": true, "group": true, "imagine": true,
+	"keep": true, "look": true, "move": true, "multiply": true, "notice": true, "picture": true,
+	"put": true, "remember": true, "remove": true, "rewrite": true, "share": true, "simplify": true,
+	"split": true, "start": true, "subtract": true, "swap": true, "take": true, "think": true,
+	"try": true, "turn": true, "undo": true, "use": true, "work": true, "write": true,
+}
+
+// instruction reports whether s tells the learner what to do: a sentence
+// that opens on one of instructionVerbs.
+func instruction(s string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return instructionVerbs[strings.ToLower(strings.TrimRight(first, ",:"))]
+}
+
 // bankOf returns the bank question of a pending question, or one made from
 // the pending question itself when it is not from the bank.
 func bankOf(t *tutor.Topic, q *tutor.Question) tutor.BankQuestion {

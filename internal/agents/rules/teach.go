@@ -83,6 +83,11 @@ func (l *lesson) onward(bq tutor.BankQuestion, ev answer.Result, h help) {
 			why = ""
 		}
 	}
+	if instruction(why) {
+		// "Divide both terms by their HCF." after "Spot on, 3:5." reads
+		// as a new task; it is what the learner did.
+		why = l.v.say(mKeyWas, "{idea}", lowerFirst(why))
+	}
 	plain, named := mPraise, mPraiseValue
 	if h == afterSolution {
 		plain, named = mWithHelp, mWithHelpValue

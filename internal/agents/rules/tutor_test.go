@@ -59,7 +59,7 @@ func TestLessonScripted(t *testing.T) {
 			// help, naming the answer, without repeating the idea just
 			// shown or praising it as if unaided.
 			x = d.say("it's " + rightAnswer(*q))
-			if !strings.Contains(x.text(), q.Answer) || strings.Contains(x.text(), idea(*q)) || !says(x.text(), mWithHelpValue) {
+			if !strings.Contains(x.text(), q.Answer) || saysIdea(x.text(), idea(*q)) || !says(x.text(), mWithHelpValue) {
 				t.Errorf("right answer after the solution: want an acknowledgement naming %q, got %q", q.Answer, x.text())
 			}
 			if x.after.CurrentStep <= x.before.CurrentStep && x.reply.NextQuestion == nil {
@@ -808,8 +808,37 @@ func TestShortPraiseForQuietLearners(t *testing.T) {
 	if d.pending() == nil {
 		t.Fatal("setup: no next question after the right answer")
 	}
-	if why := idea(bq); why != "" && strings.Contains(x.text(), why) {
+	if why := idea(bq); why != "" && saysIdea(x.text(), why) {
 		t.Errorf("reply %q to a quiet learner repeats the idea %q", x.text(), why)
+	}
+}
+
+// saysIdea reports whether a reply holds the idea behind an answer, as it
+// is or after "The key was to".
+func saysIdea(reply, idea string) bool {
+	return strings.Contains(strings.ToLower(reply), strings.ToLower(idea))
+}
+
+// The idea behind a right answer, when the question's hint says it as an
+// instruction ("Divide both terms…"), is praised as what the learner did
+// ("The key was to divide both terms…"), not said as a new task.
+func TestPraiseFramesAnInstruction(t *testing.T) {
+	d, bq := pendingOn(t, "mathematics/ratios-and-percentages/ratios-and-proportions", "ratio-1", 0)
+	why := idea(bq)
+	if !instruction(why) {
+		t.Fatalf("setup: the idea of ratio-1 is no instruction: %q", why)
+	}
+	x := d.say("I think it is " + rightAnswer(bq) + " because both of the numbers can be divided by the same number")
+	if !saysIdea(x.text(), why) {
+		t.Fatalf("reply %q does not name the idea %q", x.text(), why)
+	}
+	if strings.Contains(x.text(), why) || !says(x.text(), mKeyWas) {
+		t.Errorf("reply %q says the idea as an instruction, not as what the learner did", x.text())
+	}
+	for _, s := range []string{"A percentage is a fraction with denominator 100.", "Dividing by a fraction is multiplying by its reciprocal.", ""} {
+		if instruction(s) {
+			t.Errorf("instruction(%q) = true, want false", s)
+		}
 	}
 }
 
