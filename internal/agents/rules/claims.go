@@ -30,6 +30,9 @@ func worked(msg string) (string, bool) {
 	if text, ok := sameValue(msg, runs); ok {
 		return text, true
 	}
+	if text, ok := converted(msg, runs); ok {
+		return text, true
+	}
 	unknown := ""
 	var values []*big.Rat
 	for _, r := range runs {
@@ -129,7 +132,38 @@ func sameValue(msg string, runs [][]mathToken) (string, bool) {
 	return "No: " + sa + " = " + as + ", not " + sb + ".", true
 }
 
+// converted answers "what is 0.25 as a percentage?", "write 3/5 as a
+// decimal" and "change 40% into a fraction": one value the doubt asks for
+// in another form, or a sum worked out in that form ("3/5 + 1/5 as a
+// decimal").
+func converted(msg string, runs [][]mathToken) (string, bool) {
+	m := asForm.FindStringSubmatch(msg)
+	if m == nil || len(runs) != 1 || usesVar(runs[0], "") {
+		return "", false
+	}
+	v, ok := evalTokens(runs[0], "", nil)
+	if !ok {
+		return "", false
+	}
+	from := showTokens(runs[0], "", nil)
+	var to string
+	switch form := strings.ToLower(m[1]); {
+	case strings.HasPrefix(form, "per"):
+		to = ratString(new(big.Rat).Mul(v, big.NewRat(100, 1))) + "%"
+	case form == "fraction":
+		to = fractionString(v)
+	default:
+		to = decimalString(v)
+	}
+	if to == from {
+		return "", false // in that form already: the lesson's words say more
+	}
+	return from + " = " + to + ".", true
+}
+
 var (
+	// asForm asks for a value in another form, after the value.
+	asForm = regexp.MustCompile(`(?i)\d%?\s*\)?\s+(?:as|to|into|in)\s+(?:an?\s+)?(percentage|percent|per\s?cent|fraction|decimal)s?\b`)
 	// sameAround finds a doubt that compares two values written right
 	// around the phrase.
 	sameAround = regexp.MustCompile(`(?i)[\d%)]\s*(?:is\s+|are\s+)?(?:the\s+)?(?:same as|equal to|equals|equivalent to)\s*[-−(]?\s*\d`)
