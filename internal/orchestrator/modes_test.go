@@ -122,14 +122,15 @@ func TestExam(t *testing.T) {
 	}
 }
 
-// TestExamHintRequest: asking for a hint in an exam gives no answer away
-// and gives nothing up: the question stands, unjudged.
+// TestExamHintRequest: asking for a hint in an exam, or asking the tutor a
+// question ("why do we double 20?"), gives no answer away and gives nothing up:
+// the question stands, unjudged.
 func TestExamHintRequest(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeExam)
 	id := c.Session.Row.ID
 	q := c.Session.State.ExamQuestions[0]
-	for _, msg := range []string{"give me a hint", "hint please"} {
+	for _, msg := range []string{"give me a hint", "hint please", "why do we double 20?", "wait what is half of 20"} {
 		r := f.turn(t, id, msg)
 		if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil || st.ExamQuestions[0].StudentAnswer != nil {
 			t.Fatalf("%q was judged as an answer: idx %d, question %+v", msg, st.ExamCurrentIdx, st.ExamQuestions[0])

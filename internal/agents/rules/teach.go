@@ -36,10 +36,6 @@ func (l *lesson) pending() {
 		h := helpOf(q)
 		l.judge(q.Concept, tutor.ResultCorrect, h)
 		l.onward(bq, ev, h)
-	case (verdict == answer.Incorrect || verdict == answer.Partial) && asksBack(l.turn.Message):
-		// "what is the hcf of 15 and 25": a question back to the tutor,
-		// whose numbers are no answer; it is answered as a doubt.
-		l.noAnswer(q, bq, answer.Result{})
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
@@ -538,32 +534,6 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 	}
 	return false
 }
-
-// asksBack reports whether a message that holds a number is a question
-// back to the tutor rather than an answer put as a question: "what is the
-// hcf of 15 and 25" asks; "is it 16?", "16?", "what about 16?" and "is the
-// answer 3 : 5?" check an answer. A question back opens with a question
-// word, after any words of conversation.
-func asksBack(msg string) bool {
-	w := words(msg)
-	for len(w) > 1 && openers[w[0]] {
-		w = w[1:]
-	}
-	if len(w) < 2 || checks[w[1]] || isDigits(w[1]) {
-		return false
-	}
-	switch w[0] {
-	case "what", "whats", "why", "how", "when", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
-		return w[1] != "about"
-	case "is", "are", "can", "could", "do", "does", "did", "should", "would", "will", "was":
-		return !(w[1] == "the" && len(w) > 2 && w[2] == "answer")
-	}
-	return false
-}
-
-// checks are the words after a question word that make a question about
-// the learner's own answer: "is it 16?", "would that be 3 : 5?".
-var checks = wordSet(`it its that thats this answer`)
 
 // echo returns the learner's answer as the reply may quote it back: a
 // short answer only ("7/18", "oxygen"), never a sentence, a code or a bare

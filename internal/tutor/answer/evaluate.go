@@ -114,6 +114,11 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		res.Verdict, res.Reason = CannotCheck, "unknown answer kind"
 		return res
 	}
+	if (res.Verdict == Incorrect || res.Verdict == Partial) && AsksBack(reply) {
+		// "what is diffusion?", "what is the hcf of 15 and 25": a question
+		// to the tutor, whose words or numbers are no answer.
+		return Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}
+	}
 	if res.Verdict != Correct && kind != KindText {
 		// Another accepted answer: "-145" for "how many metres below sea
 		// level" answered 145.

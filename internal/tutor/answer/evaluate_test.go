@@ -784,3 +784,31 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+// A question back to the tutor is no answer, whatever words or numbers it
+// holds; an answer put as a question still counts.
+func TestEvaluateQuestionBack(t *testing.T) {
+	choice := Expected{Answer: "gases", Kind: KindChoice, Options: []string{"solids", "liquids", "gases"}}
+	runEvalCases(t, []evalCase{
+		{"definition asked, choice", choice, "what is diffusion", NotAttempt, ""},
+		{"meaning asked, text", Expected{Answer: "less than 3/4"}, "what does 'of' mean here?", NotAttempt, ""},
+		{"numbers of a question back", Expected{Answer: "3:5"}, "what is the hcf of 15 and 25", NotAttempt, ""},
+		{"why after an opener", Expected{Answer: "-7"}, "wait why is it -3 + -4 and not 7?", NotAttempt, ""},
+		{"answer as a question, right", Expected{Answer: "5"}, "is it 5?", Correct, "5"},
+		{"answer as a question, wrong", Expected{Answer: "5"}, "is it 4?", Incorrect, "4"},
+		{"what about", Expected{Answer: "5"}, "what about 7?", Incorrect, "7"},
+		{"choice as a question", choice, "is it liquids?", Incorrect, "liquids"},
+		{"right answer in a question back", Expected{Answer: "diffusion"}, "what is diffusion", Correct, "diffusion"},
+	})
+	for _, tc := range []struct {
+		reply string
+		want  bool
+	}{
+		{"what does product mean", true}, {"so how do I start?", true}, {"is the answer 12?", false},
+		{"12?", false}, {"evaporation", false}, {"what", false}, {"how about evaporation", false},
+	} {
+		if got := AsksBack(tc.reply); got != tc.want {
+			t.Errorf("AsksBack(%q) = %v, want %v", tc.reply, got, tc.want)
+		}
+	}
+}

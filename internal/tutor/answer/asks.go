@@ -1,0 +1,76 @@
+package answer
+
+import (
+	"strings"
+	"unicode"
+)
+
+// AsksBack reports whether a reply is a question to the tutor rather than
+// an answer put as a question: "what does 'of' mean here?", "what is the
+// HCF of 15 and 25?", "why is it negative?" ask back; "is it 5?", "is the
+// answer 12?", "what about 7?" and "how about evaporation?" offer an
+// answer. Openers ("wait", "so", "hmm") are passed over.
+func AsksBack(reply string) bool {
+	w := lowerWords(reply)
+	for len(w) > 1 && backOpeners[w[0]] {
+		w = w[1:]
+	}
+	if len(w) < 2 || offers[w[1]] || isAllDigits(w[1]) {
+		return false
+	}
+	switch w[0] {
+	case "what", "whats", "why", "how", "when", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
+		return w[1] != "about"
+	case "is", "are", "can", "could", "do", "does", "did", "should", "would", "will", "was":
+		return !(w[1] == "the" && len(w) > 2 && w[2] == "answer")
+	}
+	return false
+}
+
+var (
+	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then")
+	// offers follow the first word of an answer put as a question: "is it
+	// 5?", "is that right?", "what's the answer?" (asks for it, gives none).
+	offers = wordSet("it", "its", "that", "thats", "this", "answer")
+)
+
+func wordSet(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// lowerWords splits s into lower-case words of letters, marks and digits;
+// apostrophes join ("what's" is "whats").
+func lowerWords(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r):
+			b.WriteRune(unicode.ToLower(r))
+		case r == '\'' || r == '’' || r == 'ʼ' || r == '`':
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isAllDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
