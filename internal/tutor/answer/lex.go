@@ -497,7 +497,8 @@ func foldWords(s string, toks []token) []token {
 }
 
 // foldFraction reads a fraction that continues the whole number n read
-// before toks[i]: "3 and 5/6", "three and five sixths" (mixed numbers),
+// before toks[i]: "3 and 5/6", "3 and 5 over 6", "three and five sixths"
+// (mixed numbers),
 // "7 over 12", "seven over twelve" and "5 sixths". It returns the number and
 // the index after it; n and i when there is none.
 func foldFraction(toks []token, i int, n number) (number, int) {
@@ -517,6 +518,9 @@ func foldFraction(toks []token, i int, n number) (number, int) {
 	switch w := toks[i].text; {
 	case w == "and":
 		f, j, ok := next(i + 1)
+		if ok && f.form == fInt && j < len(toks) && toks[j].text != "and" {
+			f, j = foldFraction(toks, j, f) // "3 and 5 over 6", "2 and 1 third"
+		}
 		if ok && f.form == fFrac && f.num > 0 && f.num < f.den && f.den < math.MaxInt32 {
 			num := n.num*f.den + f.num
 			return number{val: float64(num) / float64(f.den), num: num, den: f.den, form: fMixed, word: n.word || f.word}, j
