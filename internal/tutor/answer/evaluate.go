@@ -302,8 +302,10 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 		// A noun the expected answer does not use ("42 because", "42 pears"
 		// for "42 apples") says nothing about the unit; a unit of measure does.
 		relevant := gotHasUnit && (gotUnit.known() || gotUnit.name == wantUnit.name)
+		// "100 degrees" for 100 °C: a degree of the temperature asked for.
+		same := gotUnit.name == wantUnit.name || gotUnit.name == "°" && strings.HasPrefix(wantUnit.dim, "temperature")
 		switch {
-		case relevant && gotUnit.name != wantUnit.name:
+		case relevant && !same:
 			res.Verdict, res.Reason = Partial, "right number, wrong unit"
 			return
 		case !relevant && exp.RequireUnit:

@@ -139,7 +139,7 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 	}
 	// Degrees: "30°", "30 °C".
 	if toks[j].kind == tSym && toks[j].text == "°" {
-		if j+1 < len(toks) && toks[j+1].kind == tWord && toks[j+1].end == toks[j].end && (toks[j+1].text == "c" || toks[j+1].text == "f") {
+		if j+1 < len(toks) && toks[j+1].kind == tWord && toks[j+1].start == toks[j].end && (toks[j+1].text == "c" || toks[j+1].text == "f") {
 			d := unitTable["°"+toks[j+1].text]
 			return d, j + 2, true
 		}
