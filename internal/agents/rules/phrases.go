@@ -93,6 +93,7 @@ const (
 	mReteach       // the lesson's explanation of the question's idea again, when every clue is given
 	mAlreadyHave   // a right step given again as the answer: {step}
 	mKeyWas        // after praise, the idea behind the answer when it is an instruction: {idea}
+	mNotReady      // "no" to going on: asks what to go over
 
 	moveCount // the number of moves, not a move
 )
@@ -459,6 +460,10 @@ var phrasebook = map[move][]string{
 	mAlreadyHave: {
 		"You have that already{name}: {step}. That's a step, not the answer yet.",
 		"Right, {step}, as you found before; but the question asks for more.",
+	},
+	mNotReady: {
+		"No rush{name}. Is there something you'd like me to explain again, or a question you have? Say \"go on\" when you're ready.",
+		"That's fine. What would you like to go over again? Ask me anything, or tell me when you're ready to go on.",
 	},
 	mKeyWas: {
 		"The key was to {idea}",

@@ -738,6 +738,26 @@ func (l *lesson) lastSaid(m move) bool {
 	return false
 }
 
+// offeredToGoOn reports whether the last reply ended by asking to go on to
+// something new ("Shall we move on to …?", "Ready for a quick question on
+// this?"), to which "no" means "not yet" rather than "I don't follow".
+func (l *lesson) offeredToGoOn() bool {
+	ss := sentences(l.lastReply())
+	if len(ss) == 0 {
+		return false
+	}
+	last := ss[len(ss)-1]
+	for _, m := range []move{mNextUp, mReadyNext, mCarryOn, mReadyQuestion} {
+		for _, p := range phrasebook[m] {
+			opening, _, _ := strings.Cut(p, "{")
+			if opening != "" && strings.HasPrefix(last, opening) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // atStep moves the lesson on when no question is pending.
 func (l *lesson) atStep() {
 	msg := l.turn.Message
@@ -748,6 +768,12 @@ func (l *lesson) atStep() {
 		l.out.Intent = tutor.IntentOffTopic
 		l.say(mRedirectLesson, "{title}", lowerFirst(st.Title))
 		l.note("off topic; redirected to the lesson")
+	case isNo(msg) && l.lastSaid(mNotReady):
+		// Nothing to go over: the lesson goes on.
+		l.step("")
+	case isNo(msg) && l.offeredToGoOn():
+		l.say(mNotReady)
+		l.note("not ready to go on")
 	case l.doubt(msg):
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.repeat():
 	case answerLike.MatchString(msg) && !isQuestion(msg):

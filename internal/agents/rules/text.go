@@ -350,7 +350,7 @@ func asksHelp(msg string) bool {
 
 // confused reports whether a learner's message says the explanation did
 // not land or asks to hear it again: "I don't get it", "can you explain
-// again?", "repeat please", "what?". "Again" on its own is not enough when
+// again?", "repeat please", "what?", "kinda". "Again" on its own is not enough when
 // the learner means to try something again ("let me try again").
 func confused(msg string) bool {
 	if isNo(msg) {
@@ -363,6 +363,14 @@ func confused(msg string) bool {
 		" repeat ", " once more ", " one more time ", " say that again ", " phir se ", " dobara "} {
 		if strings.Contains(w, p) {
 			return true
+		}
+	}
+	if len(ws) <= 3 {
+		// "kinda", "sort of": followed only in part.
+		for _, p := range []string{" kinda ", " kindof ", " sorta ", " sort of ", " kind of ", " a bit ", " a little ", " somewhat ", " partly ", " not fully ", " not completely "} {
+			if strings.Contains(w, p) {
+				return true
+			}
 		}
 	}
 	if strings.Contains(w, " again ") {

@@ -1065,7 +1065,8 @@ func TestConfused(t *testing.T) {
 		"say that again": true, "repeat that": true, "once more please": true, "one more time": true, "what?": true,
 		"huh?": true, "what do you mean": true, "no": true,
 		"let me try again": false, "can I try again?": false, "ok": false, "yes": false, "what": false,
-		"what is a denominator?": false, "try it again": false,
+		"what is a denominator?": false, "try it again": false, "kinda": true, "sort of": true, "a little bit": true,
+		"it is a kind of fraction": false, "I added a bit more": false,
 	} {
 		if got := confused(msg); got != want {
 			t.Errorf("confused(%q) = %t, want %t", msg, got, want)
@@ -1143,5 +1144,30 @@ func TestPartialReasonsHavePhrases(t *testing.T) {
 		if _, ok := partialWhat[r.Reason]; !ok {
 			t.Errorf("%q for %q: reason %q has no phrase", c.reply, c.exp.Answer, r.Reason)
 		}
+	}
+}
+
+// "No" to going on ("Ready for a quick question on this?") means "not
+// yet": the tutor asks what to go over and waits; a second "no" (nothing
+// to go over) and the lesson goes on.
+func TestNoToGoingOn(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingFractions), "not-ready", tutor.ModeTeachMe)
+	x := d.say("yes")
+	for range 12 {
+		if says(x.text(), mReadyQuestion) || says(x.text(), mNextUp) {
+			break
+		}
+		x = d.say("ok")
+	}
+	if !says(x.text(), mReadyQuestion) && !says(x.text(), mNextUp) {
+		t.Fatalf("setup: no offer to go on in %q", d.transcript())
+	}
+	x = d.say("no")
+	if !says(x.text(), mNotReady) || x.after.LastQuestion != nil || x.after.CurrentStep != x.before.CurrentStep {
+		t.Fatalf("\"no\" to going on: got %q (step %d → %d, question %v)", x.text(), x.before.CurrentStep, x.after.CurrentStep, x.after.LastQuestion)
+	}
+	x = d.say("no")
+	if says(x.text(), mNotReady) || says(x.text(), mAgain) || x.after.LastQuestion == nil && x.after.CurrentStep == x.before.CurrentStep {
+		t.Fatalf("second \"no\": want the lesson to go on, got %q", x.text())
 	}
 }
