@@ -230,6 +230,11 @@ func TestPauseResumeAndStop(t *testing.T) {
 	if tr.Session.State.IsPaused {
 		t.Fatal("a message did not resume the paused session")
 	}
+	// So does a break.
+	tr = f.turn(t, id, "can we take a break im tired")
+	if !tr.Session.State.IsPaused || !strings.Contains(tr.Reply, "You've covered ") {
+		t.Fatalf("a break did not pause the lesson: %q", tr.Reply)
+	}
 	// Wrong mode.
 	ex := f.create(t, doubling, tutor.ModeExam)
 	if _, err := f.o.Pause(ctx, ex.Session.Row.ID); !errors.Is(err, tutor.ErrWrongMode) {

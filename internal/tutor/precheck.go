@@ -57,6 +57,10 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"can we stop", "can i stop", "can we end", "can we finish", "that's all for today",
 			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
+			// A break: a lesson pauses, and the next message resumes it.
+			"take a break", "need a break", "want a break", "have a break", "a short break", "a quick break",
+			"break please", "break time", "i'm tired", "i am tired", "so tired", "i'm sleepy", "i am sleepy",
+			"thak gaya", "thak gayi",
 		},
 		StopExact: []string{
 			"stop", "end", "done", "exit", "finish", "finished", "enough", "the end",

@@ -36,6 +36,11 @@ func TestPrecheck(t *testing.T) {
 		{"quit", PrecheckStop},
 		{"bas karo", PrecheckStop},
 		{"END", PrecheckStop},
+		{"can we take a break im tired", PrecheckStop},
+		{"I need a break", PrecheckStop},
+		{"can we have a short break?", PrecheckStop},
+		{"im so tired", PrecheckStop},
+		{"main thak gaya", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},
@@ -48,6 +53,8 @@ func TestPrecheck(t *testing.T) {
 		{"done adding the numerators and the denominators now what", PrecheckNone},
 		{"the weekend was fun", PrecheckNone},
 		{"abundant", PrecheckNone},
+		{"the chocolate bar will break into 12 pieces", PrecheckNone},
+		{"why do we need to break the ratio into parts", PrecheckNone},
 		{"done done done done done done done done bye", PrecheckNone}, // nine words
 
 		// I don't know.
