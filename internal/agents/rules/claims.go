@@ -23,6 +23,15 @@ import (
 // ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
 // asks for a result ("=", "what is").
 func worked(msg string) (string, bool) {
+	// "-3 + -4 is positive 7": a claim, as "-3 + -4 = 7" is.
+	msg = saidEquals.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := saidEquals.FindStringSubmatch(m)
+		sign := ""
+		if sub[3] != "" {
+			sign = "-"
+		}
+		return sub[1] + " = " + sign + sub[4]
+	})
 	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
 		return "", false
 	}
@@ -162,6 +171,9 @@ func converted(msg string, runs [][]mathToken) (string, bool) {
 }
 
 var (
+	// saidEquals is "is", "makes" or "gives" written between a
+	// sum and its claimed result, with the result's sign in words.
+	saidEquals = regexp.MustCompile(`(?i)([\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)
 	// asForm asks for a value in another form, after the value.
 	asForm = regexp.MustCompile(`(?i)\d%?\s*\)?\s+(?:as|to|into|in)\s+(?:an?\s+)?(percentage|percent|per\s?cent|fraction|decimal)s?\b`)
 	// sameAround finds a doubt that compares two values written right

@@ -793,19 +793,62 @@ func (l *lesson) atStep() {
 // the lesson could explain ("can we go on?", "can you explain again?")
 // is not a doubt.
 func (l *lesson) doubt(msg string) bool {
-	if !isQuestion(msg) || isYes(msg) || !asksAbout(msg) {
+	if !isQuestion(msg) || isYes(msg) {
+		return false
+	}
+	calc, calculated := worked(msg)
+	calculated = calculated && !l.spoils(calc)
+	if !calculated && !asksAbout(msg) {
 		return false
 	}
 	l.out.Intent = tutor.IntentQuestion
-	if _, sents, ok := explain(l.topic, withHints, msg, 2, nil); ok {
+	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
+	if calculated {
+		// "so -3 + -4 is 7?": the sum checked first.
+		l.add(calc)
+		l.note("worked the calculation asked about")
+	}
+	if ok {
 		l.add(sents...)
-		l.say(mCarryOn)
 		l.note("answered a doubt")
+	}
+	if ok || calculated {
+		l.say(mCarryOn)
 		return true
 	}
 	l.note("doubt not in the lesson")
 	l.step(l.v.say(mNotCovered))
 	return true
+}
+
+// spoils reports whether calc, a sum worked out (see worked), is the sum
+// of a question of the lesson's bank that the learner has not met yet.
+func (l *lesson) spoils(calc string) bool {
+	sum := sumOf(calc)
+	for _, q := range l.topic.Questions {
+		if l.rec.asked[q.ID] {
+			continue
+		}
+		if qc, ok := worked(q.Text); ok && sumOf(qc) == sum {
+			return true
+		}
+	}
+	return false
+}
+
+// sumOf returns the sum a worked sentence works ("Not quite: -3 + (-4) =
+// -7, not 7." works -3+-4), without spaces or brackets.
+func sumOf(calc string) string {
+	for _, p := range []string{"Not quite: ", "Yes: ", "No: "} {
+		calc = strings.TrimPrefix(calc, p)
+	}
+	left, _, _ := strings.Cut(calc, " = ")
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '(' || r == ')' {
+			return -1
+		}
+		return r
+	}, left)
 }
 
 // repeat says again the piece of an explanation shown last, when it

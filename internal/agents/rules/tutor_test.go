@@ -1171,3 +1171,21 @@ func TestNoToGoingOn(t *testing.T) {
 		t.Fatalf("second \"no\": want the lesson to go on, got %q", x.text())
 	}
 }
+
+// A sum the learner checks between the parts of a lesson ("so -3 + -4 is
+// positive 7?") is worked out, unless it is a question of the lesson the
+// learner has not met yet.
+func TestLessonWorksASum(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/integers/multiplying-and-dividing-integers")
+	d := newDriver(t, topic, "sum-doubt", tutor.ModeTeachMe)
+	d.say("yes")
+	x := d.say("so -3 + -4 is positive 7 because same sign?")
+	if !strings.Contains(x.text(), "Not quite: -3 + (-4) = -7, not 7.") || says(x.text(), mNotCovered) {
+		t.Errorf("a wrong sum: got %q", x.text())
+	}
+	// (-9) × (-8) is a question of the lesson, still to come.
+	x = d.say("what is (-9) x (-8)?")
+	if strings.Contains(x.text(), "72") {
+		t.Errorf("the answer of a question to come: %q", x.text())
+	}
+}
