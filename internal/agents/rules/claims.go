@@ -32,6 +32,9 @@ func worked(msg string) (string, bool) {
 		}
 		return sub[1] + " = " + sign + sub[4]
 	})
+	if text, ok := common(msg); ok {
+		return text, true
+	}
 	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
 		return "", false
 	}
@@ -141,6 +144,43 @@ func sameValue(msg string, runs [][]mathToken) (string, bool) {
 	return "No: " + sa + " = " + as + ", not " + sb + ".", true
 }
 
+// common answers "what is the LCM of 4 and 6?" and "HCF of 12, 18 and
+// 30": the lowest common multiple or the highest common factor of whole
+// numbers.
+func common(msg string) (string, bool) {
+	m := commonOf.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	var ns []*big.Int
+	for _, f := range digitRun.FindAllString(m[2], -1) {
+		n, ok := new(big.Int).SetString(f, 10)
+		if !ok || n.Sign() == 0 || len(f) > 9 || len(ns) == 6 {
+			return "", false
+		}
+		ns = append(ns, n)
+	}
+	name := "HCF"
+	if w := strings.ToLower(m[1]); strings.HasPrefix(w, "l") {
+		name = "LCM"
+	}
+	r := new(big.Int).Set(ns[0])
+	for _, n := range ns[1:] {
+		g := new(big.Int).GCD(nil, nil, r, n)
+		if name == "LCM" {
+			r.Div(r.Mul(r, n), g)
+		} else {
+			r = g
+		}
+	}
+	list := make([]string, len(ns))
+	for i, n := range ns {
+		list[i] = n.String()
+	}
+	and := strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
+	return "The " + name + " of " + and + " is " + r.String() + ".", true
+}
+
 // converted answers "what is 0.25 as a percentage?", "write 3/5 as a
 // decimal" and "change 40% into a fraction": one value the doubt asks for
 // in another form, or a sum worked out in that form ("3/5 + 1/5 as a
@@ -171,6 +211,8 @@ func converted(msg string, runs [][]mathToken) (string, bool) {
 }
 
 var (
+	commonOf = regexp.MustCompile(`(?i)\b(lcm|l\.c\.m\.?|lowest common multiple|least common multiple|hcf|h\.c\.f\.?|gcd|gcf|highest common factor|greatest common (?:factor|divisor))\s+of\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d+)+)`)
+	digitRun = regexp.MustCompile(`\d+`)
 	// saidEquals is "is", "makes" or "gives" written between a
 	// sum and its claimed result, with the result's sign in words.
 	saidEquals = regexp.MustCompile(`(?i)([\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)

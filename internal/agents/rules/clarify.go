@@ -75,10 +75,20 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		if calculated && strings.Contains(calc, ": with ") {
 			ok = false // a checked solution needs no more than the check
 		}
-		if !ok && calculated {
+		word, def, defined := glossed(msg)
+		if defined = defined && !definesWord(sents, word); defined {
+			// "what does product mean?": the word first, when the lesson
+			// uses it without saying what it is.
+			parts = append(parts, def)
+		}
+		if !ok && (calculated || defined) {
 			out.Intent = tutor.IntentQuestion
-			parts = append(parts, calc, v.say(mClosure))
-			note = "worked the calculation asked about"
+			note = "defined " + word
+			if calculated {
+				parts = append(parts, calc)
+				note = "worked the calculation asked about"
+			}
+			parts = append(parts, v.say(mClosure))
 			break
 		}
 		if !ok {

@@ -42,7 +42,7 @@ func (l *lesson) pending() {
 	case verdict == answer.NotAttempt && isDiscouraged(l.turn.Message):
 		// "I'm so stupid, I hate maths": a kind word first, then help.
 		l.encourage(q, bq)
-	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && asksHelp(l.turn.Message):
+	case verdict == answer.NotAttempt && !isQuestion(l.turn.Message) && !asksMeaning(l.turn.Message) && asksHelp(l.turn.Message):
 		// "I don't understand", "samajh nahi aa raha", "give me a hint",
 		// "I'm stuck", "help": help, as for "I don't know", rather than the
 		// bare question again.
@@ -653,14 +653,24 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		// "What's the answer?": a clue instead.
 		l.out.Intent = tutor.IntentQuestion
 		l.giveClue(q, bq, mClue)
-	case isQuestion(msg):
+	case isQuestion(msg) || asksMeaning(msg):
 		l.out.Intent = tutor.IntentQuestion
 		exp, d := bq.Expected(), l.dialogue(q)
 		// A sentence of the lesson that would itself pass as the answer is
 		// left out too: the leak detector looks for the answer stated as
 		// one, the evaluator for the answer committed to.
 		keep := func(s string) bool { return !givesAway(s, exp, q.QuestionText, d) && !answers(s, exp) }
-		if _, sents, ok := explain(l.topic, withHints, msg, 2, keep); ok {
+		_, sents, ok := explain(l.topic, withHints, msg, 2, keep)
+		if word, def, gok := glossed(msg); gok && !definesWord(sents, word) && keep(def) {
+			// "what does quotient mean?": the word first.
+			l.add(def)
+			l.note("defined " + word + " during " + bq.ID)
+			if !ok {
+				l.say(mBackToQuestion)
+				return
+			}
+		}
+		if ok {
 			l.add(sents...)
 			l.say(mBackToQuestion)
 			l.note("answered a doubt during " + bq.ID)
@@ -793,26 +803,39 @@ func (l *lesson) atStep() {
 // the lesson could explain ("can we go on?", "can you explain again?")
 // is not a doubt.
 func (l *lesson) doubt(msg string) bool {
-	if !isQuestion(msg) || isYes(msg) {
+	// "I still don't get what product is" asks too, without a question
+	// mark.
+	word, def, defined := glossed(msg)
+	if !isQuestion(msg) && !defined || isYes(msg) {
 		return false
 	}
 	calc, calculated := worked(msg)
 	calculated = calculated && !l.spoils(calc)
-	if !calculated && !asksAbout(msg) {
+	if !calculated && !defined && !asksAbout(msg) {
 		return false
 	}
 	l.out.Intent = tutor.IntentQuestion
 	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
+	answered := false
 	if calculated {
 		// "so -3 + -4 is 7?": the sum checked first.
 		l.add(calc)
 		l.note("worked the calculation asked about")
+		answered = true
+	}
+	if defined && !definesWord(sents, word) {
+		// "what does product mean?" of a lesson that uses the word
+		// without saying what it is.
+		l.add(def)
+		l.note("defined " + word)
+		answered = true
 	}
 	if ok {
 		l.add(sents...)
 		l.note("answered a doubt")
+		answered = true
 	}
-	if ok || calculated {
+	if answered {
 		l.say(mCarryOn)
 		return true
 	}

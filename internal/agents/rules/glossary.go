@@ -1,0 +1,113 @@
+package rules
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// glossaryText holds the school words the engine can define (see
+// glossary.txt for the format).
+//
+//go:embed glossary.txt
+var glossaryText string
+
+// glossary maps a word, in lower case, to its definition.
+var glossary = mustGlossary(glossaryText)
+
+func mustGlossary(text string) map[string]string {
+	g, err := parseGlossary(text)
+	if err != nil {
+		panic(err) // the embedded file is tested
+	}
+	return g
+}
+
+func parseGlossary(text string) (map[string]string, error) {
+	g := map[string]string{}
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		names, def, ok := strings.Cut(line, ": ")
+		def = strings.TrimSpace(def)
+		if !ok || def == "" || strings.TrimSpace(names) == "" {
+			return nil, fmt.Errorf("glossary line %d: want <word>[, <word>...]: <definition>", i+1)
+		}
+		for _, n := range strings.Split(names, ",") {
+			n = strings.ToLower(strings.TrimSpace(n))
+			if _, dup := g[n]; dup || n == "" {
+				return nil, fmt.Errorf("glossary line %d: %q defined twice or empty", i+1, n)
+			}
+			g[n] = def
+		}
+	}
+	return g, nil
+}
+
+// askedWord reads the word a question asks the meaning of: "what does
+// product mean?", "what is a numerator?", "what are particles", "I still
+// don't get what product is", "define quotient", "meaning of LCM".
+var askedWord = regexp.MustCompile(`(?i)^(?:\W*(?:so|but|and|wait|ok|okay|sorry|um|hmm|sir|miss|i still|still)\W+)*` +
+	`(?:what\s+(?:does|do)\s+(?:the\s+word\s+|the\s+term\s+)?(.+?)\s+mean|` +
+	`what(?:'s|s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?(.+?)|` +
+	`(?:i\s+)?(?:don'?t|do\s+not)\s+(?:get|understand|know)\s+what\s+(?:an?\s+|the\s+)?(.+?)\s+(?:is|are|means?)|` +
+	`(?:define|definition\s+of|meaning\s+of|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?(.+?))` +
+	`(?:\s+(?:here|again|exactly|actually|please|pls|in\s+maths|in\s+math|in\s+science|tho|though))*\W*$`)
+
+// glossed returns the glossary's definition of the word a question asks
+// the meaning of, and the word.
+func glossed(question string) (word, def string, ok bool) {
+	m := askedWord.FindStringSubmatch(strings.TrimSpace(question))
+	if m == nil {
+		return "", "", false
+	}
+	for _, w := range m[1:] {
+		if w != "" {
+			word = strings.ToLower(strings.Trim(w, `"'“”‘’`))
+			break
+		}
+	}
+	for _, try := range []string{word, strings.TrimSuffix(word, "s"), strings.TrimSuffix(word, "es")} {
+		if d, ok := glossary[try]; ok {
+			return try, d, true
+		}
+	}
+	// "the LCM of 4 and 6": the word before "of".
+	if head, _, cut := strings.Cut(word, " of "); cut {
+		if d, ok := glossary[head]; ok {
+			return head, d, true
+		}
+	}
+	return "", "", false
+}
+
+// asksMeaning reports whether a message asks what a word of the glossary
+// means, with or without a question mark ("I don't get what product is").
+func asksMeaning(msg string) bool {
+	_, _, ok := glossed(msg)
+	return ok
+}
+
+// definesWord reports whether one of sents says what word is: it opens on
+// the word ("The HCF of two numbers is …", "Numerators are …") or names it
+// ("… is called the numerator", "Per cent means …", "Two numbers are
+// reciprocals of each other when …").
+func definesWord(sents []string, word string) bool {
+	for _, s := range sents {
+		low := strings.ToLower(s)
+		for _, a := range []string{"", "the ", "a ", "an "} {
+			if strings.HasPrefix(low, a+word) {
+				return true
+			}
+		}
+		if strings.Contains(low, "called "+word) || strings.Contains(low, "called the "+word) ||
+			strings.Contains(low, word+" means") || strings.Contains(low, word+"s are ") ||
+			strings.Contains(low, " are "+word+"s ") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+func TestGlossaryParses(t *testing.T) {
+	g, err := parseGlossary(glossaryText)
+	if err != nil || len(g) < 50 {
+		t.Fatalf("glossary: %d words, %v", len(g), err)
+	}
+	for w, def := range g {
+		if n := len(sentences(def)); n == 0 || n > 2 {
+			t.Errorf("%q: definition of %d sentences, want 1 or 2: %q", w, n, def)
+		}
+		for _, re := range internalLanguage {
+			if x := re.FindString(def); x != "" {
+				t.Errorf("%q: definition has %q", w, x)
+			}
+		}
+	}
+	for _, bad := range []string{"product The product…", "product: ", ": a definition", "sum: one\nsum: two"} {
+		if _, err := parseGlossary(bad); err == nil {
+			t.Errorf("parseGlossary(%q): no error", bad)
+		}
+	}
+}
+
+func TestGlossed(t *testing.T) {
+	for q, want := range map[string]string{
+		"what does product mean":                                 "product",
+		"What is a numerator?":                                   "numerator",
+		"what are particles":                                     "particle",
+		"i still dont get what product is":                       "product",
+		"whats the LCM of 4 and 6 tho":                           "lcm",
+		"define quotient":                                        "quotient",
+		"wait what does 'reciprocal' mean?":                      "reciprocal",
+		"what is the HCF":                                        "hcf",
+		"what is 3 + 4?":                                         "",
+		"what is the capital of france":                          "",
+		"what does 'of' mean here?":                              "",
+		"why do we flip the second fraction":                     "",
+		"what's the difference between evaporation and boiling?": "",
+	} {
+		got, def, ok := glossed(q)
+		if got != want || ok != (want != "") || ok && def == "" {
+			t.Errorf("glossed(%q) = %q, %v; want %q", q, got, ok, want)
+		}
+	}
+}
+
+// A word the lesson uses without saying what it is gets the glossary's
+// definition: between the parts of a lesson, with a question pending (the
+// question then stands), and in a doubts session.
+func TestDefinesAWord(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/fractions/dividing-fractions")
+	d := newDriver(t, topic, "define-lesson", tutor.ModeTeachMe)
+	d.say("yes")
+	x := d.say("what does product mean")
+	if !strings.Contains(x.text(), glossary["product"]) {
+		t.Errorf("between parts: %q", x.text())
+	}
+	x = d.say("i still dont get what product is")
+	if !strings.Contains(x.text(), glossary["product"]) {
+		t.Errorf("without a question mark: %q", x.text())
+	}
+	d.until(12, func() bool { return d.pending() != nil })
+	q := d.state.LastQuestion.QuestionID
+	x = d.say("what does quotient mean?")
+	if !strings.Contains(x.text(), glossary["quotient"]) || x.after.LastQuestion == nil || x.after.LastQuestion.QuestionID != q ||
+		x.after.LastQuestion.WrongAttempts != 0 {
+		t.Errorf("with %s pending: %q (question %+v)", q, x.text(), x.after.LastQuestion)
+	}
+
+	x = d.say("i dont understand what a denominator is")
+	if !strings.Contains(x.text(), glossary["denominator"]) || x.after.LastQuestion == nil || x.after.LastQuestion.QuestionID != q {
+		t.Errorf("with %s pending, without a question mark: %q", q, x.text())
+	}
+
+	c := newDriver(t, topic, "define-doubts", tutor.ModeClarify)
+	x = c.say("what is a numerator?")
+	if !strings.Contains(x.text(), glossary["numerator"]) {
+		t.Errorf("doubts session: %q", x.text())
+	}
+}
