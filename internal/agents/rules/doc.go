@@ -84,7 +84,10 @@
 // "what is the hcf of 15 and 25", when it opens with a question word and
 // does not check an answer, as "is it 16?" does), or, when the lesson does
 // not explain it, the learner hears so. Between steps the same holds, and
-// "can you explain again?" hears the last part again. The engine detects no
+// "can you explain again?" or "kinda" hears the last part again; "no" to
+// going on asks what to go over, and a second "no" goes on. A sum checked
+// or asked between steps is worked as in a doubts session, unless it is
+// the sum of a bank question the learner has not met yet. The engine detects no
 // misconception itself: the domain records a bank question's misconception
 // when the wrong answer is one that misconception leads to. The wrap-up, and
 // the reply when a sitting runs out of time, name in the learner's words one
@@ -128,7 +131,11 @@
 // shows it heard, or that the lesson has no more. A doubt that states a
 // sum hears it checked first ("Not quite: -3 + (-4) = -7, not 7."), one
 // that asks for a sum hears it worked unless the lesson works it itself,
-// and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x.
+// and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x;
+// "0.25 as a percent" and "the LCM of 4 and 6" are worked too. "What does
+// product mean?" of a lesson that uses a word without saying what it is
+// hears the definition of glossary.txt, a maintained list of school words,
+// first (in a lesson too, and beside a pending question, which stands).
 // One closure question follows. A short "no",
 // "no more doubts" or "that's all" ends the session with a goodbye, which
 // thanks back only a learner who thanked. The
