@@ -94,6 +94,7 @@ const (
 	mAlreadyHave   // a right step given again as the answer: {step}
 	mKeyWas        // after praise, the idea behind the answer when it is an instruction: {idea}
 	mNotReady      // "no" to going on: asks what to go over
+	mJustSaid      // before a doubt's answer that the last reply already said
 
 	moveCount // the number of moves, not a move
 )
@@ -460,6 +461,10 @@ var phrasebook = map[move][]string{
 	mAlreadyHave: {
 		"You have that already{name}: {step}. That's a step, not the answer yet.",
 		"Right, {step}, as you found before; but the question asks for more.",
+	},
+	mJustSaid: {
+		"That's what the last part said:",
+		"As I said just now:",
 	},
 	mNotReady: {
 		"No rush{name}. Is there something you'd like me to explain again, or a question you have? Say \"go on\" when you're ready.",

@@ -816,6 +816,8 @@ func (l *lesson) doubt(msg string) bool {
 	}
 	l.out.Intent = tutor.IntentQuestion
 	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
+	// The last part said it: said again, as such.
+	justSaid := ok && len(unsaid(sents, l.lastReply())) == 0
 	answered := false
 	if calculated {
 		// "so -3 + -4 is 7?": the sum checked first.
@@ -831,6 +833,9 @@ func (l *lesson) doubt(msg string) bool {
 		answered = true
 	}
 	if ok {
+		if justSaid {
+			l.say(mJustSaid)
+		}
 		l.add(sents...)
 		l.note("answered a doubt")
 		answered = true
@@ -937,6 +942,17 @@ func contentSentences(st tutor.Step) [][]string {
 	return out
 }
 
+// unsaid returns the sentences of ss that said does not hold.
+func unsaid(ss []string, said string) []string {
+	var out []string
+	for _, x := range ss {
+		if !strings.Contains(said, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // piece returns the sentences [from, to) of a step's content that one
 // reply explains after the first told: the rest of the paragraph is cut
 // into pieces of at most k sentences, of even size, and of at most 360
@@ -1033,12 +1049,22 @@ func (l *lesson) explainStep(st tutor.Step) {
 	flat := slices.Concat(paras...)
 	k := l.pieceSentences()
 	from, to, ok := piece(paras, min(l.rec.told[st.ID], len(flat)), k)
+	text := flat[from:to]
 	if !ok {
 		// Told in full before: show the last piece again.
 		sp := spans(paras, k)
 		from, to = sp[len(sp)-1][0], sp[len(sp)-1][1]
+		text = flat[from:to]
+	} else if recent := l.lastReplies(2); recent != "" {
+		// Sentences a doubt's answer just quoted are not said twice; a
+		// piece said in full that way gives way to the next one.
+		text = unsaid(text, recent)
+		for len(text) == 0 && to < len(flat) {
+			_, next, _ := piece(paras, to, k)
+			text, to = unsaid(flat[to:next], recent), next
+		}
 	}
-	l.add(strings.Join(flat[from:to], " "))
+	l.add(strings.Join(text, " "))
 	l.sum.step, l.sum.from, l.sum.to, l.sum.total = st.ID, from, to, len(flat)
 	l.note("explained " + st.Title)
 	if to < len(flat) {

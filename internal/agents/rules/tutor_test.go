@@ -1189,3 +1189,34 @@ func TestLessonWorksASum(t *testing.T) {
 		t.Errorf("the answer of a question to come: %q", x.text())
 	}
 }
+
+// A doubt answered from a part of the lesson still to come does not hear
+// that part twice: the lesson, reaching it, leaves out what the answer
+// just said. A doubt that the last part answered hears it again as such.
+func TestDoubtAnswerNotSaidTwice(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/fractions/dividing-fractions")
+	d := newDriver(t, topic, "said-twice", tutor.ModeTeachMe)
+	d.say("yes")
+	x := d.say("why doesnt 0 have one")
+	if !strings.Contains(x.text(), "The number 0 has no reciprocal.") {
+		t.Fatalf("setup: the doubt is answered %q", x.text())
+	}
+	for range 3 {
+		y := d.say("ok")
+		if strings.Contains(y.text(), "The number 0 has no reciprocal.") {
+			t.Fatalf("said twice:\n%s", strings.Join(d.transcript(), "\n"))
+		}
+		if d.pending() != nil {
+			break
+		}
+	}
+
+	d = newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/ratios-and-proportions"), "said-just-now", tutor.ModeTeachMe)
+	d.say("yes")
+	first := d.say("ok")
+	x = d.say("why do we simplify?")
+	const simplified = "a ratio can be simplified by dividing both terms by their HCF"
+	if !strings.Contains(first.text(), simplified) || !strings.Contains(x.text(), simplified) || !says(x.text(), mJustSaid) {
+		t.Errorf("a doubt the last part answered: %q after %q", x.text(), first.text())
+	}
+}
