@@ -338,6 +338,8 @@ func TestClarifyInTheLesson(t *testing.T) {
 		{"mathematics/fractions/dividing-fractions", "why do we flip the second fraction?", "Dividing by a fraction", "turned upside down"},
 		{photosynthesis, "what gas do plants give out?", "What photosynthesis is", "Oxygen is given out."},
 		{photosynthesis, "where does the plant keep extra glucose", "What photosynthesis is", "stores extra glucose as starch"},
+		{photosynthesis, "what do plants need to make food", "What photosynthesis is", "takes in carbon dioxide from the air"},
+		{photosynthesis, "no i mean like what ingredients. like water?", "What photosynthesis is", "water from the soil"},
 		{"mathematics/linear-equations/variable-on-both-sides", "how do I get rid of fractions in an equation?", "Equations with fractions", "To clear fractions"},
 		{"mathematics/linear-equations/variable-on-both-sides", "What is the main idea of equations with fractions?", "Equations with fractions", "To clear fractions"},
 	}

@@ -249,6 +249,8 @@ var everyday = map[string][]string{
 	"other side": {"balance both sides", "both sides"}, "across": {"balance both sides", "both sides"},
 	"different bottoms": {"different denominators"}, "different bottom": {"different denominators"},
 	"same bottoms": {"same denominator"}, "same bottom": {"same denominator"},
+	"ingredients": {"takes in"}, "ingredient": {"takes in"},
+	"need to make": {"takes in"}, "needs to make": {"takes in"}, "needed to make": {"takes in"},
 }
 
 // perCent is "per cent" or "percent": the word itself when a question asks
