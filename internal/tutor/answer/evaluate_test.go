@@ -259,6 +259,7 @@ func TestEvaluateUnits(t *testing.T) {
 func TestEvaluateChoice(t *testing.T) {
 	b := Expected{Answer: "B", Options: []string{"12", "15", "18", "21"}}
 	txt := Expected{Answer: "mitochondria", Kind: KindChoice, Options: []string{"nucleus", "mitochondria", "ribosome"}}
+	cmp := Expected{Answer: "B", Options: []string{"greater than 3/4", "less than 3/4", "equal to 3/4"}}
 	runEvalCases(t, []evalCase{
 		{"or hedge of letters", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "A or C", NotAttempt, ""},
 		{"or hedge, right one first", Expected{Answer: "A", Options: []string{"solid", "liquid", "gas"}}, "A or C", NotAttempt, ""},
@@ -284,6 +285,16 @@ func TestEvaluateChoice(t *testing.T) {
 		{"text option", txt, "the mitochondria", Correct, ""},
 		{"text wrong option", txt, "nucleus", Incorrect, ""},
 		{"text by letter", txt, "(b)", Correct, ""},
+		// An option named by the one word that sets it apart.
+		{"option keyword with a reason", cmp, "less, because 2/5 is less than 1", Correct, "less"},
+		{"option keyword alone", cmp, "its less", Correct, "less"},
+		{"option keyword synonym", cmp, "smaller", Correct, "smaller"},
+		{"wrong option keyword, reason names another", cmp, "greater because 2/5 is less than 1", Incorrect, "greater"},
+		{"option keywords hedged", cmp, "less or equal", NotAttempt, ""},
+		{"option keyword negated", cmp, "not less", Incorrect, ""},
+		{"two option keywords", cmp, "bigger and smaller", Incorrect, ""},
+		{"keyword of two options", Expected{Answer: "A", Options: []string{"hot water", "cold water"}}, "water", Incorrect, ""},
+		{"keyword of a two-word option", Expected{Answer: "A", Options: []string{"hot water", "cold water"}}, "hot because the particles move faster", Correct, "hot"},
 		{"idk", b, "no idea", NotAttempt, ""},
 		{"pronoun I", b, "I", NotAttempt, ""},
 	})

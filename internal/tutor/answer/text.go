@@ -488,6 +488,70 @@ func choiceMentions(reply string, toks []token, options []string) []choiceMentio
 	return out
 }
 
+// keywordMentions names the option a reply picks by a word that only that
+// option has ("less" of "greater than 3/4 / less than 3/4 / equal to
+// 3/4"), or one meaning the same ("smaller"), when the reply's words
+// before any reason ("because …") name no other option's. It returns
+// nothing when no one option is named so.
+func keywordMentions(toks []token, options []string) []choiceMention {
+	if len(options) < 2 {
+		return nil
+	}
+	count := map[string]int{}
+	keys := make([]map[string]bool, len(options))
+	for i, o := range options {
+		keys[i] = map[string]bool{}
+		for _, w := range normalize(lex(o)) {
+			if k := keyword(w.w); k != "" && !keys[i][k] {
+				keys[i][k] = true
+				count[k]++
+			}
+		}
+	}
+	var found []choiceMention
+	for ti, t := range toks {
+		if t.kind != tWord {
+			continue
+		}
+		if reasonWords[t.text] {
+			break
+		}
+		k := keyword(t.text)
+		for oi := range options {
+			if k != "" && keys[oi][k] && count[k] == 1 {
+				negated := ti > 0 && isNegator(toks[ti-1].text) || ti > 1 && isNegator(toks[ti-2].text)
+				if negated {
+					return nil
+				}
+				if len(found) > 0 && found[0].idx != oi {
+					return nil // two options named: no choice
+				}
+				found = append(found, choiceMention{idx: oi, tok: ti, span: [2]int{t.start, t.end}})
+			}
+		}
+	}
+	return found[:min(len(found), 1)]
+}
+
+// keyword returns a word of an option as keywordMentions compares it: a
+// comparison word in one form ("smaller" is "less"), no numbers, no words
+// of one or two letters.
+func keyword(w string) string {
+	if k, ok := comparisonWords[w]; ok {
+		return k
+	}
+	if len(w) < 3 || w[0] >= '0' && w[0] <= '9' || w[0] == '-' {
+		return ""
+	}
+	return w
+}
+
+var comparisonWords = map[string]string{
+	"less": "less", "smaller": "less", "lower": "less", "fewer": "less", "lesser": "less",
+	"greater": "greater", "bigger": "greater", "larger": "greater", "more": "greater", "higher": "greater",
+	"equal": "equal", "same": "equal", "equals": "equal",
+}
+
 // findWordsAny is findWords without the negation filter.
 func findWordsAny(hay, needle []normWord, from int) int {
 outer:
@@ -583,6 +647,10 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 		return
 	}
 	ms := choiceMentions(reply, toks, exp.Options)
+	if len(ms) == 0 {
+		// "less, because 2/5 is less than 1" for "less than 3/4".
+		ms = keywordMentions(toks, exp.Options)
+	}
 	first := -1
 	for k, m := range ms {
 		if !m.excluded && (first < 0 || m.tok < ms[first].tok) {
