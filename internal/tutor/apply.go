@@ -116,6 +116,9 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	case pre == PrecheckStop:
 		ev = append(ev, stop(&n, EndStudentRequested)...)
 		fixed = endReply(n, t)
+		if n.Mode == ModeTeachMe && !n.IsComplete(t) && asksBreak(o.StudentMessage) {
+			fixed = BreakReplyLead + n.PauseSummary(t).Message
+		}
 		ended = true
 	default:
 		if len(g.Overrides) > 0 {

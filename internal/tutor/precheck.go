@@ -58,7 +58,7 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
 			// A break: a lesson pauses, and the next message resumes it.
-			"take a break", "need a break", "want a break", "have a break", "a short break", "a quick break",
+			"a break", "a short break", "a quick break", "a snack break", "a small break",
 			"break please", "break time", "i'm tired", "i am tired", "so tired", "i'm sleepy", "i am sleepy",
 			"thak gaya", "thak gayi",
 		},

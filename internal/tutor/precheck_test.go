@@ -41,6 +41,7 @@ func TestPrecheck(t *testing.T) {
 		{"can we have a short break?", PrecheckStop},
 		{"im so tired", PrecheckStop},
 		{"main thak gaya", PrecheckStop},
+		{"can i have a snack break", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},

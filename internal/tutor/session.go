@@ -228,6 +228,7 @@ func endReply(s State, t *Topic) string {
 // The kind words of a lesson's end by request.
 const (
 	StopReplyLead       = "Thanks for learning with me today! "
+	BreakReplyLead      = "Good idea, let's take a break here. "
 	LessonDoneStopReply = "Well done, you finished this lesson! Come back anytime to practise some more."
 )
 
@@ -274,4 +275,17 @@ func (s State) Summary(t *Topic) Summary {
 		MisconceptionsSeen: seen,
 		Suggestions:        sug,
 	}
+}
+
+// asksBreak reports whether a stop request asks for a break ("can we take a
+// break, I'm tired"), which a lesson answers as a pause rather than a
+// goodbye.
+func asksBreak(msg string) bool {
+	low := strings.ToLower(msg)
+	for _, w := range []string{"break", "tired", "sleepy", "thak"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
