@@ -86,3 +86,27 @@ func TestDefinesAWord(t *testing.T) {
 		t.Errorf("doubts session: %q", x.text())
 	}
 }
+
+// A word the last part used is defined, not that part said again.
+func TestDefinitionAfterThePartThatUsedIt(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/variable-on-both-sides"), "brackets", tutor.ModeTeachMe)
+	d.say("yes")
+	var last exchange
+	for range 20 {
+		if q := d.pending(); q != nil {
+			last = d.say(rightAnswer(*q))
+		} else {
+			last = d.say("ok")
+		}
+		if strings.Contains(last.text(), "brackets") && d.pending() == nil {
+			break
+		}
+	}
+	if !strings.Contains(last.text(), "brackets") || d.pending() != nil {
+		t.Fatalf("setup: no part about brackets in %q", d.transcript())
+	}
+	x := d.say("what are brackets")
+	if !strings.Contains(x.text(), glossary["brackets"]) || says(x.text(), mJustSaid) {
+		t.Errorf("reply %q after %q", x.text(), last.text())
+	}
+}

@@ -827,10 +827,12 @@ func (l *lesson) doubt(msg string) bool {
 	}
 	if defined && !definesWord(sents, word) {
 		// "what does product mean?" of a lesson that uses the word
-		// without saying what it is.
+		// without saying what it is: the word, and the lesson's
+		// sentences only when they are news.
 		l.add(def)
 		l.note("defined " + word)
 		answered = true
+		ok = ok && !justSaid
 	}
 	if ok {
 		if justSaid {
