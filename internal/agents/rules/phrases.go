@@ -95,6 +95,7 @@ const (
 	mKeyWas        // after praise, the idea behind the answer when it is an instruction: {idea}
 	mNotReady      // "no" to going on: asks what to go over
 	mJustSaid      // before a doubt's answer that the last reply already said
+	mBeginNow      // after a doubt answered before the lesson began
 
 	moveCount // the number of moves, not a move
 )
@@ -461,6 +462,10 @@ var phrasebook = map[move][]string{
 	mAlreadyHave: {
 		"You have that already{name}: {step}. That's a step, not the answer yet.",
 		"Right, {step}, as you found before; but the question asks for more.",
+	},
+	mBeginNow: {
+		"Shall we start the lesson now{name}?",
+		"Ready to begin the lesson?",
 	},
 	mJustSaid: {
 		"That's what the last part said:",

@@ -843,7 +843,11 @@ func (l *lesson) doubt(msg string) bool {
 		answered = true
 	}
 	if answered {
-		l.say(mCarryOn)
+		if l.s.TurnCount == 0 {
+			l.say(mBeginNow)
+		} else {
+			l.say(mCarryOn)
+		}
 		return true
 	}
 	l.note("doubt not in the lesson")

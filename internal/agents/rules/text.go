@@ -277,6 +277,17 @@ func isQuestion(msg string) bool {
 // what is a denominator", "sorry, what's a numerator", "so how do I...".
 var openers = wordSet(`wait sorry so um umm uh hmm hm oh ah erm er hey and but then`)
 
+// questionIn returns the question a message asks, in its first clause or after
+// one ("before we start, why does …"), and whether it asks one. For the
+// first message of a lesson: later, "ok, how about 5" offers an answer.
+func questionIn(msg string) (string, bool) {
+	if isQuestion(msg) {
+		return msg, true
+	}
+	_, rest, ok := strings.Cut(msg, ",")
+	return rest, ok && isQuestion(rest)
+}
+
 // isNo reports whether a short message declines or disagrees: "no",
 // "not really", "nahi".
 func isNo(msg string) bool {

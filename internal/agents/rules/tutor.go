@@ -100,6 +100,8 @@ func teach(t agents.Turn) (tutor.TutorOutput, *tutor.BankQuestion) {
 		l.pending()
 	case complete:
 		l.extension()
+	case l.s.TurnCount == 0 && l.doubtFirst(t.Message):
+		// "Before we start, why does dividing make numbers bigger?"
 	case l.s.TurnCount == 0 && isNo(t.Message):
 		l.step(l.v.say(mStartGently))
 	case l.s.TurnCount == 0:
@@ -122,6 +124,12 @@ func (l *lesson) trimOpener() {
 	if len(l.parts) > 1 && len(sentences(compose(l.parts[1:]...))) >= firstTurnSentences {
 		l.parts = l.parts[1:]
 	}
+}
+
+// doubtFirst answers a doubt asked in reply to the welcome (see doubt).
+func (l *lesson) doubtFirst(msg string) bool {
+	q, ok := questionIn(msg)
+	return ok && l.doubt(q)
 }
 
 func (l *lesson) say(m move, slots ...string) { l.parts = append(l.parts, l.v.say(m, slots...)) }

@@ -1220,3 +1220,24 @@ func TestDoubtAnswerNotSaidTwice(t *testing.T) {
 		t.Errorf("a doubt the last part answered: %q after %q", x.text(), first.text())
 	}
 }
+
+// A doubt in reply to the welcome is answered before the lesson begins;
+// "yes" then begins it, and "can we start?" is no doubt.
+func TestDoubtBeforeTheLesson(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/fractions/dividing-fractions")
+	d := newDriver(t, topic, "doubt-first", tutor.ModeTeachMe)
+	x := d.say("before we start, why does 0 have no reciprocal")
+	if !strings.Contains(x.text(), "The number 0 has no reciprocal.") || !says(x.text(), mBeginNow) || says(x.text(), mStart) {
+		t.Fatalf("a doubt before the lesson: %q", x.text())
+	}
+	x = d.say("yes")
+	if !strings.Contains(x.text(), "Two numbers are reciprocals of each other") {
+		t.Errorf("\"yes\" after the doubt: %q", x.text())
+	}
+
+	d = newDriver(t, topic, "start-first", tutor.ModeTeachMe)
+	x = d.say("can we start?")
+	if !says(x.text(), mStart) || !strings.Contains(x.text(), "Two numbers are reciprocals of each other") {
+		t.Errorf("\"can we start?\": %q", x.text())
+	}
+}
