@@ -7,9 +7,12 @@ import (
 
 // AsksBack reports whether a reply is a question to the tutor rather than
 // an answer put as a question: "what does 'of' mean here?", "what is the
-// HCF of 15 and 25?", "why is it negative?" ask back; "is it 5?", "is the
-// answer 12?", "what about 7?" and "how about evaporation?" offer an
-// answer. Openers ("wait", "so", "hmm") are passed over.
+// HCF of 15 and 25?", "why is it negative?" and "should I add them?" ask
+// back; "is it 5?", "is the answer 12?", "is x = 4?", "what about 7?",
+// "how about evaporation?", "what I got was 4" and "should be 4" offer an
+// answer. A question word opens a question back; a verb ("is", "should")
+// does only before a person ("should I …?", "can you …?") and with a
+// question mark. Openers ("wait", "so", "hmm") are passed over.
 func AsksBack(reply string) bool {
 	w := lowerWords(reply)
 	for len(w) > 1 && backOpeners[w[0]] {
@@ -19,10 +22,11 @@ func AsksBack(reply string) bool {
 		return false
 	}
 	switch w[0] {
-	case "what", "whats", "why", "how", "when", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
-		return w[1] != "about"
+	case "what", "whats", "why", "how", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
+		// "what I got was 4", "what we need is 5": an answer.
+		return w[1] != "about" && w[1] != "i" && w[1] != "we"
 	case "is", "are", "can", "could", "do", "does", "did", "should", "would", "will", "was":
-		return !(w[1] == "the" && len(w) > 2 && w[2] == "answer")
+		return persons[w[1]] && strings.ContainsAny(reply, "?？")
 	}
 	return false
 }
@@ -32,6 +36,8 @@ var (
 	// offers follow the first word of an answer put as a question: "is it
 	// 5?", "is that right?", "what's the answer?" (asks for it, gives none).
 	offers = wordSet("it", "its", "that", "thats", "this", "answer")
+	// persons after a verb make a question back: "should I …?", "can you …?".
+	persons = wordSet("i", "we", "you", "u", "they", "there")
 )
 
 func wordSet(ws ...string) map[string]bool {

@@ -39,7 +39,9 @@ import (
 //     ratio 3:5 written the other school way; a single number (0.6) is not a
 //     ratio.
 //   - Multiple choice: a letter ("B", "(b)", "option b"), the option's number
-//     ("option 2") or the option's text.
+//     ("option 2"), the option's text, or the one word that sets it apart
+//     from the others ("less" or "smaller" for "less than 3/4" beside
+//     "greater than 3/4"), before any reason ("because …").
 //   - Text: compared after normalisation (case, punctuation, whitespace,
 //     the articles a, an, the, and subscript digits: CO₂ is CO2);
 //     exp.Accept lists other accepted answers. An expected text of more
@@ -56,7 +58,8 @@ import (
 //     but not all variables right Partial.
 //
 // A reply with no answer in it ("hmm", "why?", "I don't know") is
-// NotAttempt. A reply that hedges between different values ("5 or 6?", "is
+// NotAttempt, and so is a question back to the tutor that is not right
+// ("what is the HCF of 15 and 25?"; see AsksBack). A reply that hedges between different values ("5 or 6?", "is
 // it solid or gas", "A or C") has
 // not committed to an answer: it is NotAttempt when one of the values is
 // right, so that the learner is asked to choose rather than credited or
@@ -114,11 +117,13 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		res.Verdict, res.Reason = CannotCheck, "unknown answer kind"
 		return res
 	}
-	if (res.Verdict == Incorrect || res.Verdict == Partial) && AsksBack(reply) {
-		// "what is diffusion?", "what is the hcf of 15 and 25": a question
-		// to the tutor, whose words or numbers are no answer.
-		return Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}
-	}
+	defer func() {
+		if (res.Verdict == Incorrect || res.Verdict == Partial) && AsksBack(reply) {
+			// "what is diffusion?", "what is the hcf of 15 and 25": a
+			// question to the tutor, whose words or numbers are no answer.
+			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}
+		}
+	}()
 	if res.Verdict != Correct && kind != KindText {
 		// Another accepted answer: "-145" for "how many metres below sea
 		// level" answered 145.

@@ -821,12 +821,21 @@ func TestEvaluateQuestionBack(t *testing.T) {
 		{"what about", Expected{Answer: "5"}, "what about 7?", Incorrect, "7"},
 		{"choice as a question", choice, "is it liquids?", Incorrect, "liquids"},
 		{"right answer in a question back", Expected{Answer: "diffusion"}, "what is diffusion", Correct, "diffusion"},
+		{"should be", Expected{Answer: "18"}, "should be 1", Incorrect, "1"},
+		{"would be", Expected{Answer: "5"}, "would be 4", Incorrect, "4"},
+		{"what I got", Expected{Answer: "5"}, "what I got was 4", Incorrect, "4"},
+		{"when you add", Expected{Answer: "5"}, "when you add them you get 4", Incorrect, "4"},
+		{"is x =", Expected{Answer: "x = 5"}, "is x = 4?", Incorrect, ""},
+		{"is the ratio", Expected{Answer: "3:5"}, "is the ratio 3:4?", Incorrect, ""},
+		{"question back, accepted form", Expected{Answer: "145", Accept: []string{"-145"}}, "would be -145", Correct, ""},
+		{"person after a verb", Expected{Answer: "5"}, "should I add 2 and 3?", NotAttempt, ""},
 	})
 	for _, tc := range []struct {
 		reply string
 		want  bool
 	}{
 		{"what does product mean", true}, {"so how do I start?", true}, {"is the answer 12?", false},
+		{"can you explain 12 again?", true}, {"can you explain 12 again", false}, {"is 12 right?", false},
 		{"12?", false}, {"evaporation", false}, {"what", false}, {"how about evaporation", false},
 	} {
 		if got := AsksBack(tc.reply); got != tc.want {
