@@ -219,7 +219,7 @@ type run struct {
 
 func (r *run) run(ctx context.Context) (TurnResult, error) {
 	o, t := r.o, r.se.Topic
-	pre := o.prechecks.Check(r.msg)
+	pre := o.prechecks.CheckIn(r.se.State.Mode, r.msg)
 	if pre == tutor.PrecheckEmpty || pre == tutor.PrecheckTooLong {
 		// A nudge writes nothing, so it changes nothing: a paused session
 		// stays paused.

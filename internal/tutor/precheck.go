@@ -37,6 +37,9 @@ type PrecheckConfig struct {
 	StopExact []string
 	// Fillers are words ignored at either end of a message for StopExact.
 	Fillers []string
+	// Break phrases ask for a break ("can we take a break?", "I'm tired"):
+	// a stop request in a lesson, which pauses it (see CheckIn).
+	Break []string
 	// IDK phrases say "I don't know" (English and Hinglish).
 	IDK []string
 	// OffTopic phrases are chit-chat away from the lesson.
@@ -57,10 +60,11 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"can we stop", "can i stop", "can we end", "can we finish", "that's all for today",
 			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
-			// A break: a lesson pauses, and the next message resumes it.
-			"a break", "a short break", "a quick break", "a snack break", "a small break",
-			"break please", "break time", "i'm tired", "i am tired", "so tired", "i'm sleepy", "i am sleepy",
-			"thak gaya", "thak gayi",
+		},
+		Break: []string{
+			"take a break", "have a break", "i need a break", "i want a break", "a short break", "a quick break",
+			"a snack break", "a small break", "break please", "break time", "i'm tired", "i am tired",
+			"i'm so tired", "i am so tired", "i'm sleepy", "i am sleepy", "thak gaya", "thak gayi",
 		},
 		StopExact: []string{
 			"stop", "end", "done", "exit", "finish", "finished", "enough", "the end",
@@ -91,9 +95,9 @@ func DefaultPrecheckConfig() PrecheckConfig {
 // Prechecker runs the pre-checks with one configuration. It is safe for
 // concurrent use.
 type Prechecker struct {
-	stop, exact, idk, offTopic [][]string
-	fillers                    []string
-	maxStopWords, maxRunes     int
+	stop, exact, brk, idk, offTopic [][]string
+	fillers                         []string
+	maxStopWords, maxRunes          int
 }
 
 // NewPrechecker returns a Prechecker for c.
@@ -110,6 +114,7 @@ func NewPrechecker(c PrecheckConfig) *Prechecker {
 	p := &Prechecker{
 		stop:         compile(c.Stop),
 		exact:        compile(c.StopExact),
+		brk:          compile(c.Break),
 		idk:          compile(c.IDK),
 		offTopic:     compile(c.OffTopic),
 		maxStopWords: c.MaxStopWords,
@@ -153,6 +158,21 @@ func (p *Prechecker) Check(msg string) Precheck {
 		return PrecheckIDK
 	}
 	return PrecheckNone
+}
+
+// CheckIn is Check for a session in mode m: in a lesson a break request is
+// a stop request too, which pauses it until the next message; an exam or a
+// doubts session, which a stop would end, goes on.
+func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
+	pre := p.Check(msg)
+	if pre != PrecheckNone || m != ModeTeachMe {
+		return pre
+	}
+	var buf [32]string
+	if w, digit := words(msg, buf[:0]); !digit && len(w) <= p.maxStopWords && containsAny(w, p.brk) {
+		return PrecheckStop
+	}
+	return pre
 }
 
 func (p *Prechecker) exactStop(w []string) bool {

@@ -36,12 +36,6 @@ func TestPrecheck(t *testing.T) {
 		{"quit", PrecheckStop},
 		{"bas karo", PrecheckStop},
 		{"END", PrecheckStop},
-		{"can we take a break im tired", PrecheckStop},
-		{"I need a break", PrecheckStop},
-		{"can we have a short break?", PrecheckStop},
-		{"im so tired", PrecheckStop},
-		{"main thak gaya", PrecheckStop},
-		{"can i have a snack break", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},
@@ -54,8 +48,6 @@ func TestPrecheck(t *testing.T) {
 		{"done adding the numerators and the denominators now what", PrecheckNone},
 		{"the weekend was fun", PrecheckNone},
 		{"abundant", PrecheckNone},
-		{"the chocolate bar will break into 12 pieces", PrecheckNone},
-		{"why do we need to break the ratio into parts", PrecheckNone},
 		{"done done done done done done done done bye", PrecheckNone}, // nine words
 
 		// I don't know.
@@ -114,6 +106,36 @@ func TestPrecheck(t *testing.T) {
 				t.Errorf("Check(%q) = %q, want %q", tt.msg, got, tt.want)
 			}
 		})
+	}
+}
+
+// A break request stops (pauses) a lesson only; in an exam or a doubts
+// session, which a stop would end, it is no stop request, and neither is
+// someone else's tiredness or a break in a graph.
+func TestPrecheckBreak(t *testing.T) {
+	p := NewPrechecker(DefaultPrecheckConfig())
+	for _, msg := range []string{"can we take a break im tired", "I need a break", "can we have a short break?",
+		"im so tired", "main thak gaya", "can i have a snack break"} {
+		if got := p.CheckIn(ModeTeachMe, msg); got != PrecheckStop {
+			t.Errorf("CheckIn(teach_me, %q) = %q, want stop", msg, got)
+		}
+		for _, m := range []Mode{ModeExam, ModeClarify} {
+			if got := p.CheckIn(m, msg); got != PrecheckNone {
+				t.Errorf("CheckIn(%s, %q) = %q, want none", m, msg, got)
+			}
+		}
+		if got := p.Check(msg); got != PrecheckNone {
+			t.Errorf("Check(%q) = %q, want none", msg, got)
+		}
+	}
+	for _, msg := range []string{"she was so tired", "the circuit will have a gap", "why is the runner so tired",
+		"do we need a break in the graph", "the chocolate bar will break into 12 pieces", "i took a break of 5 minutes"} {
+		if got := p.CheckIn(ModeTeachMe, msg); got != PrecheckNone {
+			t.Errorf("CheckIn(teach_me, %q) = %q, want none", msg, got)
+		}
+	}
+	if got := p.CheckIn(ModeExam, "bye"); got != PrecheckStop {
+		t.Errorf("CheckIn(exam, bye) = %q, want stop", got)
 	}
 }
 

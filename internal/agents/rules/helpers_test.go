@@ -103,7 +103,7 @@ func (d *driver) say(msg string) exchange {
 func (d *driver) sayWith(msg string, past []agents.PastDiscussion) exchange {
 	d.t.Helper()
 	now := epoch.Add(time.Duration(len(d.log)+1) * time.Minute)
-	pre := d.pre.Check(msg)
+	pre := d.pre.CheckIn(d.state.Mode, msg)
 	var ev answer.Result
 	if q := d.state.LastQuestion; q != nil && pre == tutor.PrecheckNone && d.state.Mode == tutor.ModeTeachMe {
 		ev = answer.Evaluate(q.Expected(d.topic), msg)
