@@ -750,7 +750,9 @@ func (l *lesson) lastSaid(m move) bool {
 
 // offeredToGoOn reports whether the last reply ended by asking to go on to
 // something new ("Shall we move on to …?", "Ready for a quick question on
-// this?"), to which "no" means "not yet" rather than "I don't follow".
+// this?"), to which "no" means "not yet" rather than "I don't follow" (as
+// it does to "Shall I go on?" within an explanation, which hears the last
+// part again).
 func (l *lesson) offeredToGoOn() bool {
 	ss := sentences(l.lastReply())
 	if len(ss) == 0 {
@@ -778,10 +780,10 @@ func (l *lesson) atStep() {
 		l.out.Intent = tutor.IntentOffTopic
 		l.say(mRedirectLesson, "{title}", lowerFirst(st.Title))
 		l.note("off topic; redirected to the lesson")
-	case isNo(msg) && l.lastSaid(mNotReady):
+	case plainNo(msg) && l.lastSaid(mNotReady):
 		// Nothing to go over: the lesson goes on.
 		l.step("")
-	case isNo(msg) && l.offeredToGoOn():
+	case notYet(msg) && l.offeredToGoOn():
 		l.say(mNotReady)
 		l.note("not ready to go on")
 	case l.doubt(msg):

@@ -288,6 +288,31 @@ func questionIn(msg string) (string, bool) {
 	return rest, ok && isQuestion(rest)
 }
 
+// plainNo reports whether a message is a bare "no" ("no", "nope", "no
+// thanks"), saying no more.
+func plainNo(msg string) bool {
+	w := words(msg)
+	if len(w) == 0 || len(w) > 2 || len(w) == 2 && w[1] != "thanks" && w[1] != "thank" {
+		return false
+	}
+	switch w[0] {
+	case "no", "nope", "nah", "nahi", "nahin", "na":
+		return true
+	}
+	return false
+}
+
+// notYet reports whether a short message declines to go on: a bare "no",
+// "not yet", "not really", "no not yet".
+func notYet(msg string) bool {
+	w := words(msg)
+	return plainNo(msg) || isNo(msg) && len(w) <= 3 && !slices.ContainsFunc(w, func(w string) bool { return asksMore[w] })
+}
+
+// asksMore are words that make a "no" ask for something: "no, explain
+// again", "no, what is a reciprocal?".
+var asksMore = wordSet(`what why how which explain again repeat doubt question`)
+
 // isNo reports whether a short message declines or disagrees: "no",
 // "not really", "nahi".
 func isNo(msg string) bool {

@@ -1151,24 +1151,47 @@ func TestPartialReasonsHavePhrases(t *testing.T) {
 // yet": the tutor asks what to go over and waits; a second "no" (nothing
 // to go over) and the lesson goes on.
 func TestNoToGoingOn(t *testing.T) {
-	d := newDriver(t, sampleTopic(t, addingFractions), "not-ready", tutor.ModeTeachMe)
-	x := d.say("yes")
-	for range 12 {
-		if says(x.text(), mReadyQuestion) || says(x.text(), mNextUp) {
-			break
+	offered := func(id string) *driver {
+		d := newDriver(t, sampleTopic(t, addingFractions), id, tutor.ModeTeachMe)
+		x := d.say("yes")
+		for range 12 {
+			if says(x.text(), mReadyQuestion) || says(x.text(), mNextUp) {
+				return d
+			}
+			x = d.say("ok")
 		}
-		x = d.say("ok")
-	}
-	if !says(x.text(), mReadyQuestion) && !says(x.text(), mNextUp) {
 		t.Fatalf("setup: no offer to go on in %q", d.transcript())
+		return nil
 	}
-	x = d.say("no")
+	d := offered("not-ready")
+	x := d.say("no")
 	if !says(x.text(), mNotReady) || x.after.LastQuestion != nil || x.after.CurrentStep != x.before.CurrentStep {
 		t.Fatalf("\"no\" to going on: got %q (step %d → %d, question %v)", x.text(), x.before.CurrentStep, x.after.CurrentStep, x.after.LastQuestion)
 	}
 	x = d.say("no")
 	if says(x.text(), mNotReady) || says(x.text(), mAgain) || x.after.LastQuestion == nil && x.after.CurrentStep == x.before.CurrentStep {
 		t.Fatalf("second \"no\": want the lesson to go on, got %q", x.text())
+	}
+
+	d = offered("not-yet")
+	d.say("not yet")
+	x = d.say("not yet")
+	if x.after.LastQuestion != nil || x.after.CurrentStep != x.before.CurrentStep {
+		t.Fatalf("\"not yet\" after \"what would you like to go over?\" went on: got %q", x.text())
+	}
+	d = offered("no-explain")
+	x = d.say("no can you explain again")
+	if !says(x.text(), mAgain) {
+		t.Errorf("\"no can you explain again\": got %q", x.text())
+	}
+	for msg, want := range map[string][2]bool{ // plainNo, notYet
+		"no": {true, true}, "nope": {true, true}, "no thanks": {true, true}, "not yet": {false, true},
+		"no not yet": {false, true}, "no can you explain again": {false, false}, "no what is a reciprocal?": {false, false},
+		"no explain again": {false, false}, "not really": {false, true}, "ok": {false, false},
+	} {
+		if got := [2]bool{plainNo(msg), notYet(msg)}; got != want {
+			t.Errorf("plainNo, notYet(%q) = %v, want %v", msg, got, want)
+		}
 	}
 }
 
