@@ -11,18 +11,28 @@ import (
 // This file works the arithmetic a doubt asks about. "what is (-7) x 6?"
 // gets "(-7) × 6 = -42.", "is -3 + -4 = 7?" gets "Not quite: -3 + (-4) =
 // -7, not 7.", and "is x = 4 the answer to 2x + 3 = 11?" puts 4 in place of
-// x. Only doubts sessions use it: there no question is pending, so a
-// result gives nothing away.
+// x. Doubts sessions use it, where no question is pending, and lessons
+// between questions, for sums that no question still to come asks (see
+// lesson.spoils).
 
 // worked returns the sentence that works the arithmetic of a doubt, and
-// whether the doubt had any: a check of claims (equations without an
-// unknown: the first wrong one is named, else the first), of a solution
-// (an equation with an unknown and values given for it: "Yes" when one of
-// them works), or a calculation. Numbers that are no sums are left alone:
+// whether the doubt had any: the LCM or HCF of numbers (see common), a
+// check of claims (equations without an unknown, "=" also written "is",
+// "makes" or "gives": the first wrong one is named, else the first), a
+// comparison of two values (see sameValue), a value in another form (see
+// converted), a check of a solution (an equation with an unknown and
+// values given for it: "Yes" when one of them works), or a calculation.
+// Numbers that are no sums are left alone:
 // times and ratios ("3:15", "2:3"), dates ("12/05/2010"), thousands
 // ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
 // asks for a result ("=", "what is").
 func worked(msg string) (string, bool) {
+	if text, ok := common(msg); ok {
+		return text, true
+	}
+	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
+		return "", false
+	}
 	// "-3 + -4 is positive 7": a claim, as "-3 + -4 = 7" is.
 	msg = saidEquals.ReplaceAllStringFunc(msg, func(m string) string {
 		sub := saidEquals.FindStringSubmatch(m)
@@ -32,12 +42,6 @@ func worked(msg string) (string, bool) {
 		}
 		return sub[1] + " = " + sign + sub[4]
 	})
-	if text, ok := common(msg); ok {
-		return text, true
-	}
-	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
-		return "", false
-	}
 	runs := mathRuns(msg)
 	if text, ok := sameValue(msg, runs); ok {
 		return text, true
@@ -135,7 +139,7 @@ func sameValue(msg string, runs [][]mathToken) (string, bool) {
 	var as string
 	switch t := runs[1][len(runs[1])-1].text; {
 	case strings.HasSuffix(t, "%"):
-		as = ratString(new(big.Rat).Mul(a, big.NewRat(100, 1))) + "%"
+		as = percentString(a)
 	case strings.Contains(t, "/"):
 		as = fractionString(a)
 	default:
@@ -198,7 +202,7 @@ func converted(msg string, runs [][]mathToken) (string, bool) {
 	var to string
 	switch form := strings.ToLower(m[1]); {
 	case strings.HasPrefix(form, "per"):
-		to = ratString(new(big.Rat).Mul(v, big.NewRat(100, 1))) + "%"
+		to = percentString(v)
 	case form == "fraction":
 		to = fractionString(v)
 	default:
@@ -537,6 +541,17 @@ func decimalString(v *big.Rat) string {
 		return "about " + s
 	}
 	return s
+}
+
+// percentString writes a proportion as a percentage, to two decimal
+// places at most: 1/4 is "25%", 1/3 "about 33.33%".
+func percentString(v *big.Rat) string {
+	p := new(big.Rat).Mul(v, big.NewRat(100, 1))
+	s := strings.TrimRight(strings.TrimRight(p.FloatString(2), "0"), ".")
+	if back, ok := new(big.Rat).SetString(s); !ok || back.Cmp(p) != 0 {
+		return "about " + s + "%"
+	}
+	return s + "%"
 }
 
 // fractionString writes an exact value as an integer or a fraction in

@@ -46,6 +46,9 @@ func TestWorked(t *testing.T) {
 		{"what is 12.5% as a decimal?", "12.5% = 0.125."},
 		{"convert 0.75 to a fraction", "0.75 = 3/4."},
 		{"what is 1/3 as a decimal", "1/3 = about 0.3333."},
+		{"what is 1/3 as a percent", "1/3 = about 33.33%."},
+		{"is 1/3 the same as 33%?", "No: 1/3 = about 33.33%, not 33%."},
+		{"what is 1/8 as a percentage", "1/8 = 12.5%."},
 		{"what's 1 1/2 in percent?", "1 1/2 = 150%."},
 		{"how do I write 3/5 + 1/5 as a decimal", "3/5 + 1/5 = 0.8."},
 		{"does 3 + 4 equals 8?", "No: 3 + 4 = 7, not 8."},
@@ -66,7 +69,7 @@ func TestWorked(t *testing.T) {
 	}
 	for _, msg := range []string{"Is step 2 the same as step 3?", "is chapter 5 equal to lesson 6", "pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
 		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
-		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "what is the LCM of 0 and 5", "what is an hcf"} {
+		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "what is the LCM of 0 and 5", "what is an hcf"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
 		}

@@ -812,7 +812,7 @@ func (l *lesson) doubt(msg string) bool {
 		return false
 	}
 	calc, calculated := worked(msg)
-	calculated = calculated && !l.spoils(calc)
+	calculated = calculated && !l.spoils(msg, calc)
 	if !calculated && !defined && !asksAbout(msg) {
 		return false
 	}
@@ -857,34 +857,69 @@ func (l *lesson) doubt(msg string) bool {
 	return true
 }
 
-// spoils reports whether calc, a sum worked out (see worked), is the sum
-// of a question of the lesson's bank that the learner has not met yet.
-func (l *lesson) spoils(calc string) bool {
-	sum := sumOf(calc)
+// spoils reports whether calc, a sum worked out (see worked), works with
+// the numbers of a question of the lesson's bank that the learner has not
+// met yet to its answer, or to that answer's opposite: "what is 9 x 8?"
+// before "What is (-9) × (-8)?", or "is x = 4 the answer to 2x + 3 = 11?"
+// before "Solve 2x + 3 = 11.".
+func (l *lesson) spoils(msg, calc string) bool {
+	sum, result := sumOf(calc)
+	ns, asked := numbersOf(sum), numbersOf(msg)
+	if result == "" {
+		return false
+	}
+	opposite := strings.TrimPrefix(result, "-")
+	if opposite == result {
+		opposite = "-" + result
+	}
 	for _, q := range l.topic.Questions {
-		if l.rec.asked[q.ID] {
+		// The sum uses the question's numbers, or the doubt holds them all
+		// ("is x = 4 the answer to 2x + 3 = 11?").
+		qn := numbersOf(q.Text)
+		if l.rec.asked[q.ID] || !(len(ns) > 0 && within(ns, qn) || len(qn) > 0 && within(qn, asked)) {
 			continue
 		}
-		if qc, ok := worked(q.Text); ok && sumOf(qc) == sum {
+		if exp := q.Expected(); answers(result, exp) || answers(opposite, exp) {
 			return true
 		}
 	}
 	return false
 }
 
-// sumOf returns the sum a worked sentence works ("Not quite: -3 + (-4) =
-// -7, not 7." works -3+-4), without spaces or brackets.
-func sumOf(calc string) string {
+// sumOf splits a worked sentence into the sum it works and its result:
+// "-3 + (-4)" and "-7" of "Not quite: -3 + (-4) = -7, not 7.", "LCM of 4
+// and 6" and "12" of "The LCM of 4 and 6 is 12.".
+func sumOf(calc string) (sum, result string) {
 	for _, p := range []string{"Not quite: ", "Yes: ", "No: "} {
 		calc = strings.TrimPrefix(calc, p)
 	}
-	left, _, _ := strings.Cut(calc, " = ")
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '(' || r == ')' {
-			return -1
+	sum, result, ok := strings.Cut(calc, " = ")
+	if !ok {
+		sum, result, _ = strings.Cut(calc, " is ")
+	}
+	result, _, _ = strings.Cut(result, ",")
+	return sum, strings.TrimSuffix(strings.TrimSpace(result), ".")
+}
+
+var unsignedNumber = regexp.MustCompile(`\d+(?:\.\d+)?(?:/\d+)?`)
+
+// numbersOf returns the numbers written in s, without their signs.
+func numbersOf(s string) []string { return unsignedNumber.FindAllString(s, -1) }
+
+// within reports whether every number of ns is among those of of, as
+// often as ns has it.
+func within(ns, of []string) bool {
+	left := map[string]int{}
+	for _, n := range of {
+		left[n]++
+	}
+	for _, n := range ns {
+		if left[n] == 0 {
+			return false
 		}
-		return r
-	}, left)
+		left[n]--
+	}
+	return true
 }
 
 // repeat says again the piece of an explanation shown last, when it

@@ -1207,9 +1207,19 @@ func TestLessonWorksASum(t *testing.T) {
 		t.Errorf("a wrong sum: got %q", x.text())
 	}
 	// (-9) × (-8) is a question of the lesson, still to come.
-	x = d.say("what is (-9) x (-8)?")
-	if strings.Contains(x.text(), "72") {
-		t.Errorf("the answer of a question to come: %q", x.text())
+	for _, msg := range []string{"what is (-9) x (-8)?", "what is (-8) x (-9)?", "what is 9 x 8?"} {
+		if x = d.say(msg); strings.Contains(x.text(), "72") {
+			t.Errorf("%q: the answer of a question to come: %q", msg, x.text())
+		}
+	}
+	// Nor is a solution of an equation still to come checked.
+	d = newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "solution-doubt", tutor.ModeTeachMe)
+	d.say("yes")
+	if x = d.say("is x = 14 the answer to x + 9 = 23?"); strings.Contains(x.text(), "Yes") {
+		t.Errorf("a solution of a question to come: %q", x.text())
+	}
+	if x = d.say("is x = 3 the answer to 2x + 1 = 7?"); !strings.Contains(x.text(), "Yes: with x = 3") {
+		t.Errorf("a solution of no question: %q", x.text())
 	}
 }
 
