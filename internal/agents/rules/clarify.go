@@ -40,7 +40,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		}
 		parts = append(parts, v.say(ack))
 		note = "acknowledged"
-	case isNo(msg) && !isQuestion(msg), unhelped(msg):
+	case isNo(msg) && !isQuestion(msg), unhelped(msg) && !asksMeaning(msg):
 		parts = append(parts, v.say(mUnclear))
 		note = "the answer did not help; asked what is unclear"
 	case !asksAbout(msg):

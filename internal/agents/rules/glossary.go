@@ -52,13 +52,13 @@ func parseGlossary(text string) (map[string]string, error) {
 // don't get what product is", "define quotient", "meaning of LCM".
 var askedWord = regexp.MustCompile(`(?i)^(?:\W*(?:so|but|and|wait|ok|okay|sorry|um|hmm|sir|miss|i still|still)\W+)*` +
 	`(?:what\s+(?:does|do)\s+(?:the\s+word\s+|the\s+term\s+)?(.+?)\s+mean|` +
+	`(?:define|definition\s+of|meaning\s+of|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?(.+?)|` +
 	`what(?:'s|s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?(.+?)|` +
-	`(?:i\s+)?(?:don'?t|do\s+not)\s+(?:get|understand|know)\s+what\s+(?:an?\s+|the\s+)?(.+?)\s+(?:is|are|means?)|` +
-	`(?:define|definition\s+of|meaning\s+of|what\s+is\s+meant\s+by)\s+(?:an?\s+|the\s+)?(.+?))` +
+	`(?:i\s+)?(?:don'?t|do\s+not)\s+(?:get|understand|know)\s+what\s+(?:an?\s+|the\s+)?(.+?)\s+(?:is|are|means?))` +
 	`(?:\s+(?:here|again|exactly|actually|please|pls|in\s+maths|in\s+math|in\s+science|tho|though))*\W*$`)
 
-// glossed returns the glossary's definition of the word a question asks
-// the meaning of, and the word.
+// glossed returns the word a question asks the meaning of and the
+// glossary's definition of it.
 func glossed(question string) (word, def string, ok bool) {
 	m := askedWord.FindStringSubmatch(strings.TrimSpace(question))
 	if m == nil {
@@ -70,19 +70,28 @@ func glossed(question string) (word, def string, ok bool) {
 			break
 		}
 	}
+	if idioms[word] && !strings.Contains(strings.ToLower(question), "mean") {
+		return "", "", false // "what's the matter?", "what's the difference?"
+	}
 	for _, try := range []string{word, strings.TrimSuffix(word, "s"), strings.TrimSuffix(word, "es")} {
 		if d, ok := glossary[try]; ok {
 			return try, d, true
 		}
 	}
-	// "the LCM of 4 and 6": the word before "of".
-	if head, _, cut := strings.Cut(word, " of "); cut {
+	// "the LCM of 4 and 6": the word before "of", when numbers follow;
+	// "the mass of the box" asks for a value.
+	if head, rest, cut := strings.Cut(word, " of "); cut && strings.ContainsAny(rest, "0123456789") && !idioms[head] {
 		if d, ok := glossary[head]; ok {
 			return head, d, true
 		}
 	}
 	return "", "", false
 }
+
+// idioms are glossary words that a question names without asking what
+// they mean: "what's the matter?", "what's the difference?", "what is the
+// sum of 3 and 4?".
+var idioms = map[string]bool{"matter": true, "difference": true, "total": true, "sum": true}
 
 // asksMeaning reports whether a message asks what a word of the glossary
 // means, with or without a question mark ("I don't get what product is").

@@ -44,6 +44,12 @@ func TestGlossed(t *testing.T) {
 		"what does 'of' mean here?":                              "",
 		"why do we flip the second fraction":                     "",
 		"what's the difference between evaporation and boiling?": "",
+		"what is meant by transpose":                             "transpose",
+		"what's the matter?":                                     "",
+		"what's the difference?":                                 "",
+		"what does difference mean":                              "difference",
+		"what is the mass of the box?":                           "",
+		"what is the sum of 3 and 4":                             "",
 	} {
 		got, def, ok := glossed(q)
 		if got != want || ok != (want != "") || ok && def == "" {
@@ -84,6 +90,10 @@ func TestDefinesAWord(t *testing.T) {
 	x = c.say("what is a numerator?")
 	if !strings.Contains(x.text(), glossary["numerator"]) {
 		t.Errorf("doubts session: %q", x.text())
+	}
+	x = c.say("i still dont get what product is")
+	if !strings.Contains(x.text(), glossary["product"]) {
+		t.Errorf("doubts session, without a question mark: %q", x.text())
 	}
 }
 
