@@ -454,7 +454,7 @@ func foldWords(s string, toks []token) []token {
 			i++
 		}
 		if t.kind == tNum {
-			t.num, i = foldFraction(toks, i, t.num)
+			t.num, i = foldFraction(toks, i, t.num, false)
 			if i > 0 {
 				t.end = max(t.end, toks[i-1].end)
 			}
@@ -500,8 +500,9 @@ func foldWords(s string, toks []token) []token {
 // before toks[i]: "3 and 5/6", "3 and 5 over 6", "three and five sixths"
 // (mixed numbers),
 // "7 over 12", "seven over twelve" and "5 sixths". It returns the number and
-// the index after it; n and i when there is none.
-func foldFraction(toks []token, i int, n number) (number, int) {
+// the index after it; n and i when there is none. mixed says that n is the
+// fraction part of a mixed number ("5" of "3 and 5 over 6").
+func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 	if n.form != fInt || n.pct || n.cur != "" || n.num < 0 || n.num >= math.MaxInt32 || i >= len(toks) || toks[i].kind != tWord {
 		return n, i
 	}
@@ -519,7 +520,7 @@ func foldFraction(toks []token, i int, n number) (number, int) {
 	case w == "and":
 		f, j, ok := next(i + 1)
 		if ok && f.form == fInt && j < len(toks) && toks[j].text != "and" {
-			f, j = foldFraction(toks, j, f) // "3 and 5 over 6", "2 and 1 third"
+			f, j = foldFraction(toks, j, f, true) // "3 and 5 over 6", "2 and 1 third"
 		}
 		if ok && f.form == fFrac && f.num > 0 && f.num < f.den && f.den < math.MaxInt32 {
 			num := n.num*f.den + f.num
@@ -527,8 +528,9 @@ func foldFraction(toks []token, i int, n number) (number, int) {
 		}
 	case w == "over":
 		d, j, ok := next(i + 1)
-		// "12 over 3 days" is a duration, not a fraction.
-		if ok && d.form == fInt && d.num > 0 && (j == len(toks) || toks[j].kind != tWord || startsPhrase(toks[j].text) || fillers[toks[j].text]) {
+		// "12 over 3 days" is a duration, not a fraction; "3 and 5 over 6
+		// cm" is a length.
+		if ok && d.form == fInt && d.num > 0 && (mixed || j == len(toks) || toks[j].kind != tWord || startsPhrase(toks[j].text) || fillers[toks[j].text]) {
 			return number{val: float64(n.num) / float64(d.num), num: n.num, den: d.num, form: fFrac, word: n.word || d.word}, j
 		}
 	case !n.word:

@@ -88,6 +88,21 @@ func lookupUnit(w string) (unit, bool) {
 	return unit{}, false
 }
 
+// scaleAt reads a temperature scale after a degree: "C", "F", "celsius",
+// "centigrade", "fahrenheit".
+func scaleAt(toks []token, k int) (unit, bool) {
+	if k >= len(toks) || toks[k].kind != tWord {
+		return unit{}, false
+	}
+	switch w := toks[k].text; w {
+	case "c", "f":
+		return unitTable["°"+w], true
+	case "celsius", "centigrade", "fahrenheit":
+		return unitTable[w], true
+	}
+	return unit{}, false
+}
+
 // notUnits are words that commonly follow a number without naming what it
 // counts: "42 because ...", "6 I think".
 var notUnits = map[string]bool{
@@ -137,10 +152,9 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 	if j >= len(toks) {
 		return unit{}, i + 1, false
 	}
-	// Degrees: "30°", "30 °C".
+	// Degrees: "30°", "30 °C", "30° F".
 	if toks[j].kind == tSym && toks[j].text == "°" {
-		if j+1 < len(toks) && toks[j+1].kind == tWord && toks[j+1].start == toks[j].end && (toks[j+1].text == "c" || toks[j+1].text == "f") {
-			d := unitTable["°"+toks[j+1].text]
+		if d, ok := scaleAt(toks, j+1); ok {
 			return d, j + 2, true
 		}
 		return unit{name: "°", dim: "angle", factor: 1}, j + 1, true
@@ -166,6 +180,12 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 	d, ok := lookupUnit(w)
 	if ok && power != "" {
 		d, ok = unitTable[d.name+power]
+	}
+	if ok && d.name == "°" {
+		// "100 degrees F", "100 degrees celsius".
+		if t, tok := scaleAt(toks, end); tok {
+			return t, end + 1, true
+		}
 	}
 	if ok {
 		// Speeds: km/h, metres per second.
