@@ -1,9 +1,6 @@
 package answer
 
-import (
-	"strings"
-	"unicode"
-)
+import "strings"
 
 // AsksBack reports whether a reply is a question to the tutor rather than
 // an answer put as a question: "what does 'of' mean here?", "what is the
@@ -14,11 +11,20 @@ import (
 // does only before a person ("should I …?", "can you …?") and with a
 // question mark. Openers ("wait", "so", "hmm") are passed over.
 func AsksBack(reply string) bool {
-	w := lowerWords(reply)
+	var buf [24]token
+	var w []string // the words, a number as "#"
+	for _, t := range appendTokens(buf[:0], reply) {
+		switch t.kind {
+		case tWord:
+			w = append(w, strings.ReplaceAll(t.text, "'", ""))
+		case tNum:
+			w = append(w, "#")
+		}
+	}
 	for len(w) > 1 && backOpeners[w[0]] {
 		w = w[1:]
 	}
-	if len(w) < 2 || offers[w[1]] || isAllDigits(w[1]) {
+	if len(w) < 2 || offers[w[1]] || w[1] == "#" {
 		return false
 	}
 	switch w[0] {
@@ -46,37 +52,4 @@ func wordSet(ws ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
-}
-
-// lowerWords splits s into lower-case words of letters, marks and digits;
-// apostrophes join ("what's" is "whats").
-func lowerWords(s string) []string {
-	var out []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, b.String())
-			b.Reset()
-		}
-	}
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r):
-			b.WriteRune(unicode.ToLower(r))
-		case r == '\'' || r == '’' || r == 'ʼ' || r == '`':
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
-func isAllDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
