@@ -16,7 +16,8 @@ import (
 // lesson.spoils).
 
 // worked returns the sentence that works the arithmetic of a doubt, and
-// whether the doubt had any: the LCM or HCF of numbers (see common), a
+// whether the doubt had any: the LCM or HCF of numbers (see common), which
+// of two numbers is greater (see compared), a
 // check of claims (equations without an unknown, "=" also written "is",
 // "makes" or "gives": the first wrong one is named, else the first), a
 // comparison of two values (see sameValue), a value in another form (see
@@ -28,6 +29,9 @@ import (
 // asks for a result ("=", "what is").
 func worked(msg string) (string, bool) {
 	if text, ok := common(msg); ok {
+		return text, true
+	}
+	if text, ok := compared(msg); ok {
 		return text, true
 	}
 	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
@@ -185,6 +189,43 @@ func common(msg string) (string, bool) {
 	return "The " + name + " of " + and + " is " + r.String() + ".", true
 }
 
+// compared checks "is -5 bigger than -2?" and "so -3 is less than -7
+// right?": which of two numbers is the greater.
+func compared(msg string) (string, bool) {
+	if w := words(msg); len(w) > 0 && (w[0] == "why" || w[0] == "how") {
+		return "", false // "why is -2 bigger than -7?" asks for the reason
+	}
+	m := comparison.FindStringSubmatch(msg)
+	if m == nil {
+		if m = comparisonAsked.FindStringSubmatch(msg); m == nil {
+			return "", false
+		}
+	}
+	a, aok := numberValue(strings.ReplaceAll(m[1], "−", "-"))
+	b, bok := numberValue(strings.ReplaceAll(m[3], "−", "-"))
+	if !aok || !bok {
+		return "", false
+	}
+	claim := 1 // a > b
+	if k := strings.ToLower(m[2]); k == "smaller" || k == "less" || k == "lower" {
+		claim = -1
+	}
+	got := a.Cmp(b)
+	say := func(x, y string, c int) string {
+		switch c {
+		case 1:
+			return x + " is greater than " + y
+		case -1:
+			return x + " is less than " + y
+		}
+		return x + " and " + y + " are equal"
+	}
+	if got == claim {
+		return "Yes: " + say(m[1], m[3], got) + ".", true
+	}
+	return "No: " + say(m[1], m[3], got) + ".", true
+}
+
 // converted answers "what is 0.25 as a percentage?", "write 3/5 as a
 // decimal" and "change 40% into a fraction": one value the doubt asks for
 // in another form, or a sum worked out in that form ("3/5 + 1/5 as a
@@ -215,8 +256,12 @@ func converted(msg string, runs [][]mathToken) (string, bool) {
 }
 
 var (
-	commonOf = regexp.MustCompile(`(?i)\b(lcm|l\.c\.m\.?|lowest common multiple|least common multiple|hcf|h\.c\.f\.?|gcd|gcf|highest common factor|greatest common (?:factor|divisor))\s+of\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d+)+)`)
-	digitRun = regexp.MustCompile(`\d+`)
+	// comparison is "-5 is bigger than -2", comparisonAsked "is -2 greater
+	// than -7"; "3 more than 5" is a sum, not a comparison.
+	comparison      = regexp.MustCompile(`(?i)([-−]?\d+(?:\.\d+)?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?)\b`)
+	comparisonAsked = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|but|wait|ok|then)\W+)*is\s+([-−]?\d+(?:\.\d+)?)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?)\b`)
+	commonOf        = regexp.MustCompile(`(?i)\b(lcm|l\.c\.m\.?|lowest common multiple|least common multiple|hcf|h\.c\.f\.?|gcd|gcf|highest common factor|greatest common (?:factor|divisor))\s+of\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d+)+)`)
+	digitRun        = regexp.MustCompile(`\d+`)
 	// saidEquals is "is", "makes" or "gives" written between a
 	// sum and its claimed result, with the result's sign in words.
 	saidEquals = regexp.MustCompile(`(?i)([\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)

@@ -882,6 +882,12 @@ func (l *lesson) spoils(msg, calc string) bool {
 		if exp := q.Expected(); answers(result, exp) || answers(opposite, exp) {
 			return true
 		}
+		// "Yes: -2 is greater than -7." answers "Which is greater, -7 or
+		// -2?" by either number.
+		if cmp := numbersOf(calc); strings.Contains(calc, " than ") && within(cmp, qn) &&
+			slices.ContainsFunc(signedNumber.FindAllString(calc, -1), func(n string) bool { return answers(n, q.Expected()) }) {
+			return true
+		}
 	}
 	return false
 }
@@ -901,7 +907,10 @@ func sumOf(calc string) (sum, result string) {
 	return sum, strings.TrimSuffix(strings.TrimSpace(result), ".")
 }
 
-var unsignedNumber = regexp.MustCompile(`\d+(?:\.\d+)?(?:/\d+)?`)
+var (
+	unsignedNumber = regexp.MustCompile(`\d+(?:\.\d+)?(?:/\d+)?`)
+	signedNumber   = regexp.MustCompile(`-?\d+(?:\.\d+)?(?:/\d+)?`)
+)
 
 // numbersOf returns the numbers written in s, without their signs.
 func numbersOf(s string) []string { return unsignedNumber.FindAllString(s, -1) }

@@ -1274,3 +1274,17 @@ func TestDoubtBeforeTheLesson(t *testing.T) {
 		t.Errorf("\"can we start?\": %q", x.text())
 	}
 }
+
+// "so -5 is bigger than -2 right?" between the parts of a lesson hears
+// "No", unless a question still to come asks which is greater.
+func TestLessonChecksAComparison(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
+	d := newDriver(t, topic, "compare", tutor.ModeTeachMe)
+	d.say("yes")
+	if x := d.say("so -5 is bigger than -2 right?"); !strings.Contains(x.text(), "No: -5 is less than -2.") {
+		t.Errorf("a wrong comparison: %q", x.text())
+	}
+	if x := d.say("is -2 greater than -7?"); strings.Contains(x.text(), "Yes") {
+		t.Errorf("the answer of a question to come (which is greater, -7 or -2): %q", x.text())
+	}
+}
