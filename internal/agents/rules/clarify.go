@@ -75,15 +75,25 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		if calculated && strings.Contains(calc, ": with ") {
 			ok = false // a checked solution needs no more than the check
 		}
+		mistake, wrong := restated(t.Topic, msg)
+		if wrong {
+			// "so plants eat soil for food?": no, first.
+			parts = append(parts, v.say(mNotSo, "{mistake}", lowerFirst(mistake)))
+			sents = slices.DeleteFunc(sents, isMistakeSentence)
+			ok = ok && len(sents) > 0
+		}
 		word, def, defined := glossed(msg)
 		if defined = defined && !definesWord(sents, word); defined {
 			// "what does product mean?": the word first, when the lesson
 			// uses it without saying what it is.
 			parts = append(parts, def)
 		}
-		if !ok && (calculated || defined) {
+		if !ok && (calculated || defined || wrong) {
 			out.Intent = tutor.IntentQuestion
 			note = "defined " + word
+			if wrong {
+				note = "a common mistake put forward"
+			}
 			if calculated {
 				parts = append(parts, calc)
 				note = "worked the calculation asked about"

@@ -96,6 +96,7 @@ const (
 	mNotReady      // "no" to going on: asks what to go over
 	mJustSaid      // before a doubt's answer that the last reply already said
 	mBeginNow      // after a doubt answered before the lesson began
+	mNotSo         // a question that puts forward a common misconception: {mistake}
 
 	moveCount // the number of moves, not a move
 )
@@ -462,6 +463,10 @@ var phrasebook = map[move][]string{
 	mAlreadyHave: {
 		"You have that already{name}: {step}. That's a step, not the answer yet.",
 		"Right, {step}, as you found before; but the question asks for more.",
+	},
+	mNotSo: {
+		"Not quite{name}: {mistake} is a common mistake.",
+		"Careful: {mistake} is a common mistake.",
 	},
 	mBeginNow: {
 		"Shall we start the lesson now{name}?",

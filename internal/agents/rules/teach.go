@@ -818,9 +818,17 @@ func (l *lesson) doubt(msg string) bool {
 	}
 	l.out.Intent = tutor.IntentQuestion
 	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
+	answered := false
+	if mistake, wrong := restated(l.topic, msg); wrong {
+		// "so plants eat soil for food?": no, first.
+		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
+		l.note("a common mistake put forward")
+		sents = slices.DeleteFunc(sents, isMistakeSentence)
+		ok = ok && len(sents) > 0
+		answered = true
+	}
 	// The last part said it: said again, as such.
 	justSaid := ok && len(unsaid(sents, l.lastReply())) == 0
-	answered := false
 	if calculated {
 		// "so -3 + -4 is 7?": the sum checked first.
 		l.add(calc)
