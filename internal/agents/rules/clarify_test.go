@@ -162,7 +162,7 @@ func TestClarifyQuestionFrames(t *testing.T) {
 		{addingFractions, "what does simplify mean?", "Like fractions", "can be simplified"},
 		{addingFractions, "what is a denominator in maths?", "Like fractions", "The denominator tells us the size of each part"},
 		{addingFractions, "what is a denominator?", "Like fractions", "The denominator tells us the size of each part"},
-		{photosynthesis, "do plants make food at night?", "", "A common mistake: believing that plants make food at night"},
+		{photosynthesis, "do plants make food at night?", "", "believing that plants make food at night"},
 		{photosynthesis, "how do I add fractions?", "", ""},
 		{photosynthesis, "who won the cricket match yesterday?", "", ""},
 	}

@@ -465,8 +465,8 @@ var phrasebook = map[move][]string{
 		"Right, {step}, as you found before; but the question asks for more.",
 	},
 	mNotSo: {
-		"Not quite{name}: {mistake} is a common mistake.",
-		"Careful: {mistake} is a common mistake.",
+		"No{name}: {mistake} is a common mistake.",
+		"No, that's a common mistake: {mistake}.",
 	},
 	mBeginNow: {
 		"Shall we start the lesson now{name}?",

@@ -27,8 +27,7 @@ func TestRestated(t *testing.T) {
 	}
 }
 
-// A question that puts forward a common misconception hears "Not quite"
-// first, in a lesson and in a doubts session, with the lesson's right idea
+// A question that puts forward a common misconception hears "No" first, in a lesson and in a doubts session, with the lesson's right idea
 // and without the misconception said twice.
 func TestRestatedMistakeCorrected(t *testing.T) {
 	topic := sampleTopic(t, photosynthesis)
