@@ -84,11 +84,13 @@
 // "what is the hcf of 15 and 25", when it opens with a question word and
 // does not check an answer, as "is it 16?" does), or, when the lesson does
 // not explain it, the learner hears so. Between steps the same holds, and
-// "can you explain again?" or "kinda" hears the last part again; "no" to
-// going on asks what to go over, and a second "no" goes on. A sum checked
-// or asked between steps is worked as in a doubts session, unless it is
-// the sum of a bank question the learner has not met yet. The engine detects no
-// misconception itself: the domain records a bank question's misconception
+// "can you explain again?" or "kinda" hears the last part again; a bare
+// "no" or "not yet" to going on asks what to go over, and a bare "no" then
+// goes on. A sum checked or asked between steps is worked as in a doubts
+// session, unless it answers a bank question the learner has not met yet,
+// and a doubt in reply to the welcome is answered before the lesson
+// begins. A part of the lesson is not said again right after a doubt's
+// answer quoted it. The engine detects no misconception in an answer itself: the domain records a bank question's misconception
 // when the wrong answer is one that misconception leads to. The wrap-up, and
 // the reply when a sitting runs out of time, name in the learner's words one
 // that the session recorded, the one seen most often, with the rule that
@@ -132,7 +134,10 @@
 // sum hears it checked first ("Not quite: -3 + (-4) = -7, not 7."), one
 // that asks for a sum hears it worked unless the lesson works it itself,
 // and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x;
-// "0.25 as a percent" and "the LCM of 4 and 6" are worked too. "What does
+// "0.25 as a percent", "the LCM of 4 and 6" and "is -5 bigger than -2?"
+// are worked too. A question that puts forward one of the guideline's
+// common misconceptions ("so plants eat soil for food?") hears "No" and
+// the misconception named first, in a lesson too. "What does
 // product mean?" of a lesson that uses a word without saying what it is
 // hears the definition of glossary.txt, a maintained list of school words,
 // first (in a lesson too, and beside a pending question, which stands).
