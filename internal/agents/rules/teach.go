@@ -26,6 +26,10 @@ func (l *lesson) pending() {
 		}
 	}
 	switch {
+	case answer.AsksQuestionAgain(l.turn.Message):
+		// "2/15 ÷ ... wait what's the question again": not an answer.
+		l.say(mWaiting, "{q}", questionText(bq))
+		l.note("asked " + bq.ID + " again on request")
 	case l.turn.Precheck == tutor.PrecheckIDK:
 		l.encourage(q, bq)
 	case l.turn.Precheck == tutor.PrecheckOffTopic:

@@ -1288,3 +1288,15 @@ func TestLessonChecksAComparison(t *testing.T) {
 		t.Errorf("the answer of a question to come (which is greater, -7 or -2): %q", x.text())
 	}
 }
+
+// "wait what's the question again", even after a half-written answer, hears
+// the pending question again and counts as no attempt.
+func TestQuestionAgain(t *testing.T) {
+	d, bq := pendingOn(t, addingFractions, "like-1", 0)
+	for _, msg := range []string{"2/15 ÷ ... wait whats the question again", "can you repeat the question"} {
+		x := d.say(msg)
+		if !strings.Contains(x.text(), questionText(bq)) || x.after.LastQuestion == nil || x.after.LastQuestion.WrongAttempts != 0 {
+			t.Errorf("%q: %q (question %+v)", msg, x.text(), x.after.LastQuestion)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package answer
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // AsksBack reports whether a reply is a question to the tutor rather than
 // an answer put as a question: "what does 'of' mean here?", "what is the
@@ -36,6 +39,13 @@ func AsksBack(reply string) bool {
 	}
 	return false
 }
+
+// AsksQuestionAgain reports whether a reply asks to hear the question
+// again, wherever it says so: "2/15 ÷ ... wait what's the question again",
+// "can you repeat the question?".
+func AsksQuestionAgain(reply string) bool { return questionAgain.MatchString(reply) }
+
+var questionAgain = regexp.MustCompile(`(?i)\bwhat(?:'?s|\s+is|\s+was)\s+the\s+question\b|\b(?:repeat|say|read)\s+(?:the|that)\s+question\b|\bwhich\s+question\b`)
 
 var (
 	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then")

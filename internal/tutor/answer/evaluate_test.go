@@ -836,6 +836,7 @@ func TestEvaluateQuestionBack(t *testing.T) {
 		{"is the ratio", Expected{Answer: "3:5"}, "is the ratio 3:4?", Incorrect, ""},
 		{"question back, accepted form", Expected{Answer: "145", Accept: []string{"-145"}}, "would be -145", Correct, ""},
 		{"person after a verb", Expected{Answer: "5"}, "should I add 2 and 3?", NotAttempt, ""},
+		{"the question again", Expected{Answer: "7/9"}, "2/15 ÷ ... wait whats the question again", NotAttempt, ""},
 	})
 	for _, tc := range []struct {
 		reply string
