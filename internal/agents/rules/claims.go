@@ -82,7 +82,7 @@ func worked(msg string) (string, bool) {
 					return "Yes: " + with + " = " + show(l) + ", so both sides are equal.", true
 				}
 				if first == "" {
-					first = "No: " + with + " = " + show(l) + ", not " + show(rv) + "."
+					first = "No: " + with + " = " + show(l) + ", not " + showTokens(sides[1], unknown, value) + "."
 				}
 			}
 			if first != "" {
@@ -96,7 +96,7 @@ func worked(msg string) (string, bool) {
 			}
 			switch {
 			case l.Cmp(rv) != 0 && wrong == "":
-				wrong = "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + show(rv) + "."
+				wrong = "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + showTokens(sides[1], "", nil) + "."
 			case l.Cmp(rv) == 0 && right == "":
 				right = "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + "."
 			}

@@ -35,6 +35,7 @@ func TestWorked(t *testing.T) {
 		{"what is 0.25 as a percent", "0.25 = 25%."},
 		{"whats the LCM of 4 and 6 tho", "The LCM of 4 and 6 is 12."},
 		{"so -5 is bigger than -2 right?", "No: -5 is less than -2."},
+		{"so 3 x 2/5 is 6/15?", "Not quite: 3 × 2/5 = 6/5, not 6/15."},
 		{"is -2 greater than -7?", "Yes: -2 is greater than -7."},
 		{"so 0 is smaller than -3", "No: 0 is greater than -3."},
 		{"is 0.5 less than 0.25", "No: 0.5 is greater than 0.25."},
