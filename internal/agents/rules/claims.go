@@ -16,7 +16,9 @@ import (
 // lesson.spoils).
 
 // worked returns the sentence that works the arithmetic of a doubt, and
-// whether the doubt had any: the LCM or HCF of numbers (see common), which
+// whether the doubt had any: the LCM or HCF of numbers (see common), a
+// sharing in a ratio (see shared), a price by the unitary method (see
+// unitary), which
 // of two numbers is greater (see compared), a
 // check of claims (equations without an unknown, "=" also written "is",
 // "makes" or "gives": the first wrong one is named, else the first), a
@@ -29,6 +31,12 @@ import (
 // asks for a result ("=", "what is").
 func worked(msg string) (string, bool) {
 	if text, ok := common(msg); ok {
+		return text, true
+	}
+	if text, ok := shared(msg); ok {
+		return text, true
+	}
+	if text, ok := unitary(msg); ok {
 		return text, true
 	}
 	if text, ok := compared(msg); ok {
@@ -189,6 +197,83 @@ func common(msg string) (string, bool) {
 	return "The " + name + " of " + and + " is " + r.String() + ".", true
 }
 
+// shared works "how do I share 20 sweets in the ratio 2:3?": the parts, one
+// part, and each share.
+func shared(msg string) (string, bool) {
+	m := shareIn.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	total, ok := new(big.Rat).SetString(m[2])
+	if !ok || total.Sign() <= 0 {
+		return "", false
+	}
+	var terms []*big.Rat
+	var names []string
+	sum := new(big.Rat)
+	for _, t := range digitRun.FindAllString(m[3], -1) {
+		v, ok := new(big.Rat).SetString(t)
+		if !ok || v.Sign() == 0 || len(t) > 6 {
+			return "", false
+		}
+		terms, names = append(terms, v), append(names, t)
+		sum.Add(sum, v)
+	}
+	if len(terms) < 2 || len(terms) > 4 {
+		return "", false
+	}
+	one := new(big.Rat).Quo(total, sum)
+	cur := ""
+	if rupees.MatchString(msg) {
+		cur = "₹"
+	}
+	shares := make([]string, len(terms))
+	for i, v := range terms {
+		shares[i] = names[i] + " × " + ratString(one) + " = " + cur + ratString(new(big.Rat).Mul(v, one))
+	}
+	return "There are " + strings.Join(names, " + ") + " = " + ratString(sum) + " parts, so one part is " +
+		m[2] + " ÷ " + ratString(sum) + " = " + cur + ratString(one) + ", and the shares are " +
+		strings.Join(shares[:len(shares)-1], ", ") + " and " + shares[len(shares)-1] + ".", true
+}
+
+// unitary works "if 5 pens cost 40 rupees, how much do 8 pens cost?" by
+// the unitary method: one first, then as many as asked.
+func unitary(msg string) (string, bool) {
+	m := costOf.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	count, price := m[1], m[3]
+	noun := strings.ToLower(m[2])
+	rest := msg[len(m[0]):]
+	k := manyOf.FindAllStringSubmatch(rest, -1)
+	var want string
+	for _, c := range k {
+		if w := strings.ToLower(c[2]); strings.TrimSuffix(w, "s") == strings.TrimSuffix(noun, "s") {
+			want = c[1]
+			break
+		}
+	}
+	n, ok1 := new(big.Rat).SetString(count)
+	p, ok2 := new(big.Rat).SetString(price)
+	w, ok3 := new(big.Rat).SetString(want)
+	if !ok1 || !ok2 || !ok3 || n.Sign() <= 0 || want == count {
+		return "", false
+	}
+	one := new(big.Rat).Quo(p, n)
+	if !new(big.Rat).Mul(one, big.NewRat(100, 1)).IsInt() {
+		return "", false // not a price in rupees and paise
+	}
+	cur := ""
+	if rupees.MatchString(msg) {
+		cur = "₹"
+	}
+	single := strings.TrimSuffix(noun, "s")
+	plural := single + "s"
+	return "One " + single + " costs " + price + " ÷ " + count + " = " + cur + ratString(one) + ", so " + want + " " + plural +
+		" cost " + want + " × " + ratString(one) + " = " + cur + ratString(new(big.Rat).Mul(w, one)) + ".", true
+}
+
 // compared checks "is -5 bigger than -2?" and "so -3 is less than -7
 // right?": which of two numbers is the greater.
 func compared(msg string) (string, bool) {
@@ -256,6 +341,14 @@ func converted(msg string, runs [][]mathToken) (string, bool) {
 }
 
 var (
+	// shareIn is "share 20 sweets in the ratio 2:3", "divide ₹600 in the
+	// ratio 2 : 3 : 5".
+	shareIn = regexp.MustCompile(`(?i)\b(?:share|divide|split)\s+(₹|rs\.?\s*)?(\d+)\s*(?:[a-z]+\s+){0,4}?in\s+(?:the\s+|a\s+)?ratio\s+(?:of\s+)?(\d+\s*:\s*\d+(?:\s*:\s*\d+){0,2})`)
+	// costOf is "if 5 pens cost 40 rupees", "if 6 notebooks cost ₹210";
+	// manyOf a count of things after it ("how much do 8 pens cost").
+	costOf = regexp.MustCompile(`(?i)\bif\s+(\d+)\s+([a-z]+)\s+costs?\s+(?:₹\s*|rs\.?\s*)?(\d+(?:\.\d+)?)`)
+	manyOf = regexp.MustCompile(`(?i)\b(\d+)\s+([a-z]+)`)
+	rupees = regexp.MustCompile(`(?i)₹|\brs\b|\brupees?\b`)
 	// comparison is "-5 is bigger than -2", comparisonAsked "is -2 greater
 	// than -7"; "3 more than 5" is a sum, not a comparison.
 	comparison      = regexp.MustCompile(`(?i)([-−]?\d+(?:\.\d+)?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?)\b`)

@@ -35,6 +35,11 @@ func TestWorked(t *testing.T) {
 		{"what is 0.25 as a percent", "0.25 = 25%."},
 		{"whats the LCM of 4 and 6 tho", "The LCM of 4 and 6 is 12."},
 		{"so -5 is bigger than -2 right?", "No: -5 is less than -2."},
+		{"how do i share 20 sweets in the ratio 2:3", "There are 2 + 3 = 5 parts, so one part is 20 ÷ 5 = 4, and the shares are 2 × 4 = 8 and 3 × 4 = 12."},
+		{"divide ₹600 in the ratio 1 : 2 : 3", "There are 1 + 2 + 3 = 6 parts, so one part is 600 ÷ 6 = ₹100, and the shares are 1 × 100 = ₹100, 2 × 100 = ₹200 and 3 × 100 = ₹300."},
+		{"if 5 pens cost 40 rupees how much is 8 pens", "One pen costs 40 ÷ 5 = ₹8, so 8 pens cost 8 × 8 = ₹64."},
+		{"if 6 notebooks cost ₹210, what do 10 notebooks cost?", "One notebook costs 210 ÷ 6 = ₹35, so 10 notebooks cost 10 × 35 = ₹350."},
+		{"if 4 flowers cost 20, how much do 3 flowers cost", "One flower costs 20 ÷ 4 = 5, so 3 flowers cost 3 × 5 = 15."},
 		{"so 3 x 2/5 is 6/15?", "Not quite: 3 × 2/5 = 6/5, not 6/15."},
 		{"is -2 greater than -7?", "Yes: -2 is greater than -7."},
 		{"so 0 is smaller than -3", "No: 0 is greater than -3."},
@@ -75,7 +80,7 @@ func TestWorked(t *testing.T) {
 	}
 	for _, msg := range []string{"Is step 2 the same as step 3?", "is chapter 5 equal to lesson 6", "pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
 		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
-		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "what is the LCM of 0 and 5", "what is an hcf"} {
+		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "what is the LCM of 0 and 5", "what is an hcf"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
 		}

@@ -69,7 +69,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		concept, sents, ok := explain(t.Topic, withSolutions, msg, 2, nil)
 		calc, calculated := worked(msg)
 		if calculated && !strings.HasPrefix(calc, "Yes") && !strings.HasPrefix(calc, "No") &&
-			strings.Contains(strings.Join(sents, " "), strings.SplitN(calc, " = ", 2)[0]) {
+			strings.Count(calc, " = ") == 1 && strings.Contains(strings.Join(sents, " "), strings.SplitN(calc, " = ", 2)[0]) {
 			calculated = false // the lesson works this very sum
 		}
 		if calculated && strings.Contains(calc, ": with ") {

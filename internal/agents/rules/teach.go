@@ -885,10 +885,16 @@ func (l *lesson) spoils(msg, calc string) bool {
 		opposite = "-" + result
 	}
 	for _, q := range l.topic.Questions {
+		qn := numbersOf(q.Text)
+		if l.rec.asked[q.ID] {
+			continue
+		}
+		if len(qn) >= 2 && within(qn, asked) {
+			return true // the doubt holds the question's numbers: "if 6 notebooks cost ₹210, …"
+		}
 		// The sum uses the question's numbers, or the doubt holds them all
 		// ("is x = 4 the answer to 2x + 3 = 11?").
-		qn := numbersOf(q.Text)
-		if l.rec.asked[q.ID] || !(len(ns) > 0 && within(ns, qn) || len(qn) > 0 && within(qn, asked)) {
+		if !(len(ns) > 0 && within(ns, qn) || len(qn) > 0 && within(qn, asked)) {
 			continue
 		}
 		if exp := q.Expected(); answers(result, exp) || answers(opposite, exp) {

@@ -1300,3 +1300,22 @@ func TestQuestionAgain(t *testing.T) {
 		}
 	}
 }
+
+// A word problem of the learner's own is worked with its numbers, in a
+// lesson and in a doubts session; one of the lesson's questions still to
+// come is not.
+func TestLearnersOwnProblem(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/ratios-and-percentages/ratios-and-proportions")
+	d := newDriver(t, topic, "own-problem", tutor.ModeTeachMe)
+	d.say("yes")
+	if x := d.say("if 5 pens cost 40 rupees how much is 8 pens?"); !strings.Contains(x.text(), "so 8 pens cost 8 × 8 = ₹64") {
+		t.Errorf("own problem in a lesson: %q", x.text())
+	}
+	if x := d.say("if 6 notebooks cost ₹210, how many rupees do 10 notebooks cost?"); strings.Contains(x.text(), "350") {
+		t.Errorf("a question to come: %q", x.text())
+	}
+	c := newDriver(t, topic, "own-problem-doubts", tutor.ModeClarify)
+	if x := c.say("how do i share 20 sweets in the ratio 2:3"); !strings.HasPrefix(x.text(), "There are 2 + 3 = 5 parts, so one part is 20 ÷ 5 = 4") {
+		t.Errorf("own problem in a doubts session: %q", x.text())
+	}
+}
