@@ -118,6 +118,11 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 		fixed = endReply(n, t)
 		if n.Mode == ModeTeachMe && !n.IsComplete(t) && asksBreak(o.StudentMessage) {
 			fixed = BreakReplyLead + n.PauseSummary(t).Message
+			if n.Coverage(t) == 0 {
+				// "You've covered 0% so far" after a lesson's first parts
+				// reads as no progress at all.
+				fixed = BreakReplyLead + BreakReplyResume
+			}
 		}
 		ended = true
 	default:

@@ -527,3 +527,29 @@ func TestConceptsDiscussedAreCapped(t *testing.T) {
 		t.Errorf("%d concepts discussed", len(s.ConceptsDiscussed))
 	}
 }
+
+// A break request pauses a lesson with a break's words: the coverage when
+// some is covered, no "0%" when none is.
+func TestBreakReply(t *testing.T) {
+	tp := planOf(3)
+	s, err := NewState(NewSession{ID: "s", Topic: tp, Student: StudentContext{Grade: 6}, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ = ApplyTurn(s, tp, turnAt(0, "hi", tutorSays(intent(IntentContinuation))))
+	brk := Outcome{Now: t0.Add(time.Minute), StudentMessage: "can we take a break im tired", Precheck: PrecheckStop, Output: tutorSays()}
+	p, _ := ApplyTurn(s, tp, brk)
+	if r, _ := p.LastReply(); !p.IsPaused || r != BreakReplyLead+BreakReplyResume {
+		t.Errorf("a break at 0%%: paused %v, reply %q", p.IsPaused, r)
+	}
+	s.ConceptsCovered = []string{"c1"}
+	p, _ = ApplyTurn(s, tp, brk)
+	if r, _ := p.LastReply(); !strings.HasPrefix(r, BreakReplyLead+"You've covered 33%") {
+		t.Errorf("a break at 33%%: reply %q", r)
+	}
+	brk.StudentMessage = "bye"
+	p, _ = ApplyTurn(s, tp, brk)
+	if r, _ := p.LastReply(); !strings.HasPrefix(r, StopReplyLead) {
+		t.Errorf("a goodbye: reply %q", r)
+	}
+}

@@ -229,6 +229,7 @@ func endReply(s State, t *Topic) string {
 const (
 	StopReplyLead       = "Thanks for learning with me today! "
 	BreakReplyLead      = "Good idea, let's take a break here. "
+	BreakReplyResume    = "You can pick up where you left off anytime."
 	LessonDoneStopReply = "Well done, you finished this lesson! Come back anytime to practise some more."
 )
 

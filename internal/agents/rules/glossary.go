@@ -57,12 +57,19 @@ var askedWord = regexp.MustCompile(`(?i)^(?:\W*(?:so|but|and|wait|ok|okay|sorry|
 	`(?:i\s+)?(?:don'?t|do\s+not)\s+(?:get|understand|know)\s+what\s+(?:an?\s+|the\s+)?(.+?)\s+(?:is|are|means?))` +
 	`(?:\s+(?:here|again|exactly|actually|please|pls|in\s+maths|in\s+math|in\s+science|tho|though))*\W*$`)
 
+// whichIs asks which of two things a word names: "which one is the
+// denominator, the top or bottom?".
+var whichIs = regexp.MustCompile(`(?i)\bwhich\s+(?:one|number|part)\s+is\s+(?:an?\s+|the\s+)?([a-z]+)\b`)
+
 // glossed returns the word a question asks the meaning of and the
 // glossary's definition of it.
 func glossed(question string) (word, def string, ok bool) {
 	m := askedWord.FindStringSubmatch(strings.TrimSpace(question))
 	if m == nil {
-		return "", "", false
+		// "which one is the denominator, the top or the bottom?"
+		if m = whichIs.FindStringSubmatch(question); m == nil {
+			return "", "", false
+		}
 	}
 	for _, w := range m[1:] {
 		if w != "" {

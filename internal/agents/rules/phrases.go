@@ -473,8 +473,8 @@ var phrasebook = map[move][]string{
 		"Ready to begin the lesson?",
 	},
 	mJustSaid: {
-		"That's what the last part said:",
-		"As I said just now:",
+		"Good question: that's the key part.",
+		"Let's look at that part again.",
 	},
 	mNotReady: {
 		"No rush{name}. Is there something you'd like me to explain again, or a question you have? Say \"go on\" when you're ready.",

@@ -763,7 +763,7 @@ func (l *lesson) offeredToGoOn() bool {
 		return false
 	}
 	last := ss[len(ss)-1]
-	for _, m := range []move{mNextUp, mReadyNext, mCarryOn, mReadyQuestion} {
+	for _, m := range []move{mNextUp, mReadyNext, mCarryOn, mReadyQuestion, mBeginNow} {
 		for _, p := range phrasebook[m] {
 			opening, _, _ := strings.Cut(p, "{")
 			if opening != "" && strings.HasPrefix(last, opening) {
@@ -1128,10 +1128,16 @@ func (l *lesson) explainStep(st tutor.Step) {
 	} else if recent := l.lastReplies(2); recent != "" {
 		// Sentences a doubt's answer just quoted are not said twice; a
 		// piece said in full that way gives way to the next one.
+		whole := text
 		text = unsaid(text, recent)
 		for len(text) == 0 && to < len(flat) {
 			_, next, _ := piece(paras, to, k)
-			text, to = unsaid(flat[to:next], recent), next
+			whole = flat[to:next]
+			text, to = unsaid(whole, recent), next
+		}
+		if len(text) > 0 && len(text) < len(whole) && utf8.RuneCountInString(strings.Join(text, " ")) < 40 {
+			// "Two short rules do the same job." does not stand alone.
+			text = whole
 		}
 	}
 	l.add(strings.Join(text, " "))

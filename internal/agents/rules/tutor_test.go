@@ -1267,6 +1267,11 @@ func TestDoubtBeforeTheLesson(t *testing.T) {
 	if !strings.Contains(x.text(), "Two numbers are reciprocals of each other") {
 		t.Errorf("\"yes\" after the doubt: %q", x.text())
 	}
+	d = newDriver(t, topic, "doubt-first-no", tutor.ModeTeachMe)
+	d.say("before we start, why does 0 have no reciprocal")
+	if x = d.say("no"); !says(x.text(), mNotReady) {
+		t.Errorf("\"no\" to starting the lesson: %q", x.text())
+	}
 
 	d = newDriver(t, topic, "start-first", tutor.ModeTeachMe)
 	x = d.say("can we start?")
@@ -1317,5 +1322,19 @@ func TestLearnersOwnProblem(t *testing.T) {
 	c := newDriver(t, topic, "own-problem-doubts", tutor.ModeClarify)
 	if x := c.say("how do i share 20 sweets in the ratio 2:3"); !strings.HasPrefix(x.text(), "There are 2 + 3 = 5 parts, so one part is 20 ÷ 5 = 4") {
 		t.Errorf("own problem in a doubts session: %q", x.text())
+	}
+}
+
+// A lead-in whose sentence a doubt's answer just quoted is not left alone
+// ("Two short rules do the same job. Ready for the next bit?"): the part
+// comes whole.
+func TestLeadInNotLeftAlone(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers"), "lead-in", tutor.ModeTeachMe)
+	d.say("yes")
+	d.until(10, func() bool { return strings.Contains(d.log[len(d.log)-1].text(), "To add a positive number") })
+	d.say("what if both numbers have the same sign?")
+	x := d.say("ok")
+	if strings.Contains(x.text(), "Two short rules do the same job.") && !strings.Contains(x.text(), "If both numbers have the same sign") {
+		t.Errorf("a lead-in alone: %q", x.text())
 	}
 }
