@@ -10,11 +10,14 @@ import (
 // restated returns the guideline's common misconception that a learner's
 // question puts forward as true ("so plants eat soil for food?" of
 // "Believing that plants get their food from the soil."), without its
-// final stop: most of the question's terms, and at least two, are the
-// misconception's, they make at least half of its terms, and neither says
-// "not" where the other does not ("so plants don't get food from the
-// soil?" has it right). Questions that ask what or how something is are
-// no claims.
+// final stop. The question must say what the misconception says, not a
+// neighbour of it ("is oxygen a product of photosynthesis?" is no "oxygen
+// is a raw material"): at least two shared terms, at most one term of the
+// question that the misconception lacks and the lesson never uses ("eat"
+// for "get"; none in a question of two terms), three quarters of the misconception's terms, every qualifier it
+// hangs on ("only", "always", "instead", "without", "night"), and "not"
+// on both sides or neither ("so plants don't get food from the soil?" has
+// it right). Questions that ask what or how something is are no claims.
 func restated(t *tutor.Topic, msg string) (string, bool) {
 	if !isQuestion(msg) {
 		return "", false
@@ -26,21 +29,40 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 	if len(asked) < 2 {
 		return "", false
 	}
+	own := readingOf(t, lessonOnly).own
 	best, bestShared := "", 0
 	for _, c := range t.Guideline.CommonMisconceptions {
 		ct := claimTerms(c)
-		shared := 0
+		shared, extra := 0, 0
 		for _, w := range asked {
-			if slices.Contains(ct, w) {
+			switch {
+			case slices.Contains(ct, w):
 				shared++
+			case own[w]:
+				extra = 2 // a term of the lesson in place of the misconception's: another claim
+			default:
+				extra++
 			}
 		}
-		if shared >= 2 && 3*shared >= 2*len(asked) && 2*shared >= len(ct) && denies(c) == denies(msg) && shared > bestShared {
+		qualified := !slices.ContainsFunc(ct, func(w string) bool { return qualifiers[w] && !slices.Contains(asked, w) })
+		if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && 4*shared >= 3*len(ct) && qualified &&
+			denies(c) == denies(msg) && shared > bestShared {
 			best, bestShared = strings.TrimRight(strings.TrimSpace(c), "."), shared
 		}
 	}
 	return best, best != ""
 }
+
+// qualifiers are the terms a misconception hangs on: a question without
+// them says something else ("does evaporation happen below the boiling
+// point?" of "evaporation only happens at the boiling point").
+var qualifiers = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`only always never every all instead without night well both either`) {
+		m[stem(w)] = true
+	}
+	return m
+}()
 
 // claimTerms returns the distinct terms of a claim, without the words that
 // frame a belief ("believing that", "thinking") or a question ("so",
