@@ -90,7 +90,7 @@ func worked(msg string) (string, bool) {
 					return "Yes: " + with + " = " + show(l) + ", so both sides are equal.", true
 				}
 				if first == "" {
-					first = "No: " + with + " = " + show(l) + ", not " + showTokens(sides[1], unknown, value) + "."
+					first = "No: " + with + " = " + show(l) + ", not " + claimed(sides[1], unknown, value, show(rv)) + "."
 				}
 			}
 			if first != "" {
@@ -104,7 +104,7 @@ func worked(msg string) (string, bool) {
 			}
 			switch {
 			case l.Cmp(rv) != 0 && wrong == "":
-				wrong = "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + showTokens(sides[1], "", nil) + "."
+				wrong = "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + claimed(sides[1], "", nil, show(rv)) + "."
 			case l.Cmp(rv) == 0 && right == "":
 				right = "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + "."
 			}
@@ -156,6 +156,9 @@ func sameValue(msg string, runs [][]mathToken) (string, bool) {
 		as = fractionString(a)
 	default:
 		as = decimalString(a)
+	}
+	if strings.TrimPrefix(as, "about ") == sb {
+		return "Nearly: " + sa + " is about " + sb + ", but not exactly.", true
 	}
 	return "No: " + sa + " = " + as + ", not " + sb + ".", true
 }
@@ -274,25 +277,39 @@ func unitary(msg string) (string, bool) {
 		" cost " + want + " × " + ratString(one) + " = " + cur + ratString(new(big.Rat).Mul(w, one)) + ".", true
 }
 
+// claimed writes the claimed side of an equation: a number as the learner
+// wrote it ("6/15", not 2/5), a sum by its value (7 for "3 + 4").
+func claimed(side []mathToken, unknown string, value *big.Rat, worked string) string {
+	if len(side) == 1 {
+		return showTokens(side, unknown, value)
+	}
+	return worked
+}
+
 // compared checks "is -5 bigger than -2?" and "so -3 is less than -7
 // right?": which of two numbers is the greater.
 func compared(msg string) (string, bool) {
 	if w := words(msg); len(w) > 0 && (w[0] == "why" || w[0] == "how") {
 		return "", false // "why is -2 bigger than -7?" asks for the reason
 	}
-	m := comparison.FindStringSubmatch(msg)
+	m := comparison.FindStringSubmatchIndex(msg)
 	if m == nil {
-		if m = comparisonAsked.FindStringSubmatch(msg); m == nil {
+		if m = comparisonAsked.FindStringSubmatchIndex(msg); m == nil {
 			return "", false
 		}
 	}
-	a, aok := numberValue(strings.ReplaceAll(m[1], "−", "-"))
-	b, bok := numberValue(strings.ReplaceAll(m[3], "−", "-"))
+	if afterOperand.MatchString(msg[m[7]:]) {
+		return "", false
+	}
+	sub := func(i int) string { return msg[m[2*i]:m[2*i+1]] }
+	m1, m2, m3 := sub(1), sub(2), sub(3)
+	a, aok := numberValue(strings.ReplaceAll(m1, "−", "-"))
+	b, bok := numberValue(strings.ReplaceAll(m3, "−", "-"))
 	if !aok || !bok {
 		return "", false
 	}
 	claim := 1 // a > b
-	if k := strings.ToLower(m[2]); k == "smaller" || k == "less" || k == "lower" {
+	if k := strings.ToLower(m2); k == "smaller" || k == "less" || k == "lower" {
 		claim = -1
 	}
 	got := a.Cmp(b)
@@ -306,9 +323,9 @@ func compared(msg string) (string, bool) {
 		return x + " and " + y + " are equal"
 	}
 	if got == claim {
-		return "Yes: " + say(m[1], m[3], got) + ".", true
+		return "Yes: " + say(m1, m3, got) + ".", true
 	}
-	return "No: " + say(m[1], m[3], got) + ".", true
+	return "No: " + say(m1, m3, got) + ".", true
 }
 
 // converted answers "what is 0.25 as a percentage?", "write 3/5 as a
@@ -351,10 +368,13 @@ var (
 	rupees = regexp.MustCompile(`(?i)₹|\brs\b|\brupees?\b`)
 	// comparison is "-5 is bigger than -2", comparisonAsked "is -2 greater
 	// than -7"; "3 more than 5" is a sum, not a comparison.
-	comparison      = regexp.MustCompile(`(?i)([-−]?\d+(?:\.\d+)?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?)\b`)
-	comparisonAsked = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|but|wait|ok|then)\W+)*is\s+([-−]?\d+(?:\.\d+)?)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?)\b`)
-	commonOf        = regexp.MustCompile(`(?i)\b(lcm|l\.c\.m\.?|lowest common multiple|least common multiple|hcf|h\.c\.f\.?|gcd|gcf|highest common factor|greatest common (?:factor|divisor))\s+of\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d+)+)`)
-	digitRun        = regexp.MustCompile(`\d+`)
+	comparison      = regexp.MustCompile(`(?i)(?:^|[^\d/.,])([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
+	comparisonAsked = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|but|wait|ok|then)\W+)*is\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
+	// afterOperand continues the second number of a comparison into a sum:
+	// "5 more than 3 times 2", "2 less than 10 - 9".
+	afterOperand = regexp.MustCompile(`(?i)^\s*(?:[-+×x*/÷]\s*[-−]?\d|(?:times|plus|minus|divided|multiplied|add|added|take)\b)`)
+	commonOf     = regexp.MustCompile(`(?i)\b(lcm|l\.c\.m\.?|lowest common multiple|least common multiple|hcf|h\.c\.f\.?|gcd|gcf|highest common factor|greatest common (?:factor|divisor))\s+of\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d+)+)`)
+	digitRun     = regexp.MustCompile(`\d+`)
 	// saidEquals is "is", "makes" or "gives" written between a
 	// sum and its claimed result, with the result's sign in words.
 	saidEquals = regexp.MustCompile(`(?i)([\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)
