@@ -62,7 +62,7 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
 		},
 		Break: []string{
-			"take a break", "have a break", "i need a break", "i want a break", "a short break", "a quick break",
+			"take a break", "have a break", "i need a break", "really need a break", "want a break", "a short break", "a quick break",
 			"a snack break", "a small break", "break please", "break time", "i'm tired", "i am tired",
 			"i'm so tired", "i am so tired", "i'm sleepy", "i am sleepy", "thak gaya", "thak gayi",
 		},

@@ -115,7 +115,7 @@ func TestPrecheck(t *testing.T) {
 func TestPrecheckBreak(t *testing.T) {
 	p := NewPrechecker(DefaultPrecheckConfig())
 	for _, msg := range []string{"can we take a break im tired", "I need a break", "can we have a short break?",
-		"im so tired", "main thak gaya", "can i have a snack break"} {
+		"im so tired", "main thak gaya", "can i have a snack break", "i really need a break", "want a break"} {
 		if got := p.CheckIn(ModeTeachMe, msg); got != PrecheckStop {
 			t.Errorf("CheckIn(teach_me, %q) = %q, want stop", msg, got)
 		}

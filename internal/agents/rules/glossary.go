@@ -77,23 +77,28 @@ func glossed(question string) (word, def string, ok bool) {
 			break
 		}
 	}
-	if idioms[word] && !strings.Contains(strings.ToLower(question), "mean") {
-		return "", "", false // "what's the matter?", "what's the difference?"
+	low := strings.ToLower(question)
+	if idioms[word] && strings.Contains(low, "the "+word) && !strings.Contains(low, "mean") {
+		return "", "", false // "what's the matter?", "what's the difference?"; not "what is a sum?"
 	}
 	for _, try := range []string{word, strings.TrimSuffix(word, "s"), strings.TrimSuffix(word, "es")} {
 		if d, ok := glossary[try]; ok {
 			return try, d, true
 		}
 	}
-	// "the LCM of 4 and 6": the word before "of", when numbers follow;
-	// "the mass of the box" asks for a value.
-	if head, rest, cut := strings.Cut(word, " of "); cut && strings.ContainsAny(rest, "0123456789") && !idioms[head] {
+	// "the LCM of 4 and 6", "the HCF of two numbers": the word before
+	// "of", when numbers follow; "the mass of the box" asks for a value.
+	if head, rest, cut := strings.Cut(word, " of "); cut && (strings.ContainsAny(rest, "0123456789") || ofNumbers.MatchString(rest)) && !idioms[head] {
 		if d, ok := glossary[head]; ok {
 			return head, d, true
 		}
 	}
 	return "", "", false
 }
+
+// ofNumbers is what "the HCF of …" is of, in general: "two numbers",
+// "two fractions".
+var ofNumbers = regexp.MustCompile(`^(?:two|three|some|any|the)?\s*(?:whole\s+)?(?:numbers|fractions|integers|terms)\b`)
 
 // idioms are glossary words that a question names without asking what
 // they mean: "what's the matter?", "what's the difference?", "what is the

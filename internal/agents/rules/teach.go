@@ -26,10 +26,6 @@ func (l *lesson) pending() {
 		}
 	}
 	switch {
-	case answer.AsksQuestionAgain(l.turn.Message):
-		// "2/15 ÷ ... wait what's the question again": not an answer.
-		l.say(mWaiting, "{q}", questionText(bq))
-		l.note("asked " + bq.ID + " again on request")
 	case l.turn.Precheck == tutor.PrecheckIDK:
 		l.encourage(q, bq)
 	case l.turn.Precheck == tutor.PrecheckOffTopic:
@@ -40,6 +36,10 @@ func (l *lesson) pending() {
 		h := helpOf(q)
 		l.judge(q.Concept, tutor.ResultCorrect, h)
 		l.onward(bq, ev, h)
+	case answer.AsksQuestionAgain(l.turn.Message):
+		// "2/15 ÷ ... wait what's the question again": not an answer.
+		l.say(mWaiting, "{q}", questionText(bq))
+		l.note("asked " + bq.ID + " again on request")
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
@@ -784,7 +784,7 @@ func (l *lesson) atStep() {
 		l.out.Intent = tutor.IntentOffTopic
 		l.say(mRedirectLesson, "{title}", lowerFirst(st.Title))
 		l.note("off topic; redirected to the lesson")
-	case plainNo(msg) && l.lastSaid(mNotReady):
+	case nothingMore(msg) && l.lastSaid(mNotReady):
 		// Nothing to go over: the lesson goes on.
 		l.step("")
 	case notYet(msg) && l.offeredToGoOn():
@@ -863,6 +863,12 @@ func (l *lesson) doubt(msg string) bool {
 			l.say(mCarryOn)
 		}
 		return true
+	}
+	if l.s.TurnCount == 0 {
+		// Before the lesson, only a doubt it answers holds it up: "ok,
+		// what will we learn today?" starts it.
+		l.out.Intent = tutor.IntentContinuation
+		return false
 	}
 	l.note("doubt not in the lesson")
 	l.step(l.v.say(mNotCovered))

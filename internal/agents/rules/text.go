@@ -302,6 +302,14 @@ func plainNo(msg string) bool {
 	return false
 }
 
+// nothingMore reports whether a "no" says there is nothing to go over:
+// "no", "no thank you", "no questions", "nope, all good", "no, go on" — not
+// "not yet" nor "no, explain again".
+func nothingMore(msg string) bool {
+	w := words(msg)
+	return plainNo(msg) || isNo(msg) && w[0] != "not" && !slices.ContainsFunc(w, func(w string) bool { return asksMore[w] && w != "question" })
+}
+
 // notYet reports whether a short message declines to go on: a bare "no",
 // "not yet", "not really", "no not yet".
 func notYet(msg string) bool {

@@ -1184,6 +1184,13 @@ func TestNoToGoingOn(t *testing.T) {
 	if !says(x.text(), mAgain) {
 		t.Errorf("\"no can you explain again\": got %q", x.text())
 	}
+	for _, msg := range []string{"no thank you", "no questions", "nope, all good"} {
+		d = offered("nothing-more")
+		d.say("no")
+		if x = d.say(msg); says(x.text(), mAgain) || says(x.text(), mNotReady) || x.after.LastQuestion == nil && x.after.CurrentStep == x.before.CurrentStep {
+			t.Errorf("%q after \"what would you like to go over?\": got %q", msg, x.text())
+		}
+	}
 	for msg, want := range map[string][2]bool{ // plainNo, notYet
 		"no": {true, true}, "nope": {true, true}, "no thanks": {true, true}, "not yet": {false, true},
 		"no not yet": {false, true}, "no can you explain again": {false, false}, "no what is a reciprocal?": {false, false},
@@ -1273,10 +1280,12 @@ func TestDoubtBeforeTheLesson(t *testing.T) {
 		t.Errorf("\"no\" to starting the lesson: %q", x.text())
 	}
 
-	d = newDriver(t, topic, "start-first", tutor.ModeTeachMe)
-	x = d.say("can we start?")
-	if !says(x.text(), mStart) || !strings.Contains(x.text(), "Two numbers are reciprocals of each other") {
-		t.Errorf("\"can we start?\": %q", x.text())
+	for _, msg := range []string{"can we start?", "ok, what will we learn today?", "hi! what's up?"} {
+		d = newDriver(t, topic, "start-first", tutor.ModeTeachMe)
+		x = d.say(msg)
+		if !says(x.text(), mStart) || says(x.text(), mNotCovered) || !strings.Contains(x.text(), "Two numbers are reciprocals of each other") {
+			t.Errorf("%q: %q", msg, x.text())
+		}
 	}
 }
 
@@ -1298,11 +1307,16 @@ func TestLessonChecksAComparison(t *testing.T) {
 // the pending question again and counts as no attempt.
 func TestQuestionAgain(t *testing.T) {
 	d, bq := pendingOn(t, addingFractions, "like-1", 0)
-	for _, msg := range []string{"2/15 ÷ ... wait whats the question again", "can you repeat the question"} {
+	for _, msg := range []string{"2/15 ÷ ... wait whats the question again", "can you repeat the question", "2/15 ÷ ... wait what’s the question again"} {
 		x := d.say(msg)
 		if !strings.Contains(x.text(), questionText(bq)) || x.after.LastQuestion == nil || x.after.LastQuestion.WrongAttempts != 0 {
 			t.Errorf("%q: %q (question %+v)", msg, x.text(), x.after.LastQuestion)
 		}
+	}
+	// A right answer beside the words is an answer.
+	x := d.say("oh I read the question wrong, it's " + rightAnswer(bq))
+	if says(x.text(), mWaiting) || x.after.LastQuestion != nil && x.after.LastQuestion.QuestionID == bq.ID {
+		t.Errorf("a right answer after \"I read the question wrong\": %q", x.text())
 	}
 }
 

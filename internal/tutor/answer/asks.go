@@ -32,8 +32,9 @@ func AsksBack(reply string) bool {
 	}
 	switch w[0] {
 	case "what", "whats", "why", "how", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
-		// "what I got was 4", "what we need is 5": an answer.
-		return w[1] != "about" && w[1] != "i" && w[1] != "we"
+		// "what I got was 4", "what we need is 5": an answer; "what I have
+		// to write here?" asks.
+		return w[1] != "about" && (w[1] != "i" && w[1] != "we" || strings.ContainsAny(reply, "?？"))
 	case "is", "are", "can", "could", "do", "does", "did", "should", "would", "will", "was":
 		return persons[w[1]] && strings.ContainsAny(reply, "?？")
 	}
@@ -45,7 +46,8 @@ func AsksBack(reply string) bool {
 // "can you repeat the question?".
 func AsksQuestionAgain(reply string) bool { return questionAgain.MatchString(reply) }
 
-var questionAgain = regexp.MustCompile(`(?i)\bwhat(?:'?s|\s+is|\s+was)\s+the\s+question\b|\b(?:repeat|say|read)\s+(?:the|that)\s+question\b|\bwhich\s+question\b`)
+var questionAgain = regexp.MustCompile(`(?i)(?:^|[,.!?…]\s*|\b(?:wait|sorry|um|hmm|so|but|and|oh)\s+)what(?:['’]?s|\s+is|\s+was)\s+the\s+question\b|` +
+	`(?:^|[,.!?…]\s*|\b(?:can|could|will|would)\s+(?:you|u)\s+|\bplease\s+|\bpls\s+)(?:repeat|say|read)\s+(?:the|that)\s+question\b`)
 
 var (
 	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then")

@@ -837,6 +837,10 @@ func TestEvaluateQuestionBack(t *testing.T) {
 		{"question back, accepted form", Expected{Answer: "145", Accept: []string{"-145"}}, "would be -145", Correct, ""},
 		{"person after a verb", Expected{Answer: "5"}, "should I add 2 and 3?", NotAttempt, ""},
 		{"the question again", Expected{Answer: "7/9"}, "2/15 ÷ ... wait whats the question again", NotAttempt, ""},
+		{"the question again, curly", Expected{Answer: "7/9"}, "2/15 ÷ ... wait what’s the question again", NotAttempt, ""},
+		{"read the question wrong", Expected{Answer: "7/9"}, "oh I read the question wrong, it's 2/9", Incorrect, ""},
+		{"which question next", Expected{Answer: "7/9"}, "2/9, which question is next?", Incorrect, ""},
+		{"what we have to do", Expected{Answer: "5"}, "what we have to do with 2 and 3?", NotAttempt, ""},
 	})
 	for _, tc := range []struct {
 		reply string
