@@ -203,9 +203,18 @@ func common(msg string) (string, bool) {
 // shared works "how do I share 20 sweets in the ratio 2:3?": the parts, one
 // part, and each share.
 func shared(msg string) (string, bool) {
-	m := shareIn.FindStringSubmatch(msg)
-	if m == nil {
+	mi := shareIn.FindStringSubmatchIndex(msg)
+	if mi == nil {
 		return "", false
+	}
+	if after := msg[mi[1]:]; len(after) > 0 && (strings.ContainsAny(after[:1], ".,/:") && len(after) > 1 && isDigits(after[1:2])) {
+		return "", false // "2:3.5", "2:3/4", "2:3:4:5:6": not terms shared here
+	}
+	m := make([]string, len(mi)/2)
+	for i := range m {
+		if mi[2*i] >= 0 {
+			m[i] = msg[mi[2*i]:mi[2*i+1]]
+		}
 	}
 	total, ok := new(big.Rat).SetString(m[2])
 	if !ok || total.Sign() <= 0 {
@@ -240,42 +249,79 @@ func shared(msg string) (string, bool) {
 }
 
 // unitary works "if 5 pens cost 40 rupees, how much do 8 pens cost?" by
-// the unitary method: one first, then as many as asked.
+// the unitary method: one first, then as many as asked. It answers only
+// whole counts of things (no "kg", no "each", no paise), the count asked
+// after "how much" or "how many" when the doubt says so, and exact prices.
 func unitary(msg string) (string, bool) {
-	m := costOf.FindStringSubmatch(msg)
-	if m == nil {
+	m := costOf.FindStringSubmatchIndex(msg)
+	if m == nil || notPlain.MatchString(msg) {
 		return "", false
 	}
-	count, price := m[1], m[3]
-	noun := strings.ToLower(m[2])
-	rest := msg[len(m[0]):]
-	k := manyOf.FindAllStringSubmatch(rest, -1)
-	var want string
-	for _, c := range k {
-		if w := strings.ToLower(c[2]); strings.TrimSuffix(w, "s") == strings.TrimSuffix(noun, "s") {
-			want = c[1]
+	count, noun, price := msg[m[2]:m[3]], strings.ToLower(msg[m[4]:m[5]]), msg[m[6]:m[7]]
+	if m[7] < len(msg) && strings.ContainsAny(msg[m[7]:m[7]+1], ".,:/") && m[7]+1 < len(msg) && isDigits(msg[m[7]+1:m[7]+2]) {
+		return "", false // "₹1,200": a number that goes on
+	}
+	rest := msg[m[1]:]
+	if i := askedFor.FindStringIndex(rest); i != nil {
+		rest = rest[i[0]:] // the count asked, not one told on the way
+	}
+	single := singular(noun)
+	want, plural := "", ""
+	for _, c := range manyOf.FindAllStringSubmatchIndex(rest, -1) {
+		w := strings.ToLower(rest[c[4]:c[5]])
+		if singular(w) == single && !(c[3] < len(rest) && strings.ContainsAny(rest[c[3]:c[3]+1], ".,/")) && (c[2] == 0 || !strings.ContainsAny(rest[c[2]-1:c[2]], ".,/")) {
+			want, plural = rest[c[2]:c[3]], w
 			break
 		}
 	}
 	n, ok1 := new(big.Rat).SetString(count)
 	p, ok2 := new(big.Rat).SetString(price)
 	w, ok3 := new(big.Rat).SetString(want)
-	if !ok1 || !ok2 || !ok3 || n.Sign() <= 0 || want == count {
+	if !ok1 || !ok2 || !ok3 || n.Sign() <= 0 || want == count || units[single] {
 		return "", false
 	}
 	one := new(big.Rat).Quo(p, n)
 	if !new(big.Rat).Mul(one, big.NewRat(100, 1)).IsInt() {
 		return "", false // not a price in rupees and paise
 	}
+	if w.Cmp(big.NewRat(1, 1)) == 0 {
+		plural = single
+	}
 	cur := ""
 	if rupees.MatchString(msg) {
 		cur = "₹"
 	}
-	single := strings.TrimSuffix(noun, "s")
-	plural := single + "s"
+	verb := "cost"
+	if plural == single {
+		verb = "costs"
+	}
 	return "One " + single + " costs " + price + " ÷ " + count + " = " + cur + ratString(one) + ", so " + want + " " + plural +
-		" cost " + want + " × " + ratString(one) + " = " + cur + ratString(new(big.Rat).Mul(w, one)) + ".", true
+		" " + verb + " " + want + " × " + ratString(one) + " = " + cur + ratString(new(big.Rat).Mul(w, one)) + ".", true
 }
+
+// singular returns the singular of a plural count noun: "pens" → "pen",
+// "boxes" → "box", "mangoes" → "mango", "candies" → "candy", "children"
+// → "child".
+func singular(w string) string {
+	switch {
+	case w == "children":
+		return "child"
+	case w == "people":
+		return "person"
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "oes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// units are measures, not things counted: "if 2 kg cost 90 rupees" is a
+// rate the unitary method answers only with care for the units.
+var units = map[string]bool{"kg": true, "g": true, "gram": true, "kilogram": true, "litre": true, "liter": true, "l": true,
+	"ml": true, "m": true, "metre": true, "meter": true, "cm": true, "km": true, "hour": true, "minute": true, "dozen": true}
 
 // claimed writes the claimed side of an equation: a number as the learner
 // wrote it ("6/15", not 2/5), a sum by its value (7 for "3 + 4").
@@ -365,7 +411,11 @@ var (
 	// manyOf a count of things after it ("how much do 8 pens cost").
 	costOf = regexp.MustCompile(`(?i)\bif\s+(\d+)\s+([a-z]+)\s+costs?\s+(?:₹\s*|rs\.?\s*)?(\d+(?:\.\d+)?)`)
 	manyOf = regexp.MustCompile(`(?i)\b(\d+)\s+([a-z]+)`)
-	rupees = regexp.MustCompile(`(?i)₹|\brs\b|\brupees?\b`)
+	// askedFor opens the count a price doubt asks about; notPlain marks
+	// one the unitary method cannot take as it stands.
+	askedFor = regexp.MustCompile(`(?i)\bhow\s+(?:much|many)\b|\bwhat\s+(?:do|does|will|would)\b|\bcost\s+of\b|\bprice\s+of\b`)
+	notPlain = regexp.MustCompile(`(?i)\beach\b|\bper\b|\bpaise\b|\blost\b|\bdiscount\b|%`)
+	rupees   = regexp.MustCompile(`(?i)₹|\brs\b|\brupees?\b`)
 	// comparison is "-5 is bigger than -2", comparisonAsked "is -2 greater
 	// than -7"; "3 more than 5" is a sum, not a comparison.
 	comparison      = regexp.MustCompile(`(?i)(?:^|[^\d/.,])([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)

@@ -40,6 +40,9 @@ func TestWorked(t *testing.T) {
 		{"if 5 pens cost 40 rupees how much is 8 pens", "One pen costs 40 ÷ 5 = ₹8, so 8 pens cost 8 × 8 = ₹64."},
 		{"if 6 notebooks cost ₹210, what do 10 notebooks cost?", "One notebook costs 210 ÷ 6 = ₹35, so 10 notebooks cost 10 × 35 = ₹350."},
 		{"if 4 flowers cost 20, how much do 3 flowers cost", "One flower costs 20 ÷ 4 = 5, so 3 flowers cost 3 × 5 = 15."},
+		{"if 4 boxes cost ₹100, how much do 6 boxes cost?", "One box costs 100 ÷ 4 = ₹25, so 6 boxes cost 6 × 25 = ₹150."},
+		{"if 3 mangoes cost 60 rupees what is the cost of 1 mango", "One mango costs 60 ÷ 3 = ₹20, so 1 mango costs 1 × 20 = ₹20."},
+		{"if 5 pens cost 40 rupees and 2 pens are given away, how much do 3 pens cost?", "One pen costs 40 ÷ 5 = ₹8, so 3 pens cost 3 × 8 = ₹24."},
 		{"so 3 x 2/5 is 6/15?", "Not quite: 3 × 2/5 = 6/5, not 6/15."},
 		{"is -2 greater than -7?", "Yes: -2 is greater than -7."},
 		{"so 0 is smaller than -3", "No: 0 is greater than -3."},
@@ -85,7 +88,9 @@ func TestWorked(t *testing.T) {
 	}
 	for _, msg := range []string{"Is step 2 the same as step 3?", "is chapter 5 equal to lesson 6", "pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
 		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
-		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "1,000 is more than 999 right?", "is 5 more than 3 times 2", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "what is the LCM of 0 and 5", "what is an hcf"} {
+		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "1,000 is more than 999 right?", "is 5 more than 3 times 2", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "if 2 kg costs 100 rupees, how much do 1.5 kg cost?",
+		"if 4 phones cost ₹1,200, how much are 2 phones?", "if 5 pens cost 40 rupees each how much are 8 pens", "if 5 pens cost 40 rupees 50 paise how much are 8 pens",
+		"share 20 in the ratio 2:3.5", "share 20 in the ratio 2:3/4", "share 200 in the ratio 2:3:4:5:6", "what is the LCM of 0 and 5", "what is an hcf"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
 		}
