@@ -787,7 +787,9 @@ func (l *lesson) atStep() {
 	case nothingMore(msg) && l.lastSaid(mNotReady):
 		// Nothing to go over: the lesson goes on.
 		l.step("")
-	case notYet(msg) && l.offeredToGoOn():
+	case notYet(msg) && (l.offeredToGoOn() || l.lastSaid(mAgain)):
+		// Not ready to go on, or still not after hearing the part again:
+		// what to go over, rather than the same part a third time.
 		l.say(mNotReady)
 		l.note("not ready to go on")
 	case l.doubt(msg):

@@ -1184,6 +1184,17 @@ func TestNoToGoingOn(t *testing.T) {
 	if !says(x.text(), mAgain) {
 		t.Errorf("\"no can you explain again\": got %q", x.text())
 	}
+	// "No" to "Shall I go on?" hears the part again; another "no" asks
+	// what to go over rather than repeat it a third time.
+	d = newDriver(t, sampleTopic(t, addingFractions), "no-no", tutor.ModeTeachMe)
+	d.say("yes")
+	d.until(6, func() bool { return says(d.log[len(d.log)-1].text(), mMore) })
+	if x = d.say("no"); !says(x.text(), mAgain) {
+		t.Fatalf("\"no\" to \"shall I go on?\": %q", x.text())
+	}
+	if x = d.say("no"); !says(x.text(), mNotReady) {
+		t.Errorf("a second \"no\": %q", x.text())
+	}
 	for _, msg := range []string{"no thank you", "no questions", "nope, all good"} {
 		d = offered("nothing-more")
 		d.say("no")
