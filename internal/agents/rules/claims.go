@@ -42,6 +42,9 @@ func worked(msg string) (string, bool) {
 	if text, ok := compared(msg); ok {
 		return text, true
 	}
+	if text, ok := percentMeans(msg); ok {
+		return text, true
+	}
 	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
 		return "", false
 	}
@@ -323,6 +326,31 @@ func singular(w string) string {
 var units = map[string]bool{"kg": true, "g": true, "gram": true, "kilogram": true, "litre": true, "liter": true, "l": true,
 	"ml": true, "m": true, "metre": true, "meter": true, "cm": true, "km": true, "hour": true, "minute": true, "dozen": true}
 
+// percentMeans checks "so 50% means 50?": a percentage read as a plain
+// number rather than so many out of 100.
+func percentMeans(msg string) (string, bool) {
+	m := meansPercent.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	x, ok1 := new(big.Rat).SetString(m[1])
+	y, ok2 := new(big.Rat).SetString(m[2])
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	p := new(big.Rat).Quo(x, big.NewRat(100, 1))
+	of := m[1] + "% = " + m[1] + "/100 = " + fractionString(p)
+	switch {
+	case m[3] != "" && x.Cmp(y) == 0:
+		return "Yes: " + m[1] + "% means " + m[1] + " out of 100.", true
+	case m[3] != "":
+		return "", false
+	case y.Cmp(p) == 0:
+		return "Yes: " + of + ".", true
+	}
+	return "No: " + m[1] + "% means " + m[1] + " out of 100, so " + of + ".", true
+}
+
 // claimed writes the claimed side of an equation: a number as the learner
 // wrote it ("6/15", not 2/5), a sum by its value (7 for "3 + 4").
 func claimed(side []mathToken, unknown string, value *big.Rat, worked string) string {
@@ -420,6 +448,9 @@ var (
 	// than -7"; "3 more than 5" is a sum, not a comparison.
 	comparison      = regexp.MustCompile(`(?i)(?:^|[^\d/.,])([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
 	comparisonAsked = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|but|wait|ok|then)\W+)*is\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
+	// meansPercent is "50% means 50", "25% is 0.25", "50% means 50 out of
+	// 100".
+	meansPercent = regexp.MustCompile(`(?i)(?:^|[^\d.])(\d+(?:\.\d+)?)\s*(?:%|percent|per\s*cent)\s+(?:means|is|equals|=)\s+(?:just\s+)?(\d+(?:\.\d+)?)(\s+out\s+of\s+100)?(?:\s*$|\s*[?!.,]|\s+(?:right|then|too|isn|is\s+it)\b)`)
 	// afterOperand continues the second number of a comparison into a sum:
 	// "5 more than 3 times 2", "2 less than 10 - 9".
 	afterOperand = regexp.MustCompile(`(?i)^\s*(?:[-+×x*/÷]\s*[-−]?\d|(?:times|plus|minus|divided|multiplied|add|added|take)\b)`)

@@ -49,6 +49,9 @@ func TestWorked(t *testing.T) {
 		{"is 0.5 less than 0.25", "No: 0.5 is greater than 0.25."},
 		{"3 is more than 3?", "No: 3 and 3 are equal."},
 		{"1/4 is bigger than 1/2 right?", "No: 1/4 is less than 1/2."},
+		{"so 50% means 50?", "No: 50% means 50 out of 100, so 50% = 50/100 = 1/2."},
+		{"so 25 percent is 0.25 right?", "Yes: 25% = 25/100 = 1/4."},
+		{"so 75% means 75 out of 100?", "Yes: 75% means 75 out of 100."},
 		{"is 1/3 the same as 33.33%", "Nearly: 1/3 is about 33.33%, but not exactly."},
 		{"is x = 3 a solution of 3x = x + 4", "No: with x = 3, 3 × 3 = 9, not 7."},
 		{"is 0.5 greater than 1/2", "No: 0.5 and 1/2 are equal."},
@@ -88,7 +91,7 @@ func TestWorked(t *testing.T) {
 	}
 	for _, msg := range []string{"Is step 2 the same as step 3?", "is chapter 5 equal to lesson 6", "pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
 		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
-		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "1,000 is more than 999 right?", "is 5 more than 3 times 2", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "if 2 kg costs 100 rupees, how much do 1.5 kg cost?",
+		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "the 50% is 20 people", "1,000 is more than 999 right?", "is 5 more than 3 times 2", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "if 2 kg costs 100 rupees, how much do 1.5 kg cost?",
 		"if 4 phones cost ₹1,200, how much are 2 phones?", "if 5 pens cost 40 rupees each how much are 8 pens", "if 5 pens cost 40 rupees 50 paise how much are 8 pens",
 		"share 20 in the ratio 2:3.5", "share 20 in the ratio 2:3/4", "share 200 in the ratio 2:3:4:5:6", "what is the LCM of 0 and 5", "what is an hcf"} {
 		if got, ok := worked(msg); ok {
