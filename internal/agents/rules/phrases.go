@@ -62,41 +62,42 @@ const (
 	mAfterExam                   // a message after a finished exam
 	// Moves added later go last: a move's number seeds its phrasing, so
 	// renumbering would change the wording of existing sessions' replays.
-	mWithHelpValue // a right answer after the worked solution, named: {value}
-	mWithHelp      // a right answer after the worked solution
-	mAskMore       // asks another question after the lesson, no harder: {q}
-	mNotCovered    // a doubt the lesson does not explain, before the lesson goes on
-	mNotCoveredAsk // a doubt the lesson does not explain, back to the question: {q}
-	mGoodbyeThanks // a doubts session ends with thanks
-	mNoMore        // a follow-up on a doubt the lesson has said all it has about
-	mWhatAbout     // a question that names nothing, with no doubt before it: {topic}, {concepts}
-	mWatch         // names the mistakes a lesson recorded: {mistakes}
-	mWrapUpWatch   // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
-	mStepRight     // a right intermediate step, named, and on to the next: {what}
-	mWelcome       // thanks for an answer, in a session that goes on
-	mChinUp        // a learner who speaks badly of themselves
-	mTooHard       // a learner who finds the task too hard
-	mIDKStepBack   // "I don't know" after the last hint: another question, {q}
-	mSpotted       // a wrong answer that shows the question's known mistake: {did}
-	mRecap         // what the finished lesson covered, when asked: {concepts}
-	mNotIt         // a wrong answer, before the lesson turns to another question
-	mAfterRecap    // after the recap of a completed session
-	mReversed      // a ratio with its terms the other way round: {answer}
-	mHoldOn        // an answer given while no question is asked
-	mAStep         // a step of the worked solution, as a clue once every hint is given: {step}
-	mHowFar        // asks how far the learner got, once every hint and step is given
-	mHelpClue      // a clue for a request for help that does not ask for the answer
-	mNudge         // a clue for a second message in a row with no answer
-	mWorkItOut     // working described without its result: asks for the result
-	mAsNumber      // words where a number is asked: asks for the number
-	mFromStep      // the last step of the solution the learner reached, to go on from: {step}
-	mReteach       // the lesson's explanation of the question's idea again, when every clue is given
-	mAlreadyHave   // a right step given again as the answer: {step}
-	mKeyWas        // after praise, the idea behind the answer when it is an instruction: {idea}
-	mNotReady      // "no" to going on: asks what to go over
-	mJustSaid      // before a doubt's answer that the last reply already said
-	mBeginNow      // after a doubt answered before the lesson began
-	mNotSo         // a question that puts forward a common misconception: {mistake}
+	mWithHelpValue  // a right answer after the worked solution, named: {value}
+	mWithHelp       // a right answer after the worked solution
+	mAskMore        // asks another question after the lesson, no harder: {q}
+	mNotCovered     // a doubt the lesson does not explain, before the lesson goes on
+	mNotCoveredAsk  // a doubt the lesson does not explain, back to the question: {q}
+	mGoodbyeThanks  // a doubts session ends with thanks
+	mNoMore         // a follow-up on a doubt the lesson has said all it has about
+	mWhatAbout      // a question that names nothing, with no doubt before it: {topic}, {concepts}
+	mWatch          // names the mistakes a lesson recorded: {mistakes}
+	mWrapUpWatch    // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
+	mStepRight      // a right intermediate step, named, and on to the next: {what}
+	mWelcome        // thanks for an answer, in a session that goes on
+	mChinUp         // a learner who speaks badly of themselves
+	mTooHard        // a learner who finds the task too hard
+	mIDKStepBack    // "I don't know" after the last hint: another question, {q}
+	mSpotted        // a wrong answer that shows the question's known mistake: {did}
+	mRecap          // what the finished lesson covered, when asked: {concepts}
+	mNotIt          // a wrong answer, before the lesson turns to another question
+	mAfterRecap     // after the recap of a completed session
+	mReversed       // a ratio with its terms the other way round: {answer}
+	mHoldOn         // an answer given while no question is asked
+	mAStep          // a step of the worked solution, as a clue once every hint is given: {step}
+	mHowFar         // asks how far the learner got, once every hint and step is given
+	mHelpClue       // a clue for a request for help that does not ask for the answer
+	mNudge          // a clue for a second message in a row with no answer
+	mWorkItOut      // working described without its result: asks for the result
+	mAsNumber       // words where a number is asked: asks for the number
+	mFromStep       // the last step of the solution the learner reached, to go on from: {step}
+	mReteach        // the lesson's explanation of the question's idea again, when every clue is given
+	mAlreadyHave    // a right step given again as the answer: {step}
+	mKeyWas         // after praise, the idea behind the answer when it is an instruction: {idea}
+	mNotReady       // "no" to going on: asks what to go over
+	mJustSaid       // before a doubt's answer that the last reply already said
+	mBeginNow       // after a doubt answered before the lesson began
+	mNotSo          // a question that puts forward a common misconception: {mistake}
+	mNoMorePractice // more practice asked, none left on the concept: {concept}
 
 	moveCount // the number of moves, not a move
 )
@@ -463,6 +464,10 @@ var phrasebook = map[move][]string{
 	mAlreadyHave: {
 		"You have that already{name}: {step}. That's a step, not the answer yet.",
 		"Right, {step}, as you found before; but the question asks for more.",
+	},
+	mNoMorePractice: {
+		"That's all the practice I have on {concept} for now{name}. Shall we go on?",
+		"I've no more questions on {concept} just now. Shall we move on?",
 	},
 	mNotSo: {
 		"No{name}: {mistake} is a common mistake.",

@@ -115,6 +115,13 @@ func (l *lesson) moveOn() {
 	}
 	cur, total := l.s.CurrentStep, l.topic.TotalSteps()
 	st, _ := l.topic.Step(cur)
+	if st.Type == tutor.StepExplain && len(l.rec.atStep[cur]) > 0 && l.rec.told[cur] < len(slices.Concat(contentSentences(st)...)) {
+		// A question of more practice, asked before this step was
+		// explained in full: the rest of the step comes next.
+		l.sum.step = cur
+		l.say(mNextUp, "{title}", lowerFirst(st.Title))
+		return
+	}
 	if st.Type == tutor.StepPractice && len(l.rec.atStep[cur]) < max(st.QuestionCount, 1) {
 		if q, ok := forStep(l.topic, l.rec, l.s.SessionID, st); ok && !l.rec.asked[q.ID] {
 			l.ask(q, cur, mAskNext)
@@ -792,6 +799,7 @@ func (l *lesson) atStep() {
 		// what to go over, rather than the same part a third time.
 		l.say(mNotReady)
 		l.note("not ready to go on")
+	case wantsPractice.MatchString(msg) && l.morePractice():
 	case l.doubt(msg):
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.repeat():
 	case answerLike.MatchString(msg) && !isQuestion(msg):
@@ -954,6 +962,37 @@ func within(ns, of []string) bool {
 		}
 		left[n]--
 	}
+	return true
+}
+
+// wantsPractice asks for another question: "can I have another one?",
+// "I want to practise more", "more questions please".
+var wantsPractice = regexp.MustCompile(`(?i)\b(?:more\s+(?:practi[cs]e|questions?|of\s+these|like\s+(?:this|these|that))|practi[cs]e\s+(?:more|some\s+more|again)|another\s+(?:one|question)|give\s+me\s+(?:more|another))\b`)
+
+// morePractice asks another bank question on the concept of the question
+// asked last, when one is left, or says there is none; it reports whether
+// a question was asked before (none, none to practise again).
+func (l *lesson) morePractice() bool {
+	concept := ""
+	for st := l.s.CurrentStep; st >= 1 && concept == ""; st-- {
+		if ids := l.rec.atStep[st]; len(ids) > 0 {
+			if bq, ok := l.topic.Question(ids[len(ids)-1]); ok {
+				concept = bq.Concept
+			}
+		}
+	}
+	if concept == "" {
+		return false
+	}
+	for _, q := range l.topic.Questions {
+		if sameConcept(q, concept) && !l.rec.asked[q.ID] {
+			l.ask(q, l.s.CurrentStep, mAskMore)
+			l.note("more practice on " + concept)
+			return true
+		}
+	}
+	l.say(mNoMorePractice, "{concept}", lowerFirst(concept))
+	l.note("no more practice on " + concept)
 	return true
 }
 

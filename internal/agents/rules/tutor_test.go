@@ -1363,3 +1363,59 @@ func TestLeadInNotLeftAlone(t *testing.T) {
 		t.Errorf("a lead-in alone: %q", x.text())
 	}
 }
+
+// "Can I have another one?" after a question asks another bank question on
+// its concept; once it is answered the lesson goes on where it was, with
+// the step it had reached still to explain. With none left, the learner
+// hears so.
+func TestMorePractice(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	d := newDriver(t, topic, "more-practice", tutor.ModeTeachMe)
+	d.say("yes")
+	d.until(12, func() bool { return d.pending() != nil })
+	first := *d.pending()
+	x := d.say(rightAnswer(first))
+	if !says(x.text(), mNextUp) {
+		t.Fatalf("setup: after the first question %q", x.text())
+	}
+	reached := x.after.CurrentStep
+	x = d.say("can I have another one?")
+	next := d.pending()
+	if next == nil || next.ID == first.ID || !sameConcept(*next, first.Concept) || !says(x.text(), mAskMore) {
+		t.Fatalf("more practice: %q (pending %v)", x.text(), next)
+	}
+	x = d.say(rightAnswer(*next))
+	if !says(x.text(), mNextUp) || x.after.CurrentStep != reached {
+		t.Errorf("after the extra question: %q, step %d → %d, want %d", x.text(), x.before.CurrentStep, x.after.CurrentStep, reached)
+	}
+	x = d.say("ok")
+	st, _ := topic.Step(reached)
+	if flat := slices.Concat(contentSentences(st)...); len(flat) > 0 && !strings.Contains(x.text(), flat[0]) {
+		t.Errorf("the step reached is not explained next: %q", x.text())
+	}
+	for range 10 {
+		if x = d.say("give me more practice"); says(x.text(), mNoMorePractice) {
+			break
+		}
+		if q := d.pending(); q != nil {
+			d.say(rightAnswer(*q))
+		}
+	}
+	if !says(x.text(), mNoMorePractice) {
+		t.Errorf("never out of practice questions: %q", x.text())
+	}
+
+	// In the middle of an explanation: the rest of it still comes.
+	d = newDriver(t, sampleTopic(t, "mathematics/fractions/dividing-fractions"), "more-mid", tutor.ModeTeachMe)
+	d.say("yes")
+	d.until(12, func() bool { return d.pending() != nil })
+	d.say(rightAnswer(*d.pending()))
+	d.until(6, func() bool { return says(d.log[len(d.log)-1].text(), mMore) })
+	step := d.state.CurrentStep
+	if d.say("can i have another question?"); d.pending() == nil {
+		t.Fatalf("no extra question: %q", d.log[len(d.log)-1].text())
+	}
+	if y := d.say(rightAnswer(*d.pending())); y.after.CurrentStep != step || !says(y.text(), mNextUp) {
+		t.Errorf("an extra question in the middle of step %d: step now %d, reply %q", step, y.after.CurrentStep, y.text())
+	}
+}
