@@ -85,8 +85,10 @@
 // does not check an answer, as "is it 16?" does), or, when the lesson does
 // not explain it, the learner hears so. Between steps the same holds, and
 // "can you explain again?" or "kinda" hears the last part again; a bare
-// "no" or "not yet" to going on asks what to go over, and a bare "no" then
-// goes on. A sum checked or asked between steps is worked as in a doubts
+// "no" or "not yet" to going on, or to a part heard again, asks what to go
+// over, and a "no" that asks for nothing then goes on; "can I have another
+// one?" asks another bank question on the concept just practised, after
+// which the lesson goes on with the step it had reached. A sum checked or asked between steps is worked as in a doubts
 // session, unless it answers a bank question the learner has not met yet,
 // and a doubt in reply to the welcome is answered before the lesson
 // begins. A part of the lesson is not said again right after a doubt's
@@ -134,8 +136,9 @@
 // sum hears it checked first ("Not quite: -3 + (-4) = -7, not 7."), one
 // that asks for a sum hears it worked unless the lesson works it itself,
 // and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x;
-// "0.25 as a percent", "the LCM of 4 and 6" and "is -5 bigger than -2?"
-// are worked too. A question that puts forward one of the guideline's
+// "0.25 as a percent", "the LCM of 4 and 6", "is -5 bigger than -2?",
+// "so 50% means 50?", "share 20 in the ratio 2:3" and "if 5 pens cost 40
+// rupees, how much are 8?" are worked too. A question that puts forward one of the guideline's
 // common misconceptions ("so plants eat soil for food?") hears "No" and
 // the misconception named first, in a lesson too. "What does
 // product mean?" of a lesson that uses a word without saying what it is
