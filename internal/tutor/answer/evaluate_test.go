@@ -677,6 +677,12 @@ func TestEvaluateConversational(t *testing.T) {
 		// Restating the question or naming inputs is not an answer.
 		{"given total then the result", n("12"), "She had a total of 12 spoons at the table, so she bought 10.", Incorrect, "10"},
 		{"words", n("14"), "so it's fourteen", Correct, "fourteen"},
+		// An answer given first, then its reason.
+		{"answer then reason", n("16"), "16 because 20 boys is 5 parts so one part is 4 and 4 parts is 16", Correct, "16"},
+		{"answer then reason with a step", n("16"), "16 because 20 boys is 5 parts so one part is 4", Correct, "16"},
+		{"wrong answer then reason", n("16"), "20 because one part is 4", Incorrect, "20"},
+		{"answer phrase then reason", n("16"), "the answer is 16 since one part is 4", Correct, "16"},
+		{"reason first", n("10"), "since she had 5, she needs 10", Correct, "10"},
 	})
 }
 

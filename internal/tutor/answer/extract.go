@@ -403,6 +403,9 @@ func isAssignment(toks []token, eq int) bool {
 // she has 4 left").
 func pickNumber(toks []token) (best, alt int) {
 	toks = withoutCheck(toks)
+	if r := reasonAfterAnswer(toks); r > 0 {
+		toks = toks[:r] // "16 because …, so one part is 4": the reason's numbers are no answer
+	}
 	best, alt = -1, -1
 	answer, fallback := -1, -1
 	corrected := false
@@ -457,6 +460,43 @@ func pickNumber(toks []token) (best, alt int) {
 		alt = hedgedWith(toks, best)
 	}
 	return best, alt
+}
+
+// reasonAfterAnswer returns where the reason begins in a reply that gives
+// one number first, in a few words, and then its reason: "16 because 20
+// boys is 5 parts, so one part is 4", "the answer is 16 since …". It
+// returns 0 for any other reply: "since she had 5, she needs 10", "I
+// divided 24 by 4 because …".
+func reasonAfterAnswer(toks []token) int {
+	nums := 0
+	for k, t := range toks {
+		switch {
+		case k > 6:
+			return 0
+		case t.kind == tNum:
+			nums++
+		case t.kind == tSym && t.text == "=":
+			return 0
+		case t.kind == tWord && reasonWords[t.text]:
+			if nums != 1 {
+				return 0
+			}
+			// One sentence only: a worked solution's lines each conclude
+			// ("He has 2 sets left because 13 - 11 = 2" on its last line).
+			for _, u := range toks[k:] {
+				if u.kind == tSym && (u.text == "\n" || u.text == "!" || u.text == ";") {
+					return 0
+				}
+			}
+			for j := k; j+1 < len(toks); j++ {
+				if toks[j].kind == tSym && toks[j].text == "." && toks[j+1].kind == tWord {
+					return 0
+				}
+			}
+			return k
+		}
+	}
+	return 0
 }
 
 // withoutCheck returns toks without a check of the answer that follows it:
