@@ -891,54 +891,59 @@ func (l *lesson) doubt(msg string) bool {
 // before "What is (-9) × (-8)?", or "is x = 4 the answer to 2x + 3 = 11?"
 // before "Solve 2x + 3 = 11.".
 func (l *lesson) spoils(msg, calc string) bool {
-	sum, result := sumOf(calc)
+	sum, results := sumOf(calc)
 	ns, asked := numbersOf(sum), numbersOf(msg)
-	if result == "" {
-		return false
-	}
-	opposite := strings.TrimPrefix(result, "-")
-	if opposite == result {
-		opposite = "-" + result
-	}
 	for _, q := range l.topic.Questions {
 		qn := numbersOf(q.Text)
 		if l.rec.asked[q.ID] {
 			continue
 		}
-		if len(qn) >= 2 && within(qn, asked) {
-			return true // the doubt holds the question's numbers: "if 6 notebooks cost ₹210, …"
-		}
 		// The sum uses the question's numbers, or the doubt holds them all
-		// ("is x = 4 the answer to 2x + 3 = 11?").
+		// ("is x = 4 the answer to 2x + 3 = 11?", "if 6 notebooks cost
+		// ₹210, …").
 		if !(len(ns) > 0 && within(ns, qn) || len(qn) > 0 && within(qn, asked)) {
 			continue
 		}
-		if exp := q.Expected(); answers(result, exp) || answers(opposite, exp) {
-			return true
+		exp := q.Expected()
+		for _, r := range results {
+			opposite := strings.TrimPrefix(r, "-")
+			if opposite == r {
+				opposite = "-" + r
+			}
+			if answers(r, exp) || answers(opposite, exp) {
+				return true
+			}
 		}
 		// "Yes: -2 is greater than -7." answers "Which is greater, -7 or
 		// -2?" by either number.
 		if cmp := numbersOf(calc); strings.Contains(calc, " than ") && within(cmp, qn) &&
-			slices.ContainsFunc(signedNumber.FindAllString(calc, -1), func(n string) bool { return answers(n, q.Expected()) }) {
+			slices.ContainsFunc(signedNumber.FindAllString(calc, -1), func(n string) bool { return answers(n, exp) }) {
 			return true
 		}
 	}
 	return false
 }
 
-// sumOf splits a worked sentence into the sum it works and its result:
-// "-3 + (-4)" and "-7" of "Not quite: -3 + (-4) = -7, not 7.", "LCM of 4
-// and 6" and "12" of "The LCM of 4 and 6 is 12.".
-func sumOf(calc string) (sum, result string) {
+// sumOf splits a worked sentence into the sum it works and the values it
+// reaches: "-3 + (-4)" and "-7" of "Not quite: -3 + (-4) = -7, not 7.",
+// "LCM of 4 and 6" and "12" of "The LCM of 4 and 6 is 12.", each step's
+// value of "One pen costs 40 ÷ 5 = ₹8, so 8 pens cost 8 × 8 = ₹64.".
+func sumOf(calc string) (sum string, results []string) {
 	for _, p := range []string{"Not quite: ", "Yes: ", "No: "} {
 		calc = strings.TrimPrefix(calc, p)
 	}
-	sum, result, ok := strings.Cut(calc, " = ")
-	if !ok {
-		sum, result, _ = strings.Cut(calc, " is ")
+	parts := strings.Split(calc, " = ")
+	if len(parts) == 1 {
+		parts = strings.SplitN(calc, " is ", 2)
 	}
-	result, _, _ = strings.Cut(result, ",")
-	return sum, strings.TrimSuffix(strings.TrimSpace(result), ".")
+	for _, p := range parts[1:] {
+		r, _, _ := strings.Cut(p, ",")
+		r, _, _ = strings.Cut(r, " ")
+		if r = strings.TrimSuffix(strings.TrimSpace(r), "."); r != "" {
+			results = append(results, r)
+		}
+	}
+	return parts[0], results
 }
 
 var (

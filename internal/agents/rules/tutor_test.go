@@ -1309,6 +1309,10 @@ func TestLessonChecksAComparison(t *testing.T) {
 	if x := d.say("so -5 is bigger than -2 right?"); !strings.Contains(x.text(), "No: -5 is less than -2.") {
 		t.Errorf("a wrong comparison: %q", x.text())
 	}
+	// The numbers of "What is -8 + 5?", to another result: no spoiler.
+	if x := d.say("so -3 + 5 = -8?"); !strings.Contains(x.text(), "Not quite: -3 + 5 = 2, not -8.") {
+		t.Errorf("a wrong sum with a question's numbers: %q", x.text())
+	}
 	if x := d.say("is -2 greater than -7?"); strings.Contains(x.text(), "Yes") {
 		t.Errorf("the answer of a question to come (which is greater, -7 or -2): %q", x.text())
 	}
