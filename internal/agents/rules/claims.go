@@ -36,6 +36,9 @@ func worked(msg string) (string, bool) {
 	if text, ok := shared(msg); ok {
 		return text, true
 	}
+	if text, ok := simplifiedRatio(msg); ok {
+		return text, true
+	}
 	if text, ok := unitary(msg); ok {
 		return text, true
 	}
@@ -326,6 +329,43 @@ func singular(w string) string {
 var units = map[string]bool{"kg": true, "g": true, "gram": true, "kilogram": true, "litre": true, "liter": true, "l": true,
 	"ml": true, "m": true, "metre": true, "meter": true, "cm": true, "km": true, "hour": true, "minute": true, "dozen": true}
 
+// simplifiedRatio checks "so 12:18 simplifies to 3:2?": a ratio claimed
+// equal to another.
+func simplifiedRatio(msg string) (string, bool) {
+	mi := ratioClaim.FindStringSubmatchIndex(msg)
+	if mi == nil {
+		return "", false
+	}
+	if before := strings.TrimRight(msg[:mi[0]], " "); before != "" && strings.ContainsAny(before[len(before)-1:], "+-*/:x") ||
+		strings.HasSuffix(before, "×") || strings.HasSuffix(before, "÷") {
+		return "", false // "2:3 + 1:3 = 3:6": a sum of ratios, which means nothing
+	}
+	m := ratioClaim.FindStringSubmatch(msg[mi[0]:])
+	var v [4]*big.Int
+	for i := range v {
+		n, ok := new(big.Int).SetString(m[i+1], 10)
+		if !ok || n.Sign() == 0 || len(m[i+1]) > 9 {
+			return "", false
+		}
+		v[i] = n
+	}
+	g := new(big.Int).GCD(nil, nil, v[0], v[1])
+	sa, sb := new(big.Int).Quo(v[0], g), new(big.Int).Quo(v[1], g)
+	from := m[1] + " : " + m[2]
+	simplest := sa.String() + " : " + sb.String()
+	claim := m[3] + " : " + m[4]
+	same := new(big.Int).Mul(v[0], v[3]).Cmp(new(big.Int).Mul(v[1], v[2])) == 0
+	switch {
+	case same && claim == simplest:
+		return "Yes: " + from + " = " + simplest + " in its simplest form (both divided by " + g.String() + ").", true
+	case same:
+		return "Yes: " + from + " = " + claim + ", and in its simplest form " + from + " = " + simplest + ".", true
+	case new(big.Int).Mul(v[0], v[2]).Cmp(new(big.Int).Mul(v[1], v[3])) == 0:
+		return "No: " + from + " = " + simplest + "; " + claim + " is the ratio the other way round.", true
+	}
+	return "No: " + from + " = " + simplest + " in its simplest form, not " + claim + ".", true
+}
+
 // percentMeans checks "so 50% means 50?": a percentage read as a plain
 // number rather than so many out of 100.
 func percentMeans(msg string) (string, bool) {
@@ -448,6 +488,8 @@ var (
 	// than -7"; "3 more than 5" is a sum, not a comparison.
 	comparison      = regexp.MustCompile(`(?i)(?:^|[^\d/.,])([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
 	comparisonAsked = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|but|wait|ok|then)\W+)*is\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
+	// ratioClaim is "12:18 simplifies to 3:2", "is 12 : 18 = 2 : 3".
+	ratioClaim = regexp.MustCompile(`(\d+)\s*:\s*(\d+)\s+(?:simplifies\s+to|simplified\s+is|is\s+the\s+same\s+as|is|equals|=|becomes)\s+(\d+)\s*:\s*(\d+)`)
 	// meansPercent is "50% means 50", "25% is 0.25", "50% means 50 out of
 	// 100".
 	meansPercent = regexp.MustCompile(`(?i)(?:^|[^\d.])(\d+(?:\.\d+)?)\s*(?:%|percent|per\s*cent)\s+(?:means|is|equals|=)\s+(?:just\s+)?(\d+(?:\.\d+)?)(\s+out\s+of\s+100)?(?:\s*$|\s*[?!.,]|\s+(?:right|then|too|isn|is\s+it)\b)`)

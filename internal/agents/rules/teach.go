@@ -937,10 +937,14 @@ func sumOf(calc string) (sum string, results []string) {
 		parts = strings.SplitN(calc, " is ", 2)
 	}
 	for _, p := range parts[1:] {
-		r, _, _ := strings.Cut(p, ",")
-		r, _, _ = strings.Cut(r, " ")
-		if r = strings.TrimSuffix(strings.TrimSpace(r), "."); r != "" {
+		seg, _, _ := strings.Cut(p, ",")
+		seg = strings.TrimSuffix(strings.TrimSpace(seg), ".")
+		r, _, _ := strings.Cut(seg, " ")
+		if r != "" {
 			results = append(results, r)
+		}
+		if seg != r {
+			results = append(results, seg) // "2 : 3 in its simplest form"
 		}
 	}
 	return parts[0], results

@@ -1348,6 +1348,12 @@ func TestLearnersOwnProblem(t *testing.T) {
 	if x := d.say("if 6 notebooks cost ₹210, how many rupees do 10 notebooks cost?"); strings.Contains(x.text(), "350") {
 		t.Errorf("a question to come: %q", x.text())
 	}
+	if x := d.say("so 15:25 simplifies to 3:5?"); strings.Contains(x.text(), "Yes") {
+		t.Errorf("a ratio question to come (15 : 25 in its simplest form): %q", x.text())
+	}
+	if x := d.say("so 12:18 simplifies to 3:2?"); !strings.Contains(x.text(), "3 : 2 is the ratio the other way round") {
+		t.Errorf("a wrong simplification: %q", x.text())
+	}
 	c := newDriver(t, topic, "own-problem-doubts", tutor.ModeClarify)
 	if x := c.say("how do i share 20 sweets in the ratio 2:3"); !strings.HasPrefix(x.text(), "There are 2 + 3 = 5 parts, so one part is 20 ÷ 5 = 4") {
 		t.Errorf("own problem in a doubts session: %q", x.text())
