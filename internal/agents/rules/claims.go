@@ -30,23 +30,12 @@ import (
 // ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
 // asks for a result ("=", "what is").
 func worked(msg string) (string, bool) {
-	if text, ok := common(msg); ok {
-		return text, true
-	}
-	if text, ok := shared(msg); ok {
-		return text, true
-	}
-	if text, ok := simplifiedRatio(msg); ok {
-		return text, true
-	}
-	if text, ok := unitary(msg); ok {
-		return text, true
-	}
-	if text, ok := compared(msg); ok {
-		return text, true
-	}
-	if text, ok := percentMeans(msg); ok {
-		return text, true
+	// Checks written in words come first: their numbers ("12:18", "20%")
+	// are no sums for what follows.
+	for _, check := range wordedChecks {
+		if text, ok := check(msg); ok {
+			return text, true
+		}
 	}
 	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
 		return "", false
@@ -125,6 +114,9 @@ func worked(msg string) (string, bool) {
 	}
 	return right, right != ""
 }
+
+// wordedChecks are the sums a doubt states in words, tried in order.
+var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, unitary, compared, percentMeans}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
