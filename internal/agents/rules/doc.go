@@ -84,9 +84,12 @@
 // "what is the hcf of 15 and 25", when it opens with a question word and
 // does not check an answer, as "is it 16?" does), or, when the lesson does
 // not explain it, the learner hears so. Between steps the same holds, and
-// "can you explain again?" or "kinda" hears the last part again; a bare
-// "no" or "not yet" to going on, or to a part heard again, asks what to go
-// over, and a "no" that asks for nothing then goes on; "can I have another
+// "can you explain again?" or "kinda" hears the last part again; a
+// learner still lost after that hears what the school words of the part
+// mean (glossary.txt, in the sense of the lesson's subject), or, with no
+// new ones to explain, is asked what to go over; a bare "why?" hears the
+// part's sentence that gives a reason, or the part again; a bare "no" or
+// "not yet" to going on, or to a part heard again, asks what to go over, and a "no" that asks for nothing then goes on; "can I have another
 // one?" asks another bank question on the concept just practised, after
 // which the lesson goes on with the step it had reached. A sum checked or asked between steps is worked as in a doubts
 // session, unless it answers a bank question the learner has not met yet,

@@ -16,6 +16,38 @@ var glossaryText string
 // glossary maps a word, in lower case, to its definition.
 var glossary = mustGlossary(glossaryText)
 
+// glossarySubject maps a word of the glossary to the subject of its
+// section, "mathematics" or "science", or "" for everyday words: the sense
+// a lesson of that subject uses it in.
+var glossarySubject = sectionsOf(glossaryText)
+
+func sectionsOf(text string) map[string]string {
+	out := map[string]string{}
+	subject := "mathematics"
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if section, ok := strings.CutPrefix(line, "# ---"); ok {
+			switch section = strings.TrimSpace(section); {
+			case strings.HasPrefix(section, "science"):
+				subject = "science"
+			case strings.HasPrefix(section, "everyday"):
+				subject = ""
+			default:
+				subject = "mathematics"
+			}
+			continue
+		}
+		names, _, ok := strings.Cut(line, ": ")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		for _, n := range strings.Split(names, ",") {
+			out[strings.ToLower(strings.TrimSpace(n))] = subject
+		}
+	}
+	return out
+}
+
 func mustGlossary(text string) map[string]string {
 	g, err := parseGlossary(text)
 	if err != nil {

@@ -180,10 +180,13 @@ var internalLanguage = []*regexp.Regexp{
 
 // curriculumText returns the texts of a lesson that replies quote: the
 // questions as asked, hints, worked solutions, explanations and the
-// guideline's common misconceptions. Checks of the engine's own wording
-// look at a reply without them.
+// guideline's common misconceptions, and the glossary's definitions.
+// Checks of the engine's own wording look at a reply without them.
 func curriculumText(t *tutor.Topic) []string {
 	var out []string
+	for _, def := range glossary {
+		out = append(out, def)
+	}
 	for _, q := range t.Questions {
 		out = append(out, questionText(q), q.Text, oneLine(q.Solution), idea(q))
 		out = append(out, q.Hints...)

@@ -98,6 +98,9 @@ const (
 	mBeginNow       // after a doubt answered before the lesson began
 	mNotSo          // a question that puts forward a common misconception: {mistake}
 	mNoMorePractice // more practice asked, none left on the concept: {concept}
+	mOtherWay       // a piece still not followed after hearing it again: before the words it uses
+	mTricky         // after the words of a piece: asks what is still unclear
+	mWhy            // a bare "why?" about a piece: before the sentence that gives the reason
 
 	moveCount // the number of moves, not a move
 )
@@ -468,6 +471,18 @@ var phrasebook = map[move][]string{
 	mNoMorePractice: {
 		"That's all the practice I have on {concept} for now{name}. Shall we go on?",
 		"I've no more questions on {concept} just now. Shall we move on?",
+	},
+	mOtherWay: {
+		"Let's take the words in it one at a time{name}.",
+		"Let's look at the words it uses first{name}.",
+	},
+	mTricky: {
+		"Which bit is still tricky? Ask me about it, or say \"go on\" when you're ready.",
+		"Is there a word or a step that's still unclear? Ask away, or say \"go on\" to carry on.",
+	},
+	mWhy: {
+		"Good question{name}. Here's the reason:",
+		"Here's why{name}:",
 	},
 	mNotSo: {
 		"No{name}: {mistake} is a common mistake.",

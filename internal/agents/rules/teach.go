@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
@@ -794,13 +795,18 @@ func (l *lesson) atStep() {
 	case nothingMore(msg) && l.lastSaid(mNotReady):
 		// Nothing to go over: the lesson goes on.
 		l.step("")
-	case notYet(msg) && (l.offeredToGoOn() || l.lastSaid(mAgain)):
+	case notYet(msg) && (l.offeredToGoOn() || l.lastSaid(mAgain) || l.lastSaid(mTricky)):
 		// Not ready to go on, or still not after hearing the part again:
 		// what to go over, rather than the same part a third time.
 		l.say(mNotReady)
 		l.note("not ready to go on")
 	case wantsPractice.MatchString(msg) && l.morePractice():
+	case bareWhy(msg) && (l.why() || l.repeat()):
+		// "Why?" asks about the part just said, not to go on.
 	case l.doubt(msg):
+	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.lastSaid(mAgain) && l.otherWay():
+		// Still lost after hearing it again: not the same sentences a
+		// third time.
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.repeat():
 	case answerLike.MatchString(msg) && !isQuestion(msg):
 		// "I think it's 7/18" before any question: an answer to nothing
@@ -1024,6 +1030,162 @@ func (l *lesson) repeat() bool {
 	l.sum.step, l.sum.from, l.sum.to, l.sum.total = last.step, last.from, last.to, len(flat)
 	l.note("explained again")
 	return true
+}
+
+// lastPiece returns the sentences of the piece of an explanation shown
+// last and of its whole step, when it belongs to this step or the one
+// before.
+func (l *lesson) lastPiece() (piece, step []string, ok bool) {
+	last := l.rec.last
+	if last.to == 0 || last.step < l.s.CurrentStep-1 || last.step > l.s.CurrentStep {
+		return nil, nil, false
+	}
+	st, _ := l.topic.Step(last.step)
+	flat := slices.Concat(contentSentences(st)...)
+	if last.to > len(flat) {
+		return nil, nil, false
+	}
+	return flat[last.from:last.to], flat, true
+}
+
+// otherWay answers a learner still lost after hearing a piece of an
+// explanation again: what the school words it uses without saying what
+// they are mean, from the glossary, and what is still unclear. A piece
+// that uses none hears the question alone.
+func (l *lesson) otherWay() bool {
+	piece, step, ok := l.lastPiece()
+	if !ok {
+		return false
+	}
+	l.out.Intent = tutor.IntentConfusion
+	defs := wordsUsed(piece, step, l.topic.Subject, 2)
+	recent := l.lastReplies(3)
+	if len(defs) == 0 || !slices.ContainsFunc(defs, func(d string) bool { return !strings.Contains(recent, d) }) {
+		// No words to explain, or no new ones since the last time.
+		l.say(mNotReady)
+		l.note("still lost; asked what to go over")
+		return true
+	}
+	l.say(mOtherWay)
+	l.add(defs...)
+	l.say(mTricky)
+	l.note("still lost; explained the words of the part")
+	return true
+}
+
+// wordsUsed returns the glossary's definitions of at most n words that
+// piece uses and its step does not say the meaning of, in the order the
+// piece uses them. Words of another subject's section are left out: a
+// lesson in maths that says "the order matters" is not about matter.
+func wordsUsed(piece, step []string, subject string, n int) []string {
+	text := " " + strings.Join(words(strings.Join(piece, " ")), " ") + " "
+	defined := map[string]bool{} // by definition, whatever spelling the step uses
+	for w, def := range glossary {
+		if definesWord(step, w) {
+			defined[def] = true
+		}
+	}
+	type use struct {
+		at, end int
+		def     string
+	}
+	var uses []use
+	for w, def := range glossary {
+		if s := glossarySubject[w]; defined[def] || s != "" && !strings.EqualFold(s, subject) {
+			continue
+		}
+		at, end := strings.Index(text, " "+w+" "), len(w)
+		if at < 0 {
+			at, end = strings.Index(text, " "+w+"s "), len(w)+1
+		}
+		if at >= 0 {
+			uses = append(uses, use{at, at + end, def})
+		}
+	}
+	// First use first, and of words at the same place the longest ("number
+	// line" before "number").
+	slices.SortFunc(uses, func(a, b use) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return cmp.Or(b.end-a.end, strings.Compare(a.def, b.def))
+	})
+	var defs []string
+	end := 0
+	for _, u := range uses {
+		if len(defs) == n {
+			break
+		}
+		// Within a word taken already, or another spelling of one
+		// ("negative number", "negative").
+		if u.at < end || slices.Contains(defs, u.def) {
+			continue
+		}
+		defs, end = append(defs, u.def), u.end
+	}
+	return defs
+}
+
+// why answers a bare "why?" about the piece of an explanation shown last
+// with the sentence of its step that gives a reason: the last one in the
+// piece or before it, else the sentence right after it (the reason may
+// come with the example that follows a rule). It reports whether it found
+// one.
+func (l *lesson) why() bool {
+	piece, step, ok := l.lastPiece()
+	if !ok {
+		return false
+	}
+	end := l.rec.last.to
+	i := lastIndexFunc(step[:end], givesReason)
+	if i < 0 && end < len(step) && givesReason(step[end]) {
+		i = end
+	}
+	if i < 0 {
+		return false
+	}
+	l.out.Intent = tutor.IntentQuestion
+	l.say(mWhy)
+	l.add(step[i])
+	l.say(mMore)
+	l.sum.step, l.sum.from, l.sum.to, l.sum.total = l.rec.last.step, end-len(piece), end, len(step)
+	l.note("gave the reason")
+	return true
+}
+
+func lastIndexFunc[T any](s []T, f func(T) bool) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if f(s[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// givesReason reports whether a sentence gives a reason for something.
+func givesReason(s string) bool {
+	w := " " + strings.Join(words(s), " ") + " "
+	for _, p := range []string{" because ", " since ", " thats why ", " that is why ", " this is why ", " so that "} {
+		if strings.Contains(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// bareWhy reports whether a message asks only why ("why?", "but why?",
+// "how come?", "why is that?"), naming nothing it asks about.
+func bareWhy(msg string) bool {
+	ws := words(msg)
+	for len(ws) > 1 && (ws[0] == "but" || ws[0] == "and" || ws[0] == "so" || ws[0] == "ok" || ws[0] == "okay" || ws[0] == "hmm" || ws[0] == "um" || ws[0] == "wait") {
+		ws = ws[1:]
+	}
+	switch strings.Join(ws, " ") {
+	case "why", "how come", "why is that", "whys that", "why so", "why though", "why is it so", "why is that so",
+		"why does that work", "why does it work", "how does that work", "why is that true", "but why":
+		return true
+	}
+	return false
 }
 
 // step teaches the current step, after lead: the next part of an

@@ -1429,3 +1429,89 @@ func TestMorePractice(t *testing.T) {
 		t.Errorf("an extra question in the middle of step %d: step now %d, reply %q", step, y.after.CurrentStep, y.text())
 	}
 }
+
+// A learner still lost after hearing a part again hears what the school
+// words of that part mean, not the same sentences a third time; with no
+// new words to explain, the tutor asks what to go over.
+func TestStillLost(t *testing.T) {
+	integers := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
+	d := newDriver(t, integers, "still-lost", tutor.ModeTeachMe)
+	first := d.say("ok").text() // "Integers are the whole numbers together with their negatives: …"
+	if !strings.Contains(first, "whole numbers together with their negatives") {
+		t.Fatalf("setup: the first part is %q", first)
+	}
+	if x := d.say("I don't get it"); !says(x.text(), mAgain) {
+		t.Fatalf("\"I don't get it\": want the part again, got %q", x.text())
+	}
+	x := d.say("I still don't get it")
+	if !says(x.text(), mOtherWay) || !strings.Contains(x.text(), glossary["whole number"]) || !says(x.text(), mTricky) {
+		t.Fatalf("lost after hearing it again: want what whole numbers are, got %q", x.text())
+	}
+	if strings.Contains(x.text(), "together with their negatives") || x.reply.Output.Intent != tutor.IntentConfusion || x.after.CurrentStep != x.before.CurrentStep {
+		t.Errorf("the words of the part: want them alone, on the same step, got %q (intent %s)", x.text(), x.reply.Output.Intent)
+	}
+	if x = d.say("idk"); !says(x.text(), mAgain) {
+		t.Fatalf("lost after the words: want the part again, got %q", x.text())
+	}
+	if x = d.say("still confused"); !says(x.text(), mNotReady) {
+		t.Errorf("lost again, with no new words to explain: want what to go over, got %q", x.text())
+	}
+	if x = d.say("go on"); !strings.Contains(x.text(), "number line") {
+		t.Errorf("\"go on\": want the next part, got %q", x.text())
+	}
+}
+
+// Words of the glossary are explained in the sense of the lesson's
+// subject, and never when the step says what they are.
+func TestWordsUsed(t *testing.T) {
+	for _, c := range []struct {
+		piece, step []string
+		subject     string
+		want        []string
+	}{
+		{[]string{"Add the numerators and keep the denominator."}, nil, "Mathematics",
+			[]string{glossary["numerator"], glossary["denominator"]}},
+		{[]string{"The order matters: girls to boys is 3 : 2."}, nil, "Mathematics", nil},
+		{[]string{"The word equation is: carbon dioxide + water → glucose + oxygen."}, nil, "Science",
+			[]string{glossary["carbon dioxide"], glossary["glucose"]}},
+		{[]string{"Divide both terms by their HCF."}, []string{"The HCF (highest common factor) of two numbers is the largest number that divides both."},
+			"Mathematics", []string{glossary["term"]}},
+		{[]string{"Adding a negative number moves you left on the number line."}, nil, "Mathematics",
+			[]string{glossary["negative"], glossary["number line"]}},
+	} {
+		step := append(c.step, c.piece...)
+		if got := wordsUsed(c.piece, step, c.subject, 2); !slices.Equal(got, c.want) {
+			t.Errorf("wordsUsed(%q, %s) = %q, want %q", c.piece, c.subject, got, c.want)
+		}
+	}
+}
+
+// A bare "why?" about a part of an explanation hears the sentence that
+// gives the reason, and is not taken for "go on".
+func TestBareWhy(t *testing.T) {
+	integers := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
+	d := newDriver(t, integers, "why", tutor.ModeTeachMe)
+	d.say("ok")
+	d.say("go on") // "… A number is greater than every number to its left."
+	x := d.say("but why?")
+	if !says(x.text(), mWhy) || !strings.Contains(x.text(), "because -2 is further to the right") || x.after.CurrentStep != x.before.CurrentStep {
+		t.Fatalf("\"why?\": want the reason, got %q", x.text())
+	}
+	if x = d.say("ok"); strings.Contains(x.text(), "because -2 is further to the right") || !strings.Contains(x.text(), "temperatures") {
+		t.Errorf("after the reason: want the rest of the part, got %q", x.text())
+	}
+	// A part with no reason near it is said again.
+	d = newDriver(t, integers, "why-none", tutor.ModeTeachMe)
+	first := d.say("ok").text()
+	if x = d.say("why?"); !says(x.text(), mAgain) || x.after.CurrentStep != x.before.CurrentStep {
+		t.Errorf("\"why?\" after %q: want the part again, got %q", first, x.text())
+	}
+	for msg, want := range map[string]bool{
+		"why?": true, "Why": true, "but why?": true, "how come?": true, "why is that?": true, "ok but why": true,
+		"why is -2 bigger?": false, "why not": false, "ok": false, "why do we flip the fraction?": false,
+	} {
+		if got := bareWhy(msg); got != want {
+			t.Errorf("bareWhy(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
