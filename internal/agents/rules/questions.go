@@ -79,24 +79,18 @@ func forStep(t *tutor.Topic, r record, session string, st tutor.Step) (tutor.Ban
 }
 
 // simpler chooses a question to step back to after repeated misses on q: on
-// the same concept, one not asked yet, no harder than q when possible and
-// the easiest such.
+// the same concept, one not asked yet, no harder than q, the easiest such.
+// A harder one is no step back: with none, the caller goes on otherwise.
 func simpler(t *tutor.Topic, r record, session string, q *tutor.Question) (tutor.BankQuestion, bool) {
-	cur := 1
+	cur := rank(tutor.Hard)
 	if bq, ok := t.Question(q.QuestionID); ok {
 		cur = rank(bq.Difficulty)
 	}
 	return choose(t, r, session, "simpler "+q.QuestionID,
 		func(b tutor.BankQuestion) bool {
-			return b.ID != q.QuestionID && !r.asked[b.ID] && sameConcept(b, q.Concept)
+			return b.ID != q.QuestionID && !r.asked[b.ID] && sameConcept(b, q.Concept) && rank(b.Difficulty) <= cur
 		},
-		func(b tutor.BankQuestion) []int {
-			harder := 0
-			if rank(b.Difficulty) > cur {
-				harder = 1
-			}
-			return []int{harder, rank(b.Difficulty)}
-		})
+		func(b tutor.BankQuestion) []int { return []int{rank(b.Difficulty)} })
 }
 
 // harder chooses a question for after the lesson: one not asked yet, on any

@@ -962,6 +962,32 @@ func TestIDKMovesUpTheHints(t *testing.T) {
 		}
 	})
 
+	// A step back is never to a harder question: once the easier ones
+	// are used up, the lesson goes on. (Adding integers has two easy
+	// questions and a medium one.)
+	t.Run("never harder", func(t *testing.T) {
+		d := newDriver(t, sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers"), "idk-harder", tutor.ModeTeachMe)
+		d.until(12, func() bool { return d.state.LastQuestion != nil })
+		stepsBack := 0
+		for range 12 {
+			before, _ := d.topic.Question(d.state.LastQuestion.QuestionID)
+			x := d.say("I don't know")
+			if nq := x.reply.NextQuestion; nq != nil && says(x.text(), mIDKStepBack) {
+				stepsBack++
+				if rank(nq.Difficulty) > rank(before.Difficulty) {
+					t.Fatalf("I don't know on a question of %s: stepped back to %q, of %s", before.Difficulty, nq.Text, nq.Difficulty)
+				}
+			}
+			if says(x.text(), mLeave) {
+				if stepsBack != 1 {
+					t.Errorf("stepped back %d times before leaving, want once (to the other easy question)", stepsBack)
+				}
+				return
+			}
+		}
+		t.Errorf("twelve I don't know, and the lesson is still on a question: %q", d.transcript())
+	})
+
 	t.Run("after a clue", func(t *testing.T) {
 		d, q := setup(t)
 		if x := d.say("how do I start?"); !strings.Contains(x.text(), q.Hints[0]) {
