@@ -24,7 +24,8 @@ import (
 // "makes" or "gives": the first wrong one is named, else the first), a
 // comparison of two values (see sameValue), a value in another form (see
 // converted), a check of a solution (an equation with an unknown and
-// values given for it: "Yes" when one of them works), or a calculation.
+// values given for it: "Yes" when one of them works), like terms collected
+// or brackets expanded in one unknown (see collected), or a calculation.
 // Numbers that are no sums are left alone:
 // times and ratios ("3:15", "2:3"), dates ("12/05/2010"), thousands
 // ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
@@ -102,6 +103,14 @@ func worked(msg string) (string, bool) {
 				wrong = "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(l) + ", not " + claimed(sides[1], "", nil, show(rv)) + "."
 			case l.Cmp(rv) == 0 && right == "":
 				right = "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + "."
+			}
+		case len(values) == 0 && usesVar(r, ""):
+			// "5x - 3x is 2?", "what is 3x + 2x?": like terms collected.
+			switch text, isWrong, ok := collected(sides); {
+			case ok && isWrong && wrong == "":
+				wrong = text
+			case ok && !isWrong && right == "":
+				right = text
 			}
 		case len(sides) == 1 && !usesVar(r, "") && hasOp(r) && right == "" && wrong == "":
 			if v, ok := evalTokens(r, "", nil); ok {
@@ -492,7 +501,7 @@ var (
 	digitRun     = regexp.MustCompile(`\d+`)
 	// saidEquals is "is", "makes" or "gives" written between a
 	// sum and its claimed result, with the result's sign in words.
-	saidEquals = regexp.MustCompile(`(?i)([\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)
+	saidEquals = regexp.MustCompile(`(?i)(\d[abkmnptxy]|\b[xy]|[\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)
 	// asForm asks for a value in another form, after the value.
 	asForm = regexp.MustCompile(`(?i)\d%?\s*\)?\s+(?:as|to|into|in)\s+(?:an?\s+)?(percentage|percent|per\s?cent|fraction|decimal)s?\b`)
 	// sameAround finds a doubt that compares two values written right
@@ -635,6 +644,115 @@ func splitEq(r []mathToken) [][]mathToken {
 		}
 	}
 	return append(sides, r[from:])
+}
+
+// collected simplifies an expression in one unknown that has like terms
+// to collect or brackets to expand ("5x - 3x", "2(x + 3)"), alone or
+// claimed equal to a simplified form ("5x - 3x = 2", "2(x + 3) = 2x + 3"),
+// and reports whether the claim is wrong. A claim that gets neither the
+// unknown's coefficient nor the number right is an equation to solve, not
+// a simplification, and is left alone, as is any expression that is not
+// linear.
+func collected(sides [][]mathToken) (text string, wrong, ok bool) {
+	lhs := sides[0]
+	name := ""
+	for _, t := range lhs {
+		if t.kind == mVar {
+			name = t.text
+			break
+		}
+	}
+	if name == "" || len(sides) > 2 || !simplifiable(lhs) {
+		return "", false, false
+	}
+	a, b, ok := linear(lhs, name)
+	if !ok {
+		return "", false, false
+	}
+	form, ok := linearString(a, b, name)
+	if !ok {
+		return "", false, false
+	}
+	// "2(x + 3)" as written, not "2 × (x + 3)".
+	said := strings.ReplaceAll(showTokens(lhs, "", nil), " × (", "(")
+	if len(sides) == 1 {
+		return said + " = " + form + ".", false, true
+	}
+	rhs := sides[1]
+	if simplifiable(rhs) {
+		return "", false, false
+	}
+	ra, rb, ok := linear(rhs, name)
+	if !ok {
+		return "", false, false
+	}
+	switch claim := strings.ReplaceAll(showTokens(rhs, "", nil), " × (", "("); {
+	case ra.Cmp(a) == 0 && rb.Cmp(b) == 0:
+		return "Yes: " + said + " = " + form + ".", false, true
+	case ra.Sign() == 0 && b.Sign() == 0 && rb.Cmp(a) == 0:
+		// "5x - 3x = 2": the unknown dropped.
+		return "Not quite: " + said + " = " + form + ", not " + claim + "; the " + name + " stays: it's " + ratString(a) + " times " + name + ".", true, true
+	case ra.Sign() != 0 && (ra.Cmp(a) == 0 || rb.Cmp(b) == 0):
+		return "Not quite: " + said + " = " + form + ", not " + claim + ".", true, true
+	}
+	return "", false, false
+}
+
+// simplifiable reports whether an expression has like terms to collect or
+// brackets to expand: the unknown twice, or a bracket.
+func simplifiable(side []mathToken) bool {
+	vars := 0
+	for _, t := range side {
+		switch t.kind {
+		case mVar:
+			vars++
+		case mOpen:
+			return slices.ContainsFunc(side, func(t mathToken) bool { return t.kind == mVar })
+		}
+	}
+	return vars >= 2
+}
+
+// linear reads an expression in one unknown as a·x + b: its values at 0, 1
+// and 2 must lie on a line.
+func linear(side []mathToken, name string) (a, b *big.Rat, ok bool) {
+	var f [3]*big.Rat
+	for x := range f {
+		if f[x], ok = evalTokens(side, name, big.NewRat(int64(x), 1)); !ok {
+			return nil, nil, false
+		}
+	}
+	a = new(big.Rat).Sub(f[1], f[0])
+	if new(big.Rat).Sub(f[2], f[1]).Cmp(a) != 0 {
+		return nil, nil, false
+	}
+	return a, f[0], true
+}
+
+// linearString writes a·x + b as a learner would: "2x", "-x", "2x + 6",
+// "3x - 5", "4". Fractional coefficients are not written.
+func linearString(a, b *big.Rat, name string) (string, bool) {
+	if !a.IsInt() {
+		return "", false
+	}
+	var s string
+	switch c := a.Num().String(); c {
+	case "0":
+		return ratString(b), true
+	case "1":
+		s = name
+	case "-1":
+		s = "-" + name
+	default:
+		s = c + name
+	}
+	switch b.Sign() {
+	case 1:
+		s += " + " + ratString(b)
+	case -1:
+		s += " - " + ratString(new(big.Rat).Neg(b))
+	}
+	return s, true
 }
 
 func usesVar(r []mathToken, name string) bool {

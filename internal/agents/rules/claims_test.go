@@ -87,6 +87,14 @@ func TestWorked(t *testing.T) {
 		{"what's 15% of 200", "15% of 200 = 30."},
 		{"what is 3 x 4", "3 × 4 = 12."},
 		{"is 3a = -3 when a = -1", "Yes: with a = -1, 3 × (-1) = -3, so both sides are equal."},
+		{"so 5x - 3x is 2?", "Not quite: 5x - 3x = 2x, not 2; the x stays: it's 2 times x."},
+		{"5x - 3x = 2x right?", "Yes: 5x - 3x = 2x."},
+		{"what is 3x + 2x?", "3x + 2x = 5x."},
+		{"x + x is 2x?", "Yes: x + x = 2x."},
+		{"is 2(x+3) = 2x + 3?", "Not quite: 2(x + 3) = 2x + 6, not 2x + 3."},
+		{"simplify 4x + 3 - x + 2", "4x + 3 - x + 2 = 3x + 5."},
+		{"so 5x - 2x = 7x?", "Not quite: 5x - 2x = 3x, not 7x."},
+		{"is 4y - 4y = 0?", "Yes: 4y - 4y = 0."},
 	} {
 		got, ok := worked(tc.msg)
 		if !ok || got != tc.want {
@@ -97,7 +105,10 @@ func TestWorked(t *testing.T) {
 		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
 		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "the 50% is 20 people", "1,000 is more than 999 right?", "is 5 more than 3 times 2", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "if 2 kg costs 100 rupees, how much do 1.5 kg cost?",
 		"if 4 phones cost ₹1,200, how much are 2 phones?", "if 5 pens cost 40 rupees each how much are 8 pens", "if 5 pens cost 40 rupees 50 paise how much are 8 pens",
-		"share 20 in the ratio 2:3.5", "share 20 in the ratio 2:3/4", "share 200 in the ratio 2:3:4:5:6", "what is the LCM of 0 and 5", "what is an hcf"} {
+		"share 20 in the ratio 2:3.5", "share 20 in the ratio 2:3/4", "share 200 in the ratio 2:3:4:5:6", "what is the LCM of 0 and 5", "what is an hcf",
+		// Equations to solve, not like terms to collect.
+		"how do I solve 3(x + 2) = 2x + 10?", "in 5x + 3 = 2x + 18 why do we subtract 2x?", "is 2x + 3x = 20 hard?", "what is x in 3x = 12",
+		"what is x squared, x times x", "is 2x/x = 2"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
 		}

@@ -140,8 +140,8 @@
 // that asks for a sum hears it worked unless the lesson works it itself,
 // and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x;
 // "0.25 as a percent", "the LCM of 4 and 6", "is -5 bigger than -2?",
-// "so 50% means 50?", "share 20 in the ratio 2:3" and "if 5 pens cost 40
-// rupees, how much are 8?" are worked too. A question that puts forward one of the guideline's
+// "so 50% means 50?", "share 20 in the ratio 2:3", "if 5 pens cost 40
+// rupees, how much are 8?" and "so 5x - 3x is 2?" are worked too. A question that puts forward one of the guideline's
 // common misconceptions ("so plants eat soil for food?") hears "No" and
 // the misconception named first, in a lesson too. "What does
 // product mean?" of a lesson that uses a word without saying what it is

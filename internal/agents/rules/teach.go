@@ -837,7 +837,14 @@ func (l *lesson) doubt(msg string) bool {
 		return false
 	}
 	l.out.Intent = tutor.IntentQuestion
-	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
+	query := msg
+	if calculated {
+		// The lesson's sentences come beside a worked sum for the words
+		// of the doubt ("… because same sign?"), not for its numbers: "so
+		// 5x - 3x is 2?" is no doubt about "Check: 5 × 5 + 3 = 28".
+		query = wordsOnly(msg)
+	}
+	_, sents, ok := explain(l.topic, withHints, query, 2, nil)
 	answered := false
 	if mistake, wrong := restated(l.topic, msg); wrong {
 		// "so plants eat soil for food?": no, first.
@@ -891,6 +898,19 @@ func (l *lesson) doubt(msg string) bool {
 	return true
 }
 
+// wordsOnly drops the sums of a message: every word with a digit in it,
+// every one-letter word and every sign.
+func wordsOnly(msg string) string {
+	var out []string
+	for _, f := range strings.Fields(msg) {
+		w := strings.Trim(f, "?!.,;:()")
+		if utf8.RuneCountInString(w) > 1 && !strings.ContainsAny(w, "0123456789+-−×*÷/=") {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // spoils reports whether calc, a sum worked out (see worked), works with
 // the numbers of a question of the lesson's bank that the learner has not
 // met yet to its answer, or to that answer's opposite: "what is 9 x 8?"
@@ -912,6 +932,11 @@ func (l *lesson) spoils(msg, calc string) bool {
 		}
 		exp := q.Expected()
 		for _, r := range results {
+			if algebraic(r) && !algebraic(q.Answer) {
+				// "5x" of "3x + 2x = 5x" answers no "Solve …" whose
+				// answer is 5.
+				continue
+			}
 			opposite := strings.TrimPrefix(r, "-")
 			if opposite == r {
 				opposite = "-" + r
@@ -929,6 +954,15 @@ func (l *lesson) spoils(msg, calc string) bool {
 	}
 	return false
 }
+
+// algebraic reports whether a value opens on a term of an unknown: "5x",
+// "-x", "2y + 6".
+func algebraic(s string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return termOfUnknown.MatchString(first)
+}
+
+var termOfUnknown = regexp.MustCompile(`(?i)^-?\d*[a-z]$`)
 
 // sumOf splits a worked sentence into the sum it works and the values it
 // reaches: "-3 + (-4)" and "-7" of "Not quite: -3 + (-4) = -7, not 7.",

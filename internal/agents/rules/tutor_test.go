@@ -1541,3 +1541,22 @@ func TestBareWhy(t *testing.T) {
 		}
 	}
 }
+
+// Like terms a learner collects or asks about in a lesson on equations
+// are worked, without sentences of the lesson that only share numbers
+// with the doubt, and an algebraic result gives away no "Solve …" to come
+// whose answer is its coefficient.
+func TestLikeTermsInALesson(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/variable-on-both-sides"), "like-terms", tutor.ModeTeachMe)
+	d.say("ok")
+	x := d.say("so 5x - 3x is 2?")
+	if !strings.HasPrefix(x.text(), "Not quite: 5x - 3x = 2x, not 2") || strings.Contains(x.text(), "Check:") {
+		t.Errorf("\"so 5x - 3x is 2?\": %q", x.text())
+	}
+	if x = d.say("what is 3x + 2x?"); !strings.HasPrefix(x.text(), "3x + 2x = 5x.") {
+		t.Errorf("\"what is 3x + 2x?\" (\"Solve 3(2p + 1) = 4p + 13\", p = 5, is to come): %q", x.text())
+	}
+	if x = d.say("is 2(x+3) = 2x + 3?"); !strings.HasPrefix(x.text(), "Not quite: 2(x + 3) = 2x + 6, not 2x + 3.") {
+		t.Errorf("\"is 2(x+3) = 2x + 3?\": %q", x.text())
+	}
+}
