@@ -141,6 +141,23 @@ func TestExamHintRequest(t *testing.T) {
 	}
 }
 
+// TestExamEarlierQuestion: a message about the question before is no
+// answer to the one asked, even when its value would be right there.
+func TestExamEarlierQuestion(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	id := c.Session.Row.ID
+	f.turn(t, id, c.Session.State.ExamQuestions[0].ExpectedAnswer)
+	q := c.Session.State.ExamQuestions[1]
+	r := f.turn(t, id, "is the answer to the last one "+q.ExpectedAnswer+"?")
+	if st := r.Session.State; st.ExamCurrentIdx != 1 || st.ExamQuestions[1].Result != nil || st.ExamQuestions[1].StudentAnswer != nil {
+		t.Fatalf("a message about question 1 was judged as the answer to question 2: idx %d, question %+v", st.ExamCurrentIdx, st.ExamQuestions[1])
+	}
+	if !strings.Contains(r.Reply, q.QuestionText) {
+		t.Fatalf("reply %q; want question 2 again", r.Reply)
+	}
+}
+
 // TestExamHedge: an exam answer that offers two values is neither judged
 // nor left with "Let's stay with the exam": the learner is asked for one
 // final answer and the question stands.

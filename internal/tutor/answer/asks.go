@@ -49,6 +49,13 @@ func AsksQuestionAgain(reply string) bool { return questionAgain.MatchString(rep
 var questionAgain = regexp.MustCompile(`(?i)(?:^|[,.!?…]\s*|\b(?:wait|sorry|um|hmm|so|but|and|oh)\s+)what(?:['’]?s|\s+is|\s+was)\s+the\s+question\b|` +
 	`(?:^|[,.!?…]\s*|\b(?:can|could|will|would)\s+(?:you|u)\s+|\bplease\s+|\bpls\s+)(?:repeat|say|read)\s+(?:the|that)\s+question\b`)
 
+// RefersBack reports whether a reply is about an earlier question, not
+// the one asked: "is the answer to the last one -3?", "can we go back to
+// the previous question", "for the first one I meant 7".
+func RefersBack(reply string) bool { return earlierQuestion.MatchString(reply) }
+
+var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s+to|for|about|on|in)\s+(?:the\s+)?(?:last|previous|earlier|first|1st|other)\s+(?:one|question|q)\b`)
+
 var (
 	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then")
 	// offers follow the first word of an answer put as a question: "is it

@@ -60,7 +60,8 @@ import (
 // A reply with no answer in it ("hmm", "why?", "I don't know") is
 // NotAttempt, and so is a question back to the tutor that is not right
 // ("what is the HCF of 15 and 25?"; see AsksBack) or a request to hear the
-// question again (see AsksQuestionAgain). A reply that hedges between different values ("5 or 6?", "is
+// question again (see AsksQuestionAgain), and so is a reply about an earlier
+// question (see RefersBack), right or not. A reply that hedges between different values ("5 or 6?", "is
 // it solid or gas", "A or C") has
 // not committed to an answer: it is NotAttempt when one of the values is
 // right, so that the learner is asked to choose rather than credited or
@@ -119,7 +120,12 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		return res
 	}
 	defer func() {
-		if (res.Verdict == Incorrect || res.Verdict == Partial) && (AsksBack(reply) || AsksQuestionAgain(reply)) {
+		switch {
+		case res.Verdict != NotAttempt && RefersBack(reply):
+			// "is the answer to the last one -3?": not this question's,
+			// even when the value would be right here.
+			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "about an earlier question, not this one"}
+		case (res.Verdict == Incorrect || res.Verdict == Partial) && (AsksBack(reply) || AsksQuestionAgain(reply)):
 			// "what is diffusion?", "what is the hcf of 15 and 25": a
 			// question to the tutor, whose words or numbers are no answer.
 			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}

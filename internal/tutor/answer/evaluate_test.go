@@ -847,6 +847,11 @@ func TestEvaluateQuestionBack(t *testing.T) {
 		{"read the question wrong", Expected{Answer: "7/9"}, "oh I read the question wrong, it's 2/9", Incorrect, ""},
 		{"which question next", Expected{Answer: "7/9"}, "2/9, which question is next?", Incorrect, ""},
 		{"what we have to do", Expected{Answer: "5"}, "what we have to do with 2 and 3?", NotAttempt, ""},
+		// About an earlier question: no answer to this one, even a right one.
+		{"the last one", Expected{Answer: "-3"}, "is the answer to the last one -3?", NotAttempt, ""},
+		{"the previous question", Expected{Answer: "7"}, "for the previous question I meant 7", NotAttempt, ""},
+		{"back to the first one", Expected{Answer: "4"}, "can we go back to the first question? it was 4", NotAttempt, ""},
+		{"last step, not question", Expected{Answer: "4"}, "in the last step I got 4", Correct, "4"},
 	})
 	for _, tc := range []struct {
 		reply string
