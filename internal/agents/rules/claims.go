@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -26,6 +27,8 @@ import (
 // converted), a check of a solution (an equation with an unknown and
 // values given for it: "Yes" when one of them works), like terms collected
 // or brackets expanded in one unknown (see collected), or a calculation.
+// A change in per cent ("from 60 to 50 is a 20% decrease?") is worked too
+// (see percentChange).
 // Numbers that are no sums are left alone:
 // times and ratios ("3:15", "2:3"), dates ("12/05/2010"), thousands
 // ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
@@ -125,7 +128,7 @@ func worked(msg string) (string, bool) {
 }
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, unitary, compared, percentMeans}
+var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, unitary, compared, percentMeans, percentChange}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -391,6 +394,75 @@ func percentMeans(msg string) (string, bool) {
 	}
 	return "No: " + m[1] + "% means " + m[1] + " out of 100, so " + of + ".", true
 }
+
+// percentChange works "so from 60 to 50 is a 20% decrease?" and "what is
+// the percentage increase from 400 to 500?": the change compared with the
+// amount it starts from. A claim that compared it with the new amount
+// instead hears so.
+func percentChange(msg string) (string, bool) {
+	m := fromTo.FindStringSubmatchIndex(msg)
+	if m == nil || !changeWords.MatchString(msg) {
+		return "", false
+	}
+	a, ok1 := new(big.Rat).SetString(strings.ReplaceAll(msg[m[2]:m[3]], ",", ""))
+	b, ok2 := new(big.Rat).SetString(strings.ReplaceAll(msg[m[4]:m[5]], ",", ""))
+	if !ok1 || !ok2 || a.Sign() <= 0 || b.Sign() < 0 || a.Cmp(b) == 0 {
+		return "", false
+	}
+	diff := new(big.Rat).Sub(b, a)
+	kind := "an increase"
+	if diff.Sign() < 0 {
+		kind, diff = "a decrease", diff.Neg(diff)
+	}
+	pct := new(big.Rat).Quo(diff, a)
+	from, to, change := ratString(a), ratString(b), ratString(diff)
+	worked := "the change is " + change + ", and " + change + " ÷ " + from + " = " + percentString(pct)
+	rest := msg[:m[0]] + " " + msg[m[1]:]
+	c := claimedPercent.FindStringSubmatch(rest)
+	if c == nil {
+		return "From " + from + " to " + to + " " + worked + ": " + kind + " of " + percentString(pct) + ".", true
+	}
+	x, ok := new(big.Rat).SetString(c[1])
+	if !ok {
+		return "", false
+	}
+	x.Quo(x, big.NewRat(100, 1))
+	_, decimals, _ := strings.Cut(c[1], ".")
+	up, down := risesWords.MatchString(rest), fallsWords.MatchString(rest)
+	switch {
+	case up != down && up != (kind == "an increase"):
+		// "from 60 to 50 is a 16.67% increase?"
+		return "Not quite: from " + from + " to " + to + " is " + kind + ": " + worked + ".", true
+	case x.Cmp(pct) == 0:
+		return "Yes: " + worked + ", so it is " + kind + " of " + percentString(pct) + ".", true
+	case new(big.Rat).Mul(pct, big.NewRat(100, 1)).FloatString(len(decimals)) == c[1]:
+		// "16.67%" for 1/6: right to the places the learner gave.
+		places := "the nearest whole number"
+		switch len(decimals) {
+		case 0:
+		case 1:
+			places = "1 decimal place"
+		default:
+			places = strconv.Itoa(len(decimals)) + " decimal places"
+		}
+		return "Yes, to " + places + ": " + worked + ".", true
+	case x.Cmp(new(big.Rat).Quo(diff, b)) == 0:
+		return "Not quite: the change is compared with the amount you start from, " + from + ": " + change + " ÷ " + from + " = " +
+			percentString(pct) + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
+	}
+	return "Not quite: " + worked + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
+}
+
+var (
+	// fromTo finds the two amounts of a change: "from 60 to 50", "from
+	// ₹2,500 to ₹3,000".
+	fromTo = regexp.MustCompile(`(?i)\bfrom\s+(?:₹|rs\.?\s*)?(\d[\d,]*(?:\.\d+)?)\s+(?:\w+\s+)?to\s+(?:₹|rs\.?\s*)?(\d[\d,]*(?:\.\d+)?)\b`)
+	// changeWords asks for a change in per cent.
+	changeWords    = regexp.MustCompile(`(?i)(?:%|\bper\s?cent(?:age)?\b).*\b(?:increase|decrease|rise|fall|drop|change|up|down|more|less|off|profit|loss)\b|\b(?:increase|decrease|rise|fall|drop|change|up|down)\b.*(?:%|\bper\s?cent(?:age)?\b)`)
+	risesWords     = regexp.MustCompile(`(?i)\b(?:increase|increased|rise|rose|up|more|profit|gain)\b`)
+	fallsWords     = regexp.MustCompile(`(?i)\b(?:decrease|decreased|fall|fell|drop|dropped|down|less|off|loss|discount)\b`)
+	claimedPercent = regexp.MustCompile(`(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)`)
+)
 
 // claimed writes the claimed side of an equation: a number as the learner
 // wrote it ("6/15", not 2/5), a sum by its value (7 for "3 + 4").

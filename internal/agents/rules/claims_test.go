@@ -95,6 +95,12 @@ func TestWorked(t *testing.T) {
 		{"simplify 4x + 3 - x + 2", "4x + 3 - x + 2 = 3x + 5."},
 		{"so 5x - 2x = 7x?", "Not quite: 5x - 2x = 3x, not 7x."},
 		{"is 4y - 4y = 0?", "Yes: 4y - 4y = 0."},
+		{"so from 60 to 50 is a 20% decrease?", "Not quite: the change is compared with the amount you start from, 60: 10 ÷ 60 = about 16.67%, so it is a decrease of about 16.67%, not 20%."},
+		{"from 60 to 50 is a decrease of 10 percent?", "Not quite: the change is 10, and 10 ÷ 60 = about 16.67%, so it is a decrease of about 16.67%, not 10%."},
+		{"from 60 to 50 is a 17% drop?", "Yes, to the nearest whole number: the change is 10, and 10 ÷ 60 = about 16.67%."},
+		{"from 60 to 50 is a 16.67% increase?", "Not quite: from 60 to 50 is a decrease: the change is 10, and 10 ÷ 60 = about 16.67%."},
+		{"what is the percentage increase from 400 to 500?", "From 400 to 500 the change is 100, and 100 ÷ 400 = 25%: an increase of 25%."},
+		{"price went up from 40 to 50, is it 25% more?", "Yes: the change is 10, and 10 ÷ 40 = 25%, so it is an increase of 25%."},
 	} {
 		got, ok := worked(tc.msg)
 		if !ok || got != tc.want {
@@ -108,7 +114,9 @@ func TestWorked(t *testing.T) {
 		"share 20 in the ratio 2:3.5", "share 20 in the ratio 2:3/4", "share 200 in the ratio 2:3:4:5:6", "what is the LCM of 0 and 5", "what is an hcf",
 		// Equations to solve, not like terms to collect.
 		"how do I solve 3(x + 2) = 2x + 10?", "in 5x + 3 = 2x + 18 why do we subtract 2x?", "is 2x + 3x = 20 hard?", "what is x in 3x = 12",
-		"what is x squared, x times x", "is 2x/x = 2"} {
+		"what is x squared, x times x", "is 2x/x = 2",
+		// Ranges, not changes in per cent.
+		"how do I go from 3 to 4 percent", "from 1 to 10 how many are even?"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
 		}

@@ -141,7 +141,8 @@
 // and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x;
 // "0.25 as a percent", "the LCM of 4 and 6", "is -5 bigger than -2?",
 // "so 50% means 50?", "share 20 in the ratio 2:3", "if 5 pens cost 40
-// rupees, how much are 8?" and "so 5x - 3x is 2?" are worked too. A question that puts forward one of the guideline's
+// rupees, how much are 8?", "so 5x - 3x is 2?" and "from 60 to 50 is a
+// 20% decrease?" are worked too. A question that puts forward one of the guideline's
 // common misconceptions ("so plants eat soil for food?") hears "No" and
 // the misconception named first, in a lesson too. "What does
 // product mean?" of a lesson that uses a word without saying what it is

@@ -1380,6 +1380,14 @@ func TestLearnersOwnProblem(t *testing.T) {
 	if x := d.say("so 12:18 simplifies to 3:2?"); !strings.Contains(x.text(), "3 : 2 is the ratio the other way round") {
 		t.Errorf("a wrong simplification: %q", x.text())
 	}
+	p := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/percentages"), "own-change", tutor.ModeTeachMe)
+	p.say("yes")
+	if x := p.say("so from 60 to 50 is a 20% decrease?"); !strings.HasPrefix(x.text(), "Not quite: the change is compared with the amount you start from, 60") {
+		t.Errorf("a change compared with the new amount: %q", x.text())
+	}
+	if x := p.say("the bicycle went from 2,500 to 3,000, so is that a 20% increase?"); strings.Contains(x.text(), "20%") {
+		t.Errorf("a percentage change question to come (₹2,500 to ₹3,000): %q", x.text())
+	}
 	c := newDriver(t, topic, "own-problem-doubts", tutor.ModeClarify)
 	if x := c.say("how do i share 20 sweets in the ratio 2:3"); !strings.HasPrefix(x.text(), "There are 2 + 3 = 5 parts, so one part is 20 ÷ 5 = 4") {
 		t.Errorf("own problem in a doubts session: %q", x.text())
