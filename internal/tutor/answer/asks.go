@@ -56,6 +56,34 @@ func RefersBack(reply string) bool { return earlierQuestion.MatchString(reply) }
 
 var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s+to|for|about|on|in)\s+(?:the\s+)?(?:last|previous|earlier|first|1st|other)\s+(?:one|question|q)\b`)
 
+// SaysLost reports whether a reply says only that the learner is lost: "I
+// don't get it", "i still dont understand", "confused", "samajh nahi aaya".
+func SaysLost(reply string) bool { return lost.MatchString(strings.TrimSpace(reply)) }
+
+var lost = regexp.MustCompile(`(?i)^(?:(?:sorry|but|um|hmm|oh|ok|okay|no)[,.!]?\s+)*(?:` +
+	`(?:i\s+|me\s+)?(?:still\s+)?(?:don'?t|do\s+not|didn'?t|did\s+not|can'?t|cannot|dint|dnt)\s+(?:really\s+)?(?:get|understand|follow|undrstand)(?:\s+(?:it|this|that|the\s+question|you|anything|at\s+all))*|` +
+	`(?:i'?m\s+|i\s+am\s+)?(?:so\s+|very\s+|really\s+|still\s+)?(?:confused|lost)|` +
+	`(?:kuch\s+)?samajh?\s+(?:nahi|nahin|nhi)(?:\s+(?:aaya|aa\s+raha|aya|aata))?` +
+	`)\s*[.!?…]*$`)
+
+// bareAck reports whether a reply is only a yes, no or ok ("yes", "y",
+// "ok", "nope"): no answer to a question that asks for something else.
+func bareAck(toks []token) bool {
+	words := 0
+	for _, t := range toks {
+		switch {
+		case t.kind == tWord && acks[t.text]:
+			words++
+		case t.kind == tSym:
+		default:
+			return false
+		}
+	}
+	return words > 0 && words <= 2
+}
+
+var acks = wordSet("yes", "y", "yeah", "yep", "yup", "ya", "ok", "okay", "k", "kk", "sure", "no", "nope", "nah", "hmm", "hm", "haan", "accha", "acha")
+
 var (
 	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then")
 	// offers follow the first word of an answer put as a question: "is it

@@ -129,6 +129,10 @@ func Evaluate(exp Expected, reply string) (res Result) {
 			// "what is diffusion?", "what is the hcf of 15 and 25": a
 			// question to the tutor, whose words or numbers are no answer.
 			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}
+		case res.Verdict == Incorrect && (SaysLost(reply) || kind != KindBoolean && bareAck(toks)):
+			// "I don't get it", "yes", "ok": no answer to a question that
+			// is not a yes-or-no one.
+			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "no answer in the reply"}
 		}
 	}()
 	if res.Verdict != Correct && kind != KindText {

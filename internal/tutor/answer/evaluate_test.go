@@ -866,3 +866,34 @@ func TestEvaluateQuestionBack(t *testing.T) {
 		}
 	}
 }
+
+// Replies a science teacher's testing found misjudged: a word spelt by
+// ear, "hundred" alone, true and false with a slip, and replies that say
+// the learner is lost or only acknowledge, which are no answers.
+func TestEvaluateSecondTeacherReport(t *testing.T) {
+	chl := Expected{Answer: "chlorophyll"}
+	boil := Expected{Answer: "100 °C", Kind: KindUnit}
+	yes := Expected{Answer: "true", Kind: KindBoolean}
+	no := Expected{Answer: "false", Kind: KindBoolean}
+	gas := Expected{Answer: "carbon dioxide"}
+	runEvalCases(t, []evalCase{
+		{"spelt by ear", chl, "chlorofil", Correct, "chlorofil"},
+		{"spelt by ear, in a sentence", chl, "it is chlorofyl", Correct, "chlorofyl"},
+		{"another word by ear", Expected{Answer: "diffusion"}, "difusian", Incorrect, ""},
+		{"hundred alone", boil, "hundred", Correct, ""},
+		{"hundred degrees", boil, "hundred degrees", Correct, ""},
+		{"a hundred", boil, "a hundred degrees", Correct, ""},
+		{"tru", yes, "tru", Correct, ""},
+		{"flase", no, "flase", Correct, ""},
+		{"flase, wrong", yes, "flase", Incorrect, ""},
+		{"lost", gas, "i dont get it", NotAttempt, ""},
+		{"still lost", gas, "I still don't understand", NotAttempt, ""},
+		{"confused", gas, "im so confused", NotAttempt, ""},
+		{"samajh nahi", gas, "samajh nahi aaya", NotAttempt, ""},
+		{"lost, then an answer", gas, "i dont get it, oxygen?", Incorrect, ""},
+		{"yes to a text question", gas, "yes", NotAttempt, ""},
+		{"y", gas, "y", NotAttempt, ""},
+		{"ok to a choice", Expected{Answer: "gases", Kind: KindChoice, Options: []string{"solids", "liquids", "gases"}}, "ok", NotAttempt, ""},
+		{"yes to a yes-or-no question", yes, "yes", Correct, ""},
+	})
+}

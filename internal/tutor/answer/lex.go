@@ -586,6 +586,10 @@ func wordNumber(toks []token, i int, prev []token) (number, int, bool) {
 		}
 		return number{}, i, false
 	}
+	if sc, ok := scaleWords[w]; ok && sc <= 1000 && (len(prev) == 0 || prev[len(prev)-1].kind != tNum) {
+		// "hundred degrees": a hundred.
+		return wordNumberFrom(toks, i, 1)
+	}
 	v, ok := smallNumbers[w]
 	if !ok {
 		return number{}, i, false

@@ -221,12 +221,12 @@ func findMisspelt(hay, needle []normWord) (int, int) {
 		case len(want) < 6:
 			return len(got) == len(want) && oneSlip(got, want) && sameLetters(got, want)
 		case len(want) < 10:
-			return oneSlip(got, want)
+			return oneSlip(got, want) || soundsAlike(got, want)
 		default:
 			// Two letters left out or doubled, not changed: "clorophyl"
 			// is chlorophyll, "refraction" is not reflection, and a
 			// dropped prefix ("reversible") changes the first letter.
-			return oneSlip(got, want) || got[0] == want[0] && indels(got, want) <= 2
+			return oneSlip(got, want) || got[0] == want[0] && indels(got, want) <= 2 || soundsAlike(got, want)
 		}
 	}
 	for i := range hay {
@@ -245,6 +245,26 @@ func findMisspelt(hay, needle []normWord) (int, int) {
 		}
 	}
 	return -1, 0
+}
+
+// soundsAlike reports whether two words of six letters or more are spelt
+// the same way by ear: "chlorofil" is chlorophyll ("ph" written "f", "y"
+// written "i", a double letter written once).
+func soundsAlike(a, b string) bool {
+	return len(a) >= 6 && len(b) >= 6 && byEar(a) == byEar(b)
+}
+
+// byEar folds the spellings of one sound together: "ph" and "f", "y" and
+// "i", "ck" and "k", double letters and single ones.
+func byEar(w string) string {
+	w = strings.NewReplacer("ph", "f", "ck", "k", "y", "i").Replace(w)
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		if i == 0 || w[i] != w[i-1] {
+			b.WriteByte(w[i])
+		}
+	}
+	return b.String()
 }
 
 // oneSlip reports whether a and b are equal or differ by one letter
@@ -322,10 +342,12 @@ func equalWords(a, b []normWord) bool {
 // count only when no strong word is present. "OK" is no answer: a learner
 // says it to go on, not to agree that two ratios are in proportion.
 var (
-	strongYes = map[string]bool{"yes": true, "yeah": true, "yep": true, "yup": true, "ya": true, "yea": true, "yess": true, "true": true, "haan": true, "han": true, "affirmative": true}
-	strongNo  = map[string]bool{"no": true, "nope": true, "nah": true, "false": true, "nahi": true, "nahin": true, "negative": true}
-	weakYes   = map[string]bool{"correct": true, "right": true, "sure": true, "definitely": true, "absolutely": true, "certainly": true, "agree": true}
-	weakNo    = map[string]bool{"wrong": true, "incorrect": true, "never": true, "disagree": true, "untrue": true}
+	strongYes = map[string]bool{"yes": true, "yeah": true, "yep": true, "yup": true, "ya": true, "yea": true, "yess": true, "true": true, "haan": true, "han": true, "affirmative": true,
+		"tru": true, "ture": true, "treu": true, "trve": true} // "tru": a slip for true
+	strongNo = map[string]bool{"no": true, "nope": true, "nah": true, "false": true, "nahi": true, "nahin": true, "negative": true,
+		"flase": true, "fasle": true, "fals": true, "flse": true, "falce": true, "faulse": true}
+	weakYes = map[string]bool{"correct": true, "right": true, "sure": true, "definitely": true, "absolutely": true, "certainly": true, "agree": true}
+	weakNo  = map[string]bool{"wrong": true, "incorrect": true, "never": true, "disagree": true, "untrue": true}
 )
 
 // boolWord returns the truth value a single word stands for.
