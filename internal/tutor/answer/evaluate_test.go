@@ -895,5 +895,11 @@ func TestEvaluateSecondTeacherReport(t *testing.T) {
 		{"y", gas, "y", NotAttempt, ""},
 		{"ok to a choice", Expected{Answer: "gases", Kind: KindChoice, Options: []string{"solids", "liquids", "gases"}}, "ok", NotAttempt, ""},
 		{"yes to a yes-or-no question", yes, "yes", Correct, ""},
+		// The size of a change after "by", and a result said again in
+		// the form the learner ends on.
+		{"fell by", Expected{Answer: "15%"}, "it fell by 15 percent", Correct, "15 percent"},
+		{"working, then fell by", Expected{Answer: "15%", Simplest: true}, "i did. 1800/12000 = 0.15 so it fell by 15 percent", Correct, "15 percent"},
+		{"divided by", Expected{Answer: "15"}, "i divided by 15", NotAttempt, ""},
+		{"which is", Expected{Answer: "9/20", Simplest: true}, "45% = 45/100 = 0.45 which is 9/20", Correct, "9/20"},
 	})
 }

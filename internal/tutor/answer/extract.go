@@ -28,6 +28,7 @@ const (
 	scoreResult     = 20 // after "it's", "got", "makes", "equals" ...
 	scoreEqEarlier  = 25 // after an "=" that is not the sentence's last
 	scoreEqLast     = 30 // after the sentence's last "=": the computation's result
+	scoreRestated   = 31 // the result said again in another form: "= 0.45 which is 9/20"
 	scoreAnswer     = 40 // after "the answer is"
 )
 
@@ -230,6 +231,11 @@ func isOperand(toks []token, i int) bool {
 	}
 	if i > 0 {
 		p := toks[i-1]
+		if p.kind == tWord && p.text == "by" && i > 1 && changeVerbs[toks[i-2].text] && percentAfter(toks, i) {
+			// "fell by 15%": the size of a change. ("Increased by $50
+			// each time" still steps through a computation.)
+			return false
+		}
 		if p.kind == tSym && isOperatorSym(p.text) || p.kind == tWord && opWords[p.text] {
 			return true
 		}
@@ -239,6 +245,31 @@ func isOperand(toks []token, i int) bool {
 		}
 	}
 	return false
+}
+
+// percentAfter reports whether the number at toks[i] is a percentage:
+// "15%", "15 percent", "15 per cent" (the lexer keeps the word with the
+// number).
+func percentAfter(toks []token, i int) bool {
+	t := toks[i].text
+	if j := i + 1; j < len(toks) && (toks[j].text == "%" || toks[j].text == "percent") {
+		return true
+	}
+	for _, suffix := range []string{"%", "percent", "per cent", "pc"} {
+		if len(t) > len(suffix) && t[len(t)-len(suffix):] == suffix {
+			return true
+		}
+	}
+	return false
+}
+
+// changeVerbs say how an amount changed; "by" after them gives the size
+// of the change, not an operand.
+var changeVerbs = map[string]bool{
+	"fell": true, "falls": true, "fall": true, "fallen": true, "rose": true, "rises": true, "rise": true, "risen": true,
+	"increased": true, "increases": true, "increase": true, "decreased": true, "decreases": true, "decrease": true,
+	"reduced": true, "reduces": true, "reduce": true, "dropped": true, "drops": true, "drop": true, "grew": true,
+	"grows": true, "grow": true, "up": true, "down": true, "raised": true, "cut": true, "went": true, "goes": true,
 }
 
 // wordOperators are operations written as words after a number: "3 times 4".
@@ -318,6 +349,10 @@ func scoreNumber(toks []token, a, i, lastEq int, assignments int) int {
 	} else if k := prevWord(toks, a, i); k >= 0 {
 		w := toks[k].text
 		switch {
+		case isCopula(w) && k >= a+2 && toks[k-1].text == "which" && toks[k-2].kind == tNum && prevEquals(toks, a, k-2) >= 0:
+			// "45/100 = 0.45 which is 9/20": the result, in the form
+			// the learner ends on.
+			s = scoreRestated
 		case isCopula(w) && whichGloss(toks, a, k) >= 0:
 			// ", which is 200" names the quantity that the clause before it
 			// described: "to get the number of children, which is 200" is a
