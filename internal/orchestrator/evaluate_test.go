@@ -124,3 +124,19 @@ func TestCompared(t *testing.T) {
 		{"Which is the greatest: -7, -2 or -9?", "-2", "-7 < -2", answer.Correct},
 	})
 }
+
+// TestSignedFall: the size of a fall, given with a minus, answers a
+// question that asks by how much something fell; elsewhere the sign
+// counts.
+func TestSignedFall(t *testing.T) {
+	checkJudge(t, []judgeCase{
+		{"The population of a town fell from 12,000 to 10,200. By what percentage did it fall?", "15", "-15", answer.Correct},
+		{"The temperature dropped from 5 °C to -3 °C. By how many degrees did it drop?", "8", "-8", answer.Correct},
+		{"What is 5 - 20?", "15", "-15", answer.Incorrect},
+		{"By what percentage did it fall?", "15", "-12", answer.Incorrect},
+	})
+	exp := answer.Expected{Answer: "15%"}
+	if got := judge(exp, "By what percentage did it fall?", "-15%"); got.Verdict != answer.Correct || got.Extracted != "-15%" {
+		t.Errorf("-15%% for a fall of 15%%: %+v", got)
+	}
+}

@@ -384,8 +384,20 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 	if res, ok := compared(exp, question, msg); ok {
 		return res
 	}
-	return listed(answer.Evaluate(exp, msg), exp, question, msg)
+	res := listed(answer.Evaluate(exp, msg), exp, question, msg)
+	if said := strings.TrimSpace(res.Extracted); res.Verdict == answer.Incorrect && asksFall.MatchString(question) && strings.HasPrefix(said, "-") {
+		// "-15%" to "By what percentage did it fall?": the fall, signed.
+		if r := answer.Evaluate(exp, strings.TrimPrefix(said, "-")); r.Verdict == answer.Correct {
+			r.Extracted = said
+			return r
+		}
+	}
+	return res
 }
+
+// asksFall finds a question that asks by how much something fell, whose
+// answer is the size of the fall.
+var asksFall = regexp.MustCompile(`(?i)\b(?:fall|fell|fallen|decrease|decreased|drop|dropped|reduced|reduction|loss|discount|lower|cooler|colder)\b`)
 
 // compared judges a comparison given for "which is greater" or "which is
 // smaller": "-7 < -2" answers "Which is greater, -7 or -2?" with -2.
