@@ -746,7 +746,7 @@ func collected(sides [][]mathToken) (text string, wrong, ok bool) {
 		return "", false, false
 	}
 	// "2(x + 3)" as written, not "2 × (x + 3)".
-	said := strings.ReplaceAll(showTokens(lhs, "", nil), " × (", "(")
+	said := writtenOut(lhs)
 	if len(sides) == 1 {
 		return said + " = " + form + ".", false, true
 	}
@@ -758,7 +758,7 @@ func collected(sides [][]mathToken) (text string, wrong, ok bool) {
 	if !ok {
 		return "", false, false
 	}
-	switch claim := strings.ReplaceAll(showTokens(rhs, "", nil), " × (", "("); {
+	switch claim := writtenOut(rhs); {
 	case ra.Cmp(a) == 0 && rb.Cmp(b) == 0:
 		return "Yes: " + said + " = " + form + ".", false, true
 	case ra.Sign() == 0 && b.Sign() == 0 && rb.Cmp(a) == 0:
@@ -768,6 +768,13 @@ func collected(sides [][]mathToken) (text string, wrong, ok bool) {
 		return "Not quite: " + said + " = " + form + ", not " + claim + ".", true, true
 	}
 	return "", false, false
+}
+
+// writtenOut writes algebra as a learner would: "2(x + 3) = 2x + 6", not
+// "2 × (x + 3)=2x + 6".
+func writtenOut(r []mathToken) string {
+	s := strings.ReplaceAll(showTokens(r, "", nil), " × (", "(")
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "=", " = ")), " ")
 }
 
 // simplifiable reports whether an expression has like terms to collect or

@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -41,6 +42,7 @@ func (l *lesson) pending() {
 		// "2/15 ÷ ... wait what's the question again": not an answer.
 		l.say(mWaiting, "{q}", questionText(bq))
 		l.note("asked " + bq.ID + " again on request")
+	case verdict == answer.Incorrect && l.rightWorking(bq):
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
@@ -545,6 +547,84 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 		}
 	}
 	return false
+}
+
+// rightWorking answers working that is right but not yet the answer,
+// and reports whether there was any: an equation with the question's
+// solution ("so 4y = 28?" for "Solve 6y - 4 = 2y + 24", "is the equation
+// x + x+1 + x+2 = 51?") or a true sum with the question's numbers ("6y -
+// 2y is 4y right?"). The evaluator, which reads one value, took it for a
+// wrong answer. The question as asked, or a step named already, is no
+// progress.
+func (l *lesson) rightWorking(bq tutor.BankQuestion) bool {
+	msg := l.turn.Message
+	what, ok := sameSolution(msg, bq)
+	if !ok {
+		calc, worked := worked(msg)
+		claim, isYes := strings.CutPrefix(calc, "Yes: ")
+		if !worked || !isYes || strings.Contains(claim, " with ") || strings.Contains(claim, " than ") ||
+			!slices.ContainsFunc(numbersOf(claim), func(n string) bool {
+				return slices.Contains(numbersOf(bq.Text), n) || slices.Contains(numbersOf(bq.Solution), n)
+			}) {
+			return false
+		}
+		what = strings.TrimSuffix(claim, ".")
+	}
+	given := l.sinceAsked(bq)
+	if q := l.s.LastQuestion; q != nil && q.QuestionID == bq.ID {
+		given += "\n" + strings.Join(slices.Concat(q.CluesGiven, q.StepsShown), "\n")
+	}
+	if strings.Contains(given, what) {
+		return false
+	}
+	l.say(mStepRight, "{what}", what)
+	l.out.RightStep = what
+	l.note(bq.ID + " working right: " + what)
+	return true
+}
+
+// sameSolution finds in a message an equation in one unknown, other than
+// the question's own, whose solution is the question's answer, and
+// returns it as written.
+func sameSolution(msg string, bq tutor.BankQuestion) (string, bool) {
+	exp := bq.Expected()
+	own := map[string]bool{}
+	for _, r := range mathRuns(bq.Text) {
+		own[showTokens(r, "", nil)] = true
+	}
+	for _, r := range mathRuns(msg) {
+		sides := splitEq(r)
+		name := unknownOf(r)
+		if len(sides) != 2 || name == "" || isAssignment(r) || own[showTokens(r, "", nil)] {
+			continue
+		}
+		a1, b1, ok1 := linear(sides[0], name)
+		a2, b2, ok2 := linear(sides[1], name)
+		if !ok1 || !ok2 || a1.Cmp(a2) == 0 {
+			continue
+		}
+		a := new(big.Rat).Sub(a1, a2)
+		x := new(big.Rat).Quo(new(big.Rat).Sub(b2, b1), a)
+		if answers(ratString(x), exp) || answers(name+" = "+ratString(x), exp) {
+			return writtenOut(r), true
+		}
+	}
+	return "", false
+}
+
+// unknownOf returns the one unknown a run of arithmetic uses, or "" when it
+// uses none or several.
+func unknownOf(r []mathToken) string {
+	name := ""
+	for _, t := range r {
+		if t.kind == mVar {
+			if name != "" && t.text != name {
+				return ""
+			}
+			name = t.text
+		}
+	}
+	return name
 }
 
 // echo returns the learner's answer as the reply may quote it back: a

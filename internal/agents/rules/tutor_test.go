@@ -1568,3 +1568,42 @@ func TestLikeTermsInALesson(t *testing.T) {
 		t.Errorf("\"is 2(x+3) = 2x + 3?\": %q", x.text())
 	}
 }
+
+// Working that is right but not yet the answer is a right step, not a
+// wrong answer: an equation with the question's solution, or a true sum
+// with the question's numbers. (Found by a maths teacher's testing: "6y -
+// 2y is 4y right?" heard "Not quite: you said 4".)
+func TestRightWorking(t *testing.T) {
+	const both, one = "mathematics/linear-equations/variable-on-both-sides", "mathematics/linear-equations/solving-linear-equations"
+	for _, c := range []struct {
+		key, id    string
+		msgs       []string
+		want       string // in the last reply
+		rightSteps int
+	}{
+		{both, "collect-2", []string{"6y - 2y is 4y right?", "so 4y = 28?"}, "4y = 28", 2},
+		{both, "fraction-1", []string{"so 3x + 2x = 90?"}, "3x + 2x = 90", 1},
+		{one, "twostep-2", []string{"so first 3m = 2 - 11 which is -9, right?"}, "3m = 2 - 11", 1},
+		{one, "word-3", []string{"is the equation x + x+1 + x+2 = 51?"}, "x + x + 1 + x + 2 = 51", 1},
+	} {
+		d, _ := pendingOn(t, c.key, c.id, 0)
+		var x exchange
+		for _, m := range c.msgs {
+			x = d.say(m)
+			if !says(x.text(), mStepRight) || x.reply.Output.RightStep == "" {
+				t.Errorf("%s: %q: want a right step, got %q", c.id, m, x.text())
+			}
+		}
+		if q := d.state.LastQuestion; q == nil || q.WrongAttempts != 0 || len(q.StepsShown) != c.rightSteps || !strings.Contains(x.text(), c.want) {
+			t.Errorf("%s: after %q: reply %q, question %+v", c.id, c.msgs, x.text(), q)
+		}
+	}
+	// The question restated, a wrong equation and a sum about other
+	// numbers are no right steps.
+	d, _ := pendingOn(t, both, "collect-2", 0)
+	for _, m := range []string{"6y - 4 = 2y + 24", "so 4y = 20?", "is 3 + 5 = 8?"} {
+		if x := d.say(m); says(x.text(), mStepRight) {
+			t.Errorf("%q: a right step? %q", m, x.text())
+		}
+	}
+}
