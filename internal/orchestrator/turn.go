@@ -371,10 +371,52 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	case tutor.ModeExam:
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
 			q := s.ExamQuestions[s.ExamCurrentIdx]
-			return echoed(alsoWrong(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
+			res := echoed(alsoWrong(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
+			if res.Verdict == answer.NotAttempt && examAttempt(msg, res) {
+				// "boiling" for a temperature, "A" for a word: an answer,
+				// of the wrong kind, not a message to ask again after.
+				res = answer.Result{Kind: res.Kind, Verdict: answer.Incorrect, Extracted: strings.TrimSpace(msg), Reason: "not an answer of the kind asked"}
+			}
+			return res
 		}
 	}
 	return answer.Result{}
+}
+
+// examAttempt reports whether a short exam reply in which the evaluator
+// found no answer of the kind asked is an attempt all the same: a few
+// words, not a question, a request, a hedge, a yes or ok, or a word of
+// being lost.
+func examAttempt(msg string, res answer.Result) bool {
+	ws := strings.Fields(strings.ToLower(msg))
+	if len(ws) == 0 || len(ws) > 4 || strings.ContainsAny(msg, "?？") || !strings.HasPrefix(res.Reason, "no ") ||
+		answer.AsksBack(msg) || answer.SaysLost(msg) || answer.AsksQuestionAgain(msg) || tutor.AsksForAnswer(msg) {
+		return false
+	}
+	for i, w := range ws {
+		w = strings.Trim(w, ".,!'\"")
+		if notAttempts[w] || i == 0 && openers[w] {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	// openers start a message that asks or greets rather than answers.
+	openers = wordSet("can", "could", "may", "should", "is", "are", "do", "does", "what", "whats", "why", "how",
+		"which", "where", "who", "when", "ok", "okay", "yes", "no", "hmm", "um", "wait", "hi", "hello", "please", "pls")
+	// notAttempts are words of a message about the exam, not an answer.
+	notAttempts = wordSet("hint", "help", "clue", "explain", "repeat", "again", "calculator", "idea", "know", "sure",
+		"question", "skip", "pass", "next", "later", "understand", "confused")
+)
+
+func wordSet(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
 }
 
 // judge evaluates a reply to a question with the deterministic evaluator,

@@ -231,7 +231,8 @@ func (g *Guarded) cutSummary(out *TutorOutput) {
 
 // examResult maps an exam answer to its result. The deterministic verdict
 // wins when known; "I don't know" is an answer that earns nothing; an
-// off-topic message is no answer at all (the question is asked again), and
+// off-topic message or a request to be told the answer is no answer at all
+// (the question is asked again), and
 // without a tutor output there is nothing to judge. Otherwise the
 // reference's table: correct; wrong with needs_remediation → incorrect;
 // wrong with another or no signal → partial; no judgement → incorrect.
@@ -239,6 +240,10 @@ func examResult(o Outcome, out *TutorOutput) *Result {
 	var r Result
 	switch {
 	case o.Precheck == PrecheckOffTopic || o.Precheck == PrecheckStop:
+		return nil
+	case AsksForAnswer(o.StudentMessage) && o.Verdict != answer.Correct:
+		// "Just tell me the answer": a request, not an attempt; the
+		// question stands.
 		return nil
 	case o.Verdict.Known():
 		r = verdictResult(o.Verdict)

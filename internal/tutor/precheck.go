@@ -219,6 +219,28 @@ func words(s string, dst []string) ([]string, bool) {
 	return dst, digit
 }
 
+// AsksForAnswer reports whether a message asks to be told an answer
+// ("just tell me the answer", "what's the answer?", "show me the answer
+// key"), which an exam does not take for an attempt.
+func AsksForAnswer(msg string) bool {
+	var buf [32]string
+	w, _ := words(msg, buf[:0])
+	return containsAny(w, answerRequests)
+}
+
+var answerRequests = func() [][]string {
+	var out [][]string
+	for _, p := range []string{
+		"tell me the answer", "tell me answer", "just tell me", "what is the answer", "whats the answer",
+		"what is answer", "give me the answer", "show me the answer", "answer key", "say the answer",
+		"reveal the answer", "tell the answer", "answer batao", "answer bata do", "answer bolo",
+	} {
+		w, _ := words(p, nil)
+		out = append(out, w)
+	}
+	return out
+}()
+
 // containsAny reports whether one of the phrases occurs in w as a run of
 // whole words.
 func containsAny(w []string, phrases [][]string) bool {

@@ -179,3 +179,14 @@ func FuzzPrecheck(f *testing.F) {
 		}
 	})
 }
+
+func TestAsksForAnswer(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"just tell me the answer": true, "what's the answer?": true, "show me the answer key": true, "answer batao": true,
+		"the answer is 14": false, "I don't know": false, "14": false, "what is double 7?": false,
+	} {
+		if got := AsksForAnswer(msg); got != want {
+			t.Errorf("AsksForAnswer(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
