@@ -80,7 +80,10 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			// "so plants eat soil for food?": no, first.
 			parts = append(parts, v.say(mNotSo, "{mistake}", lowerFirst(mistake)))
 			sents = slices.DeleteFunc(sents, isMistakeSentence)
-			ok = ok && len(sents) > 0
+			if len(sents) == 0 {
+				sents = rightIdea(t.Topic, withSolutions, mistake, func(tutor.BankQuestion) bool { return true })
+			}
+			ok = len(sents) > 0
 		}
 		word, def, defined := glossed(msg)
 		if defined = defined && !definesWord(sents, word); defined {

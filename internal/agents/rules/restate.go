@@ -32,7 +32,7 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 	own := readingOf(t, lessonOnly).own
 	best, bestShared := "", 0
 	for _, c := range t.Guideline.CommonMisconceptions {
-		ct := claimTerms(c)
+		ct, alts := misconceptionTerms(c)
 		shared, extra := 0, 0
 		for _, w := range asked {
 			switch {
@@ -45,12 +45,54 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 			}
 		}
 		qualified := !slices.ContainsFunc(ct, func(w string) bool { return qualifiers[w] && !slices.Contains(asked, w) })
-		if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && 4*shared >= 3*len(ct) && qualified &&
+		if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && 4*shared >= 3*(len(ct)-alts) && qualified &&
 			denies(c) == denies(msg) && shared > bestShared {
 			best, bestShared = strings.TrimRight(strings.TrimSpace(c), "."), shared
 		}
 	}
 	return best, best != ""
+}
+
+// rightIdea returns what sets a common misconception right, for after the
+// "No": the sentence of a bank question's worked solution or hints whose
+// own misconception says much the same (a quarter of the terms of the two
+// in common, two at least; see fixFor), when may allows that
+// question to be quoted, or else the lesson's sentences on the
+// misconception's own terms, without the misconception itself.
+func rightIdea(t *tutor.Topic, src source, mistake string, may func(tutor.BankQuestion) bool) []string {
+	mt, _ := misconceptionTerms(mistake)
+	best, bestScore := "", 0.25 // at least a quarter of the two misconceptions' terms in common
+	for _, q := range t.Questions {
+		if q.Misconception == "" || !may(q) {
+			continue
+		}
+		qt := claimTerms(q.Misconception)
+		shared := 0
+		for _, w := range qt {
+			if slices.Contains(mt, w) {
+				shared++
+			}
+		}
+		score := float64(shared) / float64(len(mt)+len(qt)-shared)
+		if fix := fixFor(q); fix != "" && shared >= 2 && score >= bestScore {
+			best, bestScore = fix, score
+		}
+	}
+	if best != "" {
+		return []string{best}
+	}
+	claim := mistake
+	for _, frame := range []string{"Believing that ", "Thinking that ", "Believing ", "Thinking "} {
+		if c, ok := strings.CutPrefix(claim, frame); ok {
+			claim = c
+			break
+		}
+	}
+	_, sents, ok := explain(t, src, claim+"?", 2, nil)
+	if !ok {
+		return nil
+	}
+	return slices.DeleteFunc(sents, isMistakeSentence)
 }
 
 // qualifiers are the terms a misconception hangs on: a question without
@@ -65,22 +107,67 @@ var qualifiers = func() map[string]bool {
 }()
 
 // claimTerms returns the distinct terms of a claim, without the words that
-// frame a belief ("believing that", "thinking") or a question ("so",
-// "right").
+// frame a belief ("believing that", "thinking"), a question ("so",
+// "right") or what someone said ("my didi said", "my book says"), and with
+// a few ways of saying the same thing folded together ("also" for "as well
+// as", "bigger" for "expand", "100 degrees" for the boiling point).
 func claimTerms(s string) []string {
 	var out []string
 	for _, w := range terms(s) {
-		if !beliefTerms[w] {
+		if same, ok := sameTerm[w]; ok {
+			w = same
+		}
+		if !beliefTerms[w] && w != "" && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
+	}
+	// "also" and "too", stop words elsewhere, say "as well".
+	if ws := words(s); (slices.Contains(ws, "also") || slices.Contains(ws, "too")) && !slices.Contains(out, "well") {
+		out = append(out, "well")
 	}
 	return out
 }
 
+// misconceptionTerms returns the terms of a misconception up to what sets
+// it right ("…, rather than moving differently"), and how many of them are
+// alternatives to another ("expand or melt": one is enough).
+func misconceptionTerms(c string) (ts []string, alts int) {
+	low := strings.ToLower(c)
+	for _, cut := range []string{" rather than ", ", rather ", " instead of "} {
+		if i := strings.Index(low, cut); i > 0 {
+			c = c[:i]
+			break
+		}
+	}
+	ts = claimTerms(c)
+	ws := words(c)
+	for i := 1; i+1 < len(ws); i++ {
+		if ws[i] == "or" {
+			alts++
+		}
+	}
+	return ts, alts
+}
+
 var beliefTerms = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`believe believing belief think thinking thought that so right true correct`) {
+	for _, w := range strings.Fields(`believe believing belief think thinking thought that so right true correct
+		say said says told tell heard hear read book teacher didi bhaiya friend mom mother dad father sister brother
+		someone somebody people everyone themselves itself`) {
 		m[stem(w)] = true
+	}
+	return m
+}()
+
+// sameTerm folds ways of saying the same thing in a claim onto one term
+// ("" drops a term).
+var sameTerm = func() map[string]string {
+	m := map[string]string{}
+	for _, p := range [][2]string{
+		{"bigger", "expand"}, {"larger", "expand"}, {"grow", "expand"},
+		{"swell", "expand"}, {"100", "boil"}, {"hundred", "boil"}, {"degree", ""}, {"celsius", ""},
+	} {
+		m[stem(p[0])] = p[1]
 	}
 	return m
 }()

@@ -19,6 +19,17 @@ func TestRestated(t *testing.T) {
 		{"science/states-of-matter/solids-liquids-and-gases", "gases have mass right?", ""},
 		{"mathematics/fractions/multiplying-fractions", "does multiplying always make a number bigger?", "Believing that multiplying always makes a number bigger"},
 		{"mathematics/fractions/multiplying-fractions", "ok", ""},
+		// What someone said, other words for the same thing, and a
+		// misconception's correction left out of the match.
+		{photosynthesis, "but my didi said plants get food from soil. is that right?", "Believing that plants get their food from the soil"},
+		{photosynthesis, "do plants make food at night also?", "Believing that plants make food at night as well as in the day"},
+		{"science/states-of-matter/changes-of-state", "evaporation only happens at 100 degree right?", "Thinking that evaporation only happens at the boiling point"},
+		{"science/states-of-matter/solids-liquids-and-gases", "do particles get bigger when heated?", "Thinking that particles themselves expand or melt, rather than moving differently"},
+		{"science/states-of-matter/solids-liquids-and-gases", "do particles in a solid move at all? my book says they dont", "Thinking that the particles of a solid do not move at all"},
+		{"science/states-of-matter/solids-liquids-and-gases", "do particles move faster when heated?", ""},
+		{"science/states-of-matter/solids-liquids-and-gases", "do particles in a solid move at all?", ""},
+		{"science/states-of-matter/changes-of-state", "does evaporation happen at 100 degrees too?", ""},
+		{"science/states-of-matter/changes-of-state", "is 100 degrees the boiling point of water?", ""},
 		// Neighbours of a misconception, which are right.
 		{photosynthesis, "is oxygen a product of photosynthesis?", ""},
 		{photosynthesis, "do plants make food in the day?", ""},
@@ -51,5 +62,29 @@ func TestRestatedMistakeCorrected(t *testing.T) {
 			strings.Count(strings.ToLower(x.text()), "common mistake") != 1 {
 			t.Errorf("%s: %q", mode, x.text())
 		}
+	}
+}
+
+// After the "No", what sets the misconception right: the fix of a bank
+// question whose own misconception says much the same, in a doubts
+// session; in a lesson only once that question was asked (its fix gives
+// its answer away). A fix for another misconception is not borrowed.
+func TestRestatedRightIdea(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	c := newDriver(t, topic, "right-idea", tutor.ModeClarify)
+	if x := c.say("do plants make food at night also?"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "does not take place in the dark") {
+		t.Errorf("night, doubts: %q", x.text())
+	}
+	if x := c.say("but my didi said plants get food from soil. is that right?"); !says(x.text(), mNotSo) || strings.Contains(x.text(), "dark") {
+		t.Errorf("soil, doubts: %q", x.text())
+	}
+	d := newDriver(t, topic, "right-idea-lesson", tutor.ModeTeachMe)
+	d.say("yes")
+	if x := d.say("do plants make food at night also?"); !says(x.text(), mNotSo) || strings.Contains(x.text(), "does not take place in the dark") {
+		t.Errorf("night, lesson, its question to come: %q", x.text())
+	}
+	s := newDriver(t, sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases"), "right-idea-particles", tutor.ModeClarify)
+	if x := s.say("do particles get bigger when heated?"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "Gas particles move quickly") {
+		t.Errorf("particles, doubts: %q", x.text())
 	}
 }

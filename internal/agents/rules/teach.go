@@ -931,7 +931,11 @@ func (l *lesson) doubt(msg string) bool {
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
 		l.note("a common mistake put forward")
 		sents = slices.DeleteFunc(sents, isMistakeSentence)
-		ok = ok && len(sents) > 0
+		if len(sents) == 0 {
+			// A question still to come is not given away.
+			sents = rightIdea(l.topic, withHints, mistake, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
+		}
+		ok = len(sents) > 0
 		answered = true
 	}
 	// The last part said it: said again, as such.
