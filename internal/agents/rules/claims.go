@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"math/big"
 	"regexp"
 	"slices"
@@ -26,9 +27,12 @@ import (
 // comparison of two values (see sameValue), a value in another form (see
 // converted), a check of a solution (an equation with an unknown and
 // values given for it: "Yes" when one of them works), like terms collected
-// or brackets expanded in one unknown (see collected), or a calculation.
-// A change in per cent ("from 60 to 50 is a 20% decrease?") is worked too
-// (see percentChange).
+// or brackets expanded in one unknown (see collected), a linear equation
+// in one unknown solved (see solved), or a calculation. Changes in per
+// cent ("from 60 to 50 is a 20% decrease?"), one amount as a percentage of
+// another, ratios to simplify and mixed numbers are worked too, and
+// operations said in words ("-20 divided by 4", "minus into minus") are
+// read as symbols.
 // Numbers that are no sums are left alone:
 // times and ratios ("3:15", "2:3"), dates ("12/05/2010"), thousands
 // ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
@@ -43,6 +47,11 @@ func worked(msg string) (string, bool) {
 	}
 	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
 		return "", false
+	}
+	if !comparesWords.MatchString(msg) {
+		// "is 5 more than 3 times 2" compares, which compared leaves
+		// alone.
+		msg = inSymbols(msg)
 	}
 	// "-3 + -4 is positive 7": a claim, as "-3 + -4 = 7" is.
 	msg = saidEquals.ReplaceAllStringFunc(msg, func(m string) string {
@@ -124,11 +133,83 @@ func worked(msg string) (string, bool) {
 	if wrong != "" {
 		return wrong, true
 	}
+	if right == "" && len(values) == 0 {
+		return solved(msg, runs)
+	}
 	return right, right != ""
 }
 
+// solved solves a linear equation in one unknown that a doubt asks to
+// solve ("solve 2x + 3 = 7", "what is x if 4x = 20?") or gives a worked
+// value for ("3x = 12 so x = 12 - 3 = 9?": "Not quite: …, not 9.").
+func solved(msg string, runs [][]mathToken) (string, bool) {
+	for i, r := range runs {
+		sides := splitEq(r)
+		name := unknownOf(r)
+		if len(sides) != 2 || name == "" || isAssignment(r) {
+			continue
+		}
+		claim, claimed := claimedValue(runs, i, name)
+		if !claimed && !asksSolve.MatchString(msg) {
+			return "", false
+		}
+		a1, b1, ok1 := linear(sides[0], name)
+		a2, b2, ok2 := linear(sides[1], name)
+		if !ok1 || !ok2 || a1.Cmp(a2) == 0 {
+			return "", false
+		}
+		a, b := new(big.Rat).Sub(a1, a2), new(big.Rat).Sub(b2, b1)
+		x := new(big.Rat).Quo(b, a)
+		ax, ok := linearString(a, new(big.Rat), name)
+		if !ok {
+			return "", false
+		}
+		text := writtenOut(r)
+		if b1.Sign() != 0 || a2.Sign() != 0 || slices.ContainsFunc(r, func(t mathToken) bool { return t.kind == mOpen }) {
+			how := "collect"
+			if slices.ContainsFunc(r, func(t mathToken) bool { return t.kind == mOpen }) {
+				how = "multiply out the brackets and collect"
+			}
+			text += ": " + how + " the " + name + " terms on one side and the numbers on the other, " + ax + " = " + ratString(b)
+		}
+		if a.Cmp(big.NewRat(1, 1)) != 0 {
+			div := ratString(a)
+			if a.Sign() < 0 {
+				div = "(" + div + ")"
+			}
+			text += ", so " + name + " = " + ratString(b) + " ÷ " + div + " = " + ratString(x)
+		}
+		switch {
+		case !claimed:
+			return text + ".", true
+		case claim.Cmp(x) == 0:
+			return "Yes: " + text + ".", true
+		}
+		return "Not quite: " + text + ", not " + ratString(claim) + ".", true
+	}
+	return "", false
+}
+
+// claimedValue finds the value a doubt works out for the unknown of the
+// equation runs[eq] in another run: "x = 12 - 3 = 9" gives 9.
+func claimedValue(runs [][]mathToken, eq int, name string) (*big.Rat, bool) {
+	for i, r := range runs {
+		if i == eq || len(r) < 3 || r[0].kind != mVar || r[0].text != name || r[1].kind != mEq {
+			continue
+		}
+		sides := splitEq(r)
+		if v, ok := evalTokens(sides[len(sides)-1], "", nil); ok && !usesVar(sides[len(sides)-1], "") {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// asksSolve finds a doubt that asks for the value of an unknown.
+var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?[a-z]\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?[a-z]\b|value\s+of\s+[a-z]\b)|\b[a-z]\s*=\s*\?`)
+
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, unitary, compared, percentMeans, percentChange}
+var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -464,6 +545,101 @@ var (
 	claimedPercent = regexp.MustCompile(`(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)`)
 )
 
+// inSymbols writes the operations a doubt says in words between numbers in
+// symbols, and "negative 6" as -6: "-20 divided by 4 is 5" is "-20 ÷ 4 is
+// 5", "negative 6 times 2" is "-6 × 2" ("into" is "times", as in "minus
+// into minus").
+func inSymbols(msg string) string {
+	for range 4 { // "2 times 3 times 4": the matches overlap
+		next := wordOp.ReplaceAllStringFunc(msg, func(m string) string {
+			sub := wordOp.FindStringSubmatch(m)
+			op := "×"
+			switch w := strings.ToLower(strings.Join(strings.Fields(sub[2]), " ")); w {
+			case "divided by":
+				op = "÷"
+			case "plus":
+				op = "+"
+			case "minus":
+				op = "-"
+			}
+			sign := ""
+			if sub[3] != "" {
+				sign = "-"
+			}
+			return sub[1] + " " + op + " " + sign + sub[4]
+		})
+		if next == msg {
+			break
+		}
+		msg = next
+	}
+	return negativeWord.ReplaceAllString(msg, "${1}-$2")
+}
+
+var (
+	comparesWords = regexp.MustCompile(`(?i)\b(?:more|less|greater|bigger|smaller|larger|fewer)\s+than\b`)
+	wordOp        = regexp.MustCompile(`(?i)(\d|\))\s+(divided\s+by|multiplied\s+by|times|into|plus|minus)\s+(?:(negative|minus)\s+)?(\d|\()`)
+	negativeWord  = regexp.MustCompile(`(?i)(^|[^\d)\s]\s*|\s)(?:negative|minus)\s+(\d)`)
+)
+
+// mixedString writes a value greater than 1 that is no whole number as a
+// mixed number ("1 5/12"), and anything else as "".
+func mixedString(v *big.Rat) string {
+	if v.IsInt() || v.Sign() <= 0 {
+		return ""
+	}
+	whole := new(big.Int).Quo(v.Num(), v.Denom())
+	if whole.Sign() == 0 {
+		return ""
+	}
+	rest := new(big.Rat).Sub(v, new(big.Rat).SetInt(whole))
+	return whole.String() + " " + rest.String()
+}
+
+// simplestRatio answers "simplify 12:18" and "what is 12:18 in its
+// simplest form?".
+func simplestRatio(msg string) (string, bool) {
+	m := simplestOf.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	a, b := cmp.Or(m[1], m[3]), cmp.Or(m[2], m[4])
+	x, ok1 := new(big.Int).SetString(a, 10)
+	y, ok2 := new(big.Int).SetString(b, 10)
+	if !ok1 || !ok2 || x.Sign() == 0 || y.Sign() == 0 || len(a) > 9 || len(b) > 9 {
+		return "", false
+	}
+	g := new(big.Int).GCD(nil, nil, x, y)
+	if g.Cmp(big.NewInt(1)) == 0 {
+		return a + " : " + b + " is in its simplest form already: " + a + " and " + b + " have no common factor but 1.", true
+	}
+	return a + " : " + b + " = " + new(big.Int).Quo(x, g).String() + " : " + new(big.Int).Quo(y, g).String() +
+		" in its simplest form (both divided by " + g.String() + ", their HCF).", true
+}
+
+var simplestOf = regexp.MustCompile(`(?i)\b(?:simplify|reduce)\s+(?:the\s+ratio\s+)?(\d+)\s*:\s*(\d+)\b(?:\s*:\s*\d)?|` +
+	`\b(\d+)\s*:\s*(\d+)\s+(?:in|to)\s+(?:its\s+)?(?:simplest|lowest)\s+(?:form|terms)`)
+
+// percentOf answers "what percent is 45 of 60?" and "45 is what percent
+// of 60": one amount as a percentage of another.
+func percentOf(msg string) (string, bool) {
+	m := whatPercent.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	part, whole := cmp.Or(m[1], m[3]), cmp.Or(m[2], m[4])
+	a, ok1 := new(big.Rat).SetString(strings.ReplaceAll(part, ",", ""))
+	b, ok2 := new(big.Rat).SetString(strings.ReplaceAll(whole, ",", ""))
+	if !ok1 || !ok2 || b.Sign() == 0 {
+		return "", false
+	}
+	v := new(big.Rat).Quo(a, b)
+	return ratString(a) + " ÷ " + ratString(b) + " = " + ratString(v) + ", so " + ratString(a) + " is " + percentString(v) + " of " + ratString(b) + ".", true
+}
+
+var whatPercent = regexp.MustCompile(`(?i)\bwhat\s+(?:percent|percentage|per\s?cent|%)\s+(?:is|of)\s+(\d[\d,]*(?:\.\d+)?)\s+(?:is\s+)?(?:of|out\s+of|from)\s+(\d[\d,]*(?:\.\d+)?)|` +
+	`\b(\d[\d,]*(?:\.\d+)?)\s+is\s+what\s+(?:percent|percentage|per\s?cent|%)\s+of\s+(\d[\d,]*(?:\.\d+)?)`)
+
 // claimed writes the claimed side of an equation: a number as the learner
 // wrote it ("6/15", not 2/5), a sum by its value (7 for "3 + 4").
 func claimed(side []mathToken, unknown string, value *big.Rat, worked string) string {
@@ -533,7 +709,11 @@ func converted(msg string, runs [][]mathToken) (string, bool) {
 	switch form := strings.ToLower(m[1]); {
 	case strings.HasPrefix(form, "per"):
 		to = percentString(v)
-	case form == "fraction":
+	case strings.HasPrefix(form, "mixed"):
+		if to = mixedString(v); to == "" {
+			return "", false // no whole part: not a mixed number
+		}
+	case strings.HasSuffix(form, "fraction"):
 		to = fractionString(v)
 	default:
 		to = decimalString(v)
@@ -575,7 +755,7 @@ var (
 	// sum and its claimed result, with the result's sign in words.
 	saidEquals = regexp.MustCompile(`(?i)(\d[abkmnptxy]|\b[xy]|[\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)
 	// asForm asks for a value in another form, after the value.
-	asForm = regexp.MustCompile(`(?i)\d%?\s*\)?\s+(?:as|to|into|in)\s+(?:an?\s+)?(percentage|percent|per\s?cent|fraction|decimal)s?\b`)
+	asForm = regexp.MustCompile(`(?i)\d%?\s*\)?\s+(?:as|to|into|in)\s+(?:an?\s+)?(percentage|percent|per\s?cent|mixed\s+(?:number|fraction)|improper\s+fraction|fraction|decimal)s?\b`)
 	// sameAround finds a doubt that compares two values written right
 	// around the phrase.
 	sameAround = regexp.MustCompile(`(?i)[\d%)]\s*(?:is\s+|are\s+)?(?:the\s+)?(?:same as|equal to|equals|equivalent to)\s*[-−(]?\s*\d`)

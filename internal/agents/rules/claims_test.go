@@ -95,6 +95,21 @@ func TestWorked(t *testing.T) {
 		{"simplify 4x + 3 - x + 2", "4x + 3 - x + 2 = 3x + 5."},
 		{"so 5x - 2x = 7x?", "Not quite: 5x - 2x = 3x, not 7x."},
 		{"is 4y - 4y = 0?", "Yes: 4y - 4y = 0."},
+		// Equations to solve, and worked values checked.
+		{"how do I solve 2x + 3 = 11?", "2x + 3 = 11: collect the x terms on one side and the numbers on the other, 2x = 8, so x = 8 ÷ 2 = 4."},
+		{"what is x in 3x = 12", "3x = 12, so x = 12 ÷ 3 = 4."},
+		{"how do I solve 3(x + 2) = 2x + 10?", "3(x + 2) = 2x + 10: multiply out the brackets and collect the x terms on one side and the numbers on the other, x = 4."},
+		{"how do I solve -2x = 8?", "-2x = 8, so x = 8 ÷ (-2) = -4."},
+		{"3x = 12 so x = 12-3 = 9 right?", "Not quite: 3x = 12, so x = 12 ÷ 3 = 4, not 9."},
+		// Operations in words, ratios to simplify, percentages of amounts,
+		// mixed numbers.
+		{"so -20 divided by 4 is 5?", "Not quite: -20 ÷ 4 = -5, not 5."},
+		{"negative 6 times 2 is negative 12?", "Yes: -6 × 2 = -12."},
+		{"minus 3 into minus 4 is 12?", "Yes: -3 × (-4) = 12."},
+		{"simplify 12:18", "12 : 18 = 2 : 3 in its simplest form (both divided by 6, their HCF)."},
+		{"what is 12:18 in simplest form", "12 : 18 = 2 : 3 in its simplest form (both divided by 6, their HCF)."},
+		{"what percent is 45 of 60", "45 ÷ 60 = 0.75, so 45 is 75% of 60."},
+		{"can i write 17/12 as mixed fraction", "17/12 = 1 5/12."},
 		{"so from 60 to 50 is a 20% decrease?", "Not quite: the change is compared with the amount you start from, 60: 10 ÷ 60 = about 16.67%, so it is a decrease of about 16.67%, not 20%."},
 		{"from 60 to 50 is a decrease of 10 percent?", "Not quite: the change is 10, and 10 ÷ 60 = about 16.67%, so it is a decrease of about 16.67%, not 10%."},
 		{"from 60 to 50 is a 17% drop?", "Yes, to the nearest whole number: the change is 10, and 10 ÷ 60 = about 16.67%."},
@@ -108,12 +123,12 @@ func TestWorked(t *testing.T) {
 		}
 	}
 	for _, msg := range []string{"Is step 2 the same as step 3?", "is chapter 5 equal to lesson 6", "pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
-		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?", "how do I solve 2x + 3 = 11?",
+		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?",
 		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "the 50% is 20 people", "1,000 is more than 999 right?", "is 5 more than 3 times 2", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "if 2 kg costs 100 rupees, how much do 1.5 kg cost?",
 		"if 4 phones cost ₹1,200, how much are 2 phones?", "if 5 pens cost 40 rupees each how much are 8 pens", "if 5 pens cost 40 rupees 50 paise how much are 8 pens",
 		"share 20 in the ratio 2:3.5", "share 20 in the ratio 2:3/4", "share 200 in the ratio 2:3:4:5:6", "what is the LCM of 0 and 5", "what is an hcf",
 		// Equations to solve, not like terms to collect.
-		"how do I solve 3(x + 2) = 2x + 10?", "in 5x + 3 = 2x + 18 why do we subtract 2x?", "is 2x + 3x = 20 hard?", "what is x in 3x = 12",
+		"in 5x + 3 = 2x + 18 why do we subtract 2x?", "is 2x + 3x = 20 hard?",
 		"what is x squared, x times x", "is 2x/x = 2",
 		// Ranges, not changes in per cent.
 		"how do I go from 3 to 4 percent", "from 1 to 10 how many are even?"} {

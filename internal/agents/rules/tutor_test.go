@@ -1607,3 +1607,19 @@ func TestRightWorking(t *testing.T) {
 		}
 	}
 }
+
+// An equation a learner asks to solve in a lesson is solved, unless it is
+// a question of the lesson still to come; a worked value is checked.
+func TestEquationsInALesson(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "equations", tutor.ModeTeachMe)
+	d.say("ok")
+	if x := d.say("what is x if 4x = 20"); !strings.HasPrefix(x.text(), "4x = 20, so x = 20 ÷ 4 = 5.") {
+		t.Errorf("\"what is x if 4x = 20\": %q", x.text())
+	}
+	if x := d.say("3x = 12 so x = 12-3 = 9 right?"); !strings.HasPrefix(x.text(), "Not quite: 3x = 12, so x = 12 ÷ 3 = 4, not 9.") {
+		t.Errorf("a wrong worked value: %q", x.text())
+	}
+	if x := d.say("how do I solve 4x - 7 = 29?"); strings.Contains(x.text(), "= 9") {
+		t.Errorf("\"Solve 4x - 7 = 29.\" is to come: %q", x.text())
+	}
+}
