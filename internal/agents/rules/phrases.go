@@ -101,6 +101,7 @@ const (
 	mOtherWay       // a piece still not followed after hearing it again: before the words it uses
 	mTricky         // after the words of a piece: asks what is still unclear
 	mWhy            // a bare "why?" about a piece: before the sentence that gives the reason
+	mKeepKind       // a learner who insults the tutor: calm, then back to work
 
 	moveCount // the number of moves, not a move
 )
@@ -479,6 +480,10 @@ var phrasebook = map[move][]string{
 	mTricky: {
 		"Which bit is still tricky? Ask me about it, or say \"go on\" when you're ready.",
 		"Is there a word or a step that's still unclear? Ask away, or say \"go on\" to carry on.",
+	},
+	mKeepKind: {
+		"I'm here to help you learn{name}, so let's keep things kind.",
+		"Let's keep it friendly{name}; I'm on your side.",
 	},
 	mWhy: {
 		"Good question{name}. Here's the reason:",

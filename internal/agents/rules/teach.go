@@ -46,6 +46,10 @@ func (l *lesson) pending() {
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
+	case verdict == answer.NotAttempt && rude(l.turn.Message):
+		l.say(mKeepKind)
+		l.say(mWaiting, "{q}", questionText(bq))
+		l.note("a rude message; back to " + bq.ID)
 	case verdict == answer.NotAttempt && isDiscouraged(l.turn.Message):
 		// "I'm so stupid, I hate maths": a kind word first, then help.
 		l.encourage(q, bq)
@@ -880,6 +884,11 @@ func (l *lesson) atStep() {
 		// what to go over, rather than the same part a third time.
 		l.say(mNotReady)
 		l.note("not ready to go on")
+	case rude(msg):
+		// "you are stupid": calm, and the lesson waits for a go-ahead.
+		l.say(mKeepKind)
+		l.say(mRedirectLesson, "{title}", lowerFirst(st.Title))
+		l.note("a rude message")
 	case wantsPractice.MatchString(msg) && l.morePractice():
 	case bareWhy(msg) && (l.why() || l.repeat()):
 		// "Why?" asks about the part just said, not to go on.

@@ -343,7 +343,7 @@ func isNo(msg string) bool {
 // hard?") or a negation before the words ("that wasn't so hard", "I don't
 // hate maths") is neither.
 func discouraged(msg string) (self, task bool) {
-	if isQuestion(msg) {
+	if isQuestion(msg) || rude(msg) {
 		return false, false
 	}
 	// Each clause on its own: in "no, I'm so stupid" the "no" negates
@@ -378,6 +378,13 @@ func discouraged(msg string) (self, task bool) {
 
 // clauseSplit splits a message into its clauses.
 var clauseSplit = regexp.MustCompile(`[.;!]+`)
+
+// rude reports whether a message insults the tutor: "you are stupid",
+// "shut up", "I hate you". (Calling oneself stupid is discouraged.)
+func rude(msg string) bool { return rudeWords.MatchString(msg) }
+
+var rudeWords = regexp.MustCompile(`(?i)\b(?:you(?:'re|\s+are|r)?|u\s+r|ur|this\s+(?:bot|app|tutor)\s+is)\s+(?:so\s+|such\s+an?\s+|a\s+|an\s+|the\s+)?(?:stupid|dumb|idiot|useless|annoying|rubbish|trash|worst|bakwas|pagal)\b|` +
+	`\bshut\s+up\b|\byou\s+suck\b|\bi\s+hate\s+(?:you|u)\b|\bchup\s+(?:raho|kar)\b`)
 
 // isDiscouraged reports whether msg is discouraged in either way.
 func isDiscouraged(msg string) bool {

@@ -1623,3 +1623,27 @@ func TestEquationsInALesson(t *testing.T) {
 		t.Errorf("\"Solve 4x - 7 = 29.\" is to come: %q", x.text())
 	}
 }
+
+// An insult to the tutor gets a calm word and the lesson waits (between
+// parts) or the question stands; calling oneself stupid is discouragement,
+// not rudeness.
+func TestRude(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingFractions), "rude", tutor.ModeTeachMe)
+	d.say("yes")
+	x := d.say("you are stupid")
+	if !says(x.text(), mKeepKind) || says(x.text(), mChinUp) || x.after.CurrentStep != x.before.CurrentStep {
+		t.Errorf("\"you are stupid\" between parts: %q", x.text())
+	}
+	d.until(12, func() bool { return d.state.LastQuestion != nil })
+	q := d.state.LastQuestion
+	x = d.say("shut up")
+	if !says(x.text(), mKeepKind) || !strings.Contains(x.text(), q.QuestionText) || d.state.LastQuestion.WrongAttempts != 0 {
+		t.Errorf("\"shut up\" beside a question: %q", x.text())
+	}
+	for msg, want := range map[string]bool{"you are stupid": true, "ur so dumb": true, "shut up": true, "I hate you": true,
+		"I'm so stupid": false, "I hate maths": false, "are you a robot?": false} {
+		if got := rude(msg); got != want {
+			t.Errorf("rude(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
