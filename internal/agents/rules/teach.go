@@ -211,6 +211,13 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 			l.say(mTryAgain)
 			return
 		}
+	case spotted && did == addedBottoms:
+		// "4/6 + 1/6 = 5/12": the rule that sets it right is the clue.
+		l.say(mSpotted, "{did}", did)
+		l.add(sameSizeParts)
+		l.out.Clues = append(l.out.Clues, sameSizeParts)
+		l.say(mTryAgain)
+		return
 	case spotted:
 		l.say(mSpotted, "{did}", did)
 	case ev.Reason == answer.ReasonReversed && echo(ev.Extracted) != "":
@@ -389,7 +396,7 @@ func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping
 		return helping{}
 	}
 	for ; level <= tutor.MaxHints; level++ {
-		if h := hint(bq, level); !strings.Contains(given, h) {
+		if h := hint(bq, level); !strings.Contains(given, h) && !l.followed(h, bq) {
 			return helping{hint: h}
 		}
 	}
@@ -402,6 +409,25 @@ func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping
 		}
 	}
 	return helping{}
+}
+
+// followed reports whether the learner's message has done what hint h
+// says: it holds every value the hint names that the question does not
+// (its fractions and decimals, when it names any). "4/6 + 1/6 = 5/12" for
+// 2/3 + 1/6 has rewritten 2/3 as 4/6: the clue to do so would only repeat
+// it.
+func (l *lesson) followed(h string, bq tutor.BankQuestion) bool {
+	said, own := numbersOf(l.turn.Message), numbersOf(bq.Text)
+	var key []string
+	for _, n := range numbersOf(h) {
+		if !slices.Contains(own, n) && !slices.Contains(key, n) {
+			key = append(key, n)
+		}
+	}
+	if slices.ContainsFunc(key, func(n string) bool { return strings.ContainsAny(n, "/.") }) {
+		key = slices.DeleteFunc(key, func(n string) bool { return !strings.ContainsAny(n, "/.") })
+	}
+	return len(key) > 0 && !slices.ContainsFunc(key, func(n string) bool { return !slices.Contains(said, n) })
 }
 
 // inPhrase reports whether text holds a phrasing of move m with value in
@@ -505,6 +531,9 @@ func (l *lesson) shownAgain(q *tutor.Question, bq tutor.BankQuestion, ev answer.
 // give the answer away or the last reply named it already.
 func (l *lesson) spotted(q *tutor.Question, bq tutor.BankQuestion) (string, bool) {
 	if !bq.ShowsMisconception(l.turn.Message) {
+		if addsBottoms(l.turn.Message) && !strings.Contains(l.lastReply(), sameSizeParts) {
+			return addedBottoms, true
+		}
 		return "", false
 	}
 	did, ok := youDid(bq.Misconception)
@@ -513,6 +542,34 @@ func (l *lesson) spotted(q *tutor.Question, bq tutor.BankQuestion) (string, bool
 	}
 	return did, true
 }
+
+// addedBottoms and sameSizeParts name the commonest mistake with fractions
+// and the rule that sets it right.
+const (
+	addedBottoms  = "added the denominators as well as the numerators"
+	sameSizeParts = "When the denominators are the same, the parts are the same size: add only the numerators and keep the denominator."
+)
+
+// addsBottoms reports whether a message adds two fractions by adding their
+// numerators and their denominators: "4/6 + 1/6 = 5/12".
+func addsBottoms(msg string) bool {
+	for _, m := range fractionSum.FindAllStringSubmatch(msg, -1) {
+		var v [6]int
+		for i := range v {
+			n, err := strconv.Atoi(m[i+1])
+			if err != nil {
+				return false
+			}
+			v[i] = n
+		}
+		if v[4] == v[0]+v[2] && v[5] == v[1]+v[3] && v[1] > 0 && v[3] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var fractionSum = regexp.MustCompile(`(\d{1,6})\s*/\s*(\d{1,6})\s*\+\s*(\d{1,6})\s*/\s*(\d{1,6})\s*=\s*(\d{1,6})\s*/\s*(\d{1,6})`)
 
 // stepRight acknowledges a reply that is a right intermediate step rather
 // than the answer ("100" for one part of ₹900 shared 4 : 5, when Bina's

@@ -1647,3 +1647,22 @@ func TestRude(t *testing.T) {
 		}
 	}
 }
+
+// A clue the learner's working has already followed is not given again:
+// "4/6 + 1/6 = 5/12" for 2/3 + 1/6 has rewritten 2/3 as 4/6. (From a
+// maths teacher's testing.)
+func TestClueAlreadyFollowed(t *testing.T) {
+	d, bq := pendingOn(t, addingFractions, "unlike-3", 1) // the first hint given
+	x := d.say("4/6 + 1/6 = 5/12")
+	if strings.Contains(x.text(), bq.Hints[1]) || !strings.Contains(x.text(), addedBottoms) || !strings.Contains(x.text(), sameSizeParts) {
+		t.Errorf("4/6 + 1/6 = 5/12: want the denominators added named and set right, not the clue to rewrite 2/3 as 4/6: %q", x.text())
+	}
+	d, bq = pendingOn(t, addingFractions, "unlike-3", 1)
+	if x = d.say("5/9"); !strings.Contains(x.text(), bq.Hints[1]) {
+		t.Errorf("a wrong answer without that step should get the clue: %q", x.text())
+	}
+	d, bq = pendingOn(t, addingFractions, "mixed-1", 1)
+	if x = d.say("7/3 + 3/2 = 10/5"); strings.Contains(x.text(), bq.Hints[1]) {
+		t.Errorf("the clue to write 7/3 and 3/2 after using them: %q", x.text())
+	}
+}
