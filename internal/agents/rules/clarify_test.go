@@ -501,3 +501,25 @@ func TestStuckOnADoubt(t *testing.T) {
 		t.Errorf("reply %q; want the explanation of unlike fractions", x.text())
 	}
 }
+
+// A sentence of an answer that leans on the one before it comes with that
+// one, wherever it stands in the answer, and one that cannot have it is
+// left out. (A science teacher's testing found "they break free …" and
+// "… in this way." answered on their own.)
+func TestExplainKeepsContext(t *testing.T) {
+	states := sampleTopic(t, "science/states-of-matter/changes-of-state")
+	for q, want := range map[string][2]string{
+		"where do drops on a cold glass come from?": {"Condensation is the reverse of evaporation", "come from the air in this way"},
+		"what is melting point":                     {"When a solid is heated, its particles vibrate more and more.", "they break free of their fixed positions"},
+	} {
+		_, sents, ok := explain(states, withSolutions, q, 2, nil)
+		got := strings.Join(sents, " ")
+		if !ok || !strings.Contains(got, want[0]) || strings.Index(got, want[0]) > strings.Index(got, want[1]) {
+			t.Errorf("explain(%q) = %q; want %q before %q", q, sents, want[0], want[1])
+		}
+	}
+	_, sents, _ := explain(sampleTopic(t, photosynthesis), withSolutions, "what are the tiny pores in leaves called", 2, nil)
+	if len(sents) == 0 || strings.HasPrefix(sents[0], "Their cells") {
+		t.Errorf("an answer opening on a sentence that leans back: %q", sents)
+	}
+}

@@ -873,13 +873,32 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	if len(ranked) > 0 && ranked[0].w+ranked[0].n > 0 {
 		ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.w+r.n == 0 })
 	}
+	// A sentence leaning on the one before it ("This is called
+	// sublimation.", "It happens at any temperature, …") comes after that
+	// one: the best-ranked such sentence, wherever it stands, so that an
+	// answer grows by one sentence at most.
+	withPrev := -1
+	for _, r := range ranked {
+		prev := r.i - 1
+		if prev >= 0 && followsOn(p.sents[r.i]) && !slices.ContainsFunc(ranked, func(o scored) bool { return o.i == prev }) &&
+			(keep == nil || keep(p.sents[prev])) {
+			withPrev = r.i
+			break
+		}
+	}
+	// Another that leans back without its sentence before says too little
+	// on its own ("Their cells contain …"): left out, when others remain.
+	if rest := slices.DeleteFunc(slices.Clone(ranked), func(r scored) bool {
+		return r.i != withPrev && r.i > 0 && followsOn(p.sents[r.i]) &&
+			!slices.ContainsFunc(ranked, func(o scored) bool { return o.i == r.i-1 })
+	}); len(rest) > 0 {
+		ranked = rest
+	}
 	slices.SortFunc(ranked, func(a, b scored) int { return a.i - b.i })
 	var idx []int
-	for k, r := range ranked {
-		// An answer that would open with a sentence leaning on the one
-		// before it ("This is called sublimation.") opens with that one.
-		if prev := r.i - 1; k == 0 && prev >= 0 && followsOn(p.sents[r.i]) && (keep == nil || keep(p.sents[prev])) {
-			idx = append(idx, prev)
+	for _, r := range ranked {
+		if r.i == withPrev {
+			idx = append(idx, r.i-1)
 		}
 		idx = append(idx, r.i)
 	}
@@ -992,7 +1011,8 @@ func leansBack(sent string) bool {
 			return true
 		}
 	}
-	return false
+	// "… come from the air in this way."
+	return strings.Contains(" "+strings.Join(w, " ")+" ", " in this way ")
 }
 
 // followsOn reports whether a sentence cannot open an answer: it leans on
@@ -1013,7 +1033,9 @@ func followsOn(sent string) bool {
 	case "so", "therefore", "thus", "hence":
 		return true
 	}
-	if strings.HasSuffix(w[0], "ing") {
+	if strings.HasSuffix(w[0], "ing") || openingPhrase[w[0]] {
+		// "At a certain temperature, the melting point, they break free":
+		// a pronoun for a subject after the opening phrase.
 		clauses := strings.Split(sent, ",")
 		for _, c := range clauses[1:min(len(clauses), 4)] {
 			if cw := words(c); len(cw) > 0 && (cw[0] == "it" || cw[0] == "they") {
@@ -1023,6 +1045,10 @@ func followsOn(sent string) bool {
 	}
 	return false
 }
+
+// openingPhrase are the words that open a phrase before a sentence's
+// subject: "At a certain temperature, …", "When heated, …".
+var openingPhrase = wordSet("at in on when after before during as once with")
 
 // definingWords are the words of a question that asks what a word means
 // or what a thing is called.
