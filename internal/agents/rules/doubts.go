@@ -250,6 +250,11 @@ var everyday = map[string][]string{
 	"different bottoms": {"different denominators"}, "different bottom": {"different denominators"},
 	"same bottoms": {"same denominator"}, "same bottom": {"same denominator"},
 	"ingredients": {"takes in"}, "ingredient": {"takes in"},
+	// Signs said as operations: "why is minus times minus a plus?"
+	"minus times minus": {"same sign"}, "minus into minus": {"same sign"}, "minus times a minus": {"same sign"},
+	"negative times negative": {"same sign"}, "negative times a negative": {"same sign"}, "minus multiplied by minus": {"same sign"},
+	"minus times plus": {"signs are different"}, "minus into plus": {"signs are different"}, "plus times minus": {"signs are different"},
+	"a plus": {"positive"}, "a minus": {"negative"},
 	"need to make": {"takes in"}, "needs to make": {"takes in"}, "needed to make": {"takes in"},
 }
 
@@ -894,11 +899,21 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	}); len(rest) > 0 {
 		ranked = rest
 	}
+	// The sentence before may lean back in turn ("Each answer is 2 more
+	// than the one before, …" before "So when …"): it brings its own, and
+	// the answer is that thought alone.
+	from := withPrev - 1
+	if from > 0 && followsOn(p.sents[from]) && (keep == nil || keep(p.sents[from-1])) {
+		from--
+		ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.i != withPrev })
+	}
 	slices.SortFunc(ranked, func(a, b scored) int { return a.i - b.i })
 	var idx []int
 	for _, r := range ranked {
 		if r.i == withPrev {
-			idx = append(idx, r.i-1)
+			for i := from; i < r.i; i++ {
+				idx = append(idx, i)
+			}
 		}
 		idx = append(idx, r.i)
 	}
@@ -1011,8 +1026,10 @@ func leansBack(sent string) bool {
 			return true
 		}
 	}
-	// "… come from the air in this way."
-	return strings.Contains(" "+strings.Join(w, " ")+" ", " in this way ")
+	// "… come from the air in this way.", "Each answer is 2 more than the
+	// one before".
+	all := " " + strings.Join(w, " ") + " "
+	return strings.Contains(all, " in this way ") || strings.Contains(all, " the one before ")
 }
 
 // followsOn reports whether a sentence cannot open an answer: it leans on

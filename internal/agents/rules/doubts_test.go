@@ -63,7 +63,10 @@ func TestClarifyDoubtsFromTheLesson(t *testing.T) {
 		{addingIntegers, "how do I add -8 and 5?", []string{"to add a negative number, move left"}, nil},
 		{linearEquations, "how do I turn a word problem into an equation?", []string{"choose a letter for the unknown number"}, nil},
 		{multIntegers, "what is (-24) ÷ 6?", []string{"we get (-24) ÷ 6 = -4"}, nil},
-		{multIntegers, "why is a negative times a negative positive?", []string{"the product is positive"}, nil},
+		{multIntegers, "why is a negative times a negative positive?", []string{"Look at a pattern", "the product is positive"}, nil},
+		// Signs said as operations, and the pattern that shows why.
+		{multIntegers, "why is minus times minus a plus?", []string{"Look at a pattern", "(-1) × (-2) = 2"}, []string{"brackets first"}},
+		{multIntegers, "why is minus into minus plus?", []string{"Look at a pattern", "the product is positive"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.topic+"/"+tt.msg, func(t *testing.T) {
@@ -82,7 +85,7 @@ func TestClarifyDoubtsFromTheLesson(t *testing.T) {
 					t.Errorf("reply %q quotes %q", x.text(), n)
 				}
 			}
-			if leansBack(x.text()) || strings.HasPrefix(x.text(), "A common mistake") {
+			if leansBack(sentences(x.text())[0]) || strings.HasPrefix(x.text(), "A common mistake") {
 				t.Errorf("reply %q opens mid-thought or with a mistake", x.text())
 			}
 		})
