@@ -149,6 +149,21 @@ func asksMeaning(msg string) bool {
 // ("… is called the numerator", "Per cent means …", "Two numbers are
 // reciprocals of each other when …").
 func definesWord(sents []string, word string) bool {
+	def, ok := glossary[word]
+	if !ok {
+		return definesSpelling(sents, word)
+	}
+	// Any spelling of the word: "the HCF" defines "highest common
+	// factor".
+	for w, d := range glossary {
+		if d == def && definesSpelling(sents, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func definesSpelling(sents []string, word string) bool {
 	for _, s := range sents {
 		low := strings.ToLower(s)
 		for _, a := range []string{"", "the ", "a ", "an "} {

@@ -120,3 +120,24 @@ func TestDefinitionAfterThePartThatUsedIt(t *testing.T) {
 		t.Errorf("reply %q after %q", x.text(), last.text())
 	}
 }
+
+// A lesson sentence that says what a word is under another of its
+// spellings defines it: "The HCF (highest common factor) of two numbers
+// is …" defines "highest common factor", so the glossary's definition is
+// not said beside it.
+func TestDefinesWordAnySpelling(t *testing.T) {
+	sents := []string{"The HCF (highest common factor) of two numbers is the largest number that divides both of them."}
+	for _, w := range []string{"hcf", "highest common factor", "gcd"} {
+		if !definesWord(sents, w) {
+			t.Errorf("definesWord(%q) = false", w)
+		}
+	}
+	if definesWord(sents, "lcm") {
+		t.Error("definesWord(lcm) = true")
+	}
+	d := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/ratios-and-proportions"), "hcf-twice", tutor.ModeTeachMe)
+	d.say("ok")
+	if x := d.say("whats the highest common factor of 15 and 25?"); strings.Count(x.text(), "largest number that divides both") != 1 {
+		t.Errorf("the HCF said what it is twice: %q", x.text())
+	}
+}
