@@ -33,6 +33,15 @@ func TestAlsoWrong(t *testing.T) {
 	if got := alsoWrong(answer.Evaluate(exp, "carbon dioxide"), carbon, "c", "carbon dioxide"); got.Verdict != answer.Correct {
 		t.Errorf("right answer holding the wrong one: %s", got.Verdict)
 	}
+	// A comparison names the wrong value as the one compared with.
+	greater := &tutor.Topic{Questions: []tutor.BankQuestion{{ID: "cmp", Text: "Which is greater, -7 or -2?", Answer: "-2", Kind: "integer",
+		Misconception: "Thinks -7 is greater.", MisconceptionAnswers: []string{"-7"}}}}
+	for _, reply := range []string{"-7 < -2", "-2 > -7", "-2 is greater than -7"} {
+		res := judge(greater.Questions[0].Expected(), greater.Questions[0].Text, reply)
+		if got := alsoWrong(res, greater, "cmp", reply); got.Verdict != answer.Correct {
+			t.Errorf("%q: %s (%s), want correct", reply, got.Verdict, got.Reason)
+		}
+	}
 }
 
 // TestEchoed: repeating the question's value is not a partly right answer.

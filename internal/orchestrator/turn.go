@@ -596,12 +596,17 @@ func alsoWrong(res answer.Result, t *tutor.Topic, questionID, msg string) answer
 		return res
 	}
 	bq, ok := t.Question(questionID)
-	if !ok || !bq.ShowsMisconception(msg) || bq.ShowsMisconception(bq.Answer) {
+	if !ok || !bq.ShowsMisconception(msg) || bq.ShowsMisconception(bq.Answer) || comparesTwo.MatchString(msg) {
+		// "-7 < -2", "-2 is greater than -7": the wrong value named as
+		// the one compared with, not offered.
 		return res
 	}
 	res.Verdict, res.Reason = answer.NotAttempt, "hedged between two values"
 	return res
 }
+
+// comparesTwo finds a reply that compares two values.
+var comparesTwo = regexp.MustCompile(`(?i)[<>]|\b(?:greater|bigger|larger|more|less|smaller|lower|higher|warmer|colder)\s+than\b`)
 
 // checkSafety runs the safety agent on a learner's message (role
 // "student") or on a reply about to be sent (role "tutor") and logs the
