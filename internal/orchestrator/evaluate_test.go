@@ -149,3 +149,15 @@ func TestSignedFall(t *testing.T) {
 		t.Errorf("-15%% for a fall of 15%%: %+v", got)
 	}
 }
+
+// TestListedByNoun: a list labelled with the asking sentence's noun gives
+// the answer by that label ("the son is 8"), not its first value.
+func TestListedByNoun(t *testing.T) {
+	q := "Ravi is 4 times as old as his son. In 16 years, Ravi will be twice as old as his son. How old is the son now?"
+	checkJudge(t, []judgeCase{
+		{q, "8", "Ravi is 32 and the son is 8", answer.Correct},
+		{q, "8", "the son is 8 and Ravi is 32", answer.Correct},
+		{q, "8", "Ravi is 8 and the son is 32", answer.Incorrect},
+		{q, "8", "32 and 8", answer.NotAttempt},
+	})
+}

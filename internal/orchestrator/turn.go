@@ -558,18 +558,42 @@ func questionNames(question string) (names, asked map[string]bool) {
 	names, asked = map[string]bool{}, map[string]bool{}
 	sentences := answer.SplitSentences(question)
 	for k, sent := range sentences {
+		last := k == len(sentences)-1 && k > 0
 		for i, w := range strings.Fields(sent.Text) {
 			w = bareWord(w)
-			if i == 0 || w == "" || !unicode.IsUpper([]rune(w)[0]) {
+			if w == "" {
+				continue
+			}
+			capital := i > 0 && unicode.IsUpper([]rune(w)[0])
+			// The asking sentence's nouns named before too: "son" in "…
+			// as old as his son. How old is the son now?".
+			noun := last && !capital && len(w) >= 3 && !askingWords[strings.ToLower(w)] && containsWord(question[:sent.Start], w)
+			if !capital && !noun {
 				continue
 			}
 			names[w] = true
-			if k == len(sentences)-1 && k > 0 && strings.Contains(question[:sent.Start], w) {
+			if last && strings.Contains(question[:sent.Start], w) {
 				asked[w] = true
 			}
 		}
 	}
 	return names, asked
+}
+
+// askingWords frame a question rather than name what it asks about.
+var askingWords = map[string]bool{"how": true, "what": true, "which": true, "the": true, "now": true, "old": true,
+	"many": true, "much": true, "does": true, "did": true, "will": true, "get": true, "has": true, "have": true,
+	"are": true, "was": true, "were": true, "and": true, "its": true, "his": true, "her": true, "their": true,
+	"then": true, "after": true, "before": true, "each": true, "number": true, "rupees": true, "years": true}
+
+// containsWord reports whether text holds w as a whole word.
+func containsWord(text, w string) bool {
+	for _, f := range strings.Fields(text) {
+		if bareWord(f) == w {
+			return true
+		}
+	}
+	return false
 }
 
 // echoed turns a partly right answer that only repeats the question's own
