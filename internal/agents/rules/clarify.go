@@ -41,6 +41,25 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		parts = append(parts, v.say(ack))
 		note = "acknowledged"
 	case isNo(msg) && !isQuestion(msg), unhelped(msg) && !asksMeaning(msg):
+		// The answer did not land: the school words it uses, then more
+		// of the explanation that answered the doubt, and only then the
+		// question of what is unclear.
+		last := lastTeacher(t.State)
+		again := opensWith(last, mOtherWay) || opensWith(last, mPutAnotherWay)
+		if defs := wordsUsed(sentences(last), sentences(last), t.Topic.Subject, 2); !again && len(defs) > 0 {
+			parts = append(parts, v.say(mOtherWay))
+			parts = append(parts, defs...)
+			parts = append(parts, v.say(mHelps))
+			note = "the answer did not help; explained its words"
+			break
+		}
+		if _, more, ok := followUp(t); ok && len(more) > 0 && !opensWith(last, mPutAnotherWay) {
+			parts = append(parts, v.say(mPutAnotherWay))
+			parts = append(parts, more...)
+			parts = append(parts, v.say(mHelps))
+			note = "the answer did not help; explained more"
+			break
+		}
 		parts = append(parts, v.say(mUnclear))
 		note = "the answer did not help; asked what is unclear"
 	case !asksAbout(msg):
@@ -138,6 +157,26 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	out.TurnSummary = cut("Doubts: "+note, 80)
 	out.Reasoning = "Rules engine: " + note + "."
 	return out
+}
+
+// opensWith reports whether text opens with a phrasing of move m.
+func opensWith(text string, m move) bool {
+	for _, p := range phrasebook[m] {
+		if opening, _, _ := strings.Cut(p, "{"); opening != "" && strings.HasPrefix(text, opening) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastTeacher returns the tutor's last message, "" when there is none.
+func lastTeacher(s tutor.State) string {
+	for i := len(s.History) - 1; i >= 0; i-- {
+		if s.History[i].Role == tutor.RoleTeacher {
+			return s.History[i].Content
+		}
+	}
+	return ""
 }
 
 // followUp answers a question that names nothing ("why?", "how come?",

@@ -225,13 +225,30 @@ func TestClarifyThanks(t *testing.T) {
 	}
 }
 
+// An answer that did not help is explained again, with the school words
+// it uses and then more of the lesson, each once; only then is the
+// learner asked which part is unclear. Nothing is said twice.
 func TestClarifyUnhelpedAsksWhichPart(t *testing.T) {
 	topic := sampleTopic(t, photosynthesis)
 	for _, msg := range []string{"that didn't help", "i still dont get it", "not really"} {
 		d := newDriver(t, topic, "doubts-unhelped", tutor.ModeClarify)
 		d.say("what are stomata?")
-		if x := d.say(msg); !strings.Contains(strings.ToLower(x.text()), "which part") || x.reply.Output.SessionComplete {
-			t.Errorf("%q: %q", msg, x.text())
+		x := d.say(msg)
+		if !says(x.text(), mOtherWay) && !says(x.text(), mPutAnotherWay) || !says(x.text(), mHelps) || x.reply.Output.SessionComplete {
+			t.Errorf("%q: want it explained again, got %q", msg, x.text())
+		}
+		seen := map[string]bool{x.text(): true}
+		for range 3 {
+			if x = d.say(msg); strings.Contains(strings.ToLower(x.text()), "which part") {
+				break
+			}
+			if seen[x.text()] {
+				t.Errorf("%q: said again: %q", msg, x.text())
+			}
+			seen[x.text()] = true
+		}
+		if !strings.Contains(strings.ToLower(x.text()), "which part") {
+			t.Errorf("%q four times: never asked which part is unclear (last %q)", msg, x.text())
 		}
 	}
 	for _, c := range phrasebook[mClosure] {

@@ -102,6 +102,8 @@ const (
 	mTricky         // after the words of a piece: asks what is still unclear
 	mWhy            // a bare "why?" about a piece: before the sentence that gives the reason
 	mKeepKind       // a learner who insults the tutor: calm, then back to work
+	mPutAnotherWay  // an answer that did not help: before more of the explanation
+	mHelps          // after explaining again: asks whether it helped
 
 	moveCount // the number of moves, not a move
 )
@@ -474,12 +476,20 @@ var phrasebook = map[move][]string{
 		"I've no more questions on {concept} just now. Shall we move on?",
 	},
 	mOtherWay: {
-		"Let's take the words in it one at a time{name}.",
-		"Let's look at the words it uses first{name}.",
+		"Let's take the key words one at a time{name}.",
+		"Here's what some of the words mean{name}.",
 	},
 	mTricky: {
 		"Which bit is still tricky? Ask me about it, or say \"go on\" when you're ready.",
 		"Is there a word or a step that's still unclear? Ask away, or say \"go on\" to carry on.",
+	},
+	mHelps: {
+		"Does that help{name}?",
+		"Is that clearer now?",
+	},
+	mPutAnotherWay: {
+		"Let me put it another way{name}.",
+		"Here's a bit more that may help.",
 	},
 	mKeepKind: {
 		"I'm here to help you learn{name}, so let's keep things kind.",

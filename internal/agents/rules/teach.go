@@ -890,16 +890,7 @@ func (l *lesson) giveClue(q *tutor.Question, bq tutor.BankQuestion, intro move) 
 }
 
 // lastSaid reports whether the tutor's last reply opened with move m.
-func (l *lesson) lastSaid(m move) bool {
-	last := l.lastReply()
-	for _, p := range phrasebook[m] {
-		opening, _, _ := strings.Cut(p, "{")
-		if opening != "" && strings.HasPrefix(last, opening) {
-			return true
-		}
-	}
-	return false
-}
+func (l *lesson) lastSaid(m move) bool { return opensWith(l.lastReply(), m) }
 
 // offeredToGoOn reports whether the last reply ended by asking to go on to
 // something new ("Shall we move on to …?", "Ready for a quick question on
