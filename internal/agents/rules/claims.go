@@ -497,7 +497,8 @@ func percentChange(msg string) (string, bool) {
 	}
 	pct := new(big.Rat).Quo(diff, a)
 	from, to, change := ratString(a), ratString(b), ratString(diff)
-	worked := "the change is " + change + ", and " + change + " ÷ " + from + " = " + percentString(pct)
+	// "10 ÷ 60 = 1/6 = about 16.67%": the fraction, then the percentage.
+	worked := "the change is " + change + ", and " + change + " ÷ " + from + " = " + fractionString(pct) + " = " + percentString(pct)
 	rest := msg[:m[0]] + " " + msg[m[1]:]
 	c := claimedPercent.FindStringSubmatch(rest)
 	if c == nil {
@@ -529,7 +530,7 @@ func percentChange(msg string) (string, bool) {
 		return "Yes, to " + places + ": " + worked + ".", true
 	case x.Cmp(new(big.Rat).Quo(diff, b)) == 0:
 		return "Not quite: the change is compared with the amount you start from, " + from + ": " + change + " ÷ " + from + " = " +
-			percentString(pct) + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
+			fractionString(pct) + " = " + percentString(pct) + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
 	}
 	return "Not quite: " + worked + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
 }
@@ -634,7 +635,7 @@ func percentOf(msg string) (string, bool) {
 		return "", false
 	}
 	v := new(big.Rat).Quo(a, b)
-	return ratString(a) + " ÷ " + ratString(b) + " = " + ratString(v) + ", so " + ratString(a) + " is " + percentString(v) + " of " + ratString(b) + ".", true
+	return ratString(a) + " ÷ " + ratString(b) + " = " + fractionString(v) + " = " + percentString(v) + ", so " + ratString(a) + " is " + percentString(v) + " of " + ratString(b) + ".", true
 }
 
 var whatPercent = regexp.MustCompile(`(?i)\bwhat\s+(?:percent|percentage|per\s?cent|%)\s+(?:is|of)\s+(\d[\d,]*(?:\.\d+)?)\s+(?:is\s+)?(?:of|out\s+of|from)\s+(\d[\d,]*(?:\.\d+)?)|` +

@@ -108,14 +108,14 @@ func TestWorked(t *testing.T) {
 		{"minus 3 into minus 4 is 12?", "Yes: -3 × (-4) = 12."},
 		{"simplify 12:18", "12 : 18 = 2 : 3 in its simplest form (both divided by 6, their HCF)."},
 		{"what is 12:18 in simplest form", "12 : 18 = 2 : 3 in its simplest form (both divided by 6, their HCF)."},
-		{"what percent is 45 of 60", "45 ÷ 60 = 0.75, so 45 is 75% of 60."},
+		{"what percent is 45 of 60", "45 ÷ 60 = 3/4 = 75%, so 45 is 75% of 60."},
 		{"can i write 17/12 as mixed fraction", "17/12 = 1 5/12."},
-		{"so from 60 to 50 is a 20% decrease?", "Not quite: the change is compared with the amount you start from, 60: 10 ÷ 60 = about 16.67%, so it is a decrease of about 16.67%, not 20%."},
-		{"from 60 to 50 is a decrease of 10 percent?", "Not quite: the change is 10, and 10 ÷ 60 = about 16.67%, so it is a decrease of about 16.67%, not 10%."},
-		{"from 60 to 50 is a 17% drop?", "Yes, to the nearest whole number: the change is 10, and 10 ÷ 60 = about 16.67%."},
-		{"from 60 to 50 is a 16.67% increase?", "Not quite: from 60 to 50 is a decrease: the change is 10, and 10 ÷ 60 = about 16.67%."},
-		{"what is the percentage increase from 400 to 500?", "From 400 to 500 the change is 100, and 100 ÷ 400 = 25%: an increase of 25%."},
-		{"price went up from 40 to 50, is it 25% more?", "Yes: the change is 10, and 10 ÷ 40 = 25%, so it is an increase of 25%."},
+		{"so from 60 to 50 is a 20% decrease?", "Not quite: the change is compared with the amount you start from, 60: 10 ÷ 60 = 1/6 = about 16.67%, so it is a decrease of about 16.67%, not 20%."},
+		{"from 60 to 50 is a decrease of 10 percent?", "Not quite: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%, so it is a decrease of about 16.67%, not 10%."},
+		{"from 60 to 50 is a 17% drop?", "Yes, to the nearest whole number: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%."},
+		{"from 60 to 50 is a 16.67% increase?", "Not quite: from 60 to 50 is a decrease: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%."},
+		{"what is the percentage increase from 400 to 500?", "From 400 to 500 the change is 100, and 100 ÷ 400 = 1/4 = 25%: an increase of 25%."},
+		{"price went up from 40 to 50, is it 25% more?", "Yes: the change is 10, and 10 ÷ 40 = 1/4 = 25%, so it is an increase of 25%."},
 	} {
 		got, ok := worked(tc.msg)
 		if !ok || got != tc.want {

@@ -620,6 +620,11 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 func (l *lesson) rightWorking(bq tutor.BankQuestion) bool {
 	msg := l.turn.Message
 	what, ok := sameSolution(msg, bq)
+	if ok && slices.ContainsFunc(mathRuns(msg), isAssignment) {
+		// "x/3 = 6 so x = 2?": a right step, then an answer, which
+		// counts.
+		return false
+	}
 	if !ok {
 		calc, worked := worked(msg)
 		claim, isYes := strings.CutPrefix(calc, "Yes: ")
@@ -627,6 +632,11 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion) bool {
 			!slices.ContainsFunc(numbersOf(claim), func(n string) bool {
 				return slices.Contains(numbersOf(bq.Text), n) || slices.Contains(numbersOf(bq.Solution), n)
 			}) {
+			return false
+		}
+		// "4x2 = 8 and 4x9=36 so 8/36?": the working goes on to an
+		// answer of its own, which counts.
+		if ns := numbersOf(msg); len(ns) > 0 && !slices.Contains(numbersOf(claim), ns[len(ns)-1]) {
 			return false
 		}
 		what = strings.TrimSuffix(claim, ".")

@@ -1606,6 +1606,16 @@ func TestRightWorking(t *testing.T) {
 			t.Errorf("%q: a right step? %q", m, x.text())
 		}
 	}
+	// Right working that goes on to a wrong answer is a wrong answer.
+	for _, c := range [][3]string{
+		{"mathematics/fractions/multiplying-fractions", "whole-1", "4x2 = 8 and 4x9=36 so 8/36?"},
+		{one, "bracket-1", "x/3 = 6 so x = 2?"},
+	} {
+		d, _ := pendingOn(t, c[0], c[1], 0)
+		if x := d.say(c[2]); says(x.text(), mStepRight) || d.state.LastQuestion == nil || d.state.LastQuestion.WrongAttempts != 1 {
+			t.Errorf("%q: want a wrong answer, got %q", c[2], x.text())
+		}
+	}
 }
 
 // An equation a learner asks to solve in a lesson is solved, unless it is
