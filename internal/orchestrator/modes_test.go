@@ -185,6 +185,21 @@ func TestExamAnswerRequest(t *testing.T) {
 	}
 }
 
+// TestExamAsides: on a question answered in words, a hint asked for, a
+// question about another question and a passing mood are no answers: the
+// question stands, unjudged.
+func TestExamAsides(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, "science/nutrition-in-plants/photosynthesis", tutor.ModeExam)
+	id := c.Session.Row.ID
+	for _, msg := range []string{"hint pls", "lol this is dumb", "was my answer to question 1 right?", "can i go back to question 1, i meant -3", "whatever"} {
+		r := f.turn(t, id, msg)
+		if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil {
+			t.Fatalf("%q was judged as an answer to %q: idx %d, question %+v", msg, st.ExamQuestions[0].QuestionText, st.ExamCurrentIdx, st.ExamQuestions[0])
+		}
+	}
+}
+
 // TestExamHedge: an exam answer that offers two values is neither judged
 // nor left with "Let's stay with the exam": the learner is asked for one
 // final answer and the question stands.

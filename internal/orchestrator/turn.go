@@ -372,10 +372,15 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
 			q := s.ExamQuestions[s.ExamCurrentIdx]
 			res := echoed(alsoWrong(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
-			if res.Verdict == answer.NotAttempt && examAttempt(msg, res) {
+			switch {
+			case res.Verdict == answer.NotAttempt && examAttempt(msg, res):
 				// "boiling" for a temperature, "A" for a word: an answer,
 				// of the wrong kind, not a message to ask again after.
 				res = answer.Result{Kind: res.Kind, Verdict: answer.Incorrect, Extracted: strings.TrimSpace(msg), Reason: "not an answer of the kind asked"}
+			case (res.Verdict == answer.Incorrect || res.Verdict == answer.Partial) && examAside(msg):
+				// "hint pls", "lol this is dumb" to a question whose
+				// answer is words: no answer, whatever its words.
+				res = answer.Result{Kind: res.Kind, Verdict: answer.NotAttempt, Reason: "no answer in the reply"}
 			}
 			return res
 		}
@@ -402,7 +407,29 @@ func examAttempt(msg string, res answer.Result) bool {
 	return true
 }
 
+// examAside reports whether a short exam reply is about the exam, a
+// request or a mood rather than an answer: a hint asked for, the answer
+// asked for, a question about another question, "lol this is dumb".
+func examAside(msg string) bool {
+	ws := strings.Fields(strings.ToLower(msg))
+	if len(ws) == 0 || len(ws) > 8 {
+		return false
+	}
+	if tutor.AsksForAnswer(msg) || answer.RefersBack(msg) {
+		return true
+	}
+	for _, w := range ws {
+		if w = strings.Trim(w, ".,!?'\""); notAttempts[w] || moods[w] {
+			return len(ws) <= 4
+		}
+	}
+	return false
+}
+
 var (
+	// moods are words of a learner's mood about the exam, not of an
+	// answer.
+	moods = wordSet("lol", "dumb", "stupid", "boring", "bored", "whatever", "hate", "ugh", "meh", "idiot")
 	// openers start a message that asks or greets rather than answers.
 	openers = wordSet("can", "could", "may", "should", "is", "are", "do", "does", "what", "whats", "why", "how",
 		"which", "where", "who", "when", "ok", "okay", "yes", "no", "hmm", "um", "wait", "hi", "hello", "please", "pls")

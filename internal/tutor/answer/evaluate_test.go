@@ -852,6 +852,8 @@ func TestEvaluateQuestionBack(t *testing.T) {
 		{"the previous question", Expected{Answer: "7"}, "for the previous question I meant 7", NotAttempt, ""},
 		{"back to the first one", Expected{Answer: "4"}, "can we go back to the first question? it was 4", NotAttempt, ""},
 		{"last step, not question", Expected{Answer: "4"}, "in the last step I got 4", Correct, "4"},
+		{"question by number", Expected{Answer: "-3"}, "can i go back to question 1, i meant -3", NotAttempt, ""},
+		{"answer to question n", Expected{Answer: "5"}, "was my answer to question 1 right? 5", NotAttempt, ""},
 	})
 	for _, tc := range []struct {
 		reply string
