@@ -30,7 +30,8 @@ import (
 // or brackets expanded in one unknown (see collected), a linear equation
 // in one unknown solved (see solved), or a calculation. Changes in per
 // cent ("from 60 to 50 is a 20% decrease?"), one amount as a percentage of
-// another, ratios to simplify and mixed numbers are worked too, and
+// another, ratios to simplify, mixed numbers and amounts in other units
+// ("2 m is 200 cm?") are worked too, and
 // operations said in words ("-20 divided by 4", "minus into minus") are
 // read as symbols.
 // Numbers that are no sums are left alone:
@@ -209,7 +210,7 @@ func claimedValue(runs [][]mathToken, eq int, name string) (*big.Rat, bool) {
 var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?[a-z]\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?[a-z]\b|value\s+of\s+[a-z]\b)|\b[a-z]\s*=\s*\?`)
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf}
+var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf, converts}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -640,6 +641,94 @@ func percentOf(msg string) (string, bool) {
 
 var whatPercent = regexp.MustCompile(`(?i)\bwhat\s+(?:percent|percentage|per\s?cent|%)\s+(?:is|of)\s+(\d[\d,]*(?:\.\d+)?)\s+(?:is\s+)?(?:of|out\s+of|from)\s+(\d[\d,]*(?:\.\d+)?)|` +
 	`\b(\d[\d,]*(?:\.\d+)?)\s+is\s+what\s+(?:percent|percentage|per\s?cent|%)\s+of\s+(\d[\d,]*(?:\.\d+)?)`)
+
+// converts checks "2 m is 200 cm right?" and answers "how many cm are in
+// 2 m?": an amount in one unit written in another of the same measure.
+func converts(msg string) (string, bool) {
+	if m := unitClaim.FindStringSubmatch(msg); m != nil {
+		a, ua, okA := amountIn(m[1], m[2])
+		b, ub, okB := amountIn(m[3], m[4])
+		if !okA || !okB || ua.measure != ub.measure || ua.per.Cmp(ub.per) == 0 {
+			return "", false
+		}
+		from, to := m[1]+" "+m[2], m[3]+" "+m[4] // as the learner wrote them
+		in := new(big.Rat).Quo(a, ub.per)        // a in b's unit
+		if a.Cmp(b) == 0 {
+			return "Yes: " + from + " = " + to + ".", true
+		}
+		return "Not quite: " + from + " = " + ub.amount(in) + ", not " + to + ".", true
+	}
+	if m := howManyIn.FindStringSubmatch(msg); m != nil {
+		ub, ok := measures[strings.ToLower(m[1])]
+		a, ua, okA := amountIn(m[2], m[3])
+		if !ok || !okA || ua.measure != ub.measure || ua.per.Cmp(ub.per) == 0 {
+			return "", false
+		}
+		return m[2] + " " + m[3] + " = " + ub.amount(new(big.Rat).Quo(a, ub.per)) + ".", true
+	}
+	return "", false
+}
+
+// unit is a unit of measure: how many of its measure's smallest unit it
+// holds, and its name as the reply writes it.
+type unit struct {
+	measure, name string
+	per           *big.Rat
+}
+
+// amount writes v of the unit: "200 cm", "1 hour", "90 minutes".
+func (u unit) amount(v *big.Rat) string {
+	name := u.name
+	if v.Cmp(big.NewRat(1, 1)) == 0 && len(name) > 2 {
+		name = strings.TrimSuffix(name, "s")
+	}
+	return ratString(v) + " " + name
+}
+
+// amountIn reads "2" "m" as 2 m, in the measure's smallest unit.
+func amountIn(n, u string) (*big.Rat, unit, bool) {
+	v, ok := new(big.Rat).SetString(n)
+	un, known := measures[strings.ToLower(u)]
+	if !ok || !known {
+		return nil, unit{}, false
+	}
+	return v.Mul(v, un.per), un, true
+}
+
+// measures are the units a doubt converts between, by spelling.
+var measures = func() map[string]unit {
+	m := map[string]unit{}
+	for _, u := range []struct {
+		measure, name string
+		per           int64
+		spellings     string
+	}{
+		{"length", "km", 1000000, "km kilometre kilometres kilometer kilometers"},
+		{"length", "m", 1000, "m metre metres meter meters"},
+		{"length", "cm", 10, "cm centimetre centimetres centimeter centimeters"},
+		{"length", "mm", 1, "mm millimetre millimetres millimeter millimeters"},
+		{"mass", "kg", 1000, "kg kilogram kilograms kgs"},
+		{"mass", "g", 1, "g gram grams gm gms"},
+		{"volume", "l", 1000, "l litre litres liter liters"},
+		{"volume", "ml", 1, "ml millilitre millilitres milliliter milliliters"},
+		{"time", "hours", 3600, "hour hours hr hrs h"},
+		{"time", "minutes", 60, "minute minutes min mins"},
+		{"time", "seconds", 1, "second seconds sec secs s"},
+		{"money", "rupees", 100, "rupee rupees rs"},
+		{"money", "paise", 1, "paise paisa"},
+	} {
+		for _, sp := range strings.Fields(u.spellings) {
+			m[sp] = unit{u.measure, u.name, big.NewRat(u.per, 1)}
+		}
+	}
+	return m
+}()
+
+var (
+	unitWord  = `([a-z]+)\b`
+	unitClaim = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*` + unitWord + `\s+(?:is|are|=|equals|makes|means)\s+(\d+(?:\.\d+)?)\s*` + unitWord)
+	howManyIn = regexp.MustCompile(`(?i)\bhow\s+many\s+([a-z]+)\s+(?:are\s+|is\s+)?(?:there\s+)?in\s+(?:a\s+|an\s+)?(\d+(?:\.\d+)?)\s*` + unitWord)
+)
 
 // claimed writes the claimed side of an equation: a number as the learner
 // wrote it ("6/15", not 2/5), a sum by its value (7 for "3 + 4").

@@ -110,6 +110,13 @@ func TestWorked(t *testing.T) {
 		{"what is 12:18 in simplest form", "12 : 18 = 2 : 3 in its simplest form (both divided by 6, their HCF)."},
 		{"what percent is 45 of 60", "45 ÷ 60 = 3/4 = 75%, so 45 is 75% of 60."},
 		{"can i write 17/12 as mixed fraction", "17/12 = 1 5/12."},
+		// Units of the same measure.
+		{"2 m is 200 cm right?", "Yes: 2 m = 200 cm."},
+		{"so 2 m = 20 cm?", "Not quite: 2 m = 200 cm, not 20 cm."},
+		{"how many cm in 2 m?", "2 m = 200 cm."},
+		{"how many grams are in 1.5 kg", "1.5 kg = 1500 g."},
+		{"how many hours in 60 minutes", "60 minutes = 1 hour."},
+		{"5 rupees is 500 paise", "Yes: 5 rupees = 500 paise."},
 		{"so from 60 to 50 is a 20% decrease?", "Not quite: the change is compared with the amount you start from, 60: 10 ÷ 60 = 1/6 = about 16.67%, so it is a decrease of about 16.67%, not 20%."},
 		{"from 60 to 50 is a decrease of 10 percent?", "Not quite: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%, so it is a decrease of about 16.67%, not 10%."},
 		{"from 60 to 50 is a 17% drop?", "Yes, to the nearest whole number: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%."},
@@ -131,7 +138,9 @@ func TestWorked(t *testing.T) {
 		"in 5x + 3 = 2x + 18 why do we subtract 2x?", "is 2x + 3x = 20 hard?",
 		"what is x squared, x times x", "is 2x/x = 2",
 		// Ranges, not changes in per cent.
-		"how do I go from 3 to 4 percent", "from 1 to 10 how many are even?"} {
+		"how do I go from 3 to 4 percent", "from 1 to 10 how many are even?",
+		// No units, or units of different measures.
+		"3 apples is 5 pears", "2 m is 3 kg"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
 		}

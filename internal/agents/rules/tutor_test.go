@@ -1585,6 +1585,7 @@ func TestRightWorking(t *testing.T) {
 		{both, "fraction-1", []string{"so 3x + 2x = 90?"}, "3x + 2x = 90", 1},
 		{one, "twostep-2", []string{"so first 3m = 2 - 11 which is -9, right?"}, "3m = 2 - 11", 1},
 		{one, "word-3", []string{"is the equation x + x+1 + x+2 = 51?"}, "x + x + 1 + x + 2 = 51", 1},
+		{ratios, "ratio-2", []string{"2 m is 200 cm right?"}, "2 m = 200 cm", 1},
 	} {
 		d, _ := pendingOn(t, c.key, c.id, 0)
 		var x exchange
