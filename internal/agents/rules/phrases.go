@@ -104,6 +104,7 @@ const (
 	mKeepKind       // a learner who insults the tutor: calm, then back to work
 	mPutAnotherWay  // an answer that did not help: before more of the explanation
 	mHelps          // after explaining again: asks whether it helped
+	mBored          // a learner who finds the lesson dull: then on, briskly
 
 	moveCount // the number of moves, not a move
 )
@@ -482,6 +483,10 @@ var phrasebook = map[move][]string{
 	mTricky: {
 		"Which bit is still tricky? Ask me about it, or say \"go on\" when you're ready.",
 		"Is there a word or a step that's still unclear? Ask away, or say \"go on\" to carry on.",
+	},
+	mBored: {
+		"Fair enough{name}; let's keep it moving.",
+		"Let's pick up the pace then{name}.",
 	},
 	mHelps: {
 		"Does that help{name}?",

@@ -46,6 +46,10 @@ func (l *lesson) pending() {
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
+	case verdict == answer.NotAttempt && bored(l.turn.Message):
+		l.say(mBored)
+		l.say(mWaiting, "{q}", questionText(bq))
+		l.note("a bored learner; back to " + bq.ID)
 	case verdict == answer.NotAttempt && rude(l.turn.Message):
 		l.say(mKeepKind)
 		l.say(mWaiting, "{q}", questionText(bq))
@@ -947,6 +951,12 @@ func (l *lesson) atStep() {
 		l.say(mKeepKind)
 		l.say(mRedirectLesson, "{title}", lowerFirst(st.Title))
 		l.note("a rude message")
+	case bored(msg):
+		// "this is boring": on, briskly.
+		l.note("a bored learner")
+		l.step(l.v.say(mBored))
+	case asksThatMeans(msg) && (l.meaning() || l.repeat()):
+		// "what does that mean?": the words of the part just said.
 	case wantsPractice.MatchString(msg) && l.morePractice():
 	case bareWhy(msg) && (l.why() || l.repeat()):
 		// "Why?" asks about the part just said, not to go on.
@@ -1255,6 +1265,26 @@ func (l *lesson) otherWay() bool {
 	l.add(defs...)
 	l.say(mTricky)
 	l.note("still lost; explained the words of the part")
+	return true
+}
+
+// meaning answers "what does that mean?" about the piece of an
+// explanation shown last with what the school words it uses mean (see
+// wordsUsed), and reports whether it has any.
+func (l *lesson) meaning() bool {
+	piece, step, ok := l.lastPiece()
+	if !ok {
+		return false
+	}
+	defs := wordsUsed(piece, step, l.topic.Subject, 2)
+	if len(defs) == 0 {
+		return false
+	}
+	l.out.Intent = tutor.IntentConfusion
+	l.say(mOtherWay)
+	l.add(defs...)
+	l.say(mMore)
+	l.note("explained the words of the part")
 	return true
 }
 

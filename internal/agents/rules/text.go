@@ -343,7 +343,7 @@ func isNo(msg string) bool {
 // hard?") or a negation before the words ("that wasn't so hard", "I don't
 // hate maths") is neither.
 func discouraged(msg string) (self, task bool) {
-	if isQuestion(msg) || rude(msg) {
+	if isQuestion(msg) || rude(msg) || bored(msg) {
 		return false, false
 	}
 	// Each clause on its own: in "no, I'm so stupid" the "no" negates
@@ -385,6 +385,25 @@ func rude(msg string) bool { return rudeWords.MatchString(msg) }
 
 var rudeWords = regexp.MustCompile(`(?i)\b(?:you(?:'re|\s+are|r)?|u\s+r|ur|this\s+(?:bot|app|tutor)\s+is)\s+(?:so\s+|such\s+an?\s+|a\s+|an\s+|the\s+)?(?:stupid|dumb|idiot|useless|annoying|rubbish|trash|worst|bakwas|pagal)\b|` +
 	`\bshut\s+up\b|\byou\s+suck\b|\bi\s+hate\s+(?:you|u)\b|\bchup\s+(?:raho|kar)\b`)
+
+// bored reports whether a message only says the lesson is dull: "this is
+// boring", "this is stupid", "whatever", "I'm bored".
+func bored(msg string) bool { return boredWords.MatchString(strings.TrimSpace(msg)) }
+
+var boredWords = regexp.MustCompile(`(?i)^(?:(?:ugh|meh|lol|omg|so|and)[,.!]?\s+)*(?:` +
+	`(?:this|it|that|maths?|science|this\s+(?:lesson|topic|chapter))(?:\s+is|'s|\s+s)?\s+(?:so\s+|very\s+|really\s+|kinda\s+|soo+\s+)?(?:boring|stupid|dumb|pointless|useless|lame)|` +
+	`(?:i'?m|i\s+am|im)\s+(?:so\s+|very\s+|really\s+)?bored|whatever|meh|boring|so\s+boring)\s*[.!…]*$`)
+
+// asksThatMeans reports whether a message asks what the last thing said
+// means, naming no word: "what does that mean?", "meaning?".
+func asksThatMeans(msg string) bool {
+	switch strings.Join(words(msg), " ") {
+	case "what does that mean", "what does it mean", "what does this mean", "what is that", "meaning", "matlab",
+		"what does that even mean", "what is the meaning", "what that means":
+		return true
+	}
+	return false
+}
 
 // isDiscouraged reports whether msg is discouraged in either way.
 func isDiscouraged(msg string) bool {

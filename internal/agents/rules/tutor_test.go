@@ -1677,3 +1677,34 @@ func TestClueAlreadyFollowed(t *testing.T) {
 		t.Errorf("the clue to write 7/3 and 3/2 after using them: %q", x.text())
 	}
 }
+
+// "what does that mean?" about a part hears what its school words mean,
+// not the next part; a bored learner hears the lesson go on briskly, or
+// the question again, not "don't be hard on yourself".
+func TestThatMeansAndBored(t *testing.T) {
+	integers := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
+	d := newDriver(t, integers, "that-means", tutor.ModeTeachMe)
+	d.say("ok") // "Integers are the whole numbers together with their negatives …"
+	x := d.say("what does that mean?")
+	if !says(x.text(), mOtherWay) || !strings.Contains(x.text(), glossary["whole number"]) || x.after.CurrentStep != x.before.CurrentStep {
+		t.Errorf("\"what does that mean?\": %q", x.text())
+	}
+	d = newDriver(t, integers, "bored", tutor.ModeTeachMe)
+	first := d.say("ok").text()
+	x = d.say("this is boring")
+	if !says(x.text(), mBored) || says(x.text(), mChinUp) || strings.Contains(x.text(), first) {
+		t.Errorf("\"this is boring\" between parts: want the lesson to go on, got %q", x.text())
+	}
+	d.until(12, func() bool { return d.state.LastQuestion != nil })
+	q := d.state.LastQuestion
+	x = d.say("this is stupid")
+	if !says(x.text(), mBored) || says(x.text(), mChinUp) || !strings.Contains(x.text(), q.QuestionText) || d.state.LastQuestion.WrongAttempts != 0 {
+		t.Errorf("\"this is stupid\" beside a question: %q", x.text())
+	}
+	for msg, want := range map[string]bool{"this is boring": true, "whatever": true, "i'm so bored": true, "this is stupid": true,
+		"I'm so stupid": false, "is this boring?": false, "boring things are fun": false} {
+		if got := bored(msg); got != want {
+			t.Errorf("bored(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
