@@ -55,7 +55,7 @@ var questionAgain = regexp.MustCompile(`(?i)(?:^|[,.!?…]\s*|\b(?:wait|sorry|um
 // to question 1 right?".
 func RefersBack(reply string) bool { return earlierQuestion.MatchString(reply) }
 
-var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s+to|for|about|on|in)\s+(?:the\s+)?(?:last|previous|earlier|first|1st|other)\s+(?:one|question|q)\b|` +
+var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s+to|for|about|on|in)\s+(?:the\s+)?(?:last|previous|earlier|first|1st)\s+(?:one|question|q)\b|` +
 	`\b(?:answer\s+(?:to|for|of)|back\s+to)\s+(?:question|q)\s*(?:no\.?\s*|number\s*|#\s*)?\d`)
 
 // SaysLost reports whether a reply says only that the learner is lost: "I
@@ -82,6 +82,18 @@ func bareAck(toks []token) bool {
 		}
 	}
 	return words > 0 && words <= 2
+}
+
+// ackAnswers reports whether a yes, no or ok could answer the question:
+// an expected answer or option that is one of them.
+func ackAnswers(exp Expected) bool {
+	for _, a := range append([]string{exp.Answer}, exp.Options...) {
+		var buf [8]token
+		if bareAck(appendTokens(buf[:0], a)) {
+			return true
+		}
+	}
+	return false
 }
 
 var acks = wordSet("yes", "y", "yeah", "yep", "yup", "ya", "ok", "okay", "k", "kk", "sure", "no", "nope", "nah", "hmm", "hm", "haan", "accha", "acha")

@@ -903,5 +903,9 @@ func TestEvaluateSecondTeacherReport(t *testing.T) {
 		{"working, then fell by", Expected{Answer: "15%", Simplest: true}, "i did. 1800/12000 = 0.15 so it fell by 15 percent", Correct, "15 percent"},
 		{"divided by", Expected{Answer: "15"}, "i divided by 15", NotAttempt, ""},
 		{"which is", Expected{Answer: "9/20", Simplest: true}, "45% = 45/100 = 0.45 which is 9/20", Correct, "9/20"},
+		{"which is, decimal last", Expected{Answer: "9/20", Simplest: true}, "45/100 = 9/20 which is 0.45", Correct, "9/20"},
+		{"by, then the result", Expected{Answer: "120"}, "the price went up by 20%, from 100 to 120", Correct, "120"},
+		{"the other one", Expected{Answer: "500"}, "500, and 400 for the other one", Correct, "500"},
+		{"no among the options", Expected{Answer: "yes", Kind: KindChoice, Options: []string{"yes", "no"}}, "no", Incorrect, ""},
 	})
 }

@@ -1,5 +1,7 @@
 package answer
 
+import "slices"
+
 // This file picks the committed answer out of free text. A reply rarely holds
 // just the answer: learners explain ("I did 12 + 3 = 15"), correct themselves
 // ("not 5, it's 6", "12, I mean 14"), hedge ("5 or 6?") and worked solutions
@@ -231,7 +233,8 @@ func isOperand(toks []token, i int) bool {
 	}
 	if i > 0 {
 		p := toks[i-1]
-		if p.kind == tWord && p.text == "by" && i > 1 && changeVerbs[toks[i-2].text] && percentAfter(toks, i) {
+		if p.kind == tWord && p.text == "by" && i > 1 && changeVerbs[toks[i-2].text] && percentAfter(toks, i) &&
+			!slices.ContainsFunc(toks[i+1:], func(t token) bool { return t.kind == tNum }) {
 			// "fell by 15%": the size of a change. ("Increased by $50
 			// each time" still steps through a computation.)
 			return false
@@ -255,7 +258,7 @@ func percentAfter(toks []token, i int) bool {
 	if j := i + 1; j < len(toks) && (toks[j].text == "%" || toks[j].text == "percent") {
 		return true
 	}
-	for _, suffix := range []string{"%", "percent", "per cent", "pc"} {
+	for _, suffix := range []string{"%", "percent", "per cent"} {
 		if len(t) > len(suffix) && t[len(t)-len(suffix):] == suffix {
 			return true
 		}
