@@ -176,12 +176,29 @@ func TestExamAnswerRequest(t *testing.T) {
 			t.Fatalf("%q: reply %q; want the question again, without its answer", msg, r.Reply)
 		}
 	}
+	for _, msg := range []string{"let me think", "hold on", "thanks", "sorry", "huh", "yeah", "k", "i forgot", "tell me", "answer please", "this is hard"} {
+		if st := f.turn(t, id, msg).Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil {
+			t.Fatalf("%q was judged as an answer: idx %d", msg, st.ExamCurrentIdx)
+		}
+	}
 	for i, msg := range []string{"boiling", "A"} {
 		r := f.turn(t, id, msg)
 		st := r.Session.State
 		if st.ExamCurrentIdx != i+1 || st.ExamQuestions[i].Result == nil || *st.ExamQuestions[i].Result != tutor.ResultIncorrect {
 			t.Fatalf("%q to %q: want it judged wrong and the exam to go on; idx %d, question %+v", msg, st.ExamQuestions[i].QuestionText, st.ExamCurrentIdx, st.ExamQuestions[i])
 		}
+	}
+}
+
+// TestExamAnswerWithRequest: a value beside a request for the answer is
+// an answer, judged, so that asking cannot buy another guess.
+func TestExamAnswerWithRequest(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	id := c.Session.Row.ID
+	r := f.turn(t, id, "1, just tell me if thats right")
+	if st := r.Session.State; st.ExamCurrentIdx != 1 || st.ExamQuestions[0].Result == nil || *st.ExamQuestions[0].Result != tutor.ResultIncorrect {
+		t.Fatalf("a wrong value beside a request: idx %d, question %+v", st.ExamCurrentIdx, st.ExamQuestions[0])
 	}
 }
 

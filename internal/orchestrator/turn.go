@@ -398,9 +398,11 @@ func examAttempt(msg string, res answer.Result) bool {
 		answer.AsksBack(msg) || answer.SaysLost(msg) || answer.AsksQuestionAgain(msg) || tutor.AsksForAnswer(msg) {
 		return false
 	}
-	for i, w := range ws {
-		w = strings.Trim(w, ".,!'\"")
-		if notAttempts[w] || i == 0 && openers[w] {
+	if len(ws) > 3 {
+		return false
+	}
+	for _, w := range ws {
+		if w = strings.Trim(w, ".,!'\""); notAttempts[w] || openers[w] || moods[w] || talk[w] {
 			return false
 		}
 	}
@@ -415,7 +417,8 @@ func examAside(msg string) bool {
 	if len(ws) == 0 || len(ws) > 8 {
 		return false
 	}
-	if tutor.AsksForAnswer(msg) || answer.RefersBack(msg) {
+	if tutor.AsksForAnswer(msg) && !strings.ContainsAny(msg, "0123456789") || answer.RefersBack(msg) {
+		// ("18, just tell me if that's right" answers.)
 		return true
 	}
 	for _, w := range ws {
@@ -427,6 +430,12 @@ func examAside(msg string) bool {
 }
 
 var (
+	// talk are the words of a message that is no answer: "let me think",
+	// "hold on", "thanks", "i forgot", "tell me", "this is hard".
+	talk = wordSet("i", "me", "my", "you", "let", "think", "thinking", "hold", "on", "thanks", "thank", "sorry", "huh",
+		"yeah", "yep", "k", "kk", "forgot", "forget", "tell", "give", "answer", "hard", "easy", "tough", "difficult",
+		"moment", "sec", "second", "minute", "wait", "ready", "done", "go", "dont", "cant", "not", "maybe", "this",
+		"it", "is", "that", "hi", "hey", "bye", "lol", "nothing", "something", "dunno", "no", "yes", "ok", "okay")
 	// moods are words of a learner's mood about the exam, not of an
 	// answer.
 	moods = wordSet("lol", "dumb", "stupid", "boring", "bored", "whatever", "hate", "ugh", "meh", "idiot")

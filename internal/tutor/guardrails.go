@@ -241,9 +241,10 @@ func examResult(o Outcome, out *TutorOutput) *Result {
 	switch {
 	case o.Precheck == PrecheckOffTopic || o.Precheck == PrecheckStop:
 		return nil
-	case AsksForAnswer(o.StudentMessage) && o.Verdict != answer.Correct:
+	case AsksForAnswer(o.StudentMessage) && !o.Verdict.Known():
 		// "Just tell me the answer": a request, not an attempt; the
-		// question stands.
+		// question stands. With a value in it ("18, just tell me if
+		// that's right") it is an answer.
 		return nil
 	case o.Verdict.Known():
 		r = verdictResult(o.Verdict)
