@@ -13,18 +13,24 @@ import (
 //go:embed glossary.txt
 var glossaryText string
 
-// glossary maps a word, in lower case, to its definition.
-var glossary = mustGlossary(glossaryText)
+// glossary maps a word, in lower case, to its definition, and
+// glossarySubject maps it to the subject of its section, "mathematics" or
+// "science", or "" for everyday words: the sense a lesson of that subject
+// uses it in.
+var glossary, glossarySubject = mustGlossary(glossaryText)
 
-// glossarySubject maps a word of the glossary to the subject of its
-// section, "mathematics" or "science", or "" for everyday words: the sense
-// a lesson of that subject uses it in.
-var glossarySubject = sectionsOf(glossaryText)
+func mustGlossary(text string) (defs, subjects map[string]string) {
+	defs, subjects, err := parseGlossary(text)
+	if err != nil {
+		panic(err) // the embedded file is tested
+	}
+	return defs, subjects
+}
 
-func sectionsOf(text string) map[string]string {
-	out := map[string]string{}
+func parseGlossary(text string) (defs, subjects map[string]string, err error) {
+	defs, subjects = map[string]string{}, map[string]string{}
 	subject := "mathematics"
-	for _, line := range strings.Split(text, "\n") {
+	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if section, ok := strings.CutPrefix(line, "# ---"); ok {
 			switch section = strings.TrimSpace(section); {
@@ -37,46 +43,23 @@ func sectionsOf(text string) map[string]string {
 			}
 			continue
 		}
-		names, _, ok := strings.Cut(line, ": ")
-		if !ok || strings.HasPrefix(line, "#") {
-			continue
-		}
-		for _, n := range strings.Split(names, ",") {
-			out[strings.ToLower(strings.TrimSpace(n))] = subject
-		}
-	}
-	return out
-}
-
-func mustGlossary(text string) map[string]string {
-	g, err := parseGlossary(text)
-	if err != nil {
-		panic(err) // the embedded file is tested
-	}
-	return g
-}
-
-func parseGlossary(text string) (map[string]string, error) {
-	g := map[string]string{}
-	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		names, def, ok := strings.Cut(line, ": ")
 		def = strings.TrimSpace(def)
 		if !ok || def == "" || strings.TrimSpace(names) == "" {
-			return nil, fmt.Errorf("glossary line %d: want <word>[, <word>...]: <definition>", i+1)
+			return nil, nil, fmt.Errorf("glossary line %d: want <word>[, <word>...]: <definition>", i+1)
 		}
 		for _, n := range strings.Split(names, ",") {
 			n = strings.ToLower(strings.TrimSpace(n))
-			if _, dup := g[n]; dup || n == "" {
-				return nil, fmt.Errorf("glossary line %d: %q defined twice or empty", i+1, n)
+			if _, dup := defs[n]; dup || n == "" {
+				return nil, nil, fmt.Errorf("glossary line %d: %q defined twice or empty", i+1, n)
 			}
-			g[n] = def
+			defs[n], subjects[n] = def, subject
 		}
 	}
-	return g, nil
+	return defs, subjects, nil
 }
 
 // askedWord reads the word a question asks the meaning of: "what does

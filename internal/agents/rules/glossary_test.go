@@ -8,7 +8,7 @@ import (
 )
 
 func TestGlossaryParses(t *testing.T) {
-	g, err := parseGlossary(glossaryText)
+	g, _, err := parseGlossary(glossaryText)
 	if err != nil || len(g) < 50 {
 		t.Fatalf("glossary: %d words, %v", len(g), err)
 	}
@@ -23,7 +23,7 @@ func TestGlossaryParses(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"product The product…", "product: ", ": a definition", "sum: one\nsum: two"} {
-		if _, err := parseGlossary(bad); err == nil {
+		if _, _, err := parseGlossary(bad); err == nil {
 			t.Errorf("parseGlossary(%q): no error", bad)
 		}
 	}
