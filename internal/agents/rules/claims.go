@@ -117,8 +117,9 @@ func worked(msg string) (string, bool) {
 			case l.Cmp(rv) == 0 && right == "":
 				right = "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + "."
 			}
-		case len(values) == 0 && usesVar(r, ""):
-			// "5x - 3x is 2?", "what is 3x + 2x?": like terms collected.
+		case len(values) == 0 && usesVar(r, "") && !powers.MatchString(msg) && !asksSolve.MatchString(msg):
+			// "5x - 3x is 2?", "what is 3x + 2x?": like terms collected
+			// ("solve 5x - 3x = 2" is solved, and "5x²" is no x).
 			switch text, isWrong, ok := collected(sides); {
 			case ok && isWrong && wrong == "":
 				wrong = text
@@ -134,7 +135,7 @@ func worked(msg string) (string, bool) {
 	if wrong != "" {
 		return wrong, true
 	}
-	if right == "" && len(values) == 0 {
+	if right == "" && len(values) == 0 && !powers.MatchString(msg) {
 		return solved(msg, runs)
 	}
 	return right, right != ""
@@ -151,22 +152,24 @@ func solved(msg string, runs [][]mathToken) (string, bool) {
 			continue
 		}
 		claim, claimed := claimedValue(runs, i, name)
-		if !claimed && !asksSolve.MatchString(msg) {
+		if !claimed && !asksFor(msg, name) {
 			return "", false
 		}
-		a1, b1, ok1 := linear(sides[0], name)
-		a2, b2, ok2 := linear(sides[1], name)
-		if !ok1 || !ok2 || a1.Cmp(a2) == 0 {
+		a, b, ok := linearEquation(sides, name)
+		if !ok {
 			return "", false
 		}
-		a, b := new(big.Rat).Sub(a1, a2), new(big.Rat).Sub(b2, b1)
+		ta, tb, single := termEquals(sides, name)
+		if single {
+			a, b = ta, tb // "-2x = 8": x = 8 ÷ (-2)
+		}
 		x := new(big.Rat).Quo(b, a)
 		ax, ok := linearString(a, new(big.Rat), name)
 		if !ok {
 			return "", false
 		}
 		text := writtenOut(r)
-		if b1.Sign() != 0 || a2.Sign() != 0 || slices.ContainsFunc(r, func(t mathToken) bool { return t.kind == mOpen }) {
+		if !single {
 			how := "collect"
 			if slices.ContainsFunc(r, func(t mathToken) bool { return t.kind == mOpen }) {
 				how = "multiply out the brackets and collect"
@@ -191,6 +194,42 @@ func solved(msg string, runs [][]mathToken) (string, bool) {
 	return "", false
 }
 
+// linearEquation reads an equation in one unknown as a·x = b, with the
+// unknown's terms collected on the side that leaves a positive: "5 = x +
+// 2" is x = 3, not -x = -3. ok is false when a side is not linear or the
+// unknown cancels out.
+func linearEquation(sides [][]mathToken, name string) (a, b *big.Rat, ok bool) {
+	if len(sides) != 2 {
+		return nil, nil, false
+	}
+	a1, b1, ok1 := linear(sides[0], name)
+	a2, b2, ok2 := linear(sides[1], name)
+	if !ok1 || !ok2 || a1.Cmp(a2) == 0 {
+		return nil, nil, false
+	}
+	a, b = new(big.Rat).Sub(a1, a2), new(big.Rat).Sub(b2, b1)
+	if a.Sign() < 0 {
+		a.Neg(a)
+		b.Neg(b)
+	}
+	return a, b, true
+}
+
+// termEquals returns a and b of an equation that is already one term of
+// the unknown equal to a number, a·x = b ("4x = 20", "-2x = 8"), which
+// needs no collecting.
+func termEquals(sides [][]mathToken, name string) (a, b *big.Rat, ok bool) {
+	if simplifiable(sides[0]) {
+		return nil, nil, false // "5x - 3x = 2", "2(x + 1) = 8"
+	}
+	a1, b1, ok1 := linear(sides[0], name)
+	a2, b2, ok2 := linear(sides[1], name)
+	if !ok1 || !ok2 || b1.Sign() != 0 || a2.Sign() != 0 || a1.Sign() == 0 {
+		return nil, nil, false
+	}
+	return a1, b2, true
+}
+
 // claimedValue finds the value a doubt works out for the unknown of the
 // equation runs[eq] in another run: "x = 12 - 3 = 9" gives 9.
 func claimedValue(runs [][]mathToken, eq int, name string) (*big.Rat, bool) {
@@ -206,8 +245,24 @@ func claimedValue(runs [][]mathToken, eq int, name string) (*big.Rat, bool) {
 	return nil, false
 }
 
-// asksSolve finds a doubt that asks for the value of an unknown.
-var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?[a-z]\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?[a-z]\b|value\s+of\s+[a-z]\b)|\b[a-z]\s*=\s*\?`)
+// asksFor reports whether a doubt asks to solve, or asks for the value of
+// the unknown name ("what is x if …"; not "what is a variable in …").
+func asksFor(msg, name string) bool {
+	for _, m := range asksSolve.FindAllStringSubmatch(msg, -1) {
+		if l := cmp.Or(m[1], m[2], m[3], m[4]); l == "" || strings.EqualFold(l, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// powers finds a power or a product of unknowns written side by side
+// ("5x²", "x^2", "xx"), which the linear reading of a doubt cannot hold.
+var powers = regexp.MustCompile(`(?i)[\^²³]|\b\d*(?:xx|yy|xy|yx)\b`)
+
+// asksSolve finds a doubt that asks to solve, or for the value of an
+// unknown (the submatches hold its letter).
+var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?([a-z])\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?([a-z])\b|value\s+of\s+([a-z])\b)|\b([a-z])\s*=\s*\?`)
 
 // wordedChecks are the sums a doubt states in words, tried in order.
 var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf, converts}
@@ -552,6 +607,10 @@ var (
 // 5", "negative 6 times 2" is "-6 × 2" ("into" is "times", as in "minus
 // into minus").
 func inSymbols(msg string) string {
+	if dividesInto.MatchString(msg) {
+		// "divide 12 into 4 equal parts": "into" names the parts.
+		msg = dividesInto.ReplaceAllStringFunc(msg, func(m string) string { return strings.Replace(m, "into", "in", 1) })
+	}
 	for range 4 { // "2 times 3 times 4": the matches overlap
 		next := wordOp.ReplaceAllStringFunc(msg, func(m string) string {
 			sub := wordOp.FindStringSubmatch(m)
@@ -579,6 +638,7 @@ func inSymbols(msg string) string {
 }
 
 var (
+	dividesInto   = regexp.MustCompile(`(?i)\b(?:divide|divided|split|share|shared|cut|break|broken|convert|converted|change|changed|turn|turned|make|made)\b[^.?!]*?\binto\b`)
 	comparesWords = regexp.MustCompile(`(?i)\b(?:more|less|greater|bigger|smaller|larger|fewer)\s+than\b`)
 	wordOp        = regexp.MustCompile(`(?i)(\d|\))\s+(divided\s+by|multiplied\s+by|times|into|plus|minus)\s+(?:(negative|minus)\s+)?(\d|\()`)
 	negativeWord  = regexp.MustCompile(`(?i)(^|[^\d)\s]\s*|\s)(?:negative|minus)\s+(\d)`)
@@ -602,8 +662,8 @@ func mixedString(v *big.Rat) string {
 // simplest form?".
 func simplestRatio(msg string) (string, bool) {
 	m := simplestOf.FindStringSubmatch(msg)
-	if m == nil {
-		return "", false
+	if m == nil || threeParts.MatchString(msg) {
+		return "", false // "simplify 12:18:24": not a ratio of two terms
 	}
 	a, b := cmp.Or(m[1], m[3]), cmp.Or(m[2], m[4])
 	x, ok1 := new(big.Int).SetString(a, 10)
@@ -618,6 +678,8 @@ func simplestRatio(msg string) (string, bool) {
 	return a + " : " + b + " = " + new(big.Int).Quo(x, g).String() + " : " + new(big.Int).Quo(y, g).String() +
 		" in its simplest form (both divided by " + g.String() + ", their HCF).", true
 }
+
+var threeParts = regexp.MustCompile(`\d\s*:\s*\d+\s*:\s*\d`)
 
 var simplestOf = regexp.MustCompile(`(?i)\b(?:simplify|reduce)\s+(?:the\s+ratio\s+)?(\d+)\s*:\s*(\d+)\b(?:\s*:\s*\d)?|` +
 	`\b(\d+)\s*:\s*(\d+)\s+(?:in|to)\s+(?:its\s+)?(?:simplest|lowest)\s+(?:form|terms)`)
@@ -997,13 +1059,7 @@ func splitEq(r []mathToken) [][]mathToken {
 // linear.
 func collected(sides [][]mathToken) (text string, wrong, ok bool) {
 	lhs := sides[0]
-	name := ""
-	for _, t := range lhs {
-		if t.kind == mVar {
-			name = t.text
-			break
-		}
-	}
+	name := unknownOf(lhs)
 	if name == "" || len(sides) > 2 || !simplifiable(lhs) {
 		return "", false, false
 	}

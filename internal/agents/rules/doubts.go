@@ -892,11 +892,16 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 		}
 	}
 	// Another that leans back without its sentence before says too little
-	// on its own ("Their cells contain …"): left out, when others remain.
-	if rest := slices.DeleteFunc(slices.Clone(ranked), func(r scored) bool {
-		return r.i != withPrev && r.i > 0 && followsOn(p.sents[r.i]) &&
-			!slices.ContainsFunc(ranked, func(o scored) bool { return o.i == r.i-1 })
-	}); len(rest) > 0 {
+	// on its own ("Their cells contain …"): left out, when others remain,
+	// and so is one whose sentence before was just left out.
+	for {
+		rest := slices.DeleteFunc(slices.Clone(ranked), func(r scored) bool {
+			return r.i != withPrev && r.i > 0 && followsOn(p.sents[r.i]) &&
+				!slices.ContainsFunc(ranked, func(o scored) bool { return o.i == r.i-1 })
+		})
+		if len(rest) == 0 || len(rest) == len(ranked) {
+			break
+		}
 		ranked = rest
 	}
 	// The sentence before may lean back in turn ("Each answer is 2 more
@@ -1050,7 +1055,7 @@ func followsOn(sent string) bool {
 	case "so", "therefore", "thus", "hence":
 		return true
 	}
-	if strings.HasSuffix(w[0], "ing") || openingPhrase[w[0]] {
+	if strings.HasSuffix(w[0], "ing") || openingPhrase[w[0]] && !hasVerb(strings.SplitN(sent, ",", 2)[0]) {
 		// "At a certain temperature, the melting point, they break free":
 		// a pronoun for a subject after the opening phrase.
 		clauses := strings.Split(sent, ",")
@@ -1064,8 +1069,21 @@ func followsOn(sent string) bool {
 }
 
 // openingPhrase are the words that open a phrase before a sentence's
-// subject: "At a certain temperature, …", "When heated, …".
-var openingPhrase = wordSet("at in on when after before during as once with")
+// subject: "At a certain temperature, …". An opening clause with a verb
+// of its own ("When a solid is heated, it melts.") names what the pronoun
+// stands for itself.
+var openingPhrase = wordSet("at in on after before during with")
+
+// hasVerb reports whether a clause has a verb of being or having.
+func hasVerb(clause string) bool {
+	for _, w := range words(clause) {
+		switch w {
+		case "is", "are", "was", "were", "be", "been", "has", "have", "had", "gets", "get", "becomes", "become":
+			return true
+		}
+	}
+	return false
+}
 
 // definingWords are the words of a question that asks what a word means
 // or what a thing is called.

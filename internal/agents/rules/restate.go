@@ -25,14 +25,14 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 	if w := words(msg); len(w) > 0 && (w[0] == "what" || w[0] == "whats" || w[0] == "how" || w[0] == "which") {
 		return "", false
 	}
-	asked := claimTerms(msg)
+	asked := claimTerms(msg, t.Subject)
 	if len(asked) < 2 {
 		return "", false
 	}
 	own := readingOf(t, lessonOnly).own
 	best, bestShared := "", 0
 	for _, c := range t.Guideline.CommonMisconceptions {
-		ct, alts := misconceptionTerms(c)
+		ct, alts := misconceptionTerms(c, t.Subject)
 		shared, extra := 0, 0
 		for _, w := range asked {
 			switch {
@@ -60,13 +60,13 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 // question to be quoted, or else the lesson's sentences on the
 // misconception's own terms, without the misconception itself.
 func rightIdea(t *tutor.Topic, src source, mistake string, may func(tutor.BankQuestion) bool) []string {
-	mt, _ := misconceptionTerms(mistake)
+	mt, _ := misconceptionTerms(mistake, t.Subject)
 	best, bestScore := "", 0.25 // at least a quarter of the two misconceptions' terms in common
 	for _, q := range t.Questions {
 		if q.Misconception == "" || !may(q) {
 			continue
 		}
-		qt := claimTerms(q.Misconception)
+		qt := claimTerms(q.Misconception, t.Subject)
 		shared := 0
 		for _, w := range qt {
 			if slices.Contains(mt, w) {
@@ -111,10 +111,13 @@ var qualifiers = func() map[string]bool {
 // "right") or what someone said ("my didi said", "my book says"), and with
 // a few ways of saying the same thing folded together ("also" for "as well
 // as", "bigger" for "expand", "100 degrees" for the boiling point).
-func claimTerms(s string) []string {
+func claimTerms(s, subject string) []string {
+	science := strings.EqualFold(subject, "science")
 	var out []string
 	for _, w := range terms(s) {
 		if same, ok := sameTerm[w]; ok {
+			w = same
+		} else if same, ok := sameInScience[w]; ok && science {
 			w = same
 		}
 		if !beliefTerms[w] && w != "" && !slices.Contains(out, w) {
@@ -131,15 +134,17 @@ func claimTerms(s string) []string {
 // misconceptionTerms returns the terms of a misconception up to what sets
 // it right ("…, rather than moving differently"), and how many of them are
 // alternatives to another ("expand or melt": one is enough).
-func misconceptionTerms(c string) (ts []string, alts int) {
+func misconceptionTerms(c, subject string) (ts []string, alts int) {
 	low := strings.ToLower(c)
-	for _, cut := range []string{" rather than ", ", rather ", " instead of "} {
+	// ("Instead of" stays: "dividing by the new amount instead of the
+	// original" hangs on "instead", a qualifier.)
+	for _, cut := range []string{" rather than ", ", rather "} {
 		if i := strings.Index(low, cut); i > 0 {
 			c = c[:i]
 			break
 		}
 	}
-	ts = claimTerms(c)
+	ts = claimTerms(c, subject)
 	ws := words(c)
 	for i := 1; i+1 < len(ws); i++ {
 		if ws[i] == "or" {
@@ -159,18 +164,22 @@ var beliefTerms = func() map[string]bool {
 	return m
 }()
 
-// sameTerm folds ways of saying the same thing in a claim onto one term
-// ("" drops a term).
-var sameTerm = func() map[string]string {
+// sameTerm folds ways of saying the same thing in a claim onto one term,
+// and sameInScience those of a science lesson ("" drops a term: 100
+// degrees is the boiling point of water there, not in a lesson on angles).
+var sameTerm, sameInScience = stems([][2]string{
+	{"bigger", "expand"}, {"larger", "expand"}, {"grow", "expand"}, {"swell", "expand"},
+}), stems([][2]string{
+	{"100", "boil"}, {"hundred", "boil"}, {"degree", ""}, {"celsius", ""},
+})
+
+func stems(pairs [][2]string) map[string]string {
 	m := map[string]string{}
-	for _, p := range [][2]string{
-		{"bigger", "expand"}, {"larger", "expand"}, {"grow", "expand"},
-		{"swell", "expand"}, {"100", "boil"}, {"hundred", "boil"}, {"degree", ""}, {"celsius", ""},
-	} {
+	for _, p := range pairs {
 		m[stem(p[0])] = p[1]
 	}
 	return m
-}()
+}
 
 // denies reports whether a sentence says "not": "gases have no mass",
 // "plants don't get food from the soil".

@@ -42,7 +42,7 @@ func (l *lesson) pending() {
 		// "2/15 ÷ ... wait what's the question again": not an answer.
 		l.say(mWaiting, "{q}", questionText(bq))
 		l.note("asked " + bq.ID + " again on request")
-	case verdict == answer.Incorrect && l.rightWorking(bq):
+	case verdict == answer.Incorrect && l.rightWorking(bq, ev):
 	case verdict == answer.Incorrect && l.stepRight(bq, ev):
 	case verdict == answer.Incorrect || verdict == answer.Partial:
 		l.miss(q, bq, verdict, ev)
@@ -217,9 +217,13 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		}
 	case spotted && did == addedBottoms:
 		// "4/6 + 1/6 = 5/12": the rule that sets it right is the clue.
+		fix := sameSizeParts
+		if !sameBottoms(l.turn.Message) {
+			fix = unlikeParts
+		}
 		l.say(mSpotted, "{did}", did)
-		l.add(sameSizeParts)
-		l.out.Clues = append(l.out.Clues, sameSizeParts)
+		l.add(fix)
+		l.out.Clues = append(l.out.Clues, fix)
 		l.say(mTryAgain)
 		return
 	case spotted:
@@ -535,7 +539,7 @@ func (l *lesson) shownAgain(q *tutor.Question, bq tutor.BankQuestion, ev answer.
 // give the answer away or the last reply named it already.
 func (l *lesson) spotted(q *tutor.Question, bq tutor.BankQuestion) (string, bool) {
 	if !bq.ShowsMisconception(l.turn.Message) {
-		if addsBottoms(l.turn.Message) && !strings.Contains(l.lastReply(), sameSizeParts) {
+		if last := l.lastReply(); addsBottoms(l.turn.Message) && !strings.Contains(last, sameSizeParts) && !strings.Contains(last, unlikeParts) {
 			return addedBottoms, true
 		}
 		return "", false
@@ -552,6 +556,7 @@ func (l *lesson) spotted(q *tutor.Question, bq tutor.BankQuestion) (string, bool
 const (
 	addedBottoms  = "added the denominators as well as the numerators"
 	sameSizeParts = "When the denominators are the same, the parts are the same size: add only the numerators and keep the denominator."
+	unlikeParts   = "Adding the denominators changes the size of the parts: first write both fractions with the same denominator, then add only the numerators."
 )
 
 // addsBottoms reports whether a message adds two fractions by adding their
@@ -566,7 +571,18 @@ func addsBottoms(msg string) bool {
 			}
 			v[i] = n
 		}
-		if v[4] == v[0]+v[2] && v[5] == v[1]+v[3] && v[1] > 0 && v[3] > 0 {
+		if v[4] == v[0]+v[2] && v[5] == v[1]+v[3] && v[1] > 0 && v[3] > 0 && v[0] > 0 && v[2] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sameBottoms reports whether the fractions a message adds by their
+// numerators and denominators have the same denominator.
+func sameBottoms(msg string) bool {
+	for _, m := range fractionSum.FindAllStringSubmatch(msg, -1) {
+		if m[2] == m[4] {
 			return true
 		}
 	}
@@ -621,7 +637,7 @@ func (l *lesson) stepRight(bq tutor.BankQuestion, ev answer.Result) bool {
 // 2y is 4y right?"). The evaluator, which reads one value, took it for a
 // wrong answer. The question as asked, or a step named already, is no
 // progress.
-func (l *lesson) rightWorking(bq tutor.BankQuestion) bool {
+func (l *lesson) rightWorking(bq tutor.BankQuestion, ev answer.Result) bool {
 	msg := l.turn.Message
 	what, ok := sameSolution(msg, bq)
 	if ok && slices.ContainsFunc(mathRuns(msg), isAssignment) {
@@ -632,15 +648,17 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion) bool {
 	if !ok {
 		calc, worked := worked(msg)
 		claim, isYes := strings.CutPrefix(calc, "Yes: ")
-		if !worked || !isYes || strings.Contains(claim, " with ") || strings.Contains(claim, " than ") ||
+		if !worked || !isYes || strings.HasPrefix(claim, "with ") || strings.Contains(claim, " than ") ||
 			!slices.ContainsFunc(numbersOf(claim), func(n string) bool {
 				return slices.Contains(numbersOf(bq.Text), n) || slices.Contains(numbersOf(bq.Solution), n)
 			}) {
 			return false
 		}
-		// "4x2 = 8 and 4x9=36 so 8/36?": the working goes on to an
-		// answer of its own, which counts.
-		if ns := numbersOf(msg); len(ns) > 0 && !slices.Contains(numbersOf(claim), ns[len(ns)-1]) {
+		// "4x2 = 8 and 4x9=36 so 8/36?", "the answer is 8 because 4 x 9
+		// = 36": the working goes on to an answer of its own, which
+		// counts.
+		if ns := numbersOf(msg); len(ns) > 0 && !slices.Contains(numbersOf(claim), ns[len(ns)-1]) ||
+			slices.ContainsFunc(numbersOf(ev.Extracted), func(n string) bool { return !slices.Contains(numbersOf(claim), n) }) {
 			return false
 		}
 		what = strings.TrimSuffix(claim, ".")
@@ -673,13 +691,11 @@ func sameSolution(msg string, bq tutor.BankQuestion) (string, bool) {
 		if len(sides) != 2 || name == "" || isAssignment(r) || own[showTokens(r, "", nil)] {
 			continue
 		}
-		a1, b1, ok1 := linear(sides[0], name)
-		a2, b2, ok2 := linear(sides[1], name)
-		if !ok1 || !ok2 || a1.Cmp(a2) == 0 {
+		a, b, ok := linearEquation(sides, name)
+		if !ok || powers.MatchString(msg) {
 			continue
 		}
-		a := new(big.Rat).Sub(a1, a2)
-		x := new(big.Rat).Quo(new(big.Rat).Sub(b2, b1), a)
+		x := new(big.Rat).Quo(b, a)
 		if answers(ratString(x), exp) || answers(name+" = "+ratString(x), exp) {
 			return writtenOut(r), true
 		}
@@ -1397,7 +1413,7 @@ func bareWhy(msg string) bool {
 	}
 	switch strings.Join(ws, " ") {
 	case "why", "how come", "why is that", "whys that", "why so", "why though", "why is it so", "why is that so",
-		"why does that work", "why does it work", "how does that work", "why is that true", "but why":
+		"why does that work", "why does it work", "how does that work", "why is that true":
 		return true
 	}
 	return false

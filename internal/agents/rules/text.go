@@ -383,7 +383,7 @@ var clauseSplit = regexp.MustCompile(`[.;!]+`)
 // "shut up", "I hate you". (Calling oneself stupid is discouraged.)
 func rude(msg string) bool { return rudeWords.MatchString(msg) }
 
-var rudeWords = regexp.MustCompile(`(?i)\b(?:you(?:'re|\s+are|r)?|u\s+r|ur|this\s+(?:bot|app|tutor)\s+is)\s+(?:so\s+|such\s+an?\s+|a\s+|an\s+|the\s+)?(?:stupid|dumb|idiot|useless|annoying|rubbish|trash|worst|bakwas|pagal)\b|` +
+var rudeWords = regexp.MustCompile(`(?i)^(?:[a-z]+[,!]?\s+){0,2}(?:you(?:'re|\s+are|re)?|u\s+r|ur|this\s+(?:bot|app|tutor)\s+is)\s+(?:so\s+|such\s+an?\s+|a\s+|an\s+|the\s+)?(?:stupid|dumb|idiot|useless|annoying|rubbish|trash|worst|bakwas|pagal)\b[\s.!]*(?:[a-z]+[\s.!]*)?$|` +
 	`\bshut\s+up\b|\byou\s+suck\b|\bi\s+hate\s+(?:you|u)\b|\bchup\s+(?:raho|kar)\b`)
 
 // bored reports whether a message only says the lesson is dull: "this is

@@ -1708,3 +1708,52 @@ func TestThatMeansAndBored(t *testing.T) {
 		}
 	}
 }
+
+// Cases a review of this change found: each was misjudged before its fix.
+func TestReviewedCases(t *testing.T) {
+	const one, both = "mathematics/linear-equations/solving-linear-equations", "mathematics/linear-equations/variable-on-both-sides"
+	for _, c := range [][3]string{
+		{one, "twostep-1", "the answer is 8 because 4 x 9 = 36"},
+		{both, "collect-2", "6y - 2y = 4y so y = 5"},
+	} {
+		d, _ := pendingOn(t, c[0], c[1], 0)
+		if x := d.say(c[2]); says(x.text(), mStepRight) || d.state.LastQuestion.WrongAttempts != 1 {
+			t.Errorf("%q: want a wrong answer, got %q", c[2], x.text())
+		}
+	}
+	pct := sampleTopic(t, "mathematics/ratios-and-percentages/percentages")
+	for _, q := range []string{"do we divide the change by the starting amount?", "do we divide the change by the old amount?"} {
+		if m, ok := restated(pct, q); ok {
+			t.Errorf("restated(%q) = %q: a right idea told it is a mistake", q, m)
+		}
+	}
+	for msg, want := range map[string]string{
+		"2x + 3x = 5x²?":                    "",
+		"x + x = x^2?":                      "",
+		"3x + 2x = 5xx?":                    "",
+		"solve 5x - 3x = 2":                 "5x - 3x = 2: collect the x terms on one side and the numbers on the other, 2x = 2, so x = 2 ÷ 2 = 1.",
+		"find x: 5 = x + 2":                 "5 = x + 2: collect the x terms on one side and the numbers on the other, x = 3.",
+		"divide 12 into 4 equal parts":      "",
+		"what is a variable in 2x + 3 = 7?": "",
+		"simplify 12:18:24":                 "",
+	} {
+		if got, _ := worked(msg); got != want {
+			t.Errorf("worked(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	for msg, want := range map[string]bool{"what was your worst subject": false, "if you are useless at fractions what do you do": false, "you are useless": true} {
+		if rude(msg) != want {
+			t.Errorf("rude(%q) = %v", msg, !want)
+		}
+	}
+	if followsOn("When a solid is heated, it melts.") {
+		t.Error(`followsOn("When a solid is heated, it melts.") = true`)
+	}
+	if addsBottoms("0/3 + 0/6 = 0/9") || !addsBottoms("1/2 + 1/3 = 2/5") || sameBottoms("1/2 + 1/3 = 2/5") {
+		t.Error("addsBottoms or sameBottoms misread a sum")
+	}
+	d, _ := pendingOn(t, addingFractions, "unlike-3", 0)
+	if x := d.say("1/2 + 1/3 = 2/5"); !strings.Contains(x.text(), unlikeParts) {
+		t.Errorf("denominators added, unlike: %q", x.text())
+	}
+}
