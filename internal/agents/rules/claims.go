@@ -31,9 +31,9 @@ import (
 // in one unknown solved (see solved), or a calculation. Changes in per
 // cent ("from 60 to 50 is a 20% decrease?"), one amount as a percentage of
 // another, ratios to simplify, mixed numbers and amounts in other units
-// ("2 m is 200 cm?") are worked too, and
-// operations said in words ("-20 divided by 4", "minus into minus") are
-// read as symbols.
+// ("2 m is 200 cm?") are worked too, and operations said in words between
+// numbers ("-20 divided by 4", "minus 3 into minus 4") are read as
+// symbols.
 // Numbers that are no sums are left alone:
 // times and ratios ("3:15", "2:3"), dates ("12/05/2010"), thousands
 // ("1,000") and ranges or scores ("pages 5-10", "3-1") unless the doubt
