@@ -95,6 +95,9 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			ok = false // a checked solution needs no more than the check
 		}
 		mistake, wrong := restated(t.Topic, msg)
+		if !wrong {
+			mistake, wrong = restatedAs(t.Topic, msg, sents)
+		}
 		if wrong {
 			// "so plants eat soil for food?": no, first.
 			parts = append(parts, v.say(mNotSo, "{mistake}", lowerFirst(mistake)))

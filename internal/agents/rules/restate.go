@@ -19,6 +19,30 @@ import (
 // on both sides or neither ("so plants don't get food from the soil?" has
 // it right). Questions that ask what or how something is are no claims.
 func restated(t *tutor.Topic, msg string) (string, bool) {
+	return claimOf(t, msg, t.Guideline.CommonMisconceptions, true)
+}
+
+// restatedAs reports whether msg puts forward the common misconception
+// that the lesson's answer to it opens with ("A common mistake: …"): the
+// same tests as restated but for how many of the misconception's terms
+// the question names ("so the glass is leaking?"), since the answer
+// already chose it.
+func restatedAs(t *tutor.Topic, msg string, sents []string) (string, bool) {
+	if len(sents) == 0 || !isMistakeSentence(sents[0]) {
+		return "", false
+	}
+	m := strings.TrimSuffix(strings.TrimPrefix(sents[0], "A common mistake: "), ".")
+	for _, c := range t.Guideline.CommonMisconceptions {
+		if strings.EqualFold(strings.TrimRight(strings.TrimSpace(c), "."), m) {
+			return claimOf(t, msg, []string{c}, false)
+		}
+	}
+	return "", false
+}
+
+// claimOf returns the misconception of cands that msg puts forward (see
+// restated); coverage asks for three quarters of its terms.
+func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string, bool) {
 	if !isQuestion(msg) {
 		return "", false
 	}
@@ -31,7 +55,7 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 	}
 	own := readingOf(t, lessonOnly).own
 	best, bestShared := "", 0
-	for _, c := range t.Guideline.CommonMisconceptions {
+	for _, c := range cands {
 		ct, alts := misconceptionTerms(c, t.Subject)
 		shared, extra := 0, 0
 		for _, w := range asked {
@@ -45,7 +69,7 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 			}
 		}
 		qualified := !slices.ContainsFunc(ct, func(w string) bool { return qualifiers[w] && !slices.Contains(asked, w) })
-		if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && 4*shared >= 3*(len(ct)-alts) && qualified &&
+		if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && (!coverage || 4*shared >= 3*(len(ct)-alts)) && qualified &&
 			denies(c) == denies(msg) && shared > bestShared {
 			best, bestShared = strings.TrimRight(strings.TrimSpace(c), "."), shared
 		}
@@ -169,6 +193,7 @@ var beliefTerms = func() map[string]bool {
 // degrees is the boiling point of water there, not in a lesson on angles).
 var sameTerm, sameInScience = stems([][2]string{
 	{"bigger", "expand"}, {"larger", "expand"}, {"grow", "expand"}, {"swell", "expand"},
+	{"division", stem("divide")}, {"multiplication", stem("multiply")}, {"subtraction", stem("subtract")}, {"addition", stem("add")},
 }), stems([][2]string{
 	{"100", "boil"}, {"hundred", "boil"}, {"degree", ""}, {"celsius", ""},
 })

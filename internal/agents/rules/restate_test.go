@@ -83,6 +83,19 @@ func TestRestatedRightIdea(t *testing.T) {
 	if x := d.say("do plants make food at night also?"); !says(x.text(), mNotSo) || strings.Contains(x.text(), "does not take place in the dark") {
 		t.Errorf("night, lesson, its question to come: %q", x.text())
 	}
+	// A short question the lesson's answer already takes for the
+	// misconception: "No" too.
+	g := newDriver(t, sampleTopic(t, "science/states-of-matter/changes-of-state"), "right-idea-glass", tutor.ModeClarify)
+	if x := g.say("so the glass is leaking?"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "water vapour") {
+		t.Errorf("glass, doubts: %q", x.text())
+	}
+	v := newDriver(t, sampleTopic(t, "mathematics/fractions/dividing-fractions"), "right-idea-divide", tutor.ModeClarify)
+	if x := v.say("dividing always makes smaller right?"); !says(x.text(), mNotSo) {
+		t.Errorf("dividing, doubts: %q", x.text())
+	}
+	if x := v.say("can dividing make a number bigger?"); says(x.text(), mNotSo) {
+		t.Errorf("a right idea told No: %q", x.text())
+	}
 	s := newDriver(t, sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases"), "right-idea-particles", tutor.ModeClarify)
 	if x := s.say("do particles get bigger when heated?"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "Gas particles move quickly") {
 		t.Errorf("particles, doubts: %q", x.text())

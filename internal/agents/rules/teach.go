@@ -1019,7 +1019,11 @@ func (l *lesson) doubt(msg string) bool {
 	}
 	_, sents, ok := explain(l.topic, withHints, query, 2, nil)
 	answered := false
-	if mistake, wrong := restated(l.topic, msg); wrong {
+	mistake, wrong := restated(l.topic, msg)
+	if !wrong {
+		mistake, wrong = restatedAs(l.topic, msg, sents)
+	}
+	if wrong {
 		// "so plants eat soil for food?": no, first.
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
 		l.note("a common mistake put forward")
