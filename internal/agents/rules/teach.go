@@ -661,6 +661,18 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion, ev answer.Result) bool {
 			slices.ContainsFunc(numbersOf(ev.Extracted), func(n string) bool { return !slices.Contains(numbersOf(claim), n) }) {
 			return false
 		}
+		// A true sum is a step of this question only when the worked
+		// solution or a hint reaches its result, and it is not the known
+		// mistake: "550 - 55 = 495" is right arithmetic on the way to the
+		// wrong answer, "40 : 2 = 20 : 1" a ratio of different units.
+		eq := strings.LastIndex(claim, " = ")
+		if eq < 0 || bq.ShowsMisconception(msg) {
+			return false
+		}
+		result := numbersOf(claim[eq+3:])
+		if len(result) == 0 || !slices.Contains(numbersOf(bq.Solution+" "+strings.Join(bq.Hints, " ")), result[0]) {
+			return false
+		}
 		what = strings.TrimSuffix(claim, ".")
 	}
 	given := l.sinceAsked(bq)

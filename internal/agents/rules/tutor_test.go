@@ -1611,6 +1611,10 @@ func TestRightWorking(t *testing.T) {
 	for _, c := range [][3]string{
 		{"mathematics/fractions/multiplying-fractions", "whole-1", "4x2 = 8 and 4x9=36 so 8/36?"},
 		{one, "bracket-1", "x/3 = 6 so x = 2?"},
+		// True sums on the way to the wrong answer: the known mistake,
+		// and a ratio of different units.
+		{"mathematics/ratios-and-percentages/percentages", "problem-2", "550 - 55 = 495"},
+		{ratios, "ratio-2", "40 : 2 = 20 : 1"},
 	} {
 		d, _ := pendingOn(t, c[0], c[1], 0)
 		if x := d.say(c[2]); says(x.text(), mStepRight) || d.state.LastQuestion == nil || d.state.LastQuestion.WrongAttempts != 1 {
