@@ -209,7 +209,8 @@ func TestExamAsides(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, "science/nutrition-in-plants/photosynthesis", tutor.ModeExam)
 	id := c.Session.Row.ID
-	for _, msg := range []string{"hint pls", "lol this is dumb", "was my answer to question 1 right?", "can i go back to question 1, i meant -3", "whatever"} {
+	for _, msg := range []string{"hint pls", "lol this is dumb", "was my answer to question 1 right?", "can i go back to question 1, i meant -3", "whatever",
+		"do two minuses make a plus here?", "is 2/3 = 4/6?", "is 5/8 more than half?"} {
 		r := f.turn(t, id, msg)
 		if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil {
 			t.Fatalf("%q was judged as an answer to %q: idx %d, question %+v", msg, st.ExamQuestions[0].QuestionText, st.ExamCurrentIdx, st.ExamQuestions[0])

@@ -421,6 +421,10 @@ func examAside(msg string) bool {
 		// ("18, just tell me if that's right" answers.)
 		return true
 	}
+	if strings.Contains(msg, "=") && strings.ContainsAny(msg, "?？") {
+		// "is 2/3 = 4/6?": a sum checked, not an answer.
+		return true
+	}
 	for _, w := range ws {
 		if w = strings.Trim(w, ".,!?'\""); notAttempts[w] || moods[w] {
 			return len(ws) <= 4

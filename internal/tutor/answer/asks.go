@@ -27,19 +27,31 @@ func AsksBack(reply string) bool {
 	for len(w) > 1 && backOpeners[w[0]] {
 		w = w[1:]
 	}
-	if len(w) < 2 || offers[w[1]] || w[1] == "#" {
+	if len(w) < 2 || offers[w[1]] {
 		return false
 	}
+	asks := strings.ContainsAny(reply, "?？")
 	switch w[0] {
 	case "what", "whats", "why", "how", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
 		// "what I got was 4", "what we need is 5": an answer; "what I have
 		// to write here?" asks.
-		return w[1] != "about" && (w[1] != "i" && w[1] != "we" || strings.ContainsAny(reply, "?？"))
-	case "is", "are", "can", "could", "do", "does", "did", "should", "would", "will", "was":
-		return persons[w[1]] && strings.ContainsAny(reply, "?？")
+		return w[1] != "#" && w[1] != "about" && (w[1] != "i" && w[1] != "we" || asks)
+	case "do", "does", "did":
+		// "do two minuses make a plus here?", "does 5 go into 20?"
+		return asks
+	case "can", "could", "would", "will":
+		// "can you solve 3(x+2) = 2x + 10 for me"
+		return persons[w[1]] && (asks || strings.Contains(strings.ToLower(reply), "for me"))
+	case "is", "are", "should", "was":
+		// "is 5/8 more than half?" compares; "is 12?" and "is it 12?"
+		// answer.
+		return asks && (persons[w[1]] || comparing.MatchString(reply))
 	}
 	return false
 }
+
+// comparing finds a reply that compares two values.
+var comparing = regexp.MustCompile(`(?i)\b(?:more|less|greater|bigger|smaller|larger|fewer|higher|lower)\s+than\b`)
 
 // AsksQuestionAgain reports whether a reply asks to hear the question
 // again, wherever it says so: "2/15 ÷ ... wait what's the question again",

@@ -847,6 +847,10 @@ func TestEvaluateQuestionBack(t *testing.T) {
 		{"read the question wrong", Expected{Answer: "7/9"}, "oh I read the question wrong, it's 2/9", Incorrect, ""},
 		{"which question next", Expected{Answer: "7/9"}, "2/9, which question is next?", Incorrect, ""},
 		{"what we have to do", Expected{Answer: "5"}, "what we have to do with 2 and 3?", NotAttempt, ""},
+		{"do, a number after", Expected{Answer: "-15"}, "do two minuses make a plus here?", NotAttempt, ""},
+		{"a comparison asked", Expected{Answer: "2 1/4"}, "is 5/8 more than half?", NotAttempt, ""},
+		{"solve it for me", Expected{Answer: "4"}, "can you solve 3(x+2) = 2x + 10 for me", NotAttempt, ""},
+		{"does it equal", Expected{Answer: "5"}, "does it equal 5?", Correct, "5"},
 		// About an earlier question: no answer to this one, even a right one.
 		{"the last one", Expected{Answer: "-3"}, "is the answer to the last one -3?", NotAttempt, ""},
 		{"the previous question", Expected{Answer: "7"}, "for the previous question I meant 7", NotAttempt, ""},
