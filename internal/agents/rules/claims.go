@@ -117,7 +117,7 @@ func worked(msg string) (string, bool) {
 			case l.Cmp(rv) == 0 && right == "":
 				right = "Yes: " + showTokens(sides[0], "", nil) + " = " + show(l) + "."
 			}
-		case len(values) == 0 && usesVar(r, "") && !powers.MatchString(msg) && !asksSolve.MatchString(msg):
+		case len(values) == 0 && usesVar(r, "") && !powers.MatchString(msg) && !(len(sides) == 2 && asksFor(msg, unknownOf(r))):
 			// "5x - 3x is 2?", "what is 3x + 2x?": like terms collected
 			// ("solve 5x - 3x = 2" is solved, and "5x²" is no x).
 			switch text, isWrong, ok := collected(sides); {
@@ -638,7 +638,7 @@ func inSymbols(msg string) string {
 }
 
 var (
-	dividesInto   = regexp.MustCompile(`(?i)\b(?:divide|divided|split|share|shared|cut|break|broken|convert|converted|change|changed|turn|turned|make|made)\b[^.?!]*?\binto\b`)
+	dividesInto   = regexp.MustCompile(`(?i)\b(?:divide|divided|split|share|shared|cut|break|broken|convert|converted|turn|turned)\s+(?:[\w₹]+\s+){0,3}into\b`)
 	comparesWords = regexp.MustCompile(`(?i)\b(?:more|less|greater|bigger|smaller|larger|fewer)\s+than\b`)
 	wordOp        = regexp.MustCompile(`(?i)(\d|\))\s+(divided\s+by|multiplied\s+by|times|into|plus|minus)\s+(?:(negative|minus)\s+)?(\d|\()`)
 	negativeWord  = regexp.MustCompile(`(?i)(^|[^\d)\s]\s*|\s)(?:negative|minus)\s+(\d)`)
@@ -681,7 +681,7 @@ func simplestRatio(msg string) (string, bool) {
 
 var threeParts = regexp.MustCompile(`\d\s*:\s*\d+\s*:\s*\d`)
 
-var simplestOf = regexp.MustCompile(`(?i)\b(?:simplify|reduce)\s+(?:the\s+ratio\s+)?(\d+)\s*:\s*(\d+)\b(?:\s*:\s*\d)?|` +
+var simplestOf = regexp.MustCompile(`(?i)\b(?:simplify|reduce)\s+(?:the\s+ratio\s+)?(\d+)\s*:\s*(\d+)\b|` +
 	`\b(\d+)\s*:\s*(\d+)\s+(?:in|to)\s+(?:its\s+)?(?:simplest|lowest)\s+(?:form|terms)`)
 
 // percentOf answers "what percent is 45 of 60?" and "45 is what percent
@@ -707,18 +707,31 @@ var whatPercent = regexp.MustCompile(`(?i)\bwhat\s+(?:percent|percentage|per\s?c
 // converts checks "2 m is 200 cm right?" and answers "how many cm are in
 // 2 m?": an amount in one unit written in another of the same measure.
 func converts(msg string) (string, bool) {
-	if m := unitClaim.FindStringSubmatch(msg); m != nil {
+	right := ""
+	for _, mi := range unitClaim.FindAllStringSubmatchIndex(msg, -1) {
+		if before := strings.TrimSpace(msg[:mi[2]]); sumBefore.MatchString(before) {
+			return "", false // "3 × 2 m is 600 cm?": a sum, not a conversion
+		}
+		m := make([]string, 5)
+		for k := 1; k <= 4; k++ {
+			m[k] = strings.ReplaceAll(msg[mi[2*k]:mi[2*k+1]], ",", "")
+		}
 		a, ua, okA := amountIn(m[1], m[2])
 		b, ub, okB := amountIn(m[3], m[4])
 		if !okA || !okB || ua.measure != ub.measure || ua.per.Cmp(ub.per) == 0 {
 			return "", false
 		}
 		from, to := m[1]+" "+m[2], m[3]+" "+m[4] // as the learner wrote them
-		in := new(big.Rat).Quo(a, ub.per)        // a in b's unit
-		if a.Cmp(b) == 0 {
-			return "Yes: " + from + " = " + to + ".", true
+		if a.Cmp(b) != 0 {
+			// The first wrong claim is named, whatever comes before it.
+			return "Not quite: " + from + " = " + ub.amount(new(big.Rat).Quo(a, ub.per)) + ", not " + to + ".", true
 		}
-		return "Not quite: " + from + " = " + ub.amount(in) + ", not " + to + ".", true
+		if right == "" {
+			right = "Yes: " + from + " = " + to + "."
+		}
+	}
+	if right != "" {
+		return right, true
 	}
 	if m := howManyIn.FindStringSubmatch(msg); m != nil {
 		ub, ok := measures[strings.ToLower(m[1])]
@@ -787,8 +800,11 @@ var measures = func() map[string]unit {
 }()
 
 var (
-	unitWord  = `([a-z]+)\b`
-	unitClaim = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*` + unitWord + `\s+(?:is|are|=|equals|makes|means)\s+(\d+(?:\.\d+)?)\s*` + unitWord)
+	unitWord  = `([a-z]+)(?:[^\w²³^/]|$)`
+	unitClaim = regexp.MustCompile(`(?i)(?:^|[^\d.,])(\d[\d,]*(?:\.\d+)?)\s*([a-z]+)\s+(?:is|are|=|equals|makes|means)\s+(\d[\d,]*(?:\.\d+)?)\s*` + unitWord)
+	// sumBefore finds a sum an amount is part of: "3 ×", "half of",
+	// "20% of".
+	sumBefore = regexp.MustCompile(`(?i)(?:[-+×*÷/%x]|\d|\b(?:of|times|into|by|plus|minus|half))$`)
 	howManyIn = regexp.MustCompile(`(?i)\bhow\s+many\s+([a-z]+)\s+(?:are\s+|is\s+)?(?:there\s+)?in\s+(?:a\s+|an\s+)?(\d+(?:\.\d+)?)\s*` + unitWord)
 )
 

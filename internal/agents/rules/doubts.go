@@ -1072,7 +1072,7 @@ func followsOn(sent string) bool {
 // subject: "At a certain temperature, …". An opening clause with a verb
 // of its own ("When a solid is heated, it melts.") names what the pronoun
 // stands for itself.
-var openingPhrase = wordSet("at in on after before during with")
+var openingPhrase = wordSet("at in on after before during with when as once")
 
 // hasVerb reports whether a clause has a verb of being or having.
 func hasVerb(clause string) bool {

@@ -124,7 +124,7 @@ func rightIdea(t *tutor.Topic, src source, mistake string, may func(tutor.BankQu
 // point?" of "evaporation only happens at the boiling point").
 var qualifiers = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`only always never every all instead without night well both either`) {
+	for _, w := range strings.Fields(`only always never every all instead without night well both either while`) {
 		m[stem(w)] = true
 	}
 	return m

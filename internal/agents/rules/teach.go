@@ -578,12 +578,17 @@ func addsBottoms(msg string) bool {
 	return false
 }
 
-// sameBottoms reports whether the fractions a message adds by their
-// numerators and denominators have the same denominator.
+// sameBottoms reports whether the fractions of the first sum that adds
+// numerators and denominators alike (see addsBottoms) have the same
+// denominator.
 func sameBottoms(msg string) bool {
 	for _, m := range fractionSum.FindAllStringSubmatch(msg, -1) {
-		if m[2] == m[4] {
-			return true
+		var v [6]int
+		for i := range v {
+			v[i], _ = strconv.Atoi(m[i+1])
+		}
+		if v[4] == v[0]+v[2] && v[5] == v[1]+v[3] && v[1] > 0 && v[3] > 0 && v[0] > 0 && v[2] > 0 {
+			return v[1] == v[3]
 		}
 	}
 	return false

@@ -381,10 +381,30 @@ var clauseSplit = regexp.MustCompile(`[.;!]+`)
 
 // rude reports whether a message insults the tutor: "you are stupid",
 // "shut up", "I hate you". (Calling oneself stupid is discouraged.)
-func rude(msg string) bool { return rudeWords.MatchString(msg) }
+func rude(msg string) bool {
+	if rudeOther.MatchString(msg) {
+		return true
+	}
+	for _, m := range rudeWords.FindAllStringSubmatchIndex(msg, -1) {
+		before := strings.ToLower(msg[:m[0]])
+		if strings.HasSuffix(strings.TrimSpace(before), "if") || strings.HasSuffix(strings.TrimSpace(before), "when") {
+			continue // "if you are useless at fractions, …"
+		}
+		// "your stupid" (for "you're"), not "your worst subject": after
+		// "your", the insult ends the clause.
+		if strings.EqualFold(msg[m[2]:m[3]], "your") && m[1] < len(msg) && !strings.ContainsAny(msg[m[1]:m[1]+1], ".,!?") &&
+			!strings.HasPrefix(strings.TrimSpace(msg[m[1]:]), "and") {
+			continue
+		}
+		return true
+	}
+	return false
+}
 
-var rudeWords = regexp.MustCompile(`(?i)^(?:[a-z]+[,!]?\s+){0,2}(?:you(?:'re|\s+are|re)?|u\s+r|ur|this\s+(?:bot|app|tutor)\s+is)\s+(?:so\s+|such\s+an?\s+|a\s+|an\s+|the\s+)?(?:stupid|dumb|idiot|useless|annoying|rubbish|trash|worst|bakwas|pagal)\b[\s.!]*(?:[a-z]+[\s.!]*)?$|` +
-	`\bshut\s+up\b|\byou\s+suck\b|\bi\s+hate\s+(?:you|u)\b|\bchup\s+(?:raho|kar)\b`)
+var (
+	rudeWords = regexp.MustCompile(`(?i)\b(you(?:'re|\s+are|re|r)?|u\s+r|ur|this\s+(?:bot|app|tutor)\s+is)\s+(?:so\s+|such\s+an?\s+|a\s+|an\s+|the\s+|really\s+|very\s+)?(?:stupid|dumb|idiot|useless|annoying|rubbish|trash|worst|bakwas|pagal)\b`)
+	rudeOther = regexp.MustCompile(`(?i)\bshut\s+up\b|\byou\s+suck\b|\bi\s+hate\s+(?:you|u)\b|\bchup\s+(?:raho|kar)\b`)
+)
 
 // bored reports whether a message only says the lesson is dull: "this is
 // boring", "this is stupid", "whatever", "I'm bored".

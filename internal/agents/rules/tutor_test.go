@@ -1745,13 +1745,22 @@ func TestReviewedCases(t *testing.T) {
 			t.Errorf("worked(%q) = %q, want %q", msg, got, want)
 		}
 	}
-	for msg, want := range map[string]bool{"what was your worst subject": false, "if you are useless at fractions what do you do": false, "you are useless": true} {
+	for msg, want := range map[string]bool{"what was your worst subject": false, "if you are useless at fractions what do you do": false, "you are useless": true,
+		"your stupid": true, "honestly you are so stupid, i can't believe it": true, "you are useless and annoying": true, "you're the worst tutor ever": true} {
 		if rude(msg) != want {
 			t.Errorf("rude(%q) = %v", msg, !want)
 		}
 	}
-	if followsOn("When a solid is heated, it melts.") {
-		t.Error(`followsOn("When a solid is heated, it melts.") = true`)
+	if followsOn("When a solid is heated, it melts.") || !followsOn("When heated, they expand.") || !followsOn("Once heated, they move faster.") {
+		t.Error("followsOn misreads an opening phrase")
+	}
+	if sameBottoms("1/4 + 1/4 = 2/8 and 1/3 + 1/6 = 2/9") != true || sameBottoms("1/3 + 1/6 = 2/9 and 1/4 + 1/4 = 2/8") {
+		t.Error("sameBottoms reads another sum than addsBottoms")
+	}
+	states := sampleTopic(t, "science/states-of-matter/changes-of-state")
+	c := newDriver(t, states, "while", tutor.ModeClarify)
+	if x := c.say("does the temperature rise after the ice melts?"); says(x.text(), mNotSo) {
+		t.Errorf("a right idea told No: %q", x.text())
 	}
 	if addsBottoms("0/3 + 0/6 = 0/9") || !addsBottoms("1/2 + 1/3 = 2/5") || sameBottoms("1/2 + 1/3 = 2/5") {
 		t.Error("addsBottoms or sameBottoms misread a sum")
