@@ -96,12 +96,12 @@ func bareAck(toks []token) bool {
 	return words > 0 && words <= 2
 }
 
-// ackAnswers reports whether a yes, no or ok could answer the question:
-// an expected answer or option that is one of them.
-func ackAnswers(exp Expected) bool {
+// ackAnswers reports whether a bare yes, no or ok is itself the expected
+// answer or one of the options: "no" among the options yes and no.
+func ackAnswers(exp Expected, reply string) bool {
+	r := strings.ToLower(strings.Trim(strings.TrimSpace(reply), ".!?"))
 	for _, a := range append([]string{exp.Answer}, exp.Options...) {
-		var buf [8]token
-		if bareAck(appendTokens(buf[:0], a)) {
+		if strings.ToLower(strings.TrimSpace(a)) == r {
 			return true
 		}
 	}

@@ -129,7 +129,7 @@ func Evaluate(exp Expected, reply string) (res Result) {
 			// "what is diffusion?", "what is the hcf of 15 and 25": a
 			// question to the tutor, whose words or numbers are no answer.
 			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}
-		case res.Verdict == Incorrect && (SaysLost(reply) || kind != KindBoolean && bareAck(toks) && !ackAnswers(exp)):
+		case res.Verdict == Incorrect && (SaysLost(reply) || kind != KindBoolean && bareAck(toks) && !ackAnswers(exp, reply)):
 			// "I don't get it", "yes", "ok": no answer to a question that
 			// is not a yes-or-no one.
 			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "no answer in the reply"}
@@ -350,6 +350,9 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 			// "45/100 = 9/20 which is 0.45": the value is also written
 			// as the fraction asked for.
 			for j, t := range toks {
+				if j > 0 && toks[j-1].kind == tWord && isNegator(toks[j-1].text) {
+					continue // "not 9/20, it's 0.45"
+				}
 				if n := t.num; t.kind == tNum && (n.form == fFrac || n.form == fMixed) && n.den > 0 &&
 					gcd(abs64(n.num), n.den) == 1 && numbersMatch(want, n, exp.Tolerance) {
 					got, res.Extracted = n, reply[toks[j].start:toks[j].end]

@@ -911,5 +911,10 @@ func TestEvaluateSecondTeacherReport(t *testing.T) {
 		{"by, then the result", Expected{Answer: "120"}, "the price went up by 20%, from 100 to 120", Correct, "120"},
 		{"the other one", Expected{Answer: "500"}, "500, and 400 for the other one", Correct, "500"},
 		{"no among the options", Expected{Answer: "yes", Kind: KindChoice, Options: []string{"yes", "no"}}, "no", Incorrect, ""},
+		{"yes, not an option", Expected{Answer: "increase", Kind: KindChoice, Options: []string{"increase", "no"}}, "yes", NotAttempt, ""},
+		{"by, later years", Expected{Answer: "15%"}, "it fell by 15% in 2 years", Correct, ""},
+		{"by, from", Expected{Answer: "20%"}, "it increased by 20% from 100", Correct, ""},
+		{"by, to a result", Expected{Answer: "120"}, "it went up by 20% from 100 to 120", Correct, "120"},
+		{"a fraction taken back", Expected{Answer: "9/20", Simplest: true}, "not 9/20, it's 0.45", Partial, "0.45"},
 	})
 }

@@ -233,8 +233,7 @@ func isOperand(toks []token, i int) bool {
 	}
 	if i > 0 {
 		p := toks[i-1]
-		if p.kind == tWord && p.text == "by" && i > 1 && changeVerbs[toks[i-2].text] && percentAfter(toks, i) &&
-			!slices.ContainsFunc(toks[i+1:], func(t token) bool { return t.kind == tNum }) {
+		if p.kind == tWord && p.text == "by" && i > 1 && changeVerbs[toks[i-2].text] && percentAfter(toks, i) && !resultFollows(toks, i) {
 			// "fell by 15%": the size of a change. ("Increased by $50
 			// each time" still steps through a computation.)
 			return false
@@ -244,6 +243,20 @@ func isOperand(toks []token, i int) bool {
 		}
 		// "added 4 and 2".
 		if p.kind == tWord && p.text == "and" && i > 1 && toks[i-2].kind == tNum && isOperand(toks, i-2) {
+			return true
+		}
+	}
+	return false
+}
+
+// resultFollows reports whether a result follows the number at toks[i]:
+// "= 120", "to 120" ("went up by 20% from 100 to 120").
+func resultFollows(toks []token, i int) bool {
+	for j := i + 1; j < len(toks); j++ {
+		if toks[j].kind == tSym && toks[j].text == "=" {
+			return true
+		}
+		if toks[j].kind == tWord && toks[j].text == "to" && slices.ContainsFunc(toks[j+1:min(j+3, len(toks))], func(t token) bool { return t.kind == tNum }) {
 			return true
 		}
 	}
