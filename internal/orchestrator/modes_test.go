@@ -181,7 +181,7 @@ func TestExamAnswerRequest(t *testing.T) {
 			t.Fatalf("%q was judged as an answer: idx %d", msg, st.ExamCurrentIdx)
 		}
 	}
-	for i, msg := range []string{"boiling", "A"} {
+	for i, msg := range []string{"boiling", "A", "it melts", "nothing"} {
 		r := f.turn(t, id, msg)
 		st := r.Session.State
 		if st.ExamCurrentIdx != i+1 || st.ExamQuestions[i].Result == nil || *st.ExamQuestions[i].Result != tutor.ResultIncorrect {
@@ -196,9 +196,14 @@ func TestExamAnswerWithRequest(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeExam)
 	id := c.Session.Row.ID
-	r := f.turn(t, id, "1, just tell me if thats right")
-	if st := r.Session.State; st.ExamCurrentIdx != 1 || st.ExamQuestions[0].Result == nil || *st.ExamQuestions[0].Result != tutor.ResultIncorrect {
-		t.Fatalf("a wrong value beside a request: idx %d, question %+v", st.ExamCurrentIdx, st.ExamQuestions[0])
+	if st := f.turn(t, id, "give me the answer, I spent 10 minutes on this").Session.State; st.ExamCurrentIdx != 0 {
+		t.Fatalf("a request with a number in it was judged: idx %d", st.ExamCurrentIdx)
+	}
+	for i, msg := range []string{"1, just tell me if thats right", "seventeen, just tell me if thats right"} {
+		r := f.turn(t, id, msg)
+		if st := r.Session.State; st.ExamCurrentIdx != i+1 || st.ExamQuestions[i].Result == nil || *st.ExamQuestions[i].Result != tutor.ResultIncorrect {
+			t.Fatalf("%q: a wrong answer beside a request: idx %d, question %+v", msg, st.ExamCurrentIdx, st.ExamQuestions[i])
+		}
 	}
 }
 

@@ -360,6 +360,16 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 // evaluate judges the message against the pending question (teach_me) or
 // the current exam question with the deterministic evaluator.
 func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) answer.Result {
+	head, answered := answerBeforeRequest(msg)
+	if s.Mode == tutor.ModeExam && tutor.AsksForAnswer(msg) {
+		if !answered {
+			// "just tell me the answer": no attempt.
+			return answer.Result{Verdict: answer.NotAttempt, Reason: "asks for the answer"}
+		}
+		// "seventeen, just tell me if that's right": the answer before
+		// the request is judged, so that asking buys no second guess.
+		msg, pre = head, tutor.PrecheckNone
+	}
 	if pre != tutor.PrecheckNone {
 		return answer.Result{}
 	}
@@ -388,21 +398,31 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	return answer.Result{}
 }
 
+// answerBeforeRequest returns the answer a message gives before a request
+// for the answer, in the clause before its first comma: "17" of "17, just
+// tell me if that's right". ok is false when that clause is the request
+// or says more than an answer does.
+func answerBeforeRequest(msg string) (head string, ok bool) {
+	head, _, cut := strings.Cut(msg, ",")
+	if !cut || tutor.AsksForAnswer(head) || len(strings.Fields(head)) == 0 || len(strings.Fields(head)) > 3 {
+		return "", false
+	}
+	return strings.TrimSpace(head), true
+}
+
 // examAttempt reports whether a short exam reply in which the evaluator
 // found no answer of the kind asked is an attempt all the same: a few
 // words, not a question, a request, a hedge, a yes or ok, or a word of
 // being lost.
 func examAttempt(msg string, res answer.Result) bool {
 	ws := strings.Fields(strings.ToLower(msg))
-	if len(ws) == 0 || len(ws) > 4 || strings.ContainsAny(msg, "?？") || !strings.HasPrefix(res.Reason, "no ") ||
-		answer.AsksBack(msg) || answer.SaysLost(msg) || answer.AsksQuestionAgain(msg) || tutor.AsksForAnswer(msg) {
+	if len(ws) == 0 || len(ws) > 3 || strings.ContainsAny(msg, "?？") || !strings.HasPrefix(res.Reason, "no ") ||
+		answer.AsksBack(msg) || answer.SaysLost(msg) || answer.AsksQuestionAgain(msg) || tutor.AsksForAnswer(msg) ||
+		slices.Contains(hardPhrases, strings.Join(ws, " ")) {
 		return false
 	}
-	if len(ws) > 3 {
-		return false
-	}
-	for _, w := range ws {
-		if w = strings.Trim(w, ".,!'\""); notAttempts[w] || openers[w] || moods[w] || talk[w] {
+	for i, w := range ws {
+		if w = strings.Trim(w, ".,!'\""); notAttempts[w] || moods[w] || talk[w] || i == 0 && openers[w] {
 			return false
 		}
 	}
@@ -417,8 +437,7 @@ func examAside(msg string) bool {
 	if len(ws) == 0 || len(ws) > 8 {
 		return false
 	}
-	if tutor.AsksForAnswer(msg) && !strings.ContainsAny(msg, "0123456789") || answer.RefersBack(msg) {
-		// ("18, just tell me if that's right" answers.)
+	if answer.RefersBack(msg) {
 		return true
 	}
 	if strings.Contains(msg, "=") && strings.ContainsAny(msg, "?？") {
@@ -436,10 +455,11 @@ func examAside(msg string) bool {
 var (
 	// talk are the words of a message that is no answer: "let me think",
 	// "hold on", "thanks", "i forgot", "tell me", "this is hard".
-	talk = wordSet("i", "me", "my", "you", "let", "think", "thinking", "hold", "on", "thanks", "thank", "sorry", "huh",
-		"yeah", "yep", "k", "kk", "forgot", "forget", "tell", "give", "answer", "hard", "easy", "tough", "difficult",
-		"moment", "sec", "second", "minute", "wait", "ready", "done", "go", "dont", "cant", "not", "maybe", "this",
-		"it", "is", "that", "hi", "hey", "bye", "lol", "nothing", "something", "dunno", "no", "yes", "ok", "okay")
+	talk = wordSet("i", "me", "my", "you", "let", "think", "thinking", "hold", "thanks", "thank", "sorry", "huh",
+		"yeah", "yep", "k", "kk", "forgot", "forget", "tell", "give", "answer", "wait", "ready", "dont", "cant",
+		"maybe", "hi", "hey", "bye", "lol", "dunno", "no", "yes", "ok", "okay")
+	// hardPhrases say the question is hard, with no answer in them.
+	hardPhrases = []string{"this is hard", "too hard", "so hard", "its hard", "it's hard", "this is tough", "this is difficult"}
 	// moods are words of a learner's mood about the exam, not of an
 	// answer.
 	moods = wordSet("lol", "dumb", "stupid", "boring", "bored", "whatever", "hate", "ugh", "meh", "idiot")
