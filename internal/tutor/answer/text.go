@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -651,6 +652,32 @@ func choiceExcluded(toks []token, i int) bool {
 	return false
 }
 
+// ordinalChoice reads a reply that picks an option by its place: "the
+// last one", "the third option", "2nd one", "option 3". It returns the
+// option's index.
+func ordinalChoice(reply string, n int) (int, bool) {
+	m := ordinalPick.FindStringSubmatch(strings.TrimSpace(reply))
+	if m == nil || n == 0 {
+		return 0, false
+	}
+	k := -1
+	switch w := strings.ToLower(m[1] + m[2]); w {
+	case "first", "1st", "1":
+		k = 0
+	case "second", "2nd", "2":
+		k = 1
+	case "third", "3rd", "3":
+		k = 2
+	case "fourth", "4th", "4":
+		k = 3
+	case "last":
+		k = n - 1
+	}
+	return k, k >= 0 && k < n
+}
+
+var ordinalPick = regexp.MustCompile(`(?i)^(?:i\s+think\s+|it'?s\s+|its\s+)?(?:the\s+)?(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)(?:\s+(?:one|option|answer))?|option\s+(?:no\.?\s*)?([1-4]))\s*[.!]*$`)
+
 func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Result) {
 	want, ok := choiceLetter(exp.Answer)
 	if !ok {
@@ -666,6 +693,15 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 	if want < 0 {
 		// Not a letter and not one of the options: compare the text.
 		evalText(exp, reply, toks, res)
+		return
+	}
+	if k, ok := ordinalChoice(reply, len(exp.Options)); ok {
+		// "the last one", "the third option".
+		res.Extracted = strings.TrimSpace(reply)
+		res.Verdict = Incorrect
+		if k == want {
+			res.Verdict = Correct
+		}
 		return
 	}
 	ms := choiceMentions(reply, toks, exp.Options)
