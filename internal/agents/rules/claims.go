@@ -46,7 +46,8 @@ func worked(msg string) (string, bool) {
 			return text, true
 		}
 	}
-	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
+	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) || powerWords.MatchString(msg) {
+		// ("(-1) to the power 5" is no "(-1)".)
 		return "", false
 	}
 	if !comparesWords.MatchString(msg) {
@@ -104,6 +105,16 @@ func worked(msg string) (string, bool) {
 			}
 			if first != "" {
 				return first, true
+			}
+		case len(sides) >= 2 && !usesVar(r, "") && dividesByZero(sides[0]) && wrong == "":
+			// "is -12 / 0 = 0?"
+			wrong = "No: dividing by 0 is not possible, so " + showTokens(sides[0], "", nil) + " has no value."
+		case len(sides) > 2 && !usesVar(r, ""):
+			// "3/4 ÷ 1/2 = 4/3 x 1/2 = 2/3?": each link of the chain.
+			if text, isWrong, ok := chain(sides, show); ok && isWrong && wrong == "" {
+				wrong = text
+			} else if ok && !isWrong && right == "" {
+				right = text
 			}
 		case len(sides) == 2 && !usesVar(r, ""):
 			l, lok := evalTokens(sides[0], "", nil)
@@ -194,6 +205,57 @@ func solved(msg string, runs [][]mathToken) (string, bool) {
 	return "", false
 }
 
+// dividesByZero reports whether a sum divides by zero: "-12 / 0", "5 ÷ (3
+// - 3)".
+func dividesByZero(side []mathToken) bool {
+	for i, t := range side {
+		if t.kind != mOp || t.text != "÷" && t.text != "/" || i+1 >= len(side) {
+			continue
+		}
+		rest := side[i+1:]
+		if rest[0].kind == mOpen {
+			depth, end := 0, len(rest)
+			for j, u := range rest {
+				if u.kind == mOpen {
+					depth++
+				} else if u.kind == mClose {
+					if depth--; depth == 0 {
+						end = j + 1
+						break
+					}
+				}
+			}
+			rest = rest[:end]
+		} else {
+			rest = rest[:1]
+		}
+		if v, ok := evalTokens(rest, "", nil); ok && v.Sign() == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// chain checks a chain of equal signs, "3/4 ÷ 1/2 = 3/4 × 2 = 3/2": right
+// when every link has the first one's value, else the first link that
+// has not is named.
+func chain(sides [][]mathToken, show func(*big.Rat) string) (text string, wrong, ok bool) {
+	first, ok := evalTokens(sides[0], "", nil)
+	if !ok || !hasOp(sides[0]) {
+		return "", false, false
+	}
+	for _, side := range sides[1:] {
+		v, ok := evalTokens(side, "", nil)
+		if !ok {
+			return "", false, false
+		}
+		if v.Cmp(first) != 0 {
+			return "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(first) + ", not " + showTokens(side, "", nil) + ".", true, true
+		}
+	}
+	return "Yes: " + showTokens(sides[0], "", nil) + " = " + show(first) + ".", false, true
+}
+
 // linearEquation reads an equation in one unknown as a·x = b, with the
 // unknown's terms collected on the side that leaves a positive: "5 = x +
 // 2" is x = 3, not -x = -3. ok is false when a side is not linear or the
@@ -259,6 +321,9 @@ func asksFor(msg, name string) bool {
 // powers finds a power or a product of unknowns written side by side
 // ("5x²", "x^2", "xx"), which the linear reading of a doubt cannot hold.
 var powers = regexp.MustCompile(`(?i)[\^²³]|\b\d*(?:xx|yy|xy|yx)\b`)
+
+// powerWords name powers and roots, which the sums here do not read.
+var powerWords = regexp.MustCompile(`(?i)\bto\s+the\s+power\b|\bpower\s+of\b|\bsquared\b|\bcubed\b|\bsquare\s+root\b|\bcube\s+root\b`)
 
 // asksSolve finds a doubt that asks to solve, or for the value of an
 // unknown (the submatches hold its letter).
@@ -691,7 +756,7 @@ func percentOf(msg string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	part, whole := cmp.Or(m[1], m[3]), cmp.Or(m[2], m[4])
+	part, whole := cmp.Or(m[1], m[3], m[5]), cmp.Or(m[2], m[4], m[6])
 	a, ok1 := new(big.Rat).SetString(strings.ReplaceAll(part, ",", ""))
 	b, ok2 := new(big.Rat).SetString(strings.ReplaceAll(whole, ",", ""))
 	if !ok1 || !ok2 || b.Sign() == 0 {
@@ -702,6 +767,7 @@ func percentOf(msg string) (string, bool) {
 }
 
 var whatPercent = regexp.MustCompile(`(?i)\bwhat\s+(?:percent|percentage|per\s?cent|%)\s+(?:is|of)\s+(\d[\d,]*(?:\.\d+)?)\s+(?:is\s+)?(?:of|out\s+of|from)\s+(\d[\d,]*(?:\.\d+)?)|` +
+	`\b(\d[\d,]*(?:\.\d+)?)\s+(?:is\s+what\s+(?:percent|percentage|per\s?cent|%)\s+of|out\s+of)\s+(\d[\d,]*(?:\.\d+)?)\b.*\bwhat\s+(?:percent|percentage|per\s?cent|%)|` +
 	`\b(\d[\d,]*(?:\.\d+)?)\s+is\s+what\s+(?:percent|percentage|per\s?cent|%)\s+of\s+(\d[\d,]*(?:\.\d+)?)`)
 
 // converts checks "2 m is 200 cm right?" and answers "how many cm are in

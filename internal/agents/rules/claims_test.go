@@ -120,6 +120,10 @@ func TestWorked(t *testing.T) {
 		{"1,000 m is 1 km right?", "Yes: 1000 m = 1 km."},
 		{"1 kg is 1000 g so 5 kg is 500 g?", "Not quite: 5 kg = 5000 g, not 500 g."},
 		{"I made a mistake, 3 into 4 is 7 right?", "Not quite: 3 × 4 = 12, not 7."},
+		{"is -12 / 0 = 0?", "No: dividing by 0 is not possible, so -12 ÷ 0 has no value."},
+		{"3/4 ÷ 1/2 = 4/3 x 1/2 = 2/3?", "Not quite: 3/4 ÷ 1/2 = 3/2, not 4/3 × 1/2."},
+		{"2/3 x 3/4 = 6/12 = 1/2 right?", "Yes: 2/3 × 3/4 = 1/2."},
+		{"if 40 out of 50 students passed what percent passed", "40 ÷ 50 = 4/5 = 80%, so 40 is 80% of 50."},
 		{"so from 60 to 50 is a 20% decrease?", "Not quite: the change is compared with the amount you start from, 60: 10 ÷ 60 = 1/6 = about 16.67%, so it is a decrease of about 16.67%, not 20%."},
 		{"from 60 to 50 is a decrease of 10 percent?", "Not quite: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%, so it is a decrease of about 16.67%, not 10%."},
 		{"from 60 to 50 is a 17% drop?", "Yes, to the nearest whole number: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%."},
@@ -143,7 +147,9 @@ func TestWorked(t *testing.T) {
 		// Ranges, not changes in per cent.
 		"how do I go from 3 to 4 percent", "from 1 to 10 how many are even?",
 		// No units, or units of different measures.
-		"3 apples is 5 pears", "2 m is 3 kg", "3 × 2 m is 600 cm?", "half of 4 m is 200 cm?", "2 m is 200 cm²?"} {
+		"3 apples is 5 pears", "2 m is 3 kg", "3 × 2 m is 600 cm?", "half of 4 m is 200 cm?", "2 m is 200 cm²?",
+		// Powers and roots in words.
+		"what is (-1) to the power 5", "what is 3 squared", "square root of 16 is 4?"} {
 		if got, ok := worked(msg); ok {
 			t.Errorf("worked(%q) = %q; want nothing", msg, got)
 		}

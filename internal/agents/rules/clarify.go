@@ -33,6 +33,10 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	case t.Precheck == tutor.PrecheckIDK:
 		parts = append(parts, v.say(mSuggest, "{concepts}", conceptList(t.Topic.Concepts(), 3)))
 		note = "suggested doubts to ask"
+	case rude(msg):
+		// "whatever you are useless": calm, and an open door.
+		parts = append(parts, v.say(mKeepKind), v.say(mClosure))
+		note = "a rude message"
 	case isAck(msg):
 		ack := mGlad
 		if thanks(msg) {

@@ -1655,6 +1655,10 @@ func TestRude(t *testing.T) {
 	if !says(x.text(), mKeepKind) || !strings.Contains(x.text(), q.QuestionText) || d.state.LastQuestion.WrongAttempts != 0 {
 		t.Errorf("\"shut up\" beside a question: %q", x.text())
 	}
+	c := newDriver(t, sampleTopic(t, addingFractions), "rude-doubts", tutor.ModeClarify)
+	if x := c.say("whatever you are useless"); !says(x.text(), mKeepKind) || says(x.text(), mNotInTopic) {
+		t.Errorf("an insult in a doubts session: %q", x.text())
+	}
 	for msg, want := range map[string]bool{"you are stupid": true, "ur so dumb": true, "shut up": true, "I hate you": true,
 		"I'm so stupid": false, "I hate maths": false, "are you a robot?": false} {
 		if got := rude(msg); got != want {
