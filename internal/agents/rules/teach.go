@@ -1122,10 +1122,11 @@ func (l *lesson) spoils(msg, calc string) bool {
 		if l.rec.asked[q.ID] {
 			continue
 		}
-		// The sum uses the question's numbers, or the doubt holds them all
-		// ("is x = 4 the answer to 2x + 3 = 11?", "if 6 notebooks cost
-		// ₹210, …").
-		if !(len(ns) > 0 && within(ns, qn) || len(qn) > 0 && within(qn, asked)) {
+		// The sum uses the question's numbers and no others, or the doubt
+		// holds them all ("is x = 4 the answer to 2x + 3 = 11?", "if 6
+		// notebooks cost ₹210, …"); "what is y if 5y = 35" shares only a
+		// 5 with "Solve 2(x + 5) = 24".
+		if !(len(ns) > 0 && within(ns, qn) && within(asked, qn) || len(qn) > 0 && within(qn, asked)) {
 			continue
 		}
 		exp := q.Expected()

@@ -1628,6 +1628,9 @@ func TestRightWorking(t *testing.T) {
 func TestEquationsInALesson(t *testing.T) {
 	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "equations", tutor.ModeTeachMe)
 	d.say("ok")
+	if x := d.say("what is y if 5y = 35"); !strings.HasPrefix(x.text(), "5y = 35, so y = 35 ÷ 5 = 7.") {
+		t.Errorf("\"what is y if 5y = 35\" (\"Solve 2(x + 5) = 24\", x = 7, is to come): %q", x.text())
+	}
 	if x := d.say("what is x if 4x = 20"); !strings.HasPrefix(x.text(), "4x = 20, so x = 20 ÷ 4 = 5.") {
 		t.Errorf("\"what is x if 4x = 20\": %q", x.text())
 	}
