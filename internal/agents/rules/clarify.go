@@ -112,6 +112,12 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			ok = len(sents) > 0
 		}
 		word, def, defined := glossed(msg)
+		if defined && claimedWord.MatchString(msg) {
+			// "condensation is when …?": only what the lesson says of
+			// the word itself.
+			sents = aboutWord(sents, word)
+			ok = ok && len(sents) > 0
+		}
 		if defined = defined && !definesWord(sents, word); defined {
 			// "what does product mean?": the word first, when the lesson
 			// uses it without saying what it is.

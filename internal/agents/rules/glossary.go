@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -77,8 +78,22 @@ var askedWord = regexp.MustCompile(`(?i)^(?:\W*(?:so|but|and|wait|ok|okay|sorry|
 var whichIs = regexp.MustCompile(`(?i)\bwhich\s+(?:one|number|part)\s+is\s+(?:an?\s+|the\s+)?([a-z]+)\b`)
 
 // glossed returns the word a question asks the meaning of and the
-// glossary's definition of it.
+// glossary's definition of it. A question that puts forward what a word
+// means ("condensation is when gas turns into solid right?") gets the
+// definition too, opened with "Not quite" when it names another state of
+// matter than the definition does.
 func glossed(question string) (word, def string, ok bool) {
+	if m := claimedWord.FindStringSubmatch(strings.TrimSpace(question)); m != nil {
+		w := strings.ToLower(m[1])
+		for _, try := range []string{w, strings.TrimSuffix(w, "s")} {
+			if d, known := glossary[try]; known {
+				if otherState(m[2], d) {
+					d = "Not quite: " + lowerFirst(d)
+				}
+				return try, d, true
+			}
+		}
+	}
 	m := askedWord.FindStringSubmatch(strings.TrimSpace(question))
 	if m == nil {
 		// "which one is the denominator, the top or the bottom?"
@@ -109,6 +124,45 @@ func glossed(question string) (word, def string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// claimedWord reads a question that says what a word means: "condensation
+// is when gas turns into solid right?", "so evaporation means …?".
+var claimedWord = regexp.MustCompile(`(?i)^(?:(?:so|and|but|wait|ok)\s+)*(?:is\s+)?([a-z]+(?:\s+[a-z]+)?)\s+(?:is|means)\s+(?:when|where|if|that)\s+(.+?)[\s,]*(?:right|correct|na|isn'?t\s+it)?\s*\?+\s*$`)
+
+// aboutWord returns the sentences that name word.
+func aboutWord(sents []string, word string) []string {
+	return slices.DeleteFunc(slices.Clone(sents), func(s string) bool {
+		return !strings.Contains(strings.ToLower(s), word)
+	})
+}
+
+// otherState reports whether a claim names a state of matter and the
+// definition names states, none of them the claim's: "gas turns into
+// solid" against "a gas … turning back into a liquid".
+func otherState(claim, def string) bool {
+	states := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range words(s) {
+			switch w = strings.TrimSuffix(w, "s"); w {
+			case "solid", "liquid":
+				m[w] = true
+			case "ga", "gas", "vapour", "vapor", "steam":
+				m["gas"] = true
+			}
+		}
+		return m
+	}
+	c, d := states(claim), states(def)
+	if len(c) == 0 || len(d) == 0 {
+		return false
+	}
+	for w := range c {
+		if !d[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // ofNumbers is what "the HCF of …" is of, in general: "two numbers",

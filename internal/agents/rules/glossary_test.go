@@ -141,3 +141,21 @@ func TestDefinesWordAnySpelling(t *testing.T) {
 		t.Errorf("the HCF said what it is twice: %q", x.text())
 	}
 }
+
+// A question that says what a word means hears the glossary's meaning,
+// with "Not quite" when it names another state of matter, and only the
+// lesson's sentences about the word. (From a teacher's testing:
+// "condensation is when gas turns into solid right?" heard about
+// sublimation, and no "No".)
+func TestClaimedDefinition(t *testing.T) {
+	states := sampleTopic(t, "science/states-of-matter/changes-of-state")
+	c := newDriver(t, states, "claimed-def", tutor.ModeClarify)
+	x := c.say("condensation is when gas turns into solid right?")
+	if !strings.HasPrefix(x.text(), "Not quite: condensation is a gas cooling and turning back into a liquid") || strings.Contains(x.text(), "Camphor") {
+		t.Errorf("a wrong meaning: %q", x.text())
+	}
+	x = c.say("evaporation is when liquid turns into gas right?")
+	if strings.Contains(x.text(), "Not quite") || !strings.Contains(x.text(), glossary["evaporation"]) {
+		t.Errorf("a right meaning: %q", x.text())
+	}
+}

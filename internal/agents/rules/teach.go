@@ -1035,6 +1035,10 @@ func (l *lesson) doubt(msg string) bool {
 		query = wordsOnly(msg)
 	}
 	_, sents, ok := explain(l.topic, withHints, query, 2, nil)
+	if defined && claimedWord.MatchString(msg) {
+		sents = aboutWord(sents, word) // "condensation is when …?"
+		ok = ok && len(sents) > 0
+	}
 	answered := false
 	mistake, wrong := restated(l.topic, msg)
 	if !wrong {
