@@ -330,7 +330,7 @@ var powerWords = regexp.MustCompile(`(?i)\bto\s+the\s+power\b|\bpower\s+of\b|\bs
 var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?([a-z])\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?([a-z])\b|value\s+of\s+([a-z])\b)|\b([a-z])\s*=\s*\?`)
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf, converts}
+var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf, converts}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -809,6 +809,46 @@ func converts(msg string) (string, bool) {
 	}
 	return "", false
 }
+
+// unitRatio works "what is the ratio of 1 hour to 30 minutes?" and checks
+// "ratio of 50 paise to 2 rupees is 1:4?": both amounts in one unit
+// first, then the ratio in its simplest form.
+func unitRatio(msg string) (string, bool) {
+	m := ratioOfAmounts.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	a, ua, okA := amountIn(strings.ReplaceAll(m[1], ",", ""), m[2])
+	b, ub, okB := amountIn(strings.ReplaceAll(m[3], ",", ""), m[4])
+	if !okA || !okB || ua.measure != ub.measure || !a.IsInt() || !b.IsInt() || a.Sign() == 0 || b.Sign() == 0 {
+		return "", false
+	}
+	small := ua // the smaller unit, which both amounts are written in
+	if ub.per.Cmp(ua.per) < 0 {
+		small = ub
+	}
+	x, y := new(big.Rat).Quo(a, small.per), new(big.Rat).Quo(b, small.per)
+	if !x.IsInt() || !y.IsInt() {
+		return "", false
+	}
+	g := new(big.Int).GCD(nil, nil, x.Num(), y.Num())
+	sx, sy := new(big.Int).Quo(x.Num(), g), new(big.Int).Quo(y.Num(), g)
+	same := "In the same unit: " + small.amount(x) + " to " + small.amount(y) + ", so the ratio is " + x.Num().String() + " : " + y.Num().String()
+	if g.Cmp(big.NewInt(1)) != 0 {
+		same += " = " + sx.String() + " : " + sy.String()
+	}
+	if m[5] == "" {
+		return same + ".", true
+	}
+	cx, _ := new(big.Int).SetString(m[5], 10)
+	cy, _ := new(big.Int).SetString(m[6], 10)
+	if cx != nil && cy != nil && new(big.Int).Mul(cx, sy).Cmp(new(big.Int).Mul(cy, sx)) == 0 && cx.Sign() > 0 {
+		return "Yes: " + lowerFirst(same) + ".", true
+	}
+	return "Not quite: " + lowerFirst(same) + ", not " + m[5] + " : " + m[6] + ".", true
+}
+
+var ratioOfAmounts = regexp.MustCompile(`(?i)\bratio\s+of\s+(\d[\d,]*)\s*([a-z]+)\s+to\s+(\d[\d,]*)\s*([a-z]+)\b(?:\s+(?:is|=|will\s+be)\s+(\d+)\s*:\s*(\d+))?`)
 
 // unit is a unit of measure: how many of its measure's smallest unit it
 // holds, and its name as the reply writes it.

@@ -1380,6 +1380,12 @@ func TestLearnersOwnProblem(t *testing.T) {
 	if x := d.say("so 12:18 simplifies to 3:2?"); !strings.Contains(x.text(), "3 : 2 is the ratio the other way round") {
 		t.Errorf("a wrong simplification: %q", x.text())
 	}
+	if x := d.say("what is the ratio of 40 cm to 2 m?"); strings.Contains(x.text(), "1 : 5") {
+		t.Errorf("a ratio question to come (40 cm to 2 m): %q", x.text())
+	}
+	if x := d.say("ratio of 1 hour to 30 minutes is 1:30 right?"); !strings.Contains(x.text(), "60 : 30 = 2 : 1, not 1 : 30") {
+		t.Errorf("a ratio of amounts in different units: %q", x.text())
+	}
 	p := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/percentages"), "own-change", tutor.ModeTeachMe)
 	p.say("yes")
 	if x := p.say("so from 60 to 50 is a 20% decrease?"); !strings.HasPrefix(x.text(), "Not quite: the change is compared with the amount you start from, 60") {
