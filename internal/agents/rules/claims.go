@@ -330,7 +330,7 @@ var powerWords = regexp.MustCompile(`(?i)\bto\s+the\s+power\b|\bpower\s+of\b|\bs
 var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?([a-z])\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?([a-z])\b|value\s+of\s+([a-z])\b)|\b([a-z])\s*=\s*\?`)
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf, converts}
+var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf, discounted, converts}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -849,6 +849,40 @@ func unitRatio(msg string) (string, bool) {
 }
 
 var ratioOfAmounts = regexp.MustCompile(`(?i)\bratio\s+of\s+(\d[\d,]*)\s*([a-z]+)\s+to\s+(\d[\d,]*)\s*([a-z]+)\b(?:\s+(?:is|=|will\s+be)\s+(\d+)\s*:\s*(\d+))?`)
+
+// discounted answers "a shirt costs 500 and there is a 20% discount, what
+// do I pay?": the discount, then the price after it.
+func discounted(msg string) (string, bool) {
+	if !asksPrice.MatchString(msg) {
+		return "", false
+	}
+	var price, pct string
+	if m := priceThenOff.FindStringSubmatch(msg); m != nil {
+		price, pct = m[1], m[2]
+	} else if m := offThenPrice.FindStringSubmatch(msg); m != nil {
+		pct, price = m[1], m[2]
+	} else {
+		return "", false
+	}
+	p, ok1 := new(big.Rat).SetString(strings.ReplaceAll(price, ",", ""))
+	r, ok2 := new(big.Rat).SetString(pct)
+	if !ok1 || !ok2 || p.Sign() <= 0 || r.Sign() <= 0 || r.Cmp(big.NewRat(100, 1)) > 0 {
+		return "", false
+	}
+	off := new(big.Rat).Mul(p, new(big.Rat).Quo(r, big.NewRat(100, 1)))
+	cur := ""
+	if rupees.MatchString(msg) {
+		cur = "₹"
+	}
+	return pct + "% of " + cur + ratString(p) + " = " + cur + ratString(off) + ", so the price after the discount is " +
+		cur + ratString(p) + " - " + cur + ratString(off) + " = " + cur + ratString(new(big.Rat).Sub(p, off)) + ".", true
+}
+
+var (
+	asksPrice    = regexp.MustCompile(`(?i)\b(?:how\s+much|what|pay|price|cost|costs)\b`)
+	priceThenOff = regexp.MustCompile(`(?i)(?:₹|\brs\.?\s*)?(\d[\d,]*(?:\.\d+)?)\s*(?:rupees|rs)?\b[^%]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per\s?cent)\s+(?:discount|off)\b`)
+	offThenPrice = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*(?:%|percent|per\s?cent)\s+(?:discount|off)\b\D*?(\d[\d,]*(?:\.\d+)?)`)
+)
 
 // unit is a unit of measure: how many of its measure's smallest unit it
 // holds, and its name as the reply writes it.

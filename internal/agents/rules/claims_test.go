@@ -124,6 +124,8 @@ func TestWorked(t *testing.T) {
 		{"ratio of 1 hour to 30 minutes is 1:30 right?", "Not quite: in the same unit: 60 minutes to 30 minutes, so the ratio is 60 : 30 = 2 : 1, not 1 : 30."},
 		{"what is the ratio of 50 paise to 2 rupees?", "In the same unit: 50 paise to 200 paise, so the ratio is 50 : 200 = 1 : 4."},
 		{"ratio of 40 cm to 2 m is 1:5?", "Yes: in the same unit: 40 cm to 200 cm, so the ratio is 40 : 200 = 1 : 5."},
+		{"a shirt costs 500 and there is 20% discount what do I pay", "20% of 500 = 100, so the price after the discount is 500 - 100 = 400."},
+		{"20% off a ₹300 bag, how much do I pay?", "20% of ₹300 = ₹60, so the price after the discount is ₹300 - ₹60 = ₹240."},
 		{"3/4 ÷ 1/2 = 4/3 x 1/2 = 2/3?", "Not quite: 3/4 ÷ 1/2 = 3/2, not 4/3 × 1/2."},
 		{"2/3 x 3/4 = 6/12 = 1/2 right?", "Yes: 2/3 × 3/4 = 1/2."},
 		{"if 40 out of 50 students passed what percent passed", "40 ÷ 50 = 4/5 = 80%, so 40 is 80% of 50."},
