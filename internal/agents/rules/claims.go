@@ -46,10 +46,13 @@ func worked(msg string) (string, bool) {
 			return text, true
 		}
 	}
-	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) || powerWords.MatchString(msg) {
-		// ("(-1) to the power 5" is no "(-1)".)
+	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
 		return "", false
 	}
+	// A power or a root is read as nothing, and the number it works on
+	// with it: "(-1) to the power 5" is no "(-1)", and "5 squared is 25
+	// so is 25 + 5 = 31?" still checks 25 + 5.
+	msg = powerWords.ReplaceAllString(msg, " ; ")
 	if !comparesWords.MatchString(msg) {
 		// "is 5 more than 3 times 2" compares, which compared leaves
 		// alone.
@@ -106,9 +109,18 @@ func worked(msg string) (string, bool) {
 			if first != "" {
 				return first, true
 			}
-		case len(sides) >= 2 && !usesVar(r, "") && dividesByZero(sides[0]) && wrong == "":
-			// "is -12 / 0 = 0?"
-			wrong = "No: dividing by 0 is not possible, so " + showTokens(sides[0], "", nil) + " has no value."
+		case !usesVar(r, "") && dividesByZero(sides[0]) && wrong == "" && right == "":
+			// "is -12 / 0 = 0?" gets "No"; "is 10 ÷ 0 undefined?" and
+			// "what is 10 / 0?" the fact.
+			fact := "dividing by 0 is not possible, so " + showTokens(sides[0], "", nil) + " has no value."
+			switch _, number := evalTokens(sides[min(1, len(sides)-1)], "", nil); {
+			case len(sides) >= 2 && number:
+				wrong = "No: " + fact
+			case noValue.MatchString(msg):
+				right = "Yes: " + fact
+			default:
+				right = strings.ToUpper(fact[:1]) + fact[1:]
+			}
 		case len(sides) > 2 && !usesVar(r, ""):
 			// "3/4 ÷ 1/2 = 4/3 x 1/2 = 2/3?": each link of the chain.
 			if text, isWrong, ok := chain(sides, show); ok && isWrong && wrong == "" {
@@ -240,21 +252,36 @@ func dividesByZero(side []mathToken) bool {
 // when every link has the first one's value, else the first link that
 // has not is named.
 func chain(sides [][]mathToken, show func(*big.Rat) string) (text string, wrong, ok bool) {
-	first, ok := evalTokens(sides[0], "", nil)
-	if !ok || !hasOp(sides[0]) {
+	// The first side that works something out is the reference: "6 = 2 ×
+	// 3 = 3 + 4" is measured by 2 × 3.
+	ref := slices.IndexFunc(sides, hasOp)
+	if ref < 0 {
 		return "", false, false
 	}
-	for _, side := range sides[1:] {
+	want, ok := evalTokens(sides[ref], "", nil)
+	if !ok {
+		return "", false, false
+	}
+	for _, side := range sides {
 		v, ok := evalTokens(side, "", nil)
 		if !ok {
 			return "", false, false
 		}
-		if v.Cmp(first) != 0 {
-			return "Not quite: " + showTokens(sides[0], "", nil) + " = " + show(first) + ", not " + showTokens(side, "", nil) + ".", true, true
+		if v.Cmp(want) == 0 {
+			continue
 		}
+		if hasOp(side) && ref > 0 {
+			// "6 = 2 × 3 = 3 + 4": 3 + 4 is the link that is wrong.
+			return "Not quite: " + showTokens(side, "", nil) + " = " + show(v) + ", not " + show(want) + ".", true, true
+		}
+		return "Not quite: " + showTokens(sides[ref], "", nil) + " = " + show(want) + ", not " + showTokens(side, "", nil) + ".", true, true
 	}
-	return "Yes: " + showTokens(sides[0], "", nil) + " = " + show(first) + ".", false, true
+	return "Yes: " + showTokens(sides[ref], "", nil) + " = " + show(want) + ".", false, true
 }
+
+// noValue finds a doubt that says a sum has no value: "undefined", "not
+// possible", "no answer".
+var noValue = regexp.MustCompile(`(?i)\b(?:undefined|not\s+(?:possible|defined|allowed)|no\s+(?:answer|value)|impossible|can'?t\s+be\s+done)\b`)
 
 // linearEquation reads an equation in one unknown as a·x = b, with the
 // unknown's terms collected on the side that leaves a positive: "5 = x +
@@ -323,7 +350,7 @@ func asksFor(msg, name string) bool {
 var powers = regexp.MustCompile(`(?i)[\^²³]|\b\d*(?:xx|yy|xy|yx)\b`)
 
 // powerWords name powers and roots, which the sums here do not read.
-var powerWords = regexp.MustCompile(`(?i)\bto\s+the\s+power\b|\bpower\s+of\b|\bsquared\b|\bcubed\b|\bsquare\s+root\b|\bcube\s+root\b`)
+var powerWords = regexp.MustCompile(`(?i)[-(]?\d+(?:\.\d+)?\)?\s*(?:to\s+the\s+power(?:\s+of)?\s*\d+|squared|cubed)|\b(?:square|cube)\s+root\s+of\s+\d+(?:\.\d+)?`)
 
 // asksSolve finds a doubt that asks to solve, or for the value of an
 // unknown (the submatches hold its letter).
@@ -753,7 +780,8 @@ var simplestOf = regexp.MustCompile(`(?i)\b(?:simplify|reduce)\s+(?:the\s+ratio\
 // of 60": one amount as a percentage of another.
 func percentOf(msg string) (string, bool) {
 	m := whatPercent.FindStringSubmatch(msg)
-	if m == nil {
+	if m == nil || m[3] != "" && (strings.Count(strings.ToLower(msg), "out of") > 1 || otherPart.MatchString(msg)) {
+		// "40 out of 50 passed, what percent failed?" asks the rest.
 		return "", false
 	}
 	part, whole := cmp.Or(m[1], m[3], m[5]), cmp.Or(m[2], m[4], m[6])
@@ -765,6 +793,8 @@ func percentOf(msg string) (string, bool) {
 	v := new(big.Rat).Quo(a, b)
 	return ratString(a) + " ÷ " + ratString(b) + " = " + fractionString(v) + " = " + percentString(v) + ", so " + ratString(a) + " is " + percentString(v) + " of " + ratString(b) + ".", true
 }
+
+var otherPart = regexp.MustCompile(`(?i)\b(?:fail|failed|failing|didn'?t|did\s+not|not|rest|others?|remaining|left)\b`)
 
 var whatPercent = regexp.MustCompile(`(?i)\bwhat\s+(?:percent|percentage|per\s?cent|%)\s+(?:is|of)\s+(\d[\d,]*(?:\.\d+)?)\s+(?:is\s+)?(?:of|out\s+of|from)\s+(\d[\d,]*(?:\.\d+)?)|` +
 	`\b(\d[\d,]*(?:\.\d+)?)\s+(?:is\s+what\s+(?:percent|percentage|per\s?cent|%)\s+of|out\s+of)\s+(\d[\d,]*(?:\.\d+)?)\b.*\bwhat\s+(?:percent|percentage|per\s?cent|%)|` +
@@ -837,18 +867,22 @@ func unitRatio(msg string) (string, bool) {
 	if g.Cmp(big.NewInt(1)) != 0 {
 		same += " = " + sx.String() + " : " + sy.String()
 	}
-	if m[5] == "" {
+	cx, okX := new(big.Rat).SetString(m[5])
+	cy, okY := new(big.Rat).SetString(m[6])
+	if m[5] == "" || !okX || !okY || cx.Sign() <= 0 || cy.Sign() <= 0 || hedgedRatio.MatchString(msg) || strings.Count(msg, "ratio of") > 1 {
+		// No claim, or one this cannot check ("1:2 or 2:1", "not 1:30",
+		// a second ratio): the ratio only.
 		return same + ".", true
 	}
-	cx, _ := new(big.Int).SetString(m[5], 10)
-	cy, _ := new(big.Int).SetString(m[6], 10)
-	if cx != nil && cy != nil && new(big.Int).Mul(cx, sy).Cmp(new(big.Int).Mul(cy, sx)) == 0 && cx.Sign() > 0 {
+	if new(big.Rat).Mul(cx, new(big.Rat).SetInt(sy)).Cmp(new(big.Rat).Mul(cy, new(big.Rat).SetInt(sx))) == 0 {
 		return "Yes: " + lowerFirst(same) + ".", true
 	}
 	return "Not quite: " + lowerFirst(same) + ", not " + m[5] + " : " + m[6] + ".", true
 }
 
-var ratioOfAmounts = regexp.MustCompile(`(?i)\bratio\s+of\s+(\d[\d,]*)\s*([a-z]+)\s+to\s+(\d[\d,]*)\s*([a-z]+)\b(?:\s+(?:is|=|will\s+be)\s+(\d+)\s*:\s*(\d+))?`)
+var hedgedRatio = regexp.MustCompile(`(?i)\d\s*:\s*\d[\d.]*\s+or\s+\d|\bnot\s+\d+(?:\.\d+)?\s*:|\d\s*:\s*\d[\d.]*\s*:\s*\d`)
+
+var ratioOfAmounts = regexp.MustCompile(`(?i)\bratio\s+of\s+(\d[\d,]*)\s*([a-z]+)\s+to\s+(\d[\d,]*)\s*([a-z]+)\b(?:\s+(?:is|=|will\s+be)\s+(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?))?`)
 
 // discounted answers "a shirt costs 500 and there is a 20% discount, what
 // do I pay?": the discount, then the price after it.

@@ -121,6 +121,14 @@ func TestWorked(t *testing.T) {
 		{"1 kg is 1000 g so 5 kg is 500 g?", "Not quite: 5 kg = 5000 g, not 500 g."},
 		{"I made a mistake, 3 into 4 is 7 right?", "Not quite: 3 × 4 = 12, not 7."},
 		{"is -12 / 0 = 0?", "No: dividing by 0 is not possible, so -12 ÷ 0 has no value."},
+		{"what is 5 ÷ 0?", "Dividing by 0 is not possible, so 5 ÷ 0 has no value."},
+		{"is 10 ÷ 0 = undefined?", "Yes: dividing by 0 is not possible, so 10 ÷ 0 has no value."},
+		{"6 = 2 × 3 = 3 + 4?", "Not quite: 3 + 4 = 7, not 6."},
+		{"5 squared is 25 so is 25 + 5 = 31?", "Not quite: 25 + 5 = 30, not 31."},
+		{"the area is 4 × 5 = 20 cm squared?", "Yes: 4 × 5 = 20."},
+		{"ratio of 1 hour to 30 minutes is 1:0.5?", "Yes: in the same unit: 60 minutes to 30 minutes, so the ratio is 60 : 30 = 2 : 1."},
+		{"ratio of 1 hour to 30 minutes is 2:1.5?", "Not quite: in the same unit: 60 minutes to 30 minutes, so the ratio is 60 : 30 = 2 : 1, not 2 : 1.5."},
+		{"ratio of 1 hour to 30 minutes is 1:2 or 2:1?", "In the same unit: 60 minutes to 30 minutes, so the ratio is 60 : 30 = 2 : 1."},
 		{"ratio of 1 hour to 30 minutes is 1:30 right?", "Not quite: in the same unit: 60 minutes to 30 minutes, so the ratio is 60 : 30 = 2 : 1, not 1 : 30."},
 		{"what is the ratio of 50 paise to 2 rupees?", "In the same unit: 50 paise to 200 paise, so the ratio is 50 : 200 = 1 : 4."},
 		{"ratio of 40 cm to 2 m is 1:5?", "Yes: in the same unit: 40 cm to 200 cm, so the ratio is 40 : 200 = 1 : 5."},
@@ -142,7 +150,7 @@ func TestWorked(t *testing.T) {
 		}
 	}
 	for _, msg := range []string{"Is step 2 the same as step 3?", "is chapter 5 equal to lesson 6", "pages 5-10", "555-1234", "we won 3-1", "2020-01-05", "12/05/2010", "3:15 - 4:00",
-		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?", "what is 5 ÷ 0?",
+		"is 2:3 + 1:3 = 3:6", "is 1,000 + 1 = 1001", "is 0.5% the same as half?", "what is 1/0 + 2", "what is a variable?", "why is -2 bigger than -7?",
 		"is -7 the answer?", "what does 3 : 5 mean", "I got 12", "what is 25% as a percentage?", "12 is 3 more than 9", "page 5 is 10 lines long", "pages 5-10 is 6 pages?", "chapter 5-6 is 20 pages", "3 more than 5 is 8", "the 50% is 20 people", "1,000 is more than 999 right?", "is 5 more than 3 times 2", "if 3 pens cost 10 rupees how much is 4 pens", "if 5 pens cost 40 rupees how much is 8 pencils", "if 2 kg costs 100 rupees, how much do 1.5 kg cost?",
 		"if 4 phones cost ₹1,200, how much are 2 phones?", "if 5 pens cost 40 rupees each how much are 8 pens", "if 5 pens cost 40 rupees 50 paise how much are 8 pens",
 		"share 20 in the ratio 2:3.5", "share 20 in the ratio 2:3/4", "share 200 in the ratio 2:3:4:5:6", "what is the LCM of 0 and 5", "what is an hcf",
@@ -153,6 +161,8 @@ func TestWorked(t *testing.T) {
 		"how do I go from 3 to 4 percent", "from 1 to 10 how many are even?",
 		// No units, or units of different measures.
 		"3 apples is 5 pears", "2 m is 3 kg", "3 × 2 m is 600 cm?", "half of 4 m is 200 cm?", "2 m is 200 cm²?",
+		// Another part than the one worked out.
+		"40 out of 50 students passed, what percent failed?",
 		// Powers and roots in words.
 		"what is (-1) to the power 5", "what is 3 squared", "square root of 16 is 4?"} {
 		if got, ok := worked(msg); ok {

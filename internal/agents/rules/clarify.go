@@ -33,7 +33,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	case t.Precheck == tutor.PrecheckIDK:
 		parts = append(parts, v.say(mSuggest, "{concepts}", conceptList(t.Topic.Concepts(), 3)))
 		note = "suggested doubts to ask"
-	case rude(msg):
+	case rude(msg) && !isQuestion(msg):
 		// "whatever you are useless": calm, and an open door.
 		parts = append(parts, v.say(mKeepKind), v.say(mClosure))
 		note = "a rude message"
@@ -118,7 +118,9 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			sents = aboutWord(sents, word)
 			ok = ok && len(sents) > 0
 		}
-		if defined = defined && !definesWord(sents, word); defined {
+		// A wrong meaning put forward is set right even when the lesson
+		// says what the word is.
+		if defined = defined && (!definesWord(sents, word) || strings.HasPrefix(def, "Not quite")); defined {
 			// "what does product mean?": the word first, when the lesson
 			// uses it without saying what it is.
 			parts = append(parts, def)

@@ -141,28 +141,44 @@ func aboutWord(sents []string, word string) []string {
 // definition names states, none of them the claim's: "gas turns into
 // solid" against "a gas … turning back into a liquid".
 func otherState(claim, def string) bool {
-	states := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, w := range words(s) {
-			switch w = strings.TrimSuffix(w, "s"); w {
-			case "solid", "liquid":
-				m[w] = true
-			case "ga", "gas", "vapour", "vapor", "steam":
-				m["gas"] = true
-			}
-		}
-		return m
-	}
-	c, d := states(claim), states(def)
+	c, d := statesIn(claim), statesIn(def)
 	if len(c) == 0 || len(d) == 0 {
 		return false
 	}
-	for w := range c {
-		if !d[w] {
+	for _, w := range c {
+		if !slices.Contains(d, w) {
 			return true
 		}
 	}
-	return false
+	// "liquid turns into gas" for condensation: the same states, the
+	// other way round.
+	return len(c) >= 2 && len(d) >= 2 && c[0] != d[0]
+}
+
+// statesIn returns the states of matter a text names, in order.
+func statesIn(s string) []string {
+	var out []string
+	ws := words(s)
+	for i, w := range ws {
+		state := ""
+		switch w {
+		case "solid", "solids":
+			state = "solid"
+		case "water":
+			if i+1 < len(ws) && (ws[i+1] == "vapour" || ws[i+1] == "vapor") {
+				continue // "water vapour" is a gas
+			}
+			state = "liquid"
+		case "liquid", "liquids":
+			state = "liquid"
+		case "gas", "gases", "gasses", "vapour", "vapor", "steam":
+			state = "gas"
+		}
+		if state != "" && !slices.Contains(out, state) {
+			out = append(out, state)
+		}
+	}
+	return out
 }
 
 // ofNumbers is what "the HCF of …" is of, in general: "two numbers",

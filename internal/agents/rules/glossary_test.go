@@ -158,4 +158,13 @@ func TestClaimedDefinition(t *testing.T) {
 	if strings.Contains(x.text(), "Not quite") || !strings.Contains(x.text(), glossary["evaporation"]) {
 		t.Errorf("a right meaning: %q", x.text())
 	}
+	for _, q := range []string{"condensation is when liquid turns into gas right?", "condensation means that a gas turns into a solid?",
+		"condensation is when water vapour turns into solid right?", "evaporation is when gases turn into liquid?"} {
+		if x = c.say(q); !strings.HasPrefix(x.text(), "Not quite") {
+			t.Errorf("%q: want Not quite, got %q", q, x.text())
+		}
+	}
+	if x = c.say("condensation is when water vapour turns back into water?"); strings.Contains(x.text(), "Not quite") {
+		t.Errorf("a right meaning with water vapour: %q", x.text())
+	}
 }

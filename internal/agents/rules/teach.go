@@ -1064,7 +1064,7 @@ func (l *lesson) doubt(msg string) bool {
 		l.note("worked the calculation asked about")
 		answered = true
 	}
-	if defined && !definesWord(sents, word) {
+	if defined && (!definesWord(sents, word) || strings.HasPrefix(def, "Not quite")) {
 		// "what does product mean?" of a lesson that uses the word
 		// without saying what it is: the word, and the lesson's
 		// sentences only when they are news.
