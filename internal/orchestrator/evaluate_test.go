@@ -150,6 +150,34 @@ func TestSignedFall(t *testing.T) {
 	}
 }
 
+// TestByPlace: an option picked by its place is read in the order the
+// learner saw the options: lettered, or as the question names them.
+func TestByPlace(t *testing.T) {
+	lettered := answer.Expected{Answer: "C", Kind: answer.KindChoice, Options: []string{"gas", "liquid", "solid"}}
+	named := answer.Expected{Answer: "C", Kind: answer.KindChoice, Options: []string{"smaller than 4", "equal to 4", "bigger than 4"}}
+	for _, c := range []struct {
+		exp           answer.Expected
+		question, msg string
+		want          answer.Verdict
+		extracted     string
+	}{
+		{lettered, "Which state keeps its shape?", "the last one", answer.Correct, "solid"},
+		{lettered, "Which state keeps its shape?", "the first one", answer.Incorrect, "gas"},
+		{lettered, "Which state keeps its shape?", "option 2", answer.Incorrect, "liquid"},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "the first one", answer.Correct, "bigger than 4"},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "the last one", answer.Incorrect, "equal to 4"},
+	} {
+		got := judge(c.exp, c.question, c.msg)
+		if got.Verdict != c.want || got.Extracted != c.extracted {
+			t.Errorf("%q for %q: %s %q, want %s %q", c.msg, c.question, got.Verdict, got.Extracted, c.want, c.extracted)
+		}
+	}
+	first := answer.Expected{Answer: "B", Kind: answer.KindChoice, Options: []string{"last", "first"}}
+	if got := judge(first, "Which comes first?", "first"); got.Verdict != answer.Correct {
+		t.Errorf("an option whose text is a place: %s", got.Verdict)
+	}
+}
+
 // TestListedByNoun: a list labelled with the asking sentence's noun gives
 // the answer by that label ("the son is 8"), not its first value.
 func TestListedByNoun(t *testing.T) {

@@ -486,6 +486,9 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 	if res, ok := compared(exp, question, msg); ok {
 		return res
 	}
+	if res, ok := byPlace(exp, question, msg); ok {
+		return res
+	}
 	res := listed(answer.Evaluate(exp, msg), exp, question, msg)
 	if said := strings.TrimSpace(res.Extracted); res.Verdict == answer.Incorrect && asksFall.MatchString(question) && strings.HasPrefix(said, "-") {
 		// "-15%" to "By what percentage did it fall?": the fall, signed.
@@ -495,6 +498,33 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 		}
 	}
 	return res
+}
+
+// byPlace judges an option picked by its place ("the last one", "option
+// 2") in the order the learner saw the options: as the question's text
+// names them when it names every one ("… bigger than 4, smaller than 4 or
+// equal to 4?"), else as lettered after it. A reply that is an option's
+// own text ("first" among the options) is left to the evaluator.
+func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
+	k, ok := answer.OrdinalChoice(msg, len(exp.Options))
+	if !ok || slices.ContainsFunc(exp.Options, func(o string) bool { return strings.EqualFold(strings.TrimSpace(o), strings.TrimSpace(msg)) }) {
+		return answer.Result{}, false
+	}
+	order := make([]int, len(exp.Options))
+	at := make([]int, len(exp.Options))
+	named := true
+	low := strings.ToLower(question)
+	for i, o := range exp.Options {
+		order[i], at[i] = i, strings.Index(low, strings.ToLower(strings.TrimSpace(o)))
+		named = named && at[i] >= 0
+	}
+	if named {
+		slices.SortFunc(order, func(a, b int) int { return at[a] - at[b] })
+	}
+	i := order[k]
+	res := answer.Evaluate(exp, string(rune('A'+i)))
+	res.Extracted = exp.Options[i]
+	return res, true
 }
 
 // asksFall finds a question that asks by how much something fell, whose

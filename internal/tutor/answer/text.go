@@ -652,10 +652,11 @@ func choiceExcluded(toks []token, i int) bool {
 	return false
 }
 
-// ordinalChoice reads a reply that picks an option by its place: "the
-// last one", "the third option", "2nd one", "option 3". It returns the
-// option's index.
-func ordinalChoice(reply string, n int) (int, bool) {
+// OrdinalChoice reads a reply that picks one of n options by its place:
+// "the last one", "the third option", "2nd one", "option 3". It returns
+// the place, 0-based, in the order the learner saw the options, which
+// only the caller knows.
+func OrdinalChoice(reply string, n int) (int, bool) {
 	m := ordinalPick.FindStringSubmatch(strings.TrimSpace(reply))
 	if m == nil || n == 0 {
 		return 0, false
@@ -693,15 +694,6 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 	if want < 0 {
 		// Not a letter and not one of the options: compare the text.
 		evalText(exp, reply, toks, res)
-		return
-	}
-	if k, ok := ordinalChoice(reply, len(exp.Options)); ok {
-		// "the last one", "the third option".
-		res.Extracted = strings.TrimSpace(reply)
-		res.Verdict = Incorrect
-		if k == want {
-			res.Verdict = Correct
-		}
 		return
 	}
 	ms := choiceMentions(reply, toks, exp.Options)
