@@ -141,10 +141,17 @@
 // and "is x = 4 the answer to 2x + 3 = 11?" hears 4 put in place of x;
 // "0.25 as a percent", "the LCM of 4 and 6", "is -5 bigger than -2?",
 // "so 50% means 50?", "share 20 in the ratio 2:3", "if 5 pens cost 40
-// rupees, how much are 8?", "so 5x - 3x is 2?" and "from 60 to 50 is a
-// 20% decrease?" are worked too. A question that puts forward one of the guideline's
-// common misconceptions ("so plants eat soil for food?") hears "No" and
-// the misconception named first, in a lesson too. "What does
+// rupees, how much are 8?", "so 5x - 3x is 2?", "what is x if 4x = 20",
+// "from 60 to 50 is a 20% decrease?", "2 m is 200 cm right?", "ratio of 1
+// hour to 30 minutes", "20% discount on 500" and "is -12 / 0 = 0?" are
+// worked too (see claims.go). A question that puts forward one of the
+// guideline's common misconceptions, in the learner's words ("so plants
+// eat soil for food?", "my didi said plants get food from soil"), hears
+// "No" and the misconception named first, then what sets it right, in a
+// lesson too; one that says what a glossary word means hears its meaning,
+// with "Not quite" for another state of matter. In a lesson, right working
+// inside a reply to a question (an equation with the question's solution,
+// a true sum the worked solution reaches) is a right step, not a miss. "What does
 // product mean?" of a lesson that uses a word without saying what it is
 // hears the definition of glossary.txt, a maintained list of school words,
 // first (in a lesson too, and beside a pending question, which stands).
