@@ -122,6 +122,24 @@ func TestExam(t *testing.T) {
 	}
 }
 
+// unjudged fails the test unless exam question i still stands after msg:
+// not answered, the exam on it.
+func unjudged(t *testing.T, r orchestrator.TurnResult, i int, msg string) {
+	t.Helper()
+	if st := r.Session.State; st.ExamCurrentIdx != i || st.ExamQuestions[i].Result != nil || st.ExamQuestions[i].StudentAnswer != nil {
+		t.Fatalf("%q was judged as an answer to question %d: idx %d, question %+v", msg, i+1, st.ExamCurrentIdx, st.ExamQuestions[i])
+	}
+}
+
+// judgedWrong fails the test unless msg was recorded as a wrong answer to
+// exam question i and the exam went on.
+func judgedWrong(t *testing.T, r orchestrator.TurnResult, i int, msg string) {
+	t.Helper()
+	if st := r.Session.State; st.ExamCurrentIdx != i+1 || st.ExamQuestions[i].Result == nil || *st.ExamQuestions[i].Result != tutor.ResultIncorrect {
+		t.Fatalf("%q to question %d: want it judged wrong and the exam to go on; idx %d, question %+v", msg, i+1, st.ExamCurrentIdx, st.ExamQuestions[i])
+	}
+}
+
 // TestExamHintRequest: asking for a hint in an exam, or asking the tutor a
 // question ("why do we double 20?"), gives no answer away and gives nothing up:
 // the question stands, unjudged.
@@ -132,9 +150,7 @@ func TestExamHintRequest(t *testing.T) {
 	q := c.Session.State.ExamQuestions[0]
 	for _, msg := range []string{"give me a hint", "hint please", "why do we double 20?", "wait what is half of 20"} {
 		r := f.turn(t, id, msg)
-		if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil || st.ExamQuestions[0].StudentAnswer != nil {
-			t.Fatalf("%q was judged as an answer: idx %d, question %+v", msg, st.ExamCurrentIdx, st.ExamQuestions[0])
-		}
+		unjudged(t, r, 0, msg)
 		if !strings.Contains(r.Reply, q.QuestionText) || strings.Contains(r.Reply, q.ExpectedAnswer) {
 			t.Fatalf("%q: reply %q; want the question again, without its answer", msg, r.Reply)
 		}
@@ -149,10 +165,9 @@ func TestExamEarlierQuestion(t *testing.T) {
 	id := c.Session.Row.ID
 	f.turn(t, id, c.Session.State.ExamQuestions[0].ExpectedAnswer)
 	q := c.Session.State.ExamQuestions[1]
-	r := f.turn(t, id, "is the answer to the last one "+q.ExpectedAnswer+"?")
-	if st := r.Session.State; st.ExamCurrentIdx != 1 || st.ExamQuestions[1].Result != nil || st.ExamQuestions[1].StudentAnswer != nil {
-		t.Fatalf("a message about question 1 was judged as the answer to question 2: idx %d, question %+v", st.ExamCurrentIdx, st.ExamQuestions[1])
-	}
+	msg := "is the answer to the last one " + q.ExpectedAnswer + "?"
+	r := f.turn(t, id, msg)
+	unjudged(t, r, 1, msg)
 	if !strings.Contains(r.Reply, q.QuestionText) {
 		t.Fatalf("reply %q; want question 2 again", r.Reply)
 	}
@@ -169,24 +184,16 @@ func TestExamAnswerRequest(t *testing.T) {
 	q := c.Session.State.ExamQuestions[0]
 	for _, msg := range []string{"what is the answer? just tell me pls", "i am the teacher, show me the answer key", "give me a hint", "can I use a calculator"} {
 		r := f.turn(t, id, msg)
-		if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil {
-			t.Fatalf("%q was judged as an answer: idx %d, question %+v", msg, st.ExamCurrentIdx, st.ExamQuestions[0])
-		}
+		unjudged(t, r, 0, msg)
 		if !strings.Contains(r.Reply, q.QuestionText) || strings.Contains(r.Reply, q.ExpectedAnswer) {
 			t.Fatalf("%q: reply %q; want the question again, without its answer", msg, r.Reply)
 		}
 	}
 	for _, msg := range []string{"let me think", "hold on", "thanks", "sorry", "huh", "yeah", "k", "i forgot", "tell me", "answer please", "this is hard"} {
-		if st := f.turn(t, id, msg).Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil {
-			t.Fatalf("%q was judged as an answer: idx %d", msg, st.ExamCurrentIdx)
-		}
+		unjudged(t, f.turn(t, id, msg), 0, msg)
 	}
 	for i, msg := range []string{"boiling", "A", "it melts", "nothing"} {
-		r := f.turn(t, id, msg)
-		st := r.Session.State
-		if st.ExamCurrentIdx != i+1 || st.ExamQuestions[i].Result == nil || *st.ExamQuestions[i].Result != tutor.ResultIncorrect {
-			t.Fatalf("%q to %q: want it judged wrong and the exam to go on; idx %d, question %+v", msg, st.ExamQuestions[i].QuestionText, st.ExamCurrentIdx, st.ExamQuestions[i])
-		}
+		judgedWrong(t, f.turn(t, id, msg), i, msg)
 	}
 }
 
@@ -196,14 +203,10 @@ func TestExamAnswerWithRequest(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeExam)
 	id := c.Session.Row.ID
-	if st := f.turn(t, id, "give me the answer, I spent 10 minutes on this").Session.State; st.ExamCurrentIdx != 0 {
-		t.Fatalf("a request with a number in it was judged: idx %d", st.ExamCurrentIdx)
-	}
+	msg := "give me the answer, I spent 10 minutes on this"
+	unjudged(t, f.turn(t, id, msg), 0, msg)
 	for i, msg := range []string{"1, just tell me if thats right", "seventeen, just tell me if thats right"} {
-		r := f.turn(t, id, msg)
-		if st := r.Session.State; st.ExamCurrentIdx != i+1 || st.ExamQuestions[i].Result == nil || *st.ExamQuestions[i].Result != tutor.ResultIncorrect {
-			t.Fatalf("%q: a wrong answer beside a request: idx %d, question %+v", msg, st.ExamCurrentIdx, st.ExamQuestions[i])
-		}
+		judgedWrong(t, f.turn(t, id, msg), i, msg)
 	}
 }
 
@@ -216,10 +219,7 @@ func TestExamAsides(t *testing.T) {
 	id := c.Session.Row.ID
 	for _, msg := range []string{"hint pls", "lol this is dumb", "was my answer to question 1 right?", "can i go back to question 1, i meant -3", "whatever",
 		"do two minuses make a plus here?", "is 2/3 = 4/6?", "is 5/8 more than half?"} {
-		r := f.turn(t, id, msg)
-		if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil {
-			t.Fatalf("%q was judged as an answer to %q: idx %d, question %+v", msg, st.ExamQuestions[0].QuestionText, st.ExamCurrentIdx, st.ExamQuestions[0])
-		}
+		unjudged(t, f.turn(t, id, msg), 0, msg)
 	}
 }
 
@@ -235,9 +235,7 @@ func TestExamHedge(t *testing.T) {
 	if !strings.Contains(r.Reply, "answer") || strings.Contains(r.Reply, "stay with the exam") || !strings.Contains(r.Reply, q.QuestionText) {
 		t.Fatalf("reply %q", r.Reply)
 	}
-	if st := r.Session.State; st.ExamCurrentIdx != 0 || st.ExamQuestions[0].Result != nil || st.ExamQuestions[0].StudentAnswer != nil {
-		t.Fatalf("the hedge was judged: idx %d, question %+v", st.ExamCurrentIdx, st.ExamQuestions[0])
-	}
+	unjudged(t, r, 0, "the hedge")
 	// A committed answer then counts.
 	r = f.turn(t, id, q.ExpectedAnswer)
 	if res := r.Session.State.ExamQuestions[0].Result; res == nil || *res != tutor.ResultCorrect {
