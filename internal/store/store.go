@@ -67,7 +67,8 @@ type DBTX interface {
 type Store struct {
 	pool     *pgxpool.Pool
 	db       DBTX
-	announce bool // see Announce
+	announce bool         // see Announce
+	group    *groupCommit // nil in a transaction
 }
 
 // Option configures a store.
@@ -81,7 +82,7 @@ func Announce() Option { return func(s *Store) { s.announce = true } }
 
 // New returns a store over pool.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
-	s := &Store{pool: pool, db: pool}
+	s := &Store{pool: pool, db: pool, group: &groupCommit{}}
 	for _, o := range opts {
 		o(s)
 	}
