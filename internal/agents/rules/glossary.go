@@ -202,23 +202,45 @@ func asksMeaning(msg string) bool {
 // ("… is called the numerator", "Per cent means …", "Two numbers are
 // reciprocals of each other when …").
 func definesWord(sents []string, word string) bool {
+	low := lowered(sents)
 	def, ok := glossary[word]
 	if !ok {
-		return definesSpelling(sents, word)
+		return definesSpelling(low, word)
 	}
 	// Any spelling of the word: "the HCF" defines "highest common
 	// factor".
 	for w, d := range glossary {
-		if d == def && definesSpelling(sents, w) {
+		if d == def && definesSpelling(low, w) {
 			return true
 		}
 	}
 	return false
 }
 
-func definesSpelling(sents []string, word string) bool {
-	for _, s := range sents {
-		low := strings.ToLower(s)
+// definedWords returns the definitions of the glossary words that one of
+// sents says what they are (see definesWord), whatever spelling it uses.
+func definedWords(sents []string) map[string]bool {
+	low := lowered(sents)
+	defined := map[string]bool{}
+	for w, def := range glossary {
+		if !defined[def] && definesSpelling(low, w) {
+			defined[def] = true
+		}
+	}
+	return defined
+}
+
+func lowered(sents []string) []string {
+	low := make([]string, len(sents))
+	for i, s := range sents {
+		low[i] = strings.ToLower(s)
+	}
+	return low
+}
+
+// definesSpelling is definesWord for one spelling, on lower-case sentences.
+func definesSpelling(low []string, word string) bool {
+	for _, low := range low {
 		for _, a := range []string{"", "the ", "a ", "an "} {
 			if strings.HasPrefix(low, a+word) {
 				return true

@@ -1336,12 +1336,7 @@ func (l *lesson) meaning() bool {
 // lesson in maths that says "the order matters" is not about matter.
 func wordsUsed(piece, step []string, subject string, n int) []string {
 	text := " " + strings.Join(words(strings.Join(piece, " ")), " ") + " "
-	defined := map[string]bool{} // by definition, whatever spelling the step uses
-	for w, def := range glossary {
-		if definesWord(step, w) {
-			defined[def] = true
-		}
-	}
+	defined := definedWords(step)
 	type use struct {
 		at, end int
 		def     string
