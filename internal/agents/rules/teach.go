@@ -1396,6 +1396,26 @@ func (l *lesson) why() bool {
 	if i < 0 {
 		return false
 	}
+	if recent := l.lastReplies(1); strings.Contains(recent, step[i]) {
+		// The learner has just heard that reason. The reason right after
+		// the piece, if it is another; else what the school words of the
+		// reason mean; else which part is unclear.
+		if end < len(step) && givesReason(step[end]) && !strings.Contains(recent, step[end]) {
+			i = end
+		} else {
+			l.out.Intent = tutor.IntentConfusion
+			if defs := wordsUsed(step[i:i+1], step, l.topic.Subject, 2); len(defs) > 0 && !strings.Contains(recent, defs[0]) {
+				l.say(mOtherWay)
+				l.add(defs...)
+				l.say(mMore)
+				l.note("why again: explained the words of the reason")
+			} else {
+				l.say(mUnclear)
+				l.note("why again: asked which part is unclear")
+			}
+			return true
+		}
+	}
 	l.out.Intent = tutor.IntentQuestion
 	l.say(mWhy)
 	l.add(step[i])

@@ -1537,6 +1537,12 @@ func TestBareWhy(t *testing.T) {
 	if !says(x.text(), mWhy) || !strings.Contains(x.text(), "because -2 is further to the right") || x.after.CurrentStep != x.before.CurrentStep {
 		t.Fatalf("\"why?\": want the reason, got %q", x.text())
 	}
+	// Asked again, it is not said a second time.
+	again := d.say("why?")
+	if strings.Contains(again.text(), "because -2 is further to the right") || !says(again.text(), mUnclear) && !says(again.text(), mOtherWay) ||
+		again.after.CurrentStep != again.before.CurrentStep {
+		t.Fatalf("\"why?\" again: want the words explained or which part is unclear, got %q", again.text())
+	}
 	if x = d.say("ok"); strings.Contains(x.text(), "because -2 is further to the right") || !strings.Contains(x.text(), "temperatures") {
 		t.Errorf("after the reason: want the rest of the part, got %q", x.text())
 	}
