@@ -222,6 +222,16 @@ func applyMastery(n *State, t *Topic, updates []MasteryUpdate, ev *evidence) []E
 		var v float64
 		if ev != nil && u.Concept == ev.concept {
 			v = TutorWeight*u.Score + (1-TutorWeight)*traced(old)
+			// The blend must not turn the answer's evidence around: a wrong
+			// answer never leaves the concept higher than knowledge tracing
+			// does (a tutor's 0.3 would lift a new concept above its
+			// prior), and a right one never lowers it.
+			switch ev.result {
+			case ResultIncorrect:
+				v = min(v, traced(old))
+			case ResultCorrect:
+				v = max(v, old)
+			}
 			usedEvidence = true
 		} else {
 			v = old + EMAAlpha*(u.Score-old)
