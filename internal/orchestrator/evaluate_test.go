@@ -28,6 +28,10 @@ func TestAlsoWrong(t *testing.T) {
 			t.Errorf("%q: %s (%s), want %s", tt.reply, got.Verdict, got.Reason, tt.want)
 		}
 	}
+	// Beside another thing that is not the known wrong answer: partly right.
+	if got := alsoWrong(judge(exp, "Which gas do plants take in?", "carbon dioxide and water"), topic, "gas", "carbon dioxide and water"); got.Verdict != answer.Partial {
+		t.Errorf("right answer beside another: %s (%s), want partial", got.Verdict, got.Reason)
+	}
 	// A question whose right answer holds the wrong one's words is left alone.
 	carbon := &tutor.Topic{Questions: []tutor.BankQuestion{{ID: "c", Answer: "carbon dioxide", Misconception: "Says carbon.", MisconceptionAnswers: []string{"carbon"}}}}
 	if got := alsoWrong(answer.Evaluate(exp, "carbon dioxide"), carbon, "c", "carbon dioxide"); got.Verdict != answer.Correct {

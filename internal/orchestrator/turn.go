@@ -489,7 +489,7 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 	if res, ok := byPlace(exp, question, msg); ok {
 		return res
 	}
-	res := listed(answer.Evaluate(exp, msg), exp, question, msg)
+	res := listed(answer.AndAnother(exp, msg, answer.Evaluate(exp, msg)), exp, question, msg)
 	if said := strings.TrimSpace(res.Extracted); res.Verdict == answer.Incorrect && asksFall.MatchString(question) && strings.HasPrefix(said, "-") {
 		// "-15%" to "By what percentage did it fall?": the fall, signed.
 		if r := answer.Evaluate(exp, strings.TrimPrefix(said, "-")); r.Verdict == answer.Correct {
@@ -706,7 +706,7 @@ func echoed(res answer.Result, question string) answer.Result {
 // wrong one ("oxygen and carbon dioxide" for the gas plants take in) into
 // a hedge: the learner is asked which one they mean, as for "5 or 6".
 func alsoWrong(res answer.Result, t *tutor.Topic, questionID, msg string) answer.Result {
-	if res.Verdict != answer.Correct {
+	if res.Verdict != answer.Correct && res.Reason != answer.ReasonAnother {
 		return res
 	}
 	bq, ok := t.Question(questionID)

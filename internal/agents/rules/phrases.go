@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/tutord/tutord/internal/tutor/answer"
+
 // move is a kind of sentence the engine says.
 type move int
 
@@ -593,6 +595,7 @@ var partialWhat = map[string]string{
 	"right elements, wrong order":                "you have the right items, but check their order",
 	"all elements and some extra ones":           "everything needed is there, plus something extra",
 	"some elements missing":                      "part of it is right, but something is missing",
+	answer.ReasonAnother:                         "one of the things you named is right, but the question asks for just one",
 }
 
 const partialDefault = "part of that is right, but something is missing"

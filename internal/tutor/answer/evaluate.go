@@ -609,3 +609,75 @@ func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) 
 	}
 	res.Verdict, res.Reason = NotAttempt, "hedged between two answers"
 }
+
+// AndAnother returns res, Evaluate's result for reply, marked partly
+// right when it is a right word answer named beside another thing with
+// "and" ("oxygen and glucose" for the one gas given out, "sunlight and
+// chlorophyll" for the pigment): the learner has not picked the one thing
+// asked for. Both sides are short names; a side that says something about
+// the answer ("chlorophyll and it traps light"), names part of it ("roots
+// and root hairs") or its formula, and an expected answer that holds "and"
+// itself, are left alone. It is for grading; Evaluate itself finds the
+// answer in such a reply.
+func AndAnother(exp Expected, reply string, res Result) Result {
+	if res.Verdict != Correct || res.Kind != KindText || strings.Contains(" "+strings.ToLower(exp.Answer)+" ", " and ") {
+		return res
+	}
+	var buf [24]token
+	toks := appendTokens(buf[:0], reply)
+	at := -1
+	for i, t := range toks {
+		if t.kind == tWord && t.text == "and" {
+			if at >= 0 {
+				return res
+			}
+			at = i
+		}
+	}
+	if at <= 0 || at == len(toks)-1 {
+		return res
+	}
+	left, right := reply[:toks[at].start], reply[toks[at].end:]
+	one := exp
+	one.Kind = KindText
+	l, r := Evaluate(one, left).Verdict == Correct, Evaluate(one, right).Verdict == Correct
+	if l == r {
+		return res
+	}
+	other := left
+	if l {
+		other = right
+	}
+	words := strings.Fields(strings.ToLower(strings.Trim(other, " ,.?!")))
+	if len(words) == 0 || len(words) > 3 {
+		return res
+	}
+	for _, w := range words {
+		w = strings.Trim(w, ",.?!")
+		if sayingWords[w] || isNegator(w) {
+			return res
+		}
+		for _, a := range strings.Fields(strings.ToLower(exp.Answer)) {
+			if len(w) >= 4 && len(a) >= 4 && w[:4] == a[:4] {
+				return res
+			}
+		}
+	}
+	if f, ok := formulaNames[strings.Join(words, " ")]; ok && Evaluate(one, f).Verdict == Correct {
+		return res
+	}
+	res.Verdict, res.Reason = Partial, ReasonAnother
+	return res
+}
+
+// ReasonAnother is the reason of a right answer named beside another with
+// "and" (see andAnother).
+const ReasonAnother = "names another answer beside the right one"
+
+// sayingWords make a side of "and" a statement rather than a name.
+var sayingWords = map[string]bool{
+	"it": true, "its": true, "it's": true, "is": true, "are": true, "was": true, "were": true, "they": true,
+	"this": true, "that": true, "because": true, "so": true, "then": true, "also": true, "both": true,
+	"makes": true, "make": true, "gives": true, "helps": true, "traps": true, "called": true, "i": true,
+	"think": true, "sure": true, "im": true, "i'm": true, "not": true, "thats": true, "that's": true,
+}

@@ -919,3 +919,34 @@ func TestEvaluateSecondTeacherReport(t *testing.T) {
 		{"a fraction taken back", Expected{Answer: "9/20", Simplest: true}, "not 9/20, it's 0.45", Partial, "0.45"},
 	})
 }
+
+// TestAndAnother: a right word answer named beside another thing is partly
+// right; beside a statement about it, a part of it or its formula, right.
+func TestAndAnother(t *testing.T) {
+	tests := []struct {
+		answer, reply string
+		want          Verdict
+	}{
+		{"oxygen", "oxygen and glucose", Partial},
+		{"chlorophyll", "sunlight and chlorophyll", Partial},
+		{"solid", "solid and liquid", Partial},
+		{"oxygen", "oxygen", Correct},
+		{"chlorophyll", "chlorophyll and it traps light", Correct},
+		{"roots", "roots and root hairs", Correct},
+		{"carbon dioxide", "carbon dioxide and co2", Correct},
+		{"stomata", "stomata and they are tiny", Correct},
+		{"carbon dioxide and water", "carbon dioxide and water", Correct},
+		{"oxygen", "glucose and starch", Incorrect},
+	}
+	for _, tt := range tests {
+		exp := Expected{Answer: tt.answer, Kind: KindText}
+		if got := AndAnother(exp, tt.reply, Evaluate(exp, tt.reply)); got.Verdict != tt.want {
+			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.answer, got.Verdict, got.Reason, tt.want)
+		}
+	}
+	// Numbers are not words: "12 and 18" is for the evaluator alone.
+	exp := Expected{Answer: "6", Kind: KindInteger}
+	if got := AndAnother(exp, "6 and 12", Evaluate(exp, "6 and 12")); got.Reason == ReasonAnother {
+		t.Errorf("a number named beside another: %s (%s)", got.Verdict, got.Reason)
+	}
+}
