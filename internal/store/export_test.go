@@ -43,3 +43,6 @@ func (s *Store) CommitGroup(ctx context.Context, turns []Turn) ([]int64, []error
 	}
 	return versions, errs
 }
+
+// MaxFlushers is how many commits may be under way before turns queue.
+const MaxFlushers = maxFlushers

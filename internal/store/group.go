@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // groupCommit sends the turns that arrive while other commits are under
@@ -20,9 +20,15 @@ import (
 // which is most of what a small turn costs it.
 //
 // A turn that loses its compare-and-swap inside a group writes nothing, as
-// alone. When any statement of a group fails (a reused client turn id, a
-// second paused session), the group's transaction rolls back and each of
-// its turns is committed again on its own, which tells each turn's error.
+// alone. When a group fails (a statement fails, such as for a reused
+// client turn id or a second paused session; the connection breaks; the
+// group runs out of time), its transaction rolls back and each of its
+// turns is committed again on its own, which tells each turn's error.
+//
+// Grouping must not make a turn wait on others: a queued turn whose
+// caller gives up leaves the queue, and one that has waited maxQueueWait
+// (the commits under way are held up, say by a lock on their sessions) is
+// committed on its own.
 type groupCommit struct {
 	mu       sync.Mutex
 	queue    []*queuedTurn
@@ -37,6 +43,13 @@ const (
 	// saturation rate was about what it is without grouping).
 	maxFlushers = 4
 	maxGroup    = 32 // turns in one group
+	// maxQueueWait is how long a turn waits for a group before it is
+	// committed on its own; groups take milliseconds.
+	maxQueueWait = 100 * time.Millisecond
+	// groupTimeout bounds a group, so that a lock on one of its sessions
+	// holds up the others for at most that long (they are then committed
+	// on their own).
+	groupTimeout = 10 * time.Second
 )
 
 type queuedTurn struct {
@@ -53,9 +66,8 @@ func (g *groupCommit) commit(ctx context.Context, s *Store, t Turn, args []any) 
 	if g.flushers < maxFlushers && len(g.queue) == 0 {
 		g.flushers++
 		g.mu.Unlock()
-		v, err := s.commitOne(ctx, t, args)
-		g.release(s)
-		return v, err
+		defer g.release(s)
+		return s.commitOne(ctx, t, args)
 	}
 	q := &queuedTurn{ctx: ctx, turn: t, args: args, done: make(chan struct{})}
 	g.queue = append(g.queue, q)
@@ -64,8 +76,34 @@ func (g *groupCommit) commit(ctx context.Context, s *Store, t Turn, args []any) 
 		go g.flush(s)
 	}
 	g.mu.Unlock()
-	<-q.done
+	wait := time.NewTimer(maxQueueWait)
+	defer wait.Stop()
+	select {
+	case <-q.done:
+		return q.version, q.err
+	case <-ctx.Done():
+		if g.unqueue(q) {
+			return 0, fmt.Errorf("commit turn %s: %w", t.SessionID, ctx.Err())
+		}
+	case <-wait.C:
+		if g.unqueue(q) {
+			return s.commitOne(ctx, t, args)
+		}
+	}
+	<-q.done // taken into a group meanwhile
 	return q.version, q.err
+}
+
+// unqueue takes q out of the queue and reports whether it was still there.
+func (g *groupCommit) unqueue(q *queuedTurn) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	i := slices.Index(g.queue, q)
+	if i < 0 {
+		return false
+	}
+	g.queue = slices.Delete(g.queue, i, i+1)
+	return true
 }
 
 // release ends a commit made alone; turns queued meanwhile get a flush
@@ -93,20 +131,38 @@ func (g *groupCommit) flush(s *Store) {
 		group := slices.Clone(g.queue[:n])
 		g.queue = slices.Delete(g.queue, 0, n)
 		g.mu.Unlock()
-		s.commitGroup(group)
+		s.commitGroupSafely(group)
 		for _, q := range group {
 			close(q.done)
 		}
 	}
 }
 
+// commitGroupSafely is commitGroup on a goroutine of its own: a panic
+// fails the group's turns that have no outcome yet rather than the
+// process.
+func (s *Store) commitGroupSafely(group []*queuedTurn) {
+	defer func() {
+		if p := recover(); p != nil {
+			for _, q := range group {
+				if q.err == nil && q.version == 0 {
+					q.err = fmt.Errorf("commit turn %s: internal error: %v", q.turn.SessionID, p)
+				}
+			}
+		}
+	}()
+	s.commitGroup(group)
+}
+
 // commitGroup commits queued turns and sets each one's outcome.
 func (s *Store) commitGroup(group []*queuedTurn) {
 	live := group[:0:0]
 	for _, q := range group {
-		if q.err = q.ctx.Err(); q.err == nil {
-			live = append(live, q)
+		if err := q.ctx.Err(); err != nil {
+			q.err = fmt.Errorf("commit turn %s: %w", q.turn.SessionID, err)
+			continue
 		}
+		live = append(live, q)
 	}
 	if len(live) == 1 {
 		q := live[0]
@@ -139,15 +195,13 @@ func (s *Store) commitGroup(group []*queuedTurn) {
 	}
 	if err := br.Close(); err != nil {
 		failed = true
-		if !isServerError(err) {
-			for _, q := range live {
-				q.version, q.err = 0, interpretError("commit turn "+q.turn.SessionID.String(), err)
-			}
-			return
-		}
 	}
 	for i, q := range live {
 		if failed {
+			// The group's transaction rolled back: each turn on its own,
+			// under its own context. (After a broken connection it may
+			// have committed; the compare-and-swap then finds each of its
+			// turns stale.)
 			q.version, q.err = s.commitOne(q.ctx, q.turn, q.args)
 			continue
 		}
@@ -156,26 +210,20 @@ func (s *Store) commitGroup(group []*queuedTurn) {
 }
 
 // groupContext returns the context a group is committed under: not
-// cancelled with any one of its turns, and with the latest of their
-// deadlines when each has one.
+// cancelled with any one of its turns, with the latest of their deadlines,
+// and at most groupTimeout long.
 func groupContext(group []*queuedTurn) (context.Context, context.CancelFunc) {
-	ctx := context.WithoutCancel(group[0].ctx)
+	limit := time.Now().Add(groupTimeout)
 	var latest time.Time
 	for _, q := range group {
 		d, ok := q.ctx.Deadline()
-		if !ok {
-			return context.WithCancel(ctx)
+		if !ok || d.After(limit) {
+			latest = limit
+			break
 		}
 		if d.After(latest) {
 			latest = d
 		}
 	}
-	return context.WithDeadline(ctx, latest)
-}
-
-// isServerError reports whether err is an error the server sent, after
-// which the connection is still usable.
-func isServerError(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr)
+	return context.WithDeadline(context.WithoutCancel(group[0].ctx), latest)
 }

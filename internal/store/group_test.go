@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tutord/tutord/internal/store"
 )
@@ -162,4 +164,94 @@ func wantMessages(t *testing.T, s *store.Store, id uuid.UUID, want ...string) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("session %s: messages %q, want %q", id, got, want)
 	}
+}
+
+// Turns that queue behind commits held up by locks on their sessions do
+// not wait for them: one is committed on its own, one whose caller gives
+// up leaves the queue and writes nothing.
+func TestCommitTurnNotHeldUpByBlockedCommits(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	blocked := make([]uuid.UUID, store.MaxFlushers)
+	txs := make([]pgx.Tx, len(blocked))
+	for i := range blocked {
+		blocked[i] = createSession(t, s, fixture{})
+		tx, err := s.Pool().Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE`, blocked[i]); err != nil {
+			t.Fatal(err)
+		}
+		txs[i] = tx
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, len(blocked))
+	for _, id := range blocked {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.CommitTurn(ctx, turn(id, 1, 1))
+			errc <- err
+		}()
+	}
+	// Wait until every one of them waits on its lock.
+	for waiting, tries := 0, 0; waiting < len(blocked); tries++ {
+		if tries == 1000 {
+			t.Fatalf("%d of %d commits wait on their locks", waiting, len(blocked))
+		}
+		time.Sleep(5 * time.Millisecond)
+		if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%WITH upd AS%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	free := createSession(t, s, fixture{})
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if v, err := s.CommitTurn(tctx, turn(free, 1, 1)); err != nil || v != 2 {
+		t.Fatalf("a turn behind blocked commits: %d, %v", v, err)
+	}
+	gone := createSession(t, s, fixture{})
+	gctx, gcancel := context.WithTimeout(ctx, time.Millisecond)
+	defer gcancel()
+	if _, err := s.CommitTurn(gctx, turn(gone, 1, 1)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a queued turn whose caller gave up: %v, want context.DeadlineExceeded", err)
+	}
+
+	for _, tx := range txs {
+		if err := tx.Rollback(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		if err != nil {
+			t.Fatalf("a blocked turn, once its lock is gone: %v", err)
+		}
+	}
+	wantMessages(t, s, free, "Welcome!", "answer 1", "reply 1")
+	wantMessages(t, s, gone, "Welcome!")
+}
+
+// A turn the driver cannot even send (a value out of its column's range)
+// fails on its own; the rest of its group commits.
+func TestCommitGroupUnsendableTurn(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	a := createSession(t, s, fixture{})
+	b := createSession(t, s, fixture{})
+	bad := turn(b, 1, 1)
+	bad.Summary.TurnCount = 1 << 40
+	versions, errs := s.CommitGroup(ctx, []store.Turn{turn(a, 1, 1), bad})
+	if errs[0] != nil || versions[0] != 2 {
+		t.Fatalf("the sendable turn: %d, %v", versions[0], errs[0])
+	}
+	if errs[1] == nil {
+		t.Fatal("the unsendable turn committed")
+	}
+	wantMessages(t, s, a, "Welcome!", "answer 1", "reply 1")
+	wantMessages(t, s, b, "Welcome!")
 }
