@@ -793,6 +793,9 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.say(mChinUp)
 	case task:
 		l.say(mTooHard)
+	case tutor.AsksForAnswer(l.turn.Message):
+		// "just tell me the answer": why not, and a way in.
+		l.say(mClue)
 	case q.IDKCount > 0:
 		l.say(mIDKAgain)
 	default:
@@ -849,8 +852,8 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 	case hedged(ev):
 		l.say(mChoose)
 		l.note("asked to choose one answer")
-	case isQuestion(msg) && asksAnswer(msg):
-		// "What's the answer?": a clue instead.
+	case asksAnswer(msg) && (isQuestion(msg) || tutor.AsksForAnswer(msg)):
+		// "What's the answer?", "give me the answer pls": a clue instead.
 		l.out.Intent = tutor.IntentQuestion
 		l.giveClue(q, bq, mClue)
 	case isQuestion(msg) || asksMeaning(msg):

@@ -1789,3 +1789,24 @@ func TestReviewedCases(t *testing.T) {
 		t.Errorf("denominators added, unlike: %q", x.text())
 	}
 }
+
+// A request for the answer, asked or demanded, hears that the answer is
+// the learner's to find, and a clue.
+func TestAskedForTheAnswer(t *testing.T) {
+	tp := sampleTopic(t, "mathematics/fractions/adding-and-subtracting-fractions")
+	for _, m := range []string{"just tell me the answer", "give me the answer pls", "what's the answer?", "can you just give me the answer"} {
+		d := newDriver(t, tp, "tell", tutor.ModeTeachMe)
+		for i := 0; i < 12 && d.state.LastQuestion == nil; i++ {
+			d.say("ok")
+		}
+		q := d.state.LastQuestion
+		if q == nil {
+			t.Fatal("no question asked")
+		}
+		bq, _ := tp.Question(q.QuestionID)
+		x := d.say(m)
+		if !says(x.text(), mClue) || !strings.Contains(x.text(), bq.Hints[0]) || strings.Contains(x.text(), bq.Answer) {
+			t.Errorf("%q: want why not and the first clue, got %q", m, x.text())
+		}
+	}
+}
