@@ -540,3 +540,14 @@ func TestExplainKeepsContext(t *testing.T) {
 		t.Errorf("an answer opening on a sentence that leans back: %q", sents)
 	}
 }
+
+// Filler words ("even though", "only") and a temperature's unit in words
+// ("0 degrees", the lessons' "0 °C") do not keep a doubt from the lesson
+// sentence that answers it.
+func TestDoubtInEverydayWords(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "science/states-of-matter/changes-of-state"), "everyday", tutor.ModeClarify)
+	x := d.say("why does ice stay at 0 degrees when its melting even though we heat it")
+	if !strings.Contains(x.text(), "the heat is used to free the particles") {
+		t.Errorf("want the reason the temperature stays at 0 °C, got %q", x.text())
+	}
+}

@@ -270,6 +270,9 @@ var perCent = regexp.MustCompile(`(?i)\bper\s*cent\b`)
 // words. "Like" before a number means "such as" ("fractions with different
 // bottoms like 1/3 and 1/5"), and "same" in "is X the same as Y?" only
 // frames the question: neither says what it is about.
+// temperatureUnit are the words a learner writes after a temperature.
+var temperatureUnit = map[string]bool{"degree": true, "degrees": true, "celsius": true, "centigrade": true}
+
 func askedTerms(question string, uses func(string) bool, says func([]string) bool) []string {
 	// "5%" is a percentage: the lessons write "per cent" only to say what
 	// the word means.
@@ -302,6 +305,9 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 		case frameWords[ws[i]] || continuationWords[ws[i]]:
 		case comparingWords[ws[i]] && !slices.ContainsFunc(lessonTerms(ws[i]), uses):
 		case ws[i] == "like" && isDigits(next), ws[i] == "same" && next == "as":
+		case i > 0 && isDigits(ws[i-1]) && temperatureUnit[ws[i]]:
+			// "100 degrees": the lessons write "100 °C", whose "C" is no
+			// term.
 		case algebraRe.MatchString(ws[i]):
 			// "2x" is notation, read as a form (see forms).
 		default:

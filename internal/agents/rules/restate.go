@@ -194,6 +194,8 @@ var beliefTerms = func() map[string]bool {
 var sameTerm, sameInScience = stems([][2]string{
 	{"bigger", "expand"}, {"larger", "expand"}, {"grow", "expand"}, {"swell", "expand"},
 	{"division", stem("divide")}, {"multiplication", stem("multiply")}, {"subtraction", stem("subtract")}, {"addition", stem("add")},
+	{"evaporation", stem("evaporate")}, {"condensation", stem("condense")}, {"diffusion", stem("diffuse")},
+	{"respiration", stem("respire")}, {"absorption", stem("absorb")},
 }), stems([][2]string{
 	{"100", "boil"}, {"hundred", "boil"}, {"degree", ""}, {"celsius", ""},
 })
