@@ -67,8 +67,7 @@ type DBTX interface {
 type Store struct {
 	pool     *pgxpool.Pool
 	db       DBTX
-	announce bool         // see Announce
-	group    *groupCommit // nil in a transaction
+	announce bool // see Announce
 }
 
 // Option configures a store.
@@ -82,7 +81,7 @@ func Announce() Option { return func(s *Store) { s.announce = true } }
 
 // New returns a store over pool.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
-	s := &Store{pool: pool, db: pool, group: &groupCommit{}}
+	s := &Store{pool: pool, db: pool}
 	for _, o := range opts {
 		o(s)
 	}

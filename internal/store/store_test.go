@@ -360,3 +360,55 @@ func openPool(tb testing.TB, connString string, size int32) *pgxpool.Pool {
 	tb.Cleanup(pool.Close)
 	return pool
 }
+
+// Many sessions committing at once: every turn commits once, in order,
+// with its messages numbered after the session's last one.
+func TestCommitTurnConcurrentSessions(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	const sessions, turns = 24, 15
+	ids := make([]uuid.UUID, sessions)
+	for i := range ids {
+		ids[i] = createSession(t, s, fixture{})
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, sessions)
+	for _, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			version := int64(1)
+			for n := 1; n <= turns; n++ {
+				v, err := s.CommitTurn(ctx, turn(id, version, n))
+				if err != nil {
+					errc <- fmt.Errorf("session %s turn %d: %w", id, n, err)
+					return
+				}
+				version = v
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		got, err := s.GetSession(ctx, id)
+		if err != nil || got.Version != turns+1 || got.Summary.TurnCount != turns {
+			t.Fatalf("session %s: %+v, %v", id, got, err)
+		}
+		msgs, err := s.ListMessages(ctx, id)
+		if err != nil || len(msgs) != 1+2*turns {
+			t.Fatalf("session %s: %d messages, %v", id, len(msgs), err)
+		}
+		for i, m := range msgs {
+			if m.Seq != i+1 {
+				t.Fatalf("session %s: message %d has seq %d", id, i+1, m.Seq)
+			}
+		}
+		if want := fmt.Sprintf("reply %d", turns); msgs[len(msgs)-1].Content != want {
+			t.Fatalf("session %s: last message %q, want %q", id, msgs[len(msgs)-1].Content, want)
+		}
+	}
+}

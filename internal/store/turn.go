@@ -56,29 +56,15 @@ type Turn struct {
 // returns the new version. With Announce, the commit announces the change
 // on SessionChannel (see WatchSessions).
 //
-// Turns that arrive while other commits are under way are sent together
-// (see groupCommit); each is still written whole or not at all.
-//
 // When the stored version is no longer t.Version it writes nothing and
 // returns a *StaleStateError with the current version and state. It returns
 // ErrDuplicateTurn when t.ClientTurnID was already committed, ErrAnotherPaused
 // when the update would pause a second session on the same subtopic, and
 // ErrNotFound when the session does not exist.
 func (s *Store) CommitTurn(ctx context.Context, t Turn) (int64, error) {
-	args, err := s.turnArgs(t)
-	if err != nil {
-		return 0, fmt.Errorf("commit turn %s: %w", t.SessionID, err)
-	}
-	if s.group == nil { // in a transaction
-		return s.commitOne(ctx, t, args)
-	}
-	return s.group.commit(ctx, s, t, args)
-}
-
-// commitTurnSQL is CommitTurn's statement. One statement is one implicit
-// transaction and one round trip. The inserts select FROM upd, so a lost
-// compare-and-swap inserts nothing.
-const commitTurnSQL = `
+	// One statement is one implicit transaction and one round trip. The
+	// inserts select FROM upd, so a lost compare-and-swap inserts nothing.
+	const q = `
 WITH upd AS (
     UPDATE sessions SET
         state_json = $3, state_version = state_version + 1,
@@ -111,12 +97,10 @@ WITH upd AS (
 )
 SELECT state_version, CASE WHEN $25 THEN pg_notify('` + SessionChannel + `', $1::text || ':' || state_version) END FROM upd`
 
-// turnArgs returns the arguments of commitTurnSQL for t.
-func (s *Store) turnArgs(t Turn) ([]any, error) {
 	now := timeOrNow(t.Now)
 	logs, err := encodeLogs(t.Logs, now)
 	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("commit turn %s: %w", t.SessionID, err)
 	}
 	response := t.Response
 	if len(response) == 0 {
@@ -124,22 +108,12 @@ func (s *Store) turnArgs(t Turn) ([]any, error) {
 	}
 	roles, contents := splitMessages(t.Messages)
 	sm := t.Summary
-	return []any{t.SessionID, t.Version, []byte(t.State), roles, contents,
+	var version int64
+	err = s.db.QueryRow(ctx, q, t.SessionID, t.Version, []byte(t.State), roles, contents,
 		nullString(t.ClientTurnID), []byte(response), logs,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash}, nil
-}
-
-// commitOne commits one turn on its own.
-func (s *Store) commitOne(ctx context.Context, t Turn, args []any) (int64, error) {
-	var version int64
-	err := s.db.QueryRow(ctx, commitTurnSQL, args...).Scan(&version, nil)
-	return s.commitResult(ctx, t, version, err)
-}
-
-// commitResult turns the outcome of commitTurnSQL into CommitTurn's.
-func (s *Store) commitResult(ctx context.Context, t Turn, version int64, err error) (int64, error) {
+		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash).Scan(&version, nil)
 	switch {
 	case err == nil:
 		return version, nil
