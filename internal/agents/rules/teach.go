@@ -1021,7 +1021,9 @@ func (l *lesson) doubt(msg string) bool {
 	// "I still don't get what product is" asks too, without a question
 	// mark.
 	word, def, defined := glossed(msg)
-	if !isQuestion(msg) && !defined || isYes(msg) {
+	if _, asks := questionIn(msg); !asks && !defined || isYes(msg) {
+		// "but dividing should make it smaller, how is 6 bigger than 3"
+		// asks in its second clause.
 		return false
 	}
 	calc, calculated := worked(msg)
@@ -1047,6 +1049,12 @@ func (l *lesson) doubt(msg string) bool {
 	if !wrong {
 		mistake, wrong = restatedAs(l.topic, msg, sents)
 	}
+	if !wrong && ok && !slices.ContainsFunc(sents, func(s string) bool { return !isMistakeSentence(s) }) && !namesMistakes.MatchString(msg) {
+		// All the lesson has on it is a common mistake: the learner's
+		// doubt is that mistake ("but dividing should make it smaller,
+		// how is 6 bigger than 3").
+		mistake, wrong = strings.TrimSuffix(strings.TrimPrefix(sents[0], "A common mistake: "), "."), true
+	}
 	if wrong {
 		// "so plants eat soil for food?": no, first.
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
@@ -1055,6 +1063,10 @@ func (l *lesson) doubt(msg string) bool {
 		if len(sents) == 0 {
 			// A question still to come is not given away.
 			sents = rightIdea(l.topic, withHints, mistake, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
+		}
+		if piece, _, shown := l.lastPiece(); len(sents) == 0 && shown {
+			// Else what was just explained, which the doubt is about.
+			sents = piece[max(0, len(piece)-2):]
 		}
 		ok = len(sents) > 0
 		answered = true
@@ -1102,6 +1114,10 @@ func (l *lesson) doubt(msg string) bool {
 	l.step(l.v.say(mNotCovered))
 	return true
 }
+
+// namesMistakes finds a question about mistakes themselves ("what mistakes
+// do people make?"), which puts none forward.
+var namesMistakes = regexp.MustCompile(`(?i)\b(?:mistakes?|wrong|errors?|misconceptions?)\b`)
 
 // wordsOnly drops the sums of a message: every word with a digit in it,
 // every one-letter word and every sign.

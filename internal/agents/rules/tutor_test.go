@@ -1810,3 +1810,30 @@ func TestAskedForTheAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A common mistake put forward between steps, in so many words or as a
+// doubt about the example just shown, hears "No", and what the example
+// shows.
+func TestMistakeAsDoubtInLesson(t *testing.T) {
+	tp := sampleTopic(t, "mathematics/fractions/dividing-fractions")
+	for _, msg := range []string{"but dividing should make it smaller, how is 6 bigger than 3", "doesnt dividing always make it smaller?"} {
+		d := newDriver(t, tp, "smaller", tutor.ModeTeachMe)
+		last := ""
+		for i := 0; i < 12 && !strings.Contains(last, "3 ÷ (1/2) = 6"); i++ {
+			msg := "ok"
+			if q := d.state.LastQuestion; q != nil {
+				bq, _ := tp.Question(q.QuestionID)
+				msg = bq.Answer
+			}
+			last = d.say(msg).text()
+		}
+		if !strings.Contains(last, "3 ÷ (1/2) = 6") {
+			t.Fatal("the lesson never showed 3 ÷ (1/2) = 6")
+		}
+		x := d.say(msg)
+		if !says(x.text(), mNotSo) || !strings.Contains(x.text(), "division always makes a number smaller") ||
+			!strings.Contains(x.text(), "3 ÷ (1/2) = 6") || x.after.CurrentStep != x.before.CurrentStep {
+			t.Errorf("%q: want no, the mistake and the example, got %q", msg, x.text())
+		}
+	}
+}
