@@ -52,7 +52,10 @@
 //   - Mastery (teach_me only): every plan concept starts at 0.0. A judged
 //     answer moves its concept by Bayesian Knowledge Tracing (the plan's
 //     parameters or DefaultBKT; a concept still at 0 starts from the prior),
-//     averaged with the tutor's update for that concept (TutorWeight). Other
+//     averaged with the tutor's update for that concept (TutorWeight), but
+//     never against its evidence: a wrong answer never raises a concept
+//     (one still at 0 stays there) nor leaves it above tracing's value, and
+//     a right one never lowers it. Other
 //     tutor updates are smoothed (EMAAlpha 0.4). Scores are clamped to
 //     [0, 1]. Concept names are matched to the plan's spelling, and names
 //     outside the plan are dropped: a model cannot grow the concept set.

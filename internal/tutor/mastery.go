@@ -221,17 +221,8 @@ func applyMastery(n *State, t *Topic, updates []MasteryUpdate, ev *evidence) []E
 		old, _ := n.MasteryEstimates.Get(u.Concept)
 		var v float64
 		if ev != nil && u.Concept == ev.concept {
-			v = TutorWeight*u.Score + (1-TutorWeight)*traced(old)
-			// The blend must not turn the answer's evidence around: a wrong
-			// answer never leaves the concept higher than knowledge tracing
-			// does (a tutor's 0.3 would lift a new concept above its
-			// prior), and a right one never lowers it.
-			switch ev.result {
-			case ResultIncorrect:
-				v = min(v, traced(old))
-			case ResultCorrect:
-				v = max(v, old)
-			}
+			t := traced(old)
+			v = evidenced(ev.result, old, TutorWeight*u.Score+(1-TutorWeight)*t, t)
 			usedEvidence = true
 		} else {
 			v = old + EMAAlpha*(u.Score-old)
@@ -241,11 +232,27 @@ func applyMastery(n *State, t *Topic, updates []MasteryUpdate, ev *evidence) []E
 	}
 	if ev != nil && !usedEvidence {
 		old, _ := n.MasteryEstimates.Get(ev.concept)
-		v := traced(old)
+		t := traced(old)
+		v := evidenced(ev.result, old, t, t)
 		n.MasteryEstimates.set(ev.concept, v)
 		events = append(events, MasteryUpdated{Concept: ev.concept, From: old, To: v, Evidence: true})
 	}
 	return events
+}
+
+// evidenced keeps a judged answer's update v on the side of its evidence:
+// a wrong answer never raises the concept's estimate old, nor leaves it
+// above knowledge tracing's value traced (a tutor's 0.3 would lift a new
+// concept above its prior; a concept still at 0 stays there), and a right
+// one never lowers it.
+func evidenced(r Result, old, v, traced float64) float64 {
+	switch r {
+	case ResultIncorrect:
+		return min(v, traced, old)
+	case ResultCorrect:
+		return max(v, old)
+	}
+	return v
 }
 
 func laterUpdate(rest []MasteryUpdate, concept string) bool {
