@@ -29,8 +29,17 @@ func TestAlsoWrong(t *testing.T) {
 		}
 	}
 	// Beside another thing that is not the known wrong answer: partly right.
-	if got := alsoWrong(judge(exp, "Which gas do plants take in?", "carbon dioxide and water"), topic, "gas", "carbon dioxide and water"); got.Verdict != answer.Partial {
+	topic.Steps = []tutor.Step{{Content: "Plants take in carbon dioxide and water."}}
+	if got := alsoWrong(namedBeside(judge(exp, "Which gas do plants take in?", "carbon dioxide and water"), topic, "gas", "carbon dioxide and water"), topic, "gas", "carbon dioxide and water"); got.Verdict != answer.Partial {
 		t.Errorf("right answer beside another: %s (%s), want partial", got.Verdict, got.Reason)
+	}
+	// The other thing named may be a word of the question: still partly
+	// right, not the question's value repeated.
+	ice := &tutor.Topic{Steps: []tutor.Step{{Content: "Ice is a solid; water is a liquid."}},
+		Questions: []tutor.BankQuestion{{ID: "ice", Text: "Is ice a solid, a liquid or a gas?", Answer: "solid"}}}
+	iceExp := answer.Expected{Answer: "solid", Kind: answer.KindText}
+	if got := echoed(namedBeside(judge(iceExp, ice.Questions[0].Text, "solid and liquid"), ice, "ice", "solid and liquid"), ice.Questions[0].Text); got.Verdict != answer.Partial {
+		t.Errorf("\"solid and liquid\": %s (%s), want partial", got.Verdict, got.Reason)
 	}
 	// A question whose right answer holds the wrong one's words is left alone.
 	carbon := &tutor.Topic{Questions: []tutor.BankQuestion{{ID: "c", Answer: "carbon dioxide", Misconception: "Says carbon.", MisconceptionAnswers: []string{"carbon"}}}}

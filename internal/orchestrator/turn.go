@@ -376,12 +376,12 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	switch s.Mode {
 	case tutor.ModeTeachMe:
 		if q := s.LastQuestion; q != nil {
-			return echoed(alsoWrong(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
+			return echoed(alsoWrong(namedBeside(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), t, q.QuestionID, msg), q.QuestionText)
 		}
 	case tutor.ModeExam:
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
 			q := s.ExamQuestions[s.ExamCurrentIdx]
-			res := echoed(alsoWrong(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), q.QuestionText)
+			res := echoed(alsoWrong(namedBeside(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), t, q.QuestionID, msg), q.QuestionText)
 			switch {
 			case res.Verdict == answer.NotAttempt && examAttempt(msg, res):
 				// "boiling" for a temperature, "A" for a word: an answer,
@@ -489,7 +489,7 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 	if res, ok := byPlace(exp, question, msg); ok {
 		return res
 	}
-	res := listed(answer.AndAnother(exp, msg, answer.Evaluate(exp, msg)), exp, question, msg)
+	res := listed(answer.Evaluate(exp, msg), exp, question, msg)
 	if said := strings.TrimSpace(res.Extracted); res.Verdict == answer.Incorrect && asksFall.MatchString(question) && strings.HasPrefix(said, "-") {
 		// "-15%" to "By what percentage did it fall?": the fall, signed.
 		if r := answer.Evaluate(exp, strings.TrimPrefix(said, "-")); r.Verdict == answer.Correct {
@@ -690,7 +690,7 @@ func containsWord(text, w string) bool {
 // value into a wrong one: "0.35" for "Write 0.35 as a percentage" or "6/10"
 // for "Simplify 6/10" is the right value, but no step was taken.
 func echoed(res answer.Result, question string) answer.Result {
-	if res.Verdict != answer.Partial || res.Extracted == "" {
+	if res.Verdict != answer.Partial || res.Extracted == "" || res.Reason == answer.ReasonAnother {
 		return res
 	}
 	for _, w := range strings.Fields(question) {
@@ -700,6 +700,51 @@ func echoed(res answer.Result, question string) answer.Result {
 		}
 	}
 	return res
+}
+
+// namedBeside marks a right word answer named beside another thing of the
+// lesson ("oxygen and glucose") as partly right (see answer.AndAnother):
+// the other thing's words are all words of the lesson's text or answers.
+func namedBeside(res answer.Result, t *tutor.Topic, questionID, msg string) answer.Result {
+	bq, ok := t.Question(questionID)
+	if !ok || res.Verdict != answer.Correct {
+		return res
+	}
+	return answer.AndAnother(bq.Expected(), msg, res, func(other string) bool {
+		lesson := lessonWords(t)
+		for _, w := range strings.Fields(other) {
+			if w == "the" || w == "a" || w == "an" {
+				continue
+			}
+			if !lesson[w] && !lesson[strings.TrimSuffix(w, "s")] {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// lessonWords returns the lower-case words of a lesson's explanations and
+// of its questions' answers.
+func lessonWords(t *tutor.Topic) map[string]bool {
+	m := map[string]bool{}
+	add := func(s string) {
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			if w = strings.Trim(w, ".,;:!?()\"'"); w != "" {
+				m[w], m[strings.TrimSuffix(w, "s")] = true, true
+			}
+		}
+	}
+	for _, st := range t.Steps {
+		add(st.Content)
+	}
+	for _, q := range t.Questions {
+		add(q.Answer)
+		for _, a := range q.MisconceptionAnswers {
+			add(a)
+		}
+	}
+	return m
 }
 
 // alsoWrong turns a right answer that also gives the question's known

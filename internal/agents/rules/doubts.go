@@ -263,6 +263,9 @@ var everyday = map[string][]string{
 // percentage ("how do I change 0.5 into a percent?").
 var perCent = regexp.MustCompile(`(?i)\bper\s*cent\b`)
 
+// temperatureUnit are the words a learner writes after a temperature.
+var temperatureUnit = map[string]bool{"degree": true, "degrees": true, "celsius": true, "centigrade": true}
+
 // askedTerms returns the terms of a learner's question that say what it is
 // about (see contentTerms), with everyday words in the lesson's words (see
 // everyday) and its notation read as words (see notation); uses reports
@@ -270,9 +273,6 @@ var perCent = regexp.MustCompile(`(?i)\bper\s*cent\b`)
 // words. "Like" before a number means "such as" ("fractions with different
 // bottoms like 1/3 and 1/5"), and "same" in "is X the same as Y?" only
 // frames the question: neither says what it is about.
-// temperatureUnit are the words a learner writes after a temperature.
-var temperatureUnit = map[string]bool{"degree": true, "degrees": true, "celsius": true, "centigrade": true}
-
 func askedTerms(question string, uses func(string) bool, says func([]string) bool) []string {
 	// "5%" is a percentage: the lessons write "per cent" only to say what
 	// the word means.
@@ -305,6 +305,8 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 		case frameWords[ws[i]] || continuationWords[ws[i]]:
 		case comparingWords[ws[i]] && !slices.ContainsFunc(lessonTerms(ws[i]), uses):
 		case ws[i] == "like" && isDigits(next), ws[i] == "same" && next == "as":
+		case ws[i] == "even" && (next == "though" || next == "if" || next == "when"):
+			// "even though": no even number.
 		case i > 0 && isDigits(ws[i-1]) && temperatureUnit[ws[i]]:
 			// "100 degrees": the lessons write "100 °C", whose "C" is no
 			// term.

@@ -793,7 +793,7 @@ func (l *lesson) encourage(q *tutor.Question, bq tutor.BankQuestion) {
 		l.say(mChinUp)
 	case task:
 		l.say(mTooHard)
-	case tutor.AsksForAnswer(l.turn.Message):
+	case tutor.AsksForAnswer(l.turn.Message) && mentionsAnswer(l.turn.Message):
 		// "just tell me the answer": why not, and a way in.
 		l.say(mClue)
 	case q.IDKCount > 0:
@@ -852,7 +852,7 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 	case hedged(ev):
 		l.say(mChoose)
 		l.note("asked to choose one answer")
-	case asksAnswer(msg) && (isQuestion(msg) || tutor.AsksForAnswer(msg)):
+	case asksAnswer(msg) && (isQuestion(msg) || tutor.AsksForAnswer(msg)) && !asksMeaning(msg):
 		// "What's the answer?", "give me the answer pls": a clue instead.
 		l.out.Intent = tutor.IntentQuestion
 		l.giveClue(q, bq, mClue)
@@ -1049,11 +1049,16 @@ func (l *lesson) doubt(msg string) bool {
 	if !wrong {
 		mistake, wrong = restatedAs(l.topic, msg, sents)
 	}
-	if !wrong && ok && !slices.ContainsFunc(sents, func(s string) bool { return !isMistakeSentence(s) }) && !namesMistakes.MatchString(msg) {
-		// All the lesson has on it is a common mistake: the learner's
-		// doubt is that mistake ("but dividing should make it smaller,
-		// how is 6 bigger than 3").
-		mistake, wrong = strings.TrimSuffix(strings.TrimPrefix(sents[0], "A common mistake: "), "."), true
+	fromExample := false
+	if first, _, _ := strings.Cut(msg, ","); !wrong && ok && !isQuestion(first) && !namesMistakes.MatchString(msg) &&
+		!slices.ContainsFunc(sents, func(s string) bool { return !isMistakeSentence(s) }) {
+		// All the lesson has on it is a common mistake, and the message
+		// opens by stating it, as the mistake says it ("but dividing
+		// should make it smaller, how is 6 bigger than 3"; not "division
+		// doesn't always make it smaller?").
+		if m := strings.TrimSuffix(strings.TrimPrefix(sents[0], "A common mistake: "), "."); denies(m) == denies(first) {
+			mistake, wrong, fromExample = m, true, true
+		}
 	}
 	if wrong {
 		// "so plants eat soil for food?": no, first.
@@ -1064,8 +1069,14 @@ func (l *lesson) doubt(msg string) bool {
 			// A question still to come is not given away.
 			sents = rightIdea(l.topic, withHints, mistake, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
 		}
-		if piece, _, shown := l.lastPiece(); len(sents) == 0 && shown {
-			// Else what was just explained, which the doubt is about.
+		if piece, _, shown := l.lastPiece(); len(sents) == 0 && shown && fromExample {
+			// Else what was just explained, when the doubt is about it
+			// ("how is 6 bigger than 3"): its sentences that share a
+			// number or a word with the doubt.
+			asked := terms(msg)
+			piece = slices.DeleteFunc(slices.Clone(piece), func(s string) bool {
+				return !slices.ContainsFunc(terms(s), func(w string) bool { return slices.Contains(asked, w) })
+			})
 			sents = piece[max(0, len(piece)-2):]
 		}
 		ok = len(sents) > 0
@@ -1113,6 +1124,12 @@ func (l *lesson) doubt(msg string) bool {
 	l.note("doubt not in the lesson")
 	l.step(l.v.say(mNotCovered))
 	return true
+}
+
+// mentionsAnswer reports whether a message names the answer or solution:
+// "just tell me the answer", not "just tell me if I'm on the right track".
+func mentionsAnswer(msg string) bool {
+	return slices.ContainsFunc(words(msg), func(w string) bool { return w == "answer" || w == "answers" || w == "solution" })
 }
 
 // namesMistakes finds a question about mistakes themselves ("what mistakes
@@ -1415,7 +1432,7 @@ func (l *lesson) why() bool {
 	if i < 0 {
 		return false
 	}
-	if recent := l.lastReplies(1); strings.Contains(recent, step[i]) {
+	if recent := l.lastReplies(1); (l.lastSaid(mWhy) || l.lastSaid(mUnclear) || l.lastSaid(mOtherWay)) && strings.Contains(l.lastReplies(2), step[i]) {
 		// The learner has just heard that reason. The reason right after
 		// the piece, if it is another; else what the school words of the
 		// reason mean; else which part is unclear.

@@ -619,7 +619,11 @@ func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) 
 // and root hairs") or its formula, and an expected answer that holds "and"
 // itself, are left alone. It is for grading; Evaluate itself finds the
 // answer in such a reply.
-func AndAnother(exp Expected, reply string, res Result) Result {
+//
+// names, when not nil, reports whether the other side names something
+// that could be an answer (a word of the lesson, say): "oxygen and
+// thanks" names nothing.
+func AndAnother(exp Expected, reply string, res Result, names func(other string) bool) Result {
 	if res.Verdict != Correct || res.Kind != KindText || strings.Contains(" "+strings.ToLower(exp.Answer)+" ", " and ") {
 		return res
 	}
@@ -666,6 +670,9 @@ func AndAnother(exp Expected, reply string, res Result) Result {
 	if f, ok := formulaNames[strings.Join(words, " ")]; ok && Evaluate(one, f).Verdict == Correct {
 		return res
 	}
+	if names != nil && !names(strings.Join(words, " ")) {
+		return res
+	}
 	res.Verdict, res.Reason = Partial, ReasonAnother
 	return res
 }
@@ -680,4 +687,7 @@ var sayingWords = map[string]bool{
 	"this": true, "that": true, "because": true, "so": true, "then": true, "also": true, "both": true,
 	"makes": true, "make": true, "gives": true, "helps": true, "traps": true, "called": true, "i": true,
 	"think": true, "sure": true, "im": true, "i'm": true, "not": true, "thats": true, "that's": true,
+	"in": true, "on": true, "at": true, "from": true, "by": true, "with": true, "for": true, "to": true, "into": true,
+	"absorbs": true, "absorb": true, "takes": true, "uses": true, "needs": true, "has": true, "have": true,
+	"nothing": true, "else": true, "thanks": true, "done": true, "stuff": true,
 }

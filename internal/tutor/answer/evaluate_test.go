@@ -937,16 +937,29 @@ func TestAndAnother(t *testing.T) {
 		{"stomata", "stomata and they are tiny", Correct},
 		{"carbon dioxide and water", "carbon dioxide and water", Correct},
 		{"oxygen", "glucose and starch", Incorrect},
+		{"oxygen", "oxygen and nothing else", Correct},
+		{"oxygen", "oxygen and thanks", Correct},
+		{"chlorophyll", "chlorophyll and in the leaves", Correct},
+		{"chlorophyll", "chlorophyll and absorbs light", Correct},
 	}
 	for _, tt := range tests {
 		exp := Expected{Answer: tt.answer, Kind: KindText}
-		if got := AndAnother(exp, tt.reply, Evaluate(exp, tt.reply)); got.Verdict != tt.want {
+		if got := AndAnother(exp, tt.reply, Evaluate(exp, tt.reply), nil); got.Verdict != tt.want {
 			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.answer, got.Verdict, got.Reason, tt.want)
 		}
 	}
+	// What the other side must name, when the caller says.
+	exp0 := Expected{Answer: "oxygen", Kind: KindText}
+	lesson := func(other string) bool { return other == "glucose" }
+	if got := AndAnother(exp0, "oxygen and glucose", Evaluate(exp0, "oxygen and glucose"), lesson); got.Verdict != Partial {
+		t.Errorf("beside a word of the lesson: %s, want partial", got.Verdict)
+	}
+	if got := AndAnother(exp0, "oxygen and hello", Evaluate(exp0, "oxygen and hello"), lesson); got.Verdict != Correct {
+		t.Errorf("beside a word the lesson does not use: %s, want correct", got.Verdict)
+	}
 	// Numbers are not words: "12 and 18" is for the evaluator alone.
 	exp := Expected{Answer: "6", Kind: KindInteger}
-	if got := AndAnother(exp, "6 and 12", Evaluate(exp, "6 and 12")); got.Reason == ReasonAnother {
+	if got := AndAnother(exp, "6 and 12", Evaluate(exp, "6 and 12"), nil); got.Reason == ReasonAnother {
 		t.Errorf("a number named beside another: %s (%s)", got.Verdict, got.Reason)
 	}
 }
