@@ -551,3 +551,18 @@ func TestDoubtInEverydayWords(t *testing.T) {
 		t.Errorf("want the reason the temperature stays at 0 °C, got %q", x.text())
 	}
 }
+
+// A claim put as a question with a tag and no question mark ("…, right",
+// "… isnt it") is a doubt like any other: a common mistake hears "No".
+func TestTagQuestion(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases"), "tag", tutor.ModeClarify)
+	x := d.say("the particles in a solid dont move at all right")
+	if !says(x.text(), mNotSo) || !strings.Contains(x.text(), "vibrate") {
+		t.Errorf("want no and the right idea, got %q", x.text())
+	}
+	for _, msg := range []string{"ok right", "turn right"} {
+		if isQuestion(msg) {
+			t.Errorf("isQuestion(%q) = true", msg)
+		}
+	}
+}

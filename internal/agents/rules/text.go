@@ -260,6 +260,11 @@ func isQuestion(msg string) bool {
 		return true
 	}
 	w := words(msg)
+	if n := len(w); n >= 4 && (tagQuestion[w[n-1]] || n >= 5 && tagQuestion[w[n-2]+" "+w[n-1]]) {
+		// "the particles in a solid dont move at all right", "a negative
+		// times a negative is negative isnt it": a claim put as a question.
+		return true
+	}
 	for len(w) > 1 && openers[w[0]] {
 		w = w[1:]
 	}
@@ -272,6 +277,15 @@ func isQuestion(msg string) bool {
 		return true
 	}
 	return false
+}
+
+// tagQuestion are the tags that turn a claim into a question.
+var tagQuestion = wordSet(`right correct isnt`)
+
+func init() {
+	for _, t := range []string{"isnt it", "is it", "arent they", "dont they", "doesnt it", "hai na", "isnt that", "right na"} {
+		tagQuestion[t] = true
+	}
 }
 
 // openers are the words of conversation a question may open with: "wait,
