@@ -550,6 +550,10 @@ func TestDoubtInEverydayWords(t *testing.T) {
 	if !strings.Contains(x.text(), "the heat is used to free the particles") {
 		t.Errorf("want the reason the temperature stays at 0 °C, got %q", x.text())
 	}
+	d = newDriver(t, sampleTopic(t, "science/nutrition-in-plants/photosynthesis"), "tho", tutor.ModeClarify)
+	if x := d.say("why does it need light tho"); says(x.text(), mNotInTopic) || !strings.Contains(x.text(), "light") {
+		t.Errorf("\"why does it need light tho\": want the lesson on light, got %q", x.text())
+	}
 }
 
 // A claim put as a question with a tag and no question mark ("…, right",

@@ -114,7 +114,7 @@ var stopWords = func() map[string]bool {
 		understand get got need want just also too very really much many more most some
 		any all each every no not dont doesnt didnt isnt arent cant cannot yes ok okay thanks
 		thank sir maam again still one way thing something anything let lets
-		though although actually basically yeah
+		though tho although actually basically yeah
 		kya hai hain ka ki ke ko se mein aur kaise kyun kyu matlab batao samjhao`) {
 		m[w] = true
 	}
