@@ -644,6 +644,9 @@ func AndAnother(exp Expected, reply string, res Result, names func(other string)
 	left, right := reply[:toks[at].start], reply[toks[at].end:]
 	one := exp
 	one.Kind = KindText
+	if Evaluate(one, strings.TrimSpace(left)+"-"+strings.TrimSpace(right)).Verdict == Correct {
+		return res // "blue and black" for blue-black: one answer in two words
+	}
 	l, r := Evaluate(one, left).Verdict == Correct, Evaluate(one, right).Verdict == Correct
 	if l == r {
 		return res

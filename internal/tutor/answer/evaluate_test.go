@@ -948,6 +948,11 @@ func TestAndAnother(t *testing.T) {
 			t.Errorf("%q for %q: %s (%s), want %s", tt.reply, tt.answer, got.Verdict, got.Reason, tt.want)
 		}
 	}
+	// One answer in two words: blue-black, accepted as "blue" too.
+	bb := Expected{Answer: "blue-black", Kind: KindText, Accept: []string{"blue black", "blue"}}
+	if got := AndAnother(bb, "blue and black", Evaluate(bb, "blue and black"), nil); got.Verdict != Correct {
+		t.Errorf("\"blue and black\" for blue-black: %s (%s), want correct", got.Verdict, got.Reason)
+	}
 	// What the other side must name, when the caller says.
 	exp0 := Expected{Answer: "oxygen", Kind: KindText}
 	lesson := func(other string) bool { return other == "glucose" }
