@@ -136,6 +136,25 @@ func (d *driver) sayWith(msg string, past []agents.PastDiscussion) exchange {
 }
 
 // until sends "ok" until cond holds, at most n times.
+// untilAnswering is until, answering each question asked rightly on the
+// way.
+func (d *driver) untilAnswering(n int, cond func() bool) {
+	d.t.Helper()
+	for range n {
+		if cond() {
+			return
+		}
+		msg := "ok"
+		if q := d.state.LastQuestion; q != nil {
+			msg = q.Expected(d.topic).Answer
+		}
+		d.say(msg)
+	}
+	if !cond() {
+		d.t.Fatalf("condition not reached after %d turns; last reply %q", n, d.log[len(d.log)-1].text())
+	}
+}
+
 func (d *driver) until(n int, cond func() bool) {
 	d.t.Helper()
 	for range n {

@@ -967,7 +967,7 @@ func TestIDKMovesUpTheHints(t *testing.T) {
 	// questions and a medium one.)
 	t.Run("never harder", func(t *testing.T) {
 		d := newDriver(t, sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers"), "idk-harder", tutor.ModeTeachMe)
-		d.until(12, func() bool { return d.state.LastQuestion != nil })
+		d.untilAnswering(16, func() bool { q := d.state.LastQuestion; return q != nil && q.Concept == "Adding integers" })
 		stepsBack := 0
 		for range 12 {
 			before, _ := d.topic.Question(d.state.LastQuestion.QuestionID)
@@ -1406,7 +1406,7 @@ func TestLearnersOwnProblem(t *testing.T) {
 func TestLeadInNotLeftAlone(t *testing.T) {
 	d := newDriver(t, sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers"), "lead-in", tutor.ModeTeachMe)
 	d.say("yes")
-	d.until(10, func() bool { return strings.Contains(d.log[len(d.log)-1].text(), "To add a positive number") })
+	d.untilAnswering(14, func() bool { return strings.Contains(d.log[len(d.log)-1].text(), "To add a positive number") })
 	d.say("what if both numbers have the same sign?")
 	x := d.say("ok")
 	if strings.Contains(x.text(), "Two short rules do the same job.") && !strings.Contains(x.text(), "If both numbers have the same sign") {
