@@ -135,33 +135,31 @@ func (d *driver) sayWith(msg string, past []agents.PastDiscussion) exchange {
 	return x
 }
 
-// until sends "ok" until cond holds, at most n times.
 // untilAnswering is until, answering each question asked rightly on the
 // way.
 func (d *driver) untilAnswering(n int, cond func() bool) {
+	d.t.Helper()
+	d.walk(n, cond, true)
+}
+
+// until says "ok" until cond holds, at most n times, and fails the test
+// if it never does.
+func (d *driver) until(n int, cond func() bool) {
+	d.t.Helper()
+	d.walk(n, cond, false)
+}
+
+func (d *driver) walk(n int, cond func() bool, answer bool) {
 	d.t.Helper()
 	for range n {
 		if cond() {
 			return
 		}
 		msg := "ok"
-		if q := d.state.LastQuestion; q != nil {
+		if q := d.state.LastQuestion; q != nil && answer {
 			msg = q.Expected(d.topic).Answer
 		}
 		d.say(msg)
-	}
-	if !cond() {
-		d.t.Fatalf("condition not reached after %d turns; last reply %q", n, d.log[len(d.log)-1].text())
-	}
-}
-
-func (d *driver) until(n int, cond func() bool) {
-	d.t.Helper()
-	for range n {
-		if cond() {
-			return
-		}
-		d.say("ok")
 	}
 	if !cond() {
 		d.t.Fatalf("condition not reached after %d turns; last reply %q", n, d.log[len(d.log)-1].text())
