@@ -357,7 +357,7 @@ var powerWords = regexp.MustCompile(`(?i)[-(]?\d+(?:\.\d+)?\)?\s*(?:to\s+the\s+p
 var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?([a-z])\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?([a-z])\b|value\s+of\s+([a-z])\b)|\b([a-z])\s*=\s*\?`)
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentChange, percentOf, discounted, converts}
+var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -682,6 +682,85 @@ func percentChange(msg string) (string, bool) {
 	}
 	return "Not quite: " + worked + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
 }
+
+// upThenDown works two changes in per cent one after the other: "if a price
+// goes up 10% and then down 10% is it the same?". The second per cent is of
+// the amount the first change left, so up and down by the same per cent
+// ends below the start; a claim that it gets back to the start hears "No".
+// The amount is the one the doubt names, else 100.
+func upThenDown(msg string) (string, bool) {
+	ms := percentSteps.FindAllStringSubmatchIndex(msg, -1)
+	if len(ms) != 2 {
+		return "", false
+	}
+	type step struct {
+		pct  *big.Rat
+		text string
+		up   bool
+	}
+	var steps []step
+	for _, m := range ms {
+		// "up 10%" fills the first two groups, "a 10% rise" the last two.
+		var w, n string
+		if m[2] >= 0 {
+			w, n = msg[m[2]:m[3]], msg[m[4]:m[5]]
+		} else {
+			w, n = msg[m[8]:m[9]], msg[m[6]:m[7]]
+		}
+		w = strings.ToLower(w)
+		v, ok := new(big.Rat).SetString(n)
+		if !ok || v.Sign() <= 0 || v.Cmp(big.NewRat(100, 1)) >= 0 {
+			return "", false
+		}
+		up := w == "up" || w == "rose" || slices.ContainsFunc([]string{"increas", "ris", "rais", "hik"}, func(p string) bool { return strings.HasPrefix(w, p) })
+		steps = append(steps, step{v, n + "%", up})
+	}
+	if steps[0].up == steps[1].up {
+		return "", false
+	}
+	start, cur := big.NewRat(100, 1), ""
+	if m := startAmount.FindStringSubmatch(percentSteps.ReplaceAllString(msg, " ")); m != nil {
+		if v, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "")); ok && v.Sign() > 0 {
+			start = v
+		}
+	}
+	if rupees.MatchString(msg) {
+		cur = "₹"
+	}
+	amount := func(v *big.Rat) string { return cur + ratString(v) }
+	a := start
+	var worked []string
+	for i, st := range steps {
+		change := new(big.Rat).Mul(a, new(big.Rat).Quo(st.pct, big.NewRat(100, 1)))
+		next, dir, op := new(big.Rat).Add(a, change), "up", " + "
+		if !st.up {
+			next, dir, op = new(big.Rat).Sub(a, change), "down", " - "
+		}
+		of := ""
+		if i > 0 {
+			of = st.text + " of " + amount(a) + " is " + amount(change) + ", so "
+		}
+		worked = append(worked, of+dir+" "+st.text+" makes it "+amount(a)+op+amount(change)+" = "+amount(next))
+		a = next
+	}
+	why := "the second " + steps[1].text + " is of the new amount, not of the one you started with. Take " + amount(start) + ": " +
+		strings.Join(worked, "; then ")
+	if steps[0].text == steps[1].text && backToStart.MatchString(msg) {
+		return "No: " + why + ", not " + amount(start) + ".", true
+	}
+	return strings.ToUpper(why[:1]) + why[1:] + ".", true
+}
+
+var (
+	// percentSteps finds a change in per cent with its direction: "up
+	// 10%", "increased by 10%", "a 10% decrease".
+	percentSteps = regexp.MustCompile(`(?i)\b(up|down|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|ris(?:e|es|en|ing)|rose|rais(?:e|es|ed|ing)|hik(?:e|es|ed|ing)|fall(?:s|ing)?|fell|drop(?:s|ped|ping)?|reduc(?:e|es|ed|ing)|cut)\s+(?:it\s+)?(?:by\s+)?(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)\s+(increase|rise|hike|decrease|fall|drop|reduction|cut|discount)\b`)
+	// startAmount is the amount a doubt starts from: the first number left
+	// once the changes are taken out.
+	startAmount = regexp.MustCompile(`(?:^|[^\d.,])(\d[\d,]*(?:\.\d+)?)\b`)
+	// backToStart claims the two changes cancel.
+	backToStart = regexp.MustCompile(`(?i)\b(?:same|back|original|equal|cancel|cancels|unchanged|no\s+change)\b`)
+)
 
 var (
 	// fromTo finds the two amounts of a change: "from 60 to 50", "from

@@ -141,6 +141,10 @@ func TestWorked(t *testing.T) {
 		{"from 60 to 50 is a decrease of 10 percent?", "Not quite: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%, so it is a decrease of about 16.67%, not 10%."},
 		{"from 60 to 50 is a 17% drop?", "Yes, to the nearest whole number: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%."},
 		{"from 60 to 50 is a 16.67% increase?", "Not quite: from 60 to 50 is a decrease: the change is 10, and 10 ÷ 60 = 1/6 = about 16.67%."},
+		{"if a price goes up 10% and then down 10% its the same price?", "No: the second 10% is of the new amount, not of the one you started with. Take 100: up 10% makes it 100 + 10 = 110; then 10% of 110 is 11, so down 10% makes it 110 - 11 = 99, not 100."},
+		{"a ₹500 shirt is increased by 20% then decreased by 20%, do I get back to ₹500?", "No: the second 20% is of the new amount, not of the one you started with. Take ₹500: up 20% makes it ₹500 + ₹100 = ₹600; then 20% of ₹600 is ₹120, so down 20% makes it ₹600 - ₹120 = ₹480, not ₹500."},
+		{"if prices are increasing by 50% and then falling by 50% is that the same", "No: the second 50% is of the new amount, not of the one you started with. Take 100: up 50% makes it 100 + 50 = 150; then 50% of 150 is 75, so down 50% makes it 150 - 75 = 75, not 100."},
+		{"what happens after a 10% decrease and then a 20% increase", "The second 20% is of the new amount, not of the one you started with. Take 100: down 10% makes it 100 - 10 = 90; then 20% of 90 is 18, so up 20% makes it 90 + 18 = 108."},
 		{"what is the percentage increase from 400 to 500?", "From 400 to 500 the change is 100, and 100 ÷ 400 = 1/4 = 25%: an increase of 25%."},
 		{"price went up from 40 to 50, is it 25% more?", "Yes: the change is 10, and 10 ÷ 40 = 1/4 = 25%, so it is an increase of 25%."},
 	} {

@@ -95,8 +95,10 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			strings.Count(calc, " = ") == 1 && strings.Contains(strings.Join(sents, " "), strings.SplitN(calc, " = ", 2)[0]) {
 			calculated = false // the lesson works this very sum
 		}
-		if calculated && strings.Contains(calc, ": with ") {
-			ok = false // a checked solution needs no more than the check
+		if calculated && (strings.Contains(calc, ": with ") || strings.Contains(calc, " is of the new amount")) {
+			// A checked solution, or two changes in per cent worked
+			// through, needs no more than the check.
+			ok = false
 		}
 		mistake, wrong := restated(t.Topic, msg)
 		if !wrong {
