@@ -637,7 +637,7 @@ func explain(t *tutor.Topic, src source, question string, n int, keep func(strin
 		if p.single {
 			// A common mistake is no explanation on its own: it goes
 			// with the sentence of the lesson that says the right way.
-			if concept, right, ok := rightWay(lt.tiers[0], p.terms[idx[0]], keep); ok {
+			if concept, right, ok := rightWay(lt.tiers[0], mistakeTerms(p.sents[idx[0]]), keep); ok {
 				return concept, []string{right, p.sents[idx[0]]}, true
 			}
 		}

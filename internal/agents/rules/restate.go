@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -43,35 +44,45 @@ func restatedAs(t *tutor.Topic, msg string, sents []string) (string, bool) {
 // claimOf returns the misconception of cands that msg puts forward (see
 // restated); coverage asks for three quarters of its terms.
 func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string, bool) {
-	if !isQuestion(msg) {
+	if !isQuestion(msg) && !objects(msg) {
 		return "", false
 	}
 	if w := words(msg); len(w) > 0 && (w[0] == "what" || w[0] == "whats" || w[0] == "how" || w[0] == "which") {
 		return "", false
 	}
-	asked := claimTerms(msg, t.Subject)
-	if len(asked) < 2 {
-		return "", false
+	// The claim with the reason the learner gives for it, and without it:
+	// "so gases have no mass because you can't see them?" puts forward
+	// the misconception whatever the reason, and a reason may be the
+	// misconception itself.
+	claims := []string{msg}
+	if c := misconceptionCut(msg); c != msg {
+		claims = append(claims, c)
 	}
 	own := readingOf(t, lessonOnly).own
 	best, bestShared := "", 0
-	for _, c := range cands {
-		ct, alts := misconceptionTerms(c, t.Subject)
-		shared, extra := 0, 0
-		for _, w := range asked {
-			switch {
-			case slices.Contains(ct, w):
-				shared++
-			case own[w]:
-				extra = 2 // a term of the lesson in place of the misconception's: another claim
-			default:
-				extra++
-			}
+	for _, claim := range claims {
+		asked := claimTerms(claim, t.Subject)
+		if len(asked) < 2 {
+			continue
 		}
-		qualified := !slices.ContainsFunc(ct, func(w string) bool { return qualifiers[w] && !slices.Contains(asked, w) })
-		if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && (!coverage || 4*shared >= 3*(len(ct)-alts)) && qualified &&
-			denies(c) == denies(msg) && shared > bestShared {
-			best, bestShared = strings.TrimRight(strings.TrimSpace(c), "."), shared
+		for _, c := range cands {
+			ct, alts := misconceptionTerms(c, t.Subject)
+			shared, extra := 0, 0
+			for _, w := range asked {
+				switch {
+				case slices.Contains(ct, w):
+					shared++
+				case own[w]:
+					extra = 2 // a term of the lesson in place of the misconception's: another claim
+				default:
+					extra++
+				}
+			}
+			qualified := !slices.ContainsFunc(ct, func(w string) bool { return qualifiers[w] && !slices.Contains(asked, w) })
+			if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && (!coverage || 4*shared >= 3*(len(ct)-alts)) && qualified &&
+				denies(misconceptionCut(c)) == denies(claim) && shared > bestShared {
+				best, bestShared = strings.TrimRight(strings.TrimSpace(c), "."), shared
+			}
 		}
 	}
 	return best, best != ""
@@ -137,6 +148,8 @@ var qualifiers = func() map[string]bool {
 // as", "bigger" for "expand", "100 degrees" for the boiling point).
 func claimTerms(s, subject string) []string {
 	science := strings.EqualFold(subject, "science")
+	s = signProduct.ReplaceAllString(s, "the product of two negative numbers")
+	s = namedPoint.ReplaceAllString(s, "$1") // "the boiling point" is "100 degrees", one term
 	var out []string
 	for _, w := range terms(s) {
 		if same, ok := sameTerm[w]; ok {
@@ -155,19 +168,27 @@ func claimTerms(s, subject string) []string {
 	return out
 }
 
+// misconceptionCut returns a misconception up to what sets it right
+// ("…, rather than moving differently") or gives a reason for it
+// ("because they cannot be seen": why someone believes it, not what they
+// believe). ("Instead of" stays: "dividing by
+// the new amount instead of the original" hangs on "instead", a
+// qualifier.)
+func misconceptionCut(c string) string {
+	low := strings.ToLower(c)
+	for _, cut := range []string{" rather than ", ", rather ", " because "} {
+		if i := strings.Index(low, cut); i > 0 {
+			return c[:i]
+		}
+	}
+	return c
+}
+
 // misconceptionTerms returns the terms of a misconception up to what sets
 // it right ("…, rather than moving differently"), and how many of them are
 // alternatives to another ("expand or melt": one is enough).
 func misconceptionTerms(c, subject string) (ts []string, alts int) {
-	low := strings.ToLower(c)
-	// ("Instead of" stays: "dividing by the new amount instead of the
-	// original" hangs on "instead", a qualifier.)
-	for _, cut := range []string{" rather than ", ", rather "} {
-		if i := strings.Index(low, cut); i > 0 {
-			c = c[:i]
-			break
-		}
-	}
+	c = misconceptionCut(c)
 	ts = claimTerms(c, subject)
 	ws := words(c)
 	for i := 1; i+1 < len(ws); i++ {
@@ -177,6 +198,21 @@ func misconceptionTerms(c, subject string) (ts []string, alts int) {
 	}
 	return ts, alts
 }
+
+// signProduct is a product of two negatives said the way learners say it:
+// "a negative times a negative", "minus into minus".
+var signProduct = regexp.MustCompile(`(?i)\b(?:an?\s+)?(?:negative|minus)\s+(?:number\s+)?(?:times|into|multiplied\s+by|x|×)\s+(?:an?\s+)?(?:negative|minus)(?:\s+numbers?)?\b|\btwo\s+(?:negatives|minuses)\s+multiplied\b|\bmultiplying\s+two\s+(?:negatives|minuses)\b`)
+
+// mistakeTerms returns the terms of a common mistake as explain quotes it
+// ("A common mistake: thinking that gases have no mass because they cannot
+// be seen."), in the lesson's words: what is believed ("gases", "mass"),
+// without the words that frame it and the reason given for it.
+func mistakeTerms(sentence string) []string {
+	c := misconceptionCut(strings.TrimPrefix(sentence, "A common mistake: "))
+	return slices.DeleteFunc(lessonTerms(c), func(w string) bool { return beliefTerms[w] })
+}
+
+var namedPoint = regexp.MustCompile(`(?i)\b(boiling|melting|freezing)\s+point\b`)
 
 var beliefTerms = func() map[string]bool {
 	m := map[string]bool{}
@@ -196,8 +232,10 @@ var sameTerm, sameInScience = stems([][2]string{
 	{"division", stem("divide")}, {"multiplication", stem("multiply")}, {"subtraction", stem("subtract")}, {"addition", stem("add")},
 	{"evaporation", stem("evaporate")}, {"condensation", stem("condense")}, {"diffusion", stem("diffuse")},
 	{"respiration", stem("respire")}, {"absorption", stem("absorb")},
+	{"product", stem("multiply")}, {"times", stem("multiply")}, {"multiplied", stem("multiply")}, {"multiplying", stem("multiply")},
 }), stems([][2]string{
 	{"100", "boil"}, {"hundred", "boil"}, {"degree", ""}, {"celsius", ""},
+	{"weigh", "mass"}, {"weight", "mass"}, {"weighs", "mass"},
 })
 
 func stems(pairs [][2]string) map[string]string {
@@ -211,7 +249,14 @@ func stems(pairs [][2]string) map[string]string {
 // denies reports whether a sentence says "not": "gases have no mass",
 // "plants don't get food from the soil".
 func denies(s string) bool {
-	for _, w := range words(s) {
+	ws := words(s)
+	// "…, isn't it?" asks whether the claim is so; it denies nothing.
+	if n := len(ws); n >= 2 && tagQuestion[ws[n-2]+" "+ws[n-1]] {
+		ws = ws[:n-2]
+	} else if n >= 1 && tagQuestion[ws[n-1]] {
+		ws = ws[:n-1]
+	}
+	for _, w := range ws {
 		switch w {
 		case "not", "no", "dont", "doesnt", "didnt", "isnt", "arent", "cannot", "cant", "never", "nahi":
 			return true

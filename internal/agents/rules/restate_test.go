@@ -17,8 +17,23 @@ func TestRestated(t *testing.T) {
 		{photosynthesis, "so oxygen is a raw material?", "Thinking that oxygen is a raw material of photosynthesis"},
 		{"science/states-of-matter/solids-liquids-and-gases", "so gases have no mass because they cannot be seen?", "Thinking that gases have no mass because they cannot be seen"},
 		{"science/states-of-matter/solids-liquids-and-gases", "gases have mass right?", ""},
+		{"science/states-of-matter/solids-liquids-and-gases", "gases dont weigh anything right?", "Thinking that gases have no mass because they cannot be seen"},
+		{"science/states-of-matter/solids-liquids-and-gases", "do gases weigh anything?", ""},
+		{"science/states-of-matter/solids-liquids-and-gases", "so gases have no mass because you can't see them?", "Thinking that gases have no mass because they cannot be seen"},
+		// Signs said as learners say them, and a tag that asks, not denies.
+		{multIntegers, "a negative times a negative is negative isnt it", "Thinking that the product of two negative numbers is negative"},
+		{multIntegers, "so minus into minus is minus?", "Thinking that the product of two negative numbers is negative"},
+		{multIntegers, "so two negatives multiplied is a negative?", "Thinking that the product of two negative numbers is negative"},
+		{multIntegers, "a negative times a negative is positive isnt it", ""},
+		{multIntegers, "is a negative times a positive negative?", ""},
 		{"mathematics/fractions/multiplying-fractions", "does multiplying always make a number bigger?", "Believing that multiplying always makes a number bigger"},
 		{"mathematics/fractions/multiplying-fractions", "ok", ""},
+		// An objection puts a claim forward as a question does.
+		{"mathematics/fractions/multiplying-fractions", "multiplying always makes it bigger though", "Believing that multiplying always makes a number bigger"},
+		{"mathematics/fractions/multiplying-fractions", "but multiplying always makes a number bigger", "Believing that multiplying always makes a number bigger"},
+		{"mathematics/fractions/multiplying-fractions", "multiplying always makes it bigger", ""},
+		{"mathematics/fractions/multiplying-fractions", "but can we go on now", ""},
+		{"science/states-of-matter/changes-of-state", "evaporation only at 100 right", "Thinking that evaporation only happens at the boiling point"},
 		// What someone said, other words for the same thing, and a
 		// misconception's correction left out of the match.
 		{photosynthesis, "but my didi said plants get food from soil. is that right?", "Believing that plants get their food from the soil"},
@@ -51,16 +66,20 @@ func TestRestated(t *testing.T) {
 // A question that puts forward a common misconception hears "No" first, in a lesson and in a doubts session, with the lesson's right idea
 // and without the misconception said twice.
 func TestRestatedMistakeCorrected(t *testing.T) {
-	topic := sampleTopic(t, photosynthesis)
-	for _, mode := range []tutor.Mode{tutor.ModeTeachMe, tutor.ModeClarify} {
-		d := newDriver(t, topic, "restated", mode)
-		if mode == tutor.ModeTeachMe {
-			d.say("yes")
-		}
-		x := d.say("so plants eat soil for food?")
-		if !says(x.text(), mNotSo) || !strings.Contains(x.text(), "believing that plants get their food from the soil") ||
-			strings.Count(strings.ToLower(x.text()), "common mistake") != 1 {
-			t.Errorf("%s: %q", mode, x.text())
+	for _, tc := range []struct{ key, msg, mistake string }{
+		{photosynthesis, "so plants eat soil for food?", "believing that plants get their food from the soil"},
+		{"mathematics/fractions/multiplying-fractions", "multiplying always makes bigger though", "believing that multiplying always makes a number bigger"},
+	} {
+		for _, mode := range []tutor.Mode{tutor.ModeTeachMe, tutor.ModeClarify} {
+			d := newDriver(t, sampleTopic(t, tc.key), "restated", mode)
+			if mode == tutor.ModeTeachMe {
+				d.say("yes")
+			}
+			x := d.say(tc.msg)
+			if !says(x.text(), mNotSo) || !strings.Contains(x.text(), tc.mistake) ||
+				strings.Count(strings.ToLower(x.text()), "common mistake") != 1 {
+				t.Errorf("%s, %q: %q", mode, tc.msg, x.text())
+			}
 		}
 	}
 }
@@ -99,5 +118,14 @@ func TestRestatedRightIdea(t *testing.T) {
 	s := newDriver(t, sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases"), "right-idea-particles", tutor.ModeClarify)
 	if x := s.say("do particles get bigger when heated?"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "Gas particles move quickly") {
 		t.Errorf("particles, doubts: %q", x.text())
+	}
+	// The reason a misconception gives ("because they cannot be seen") is
+	// no part of what sets it right.
+	if x := s.say("gases dont weigh anything right?"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "it has mass") {
+		t.Errorf("gases, doubts: %q", x.text())
+	}
+	m := newDriver(t, sampleTopic(t, multIntegers), "right-idea-signs", tutor.ModeClarify)
+	if x := m.say("a negative times a negative is negative isnt it"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "positive") {
+		t.Errorf("signs, doubts: %q", x.text())
 	}
 }

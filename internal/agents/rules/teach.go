@@ -1021,7 +1021,13 @@ func (l *lesson) doubt(msg string) bool {
 	// "I still don't get what product is" asks too, without a question
 	// mark.
 	word, def, defined := glossed(msg)
-	if _, asks := questionIn(msg); !asks && !defined || isYes(msg) {
+	_, asks := questionIn(msg)
+	if !asks && objects(msg) {
+		// "multiplying always makes it bigger though": a common mistake
+		// put forward, if it is one.
+		_, asks = restated(l.topic, msg)
+	}
+	if !asks && !defined || isYes(msg) {
 		// "but dividing should make it smaller, how is 6 bigger than 3"
 		// asks in its second clause.
 		return false

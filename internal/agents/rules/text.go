@@ -279,6 +279,16 @@ func isQuestion(msg string) bool {
 	return false
 }
 
+// objects reports whether a message answers what was said with a claim of
+// its own: "multiplying always makes it bigger though", "but dividing
+// makes it smaller". Not a question, but a claim to check as one (see
+// claimOf).
+func objects(msg string) bool {
+	w := words(msg)
+	n := len(w)
+	return n >= 4 && (w[n-1] == "though" || w[n-1] == "tho" || w[0] == "but")
+}
+
 // tagQuestion are the tags that turn a claim into a question.
 var tagQuestion = wordSet(`right correct isnt`)
 
