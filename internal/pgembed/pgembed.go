@@ -141,9 +141,23 @@ func Start(ctx context.Context, opt Options) (_ *Cluster, err error) {
 	} else if err := c.startServer(binDir, cred, opt.Settings, opt.StopWithParent); err != nil {
 		return nil, err
 	}
-	if err := c.waitReady(ctx); err != nil {
-		_ = c.Stop(context.Background())
-		return nil, err
+	// Right after a crash, the dead server's helper processes may hold its
+	// shared memory for a moment: the new server refuses to start until
+	// they have gone, so it is started again until they have.
+	for wait := shmemWait; ; {
+		err := c.waitReady(ctx)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, errShmemInUse) || wait <= 0 || ctx.Err() != nil {
+			_ = c.Stop(context.Background())
+			return nil, err
+		}
+		time.Sleep(shmemRetry)
+		wait -= shmemRetry
+		if err := c.startServer(binDir, cred, opt.Settings, opt.StopWithParent); err != nil {
+			return nil, err
+		}
 	}
 	log.Info("embedded PostgreSQL ready", "data_dir", dir, "pid", c.pid, "bin_dir", binDir)
 	return c, nil
@@ -422,6 +436,17 @@ func (c *Cluster) startServer(binDir string, cred *syscall.Credential, settings 
 	return nil
 }
 
+// errShmemInUse reports a server that would not start because processes of
+// an earlier one still use its shared memory.
+var errShmemInUse = errors.New("shared memory of an earlier server still in use")
+
+// shmemWait is how long Start waits for an earlier server's processes to
+// let go of its shared memory, trying again every shmemRetry.
+const (
+	shmemWait  = 10 * time.Second
+	shmemRetry = 200 * time.Millisecond
+)
+
 func (c *Cluster) waitReady(ctx context.Context) error {
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
@@ -430,7 +455,11 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 		if c.exited != nil {
 			select {
 			case <-c.exited:
-				return fmt.Errorf("postgres exited during start-up: %s", lastLines(c.readLog(), 5))
+				tail := lastLines(c.readLog(), 5)
+				if strings.Contains(tail, "pre-existing shared memory block") {
+					return fmt.Errorf("postgres exited during start-up: %w: %s", errShmemInUse, tail)
+				}
+				return fmt.Errorf("postgres exited during start-up: %s", tail)
 			default:
 			}
 		} else if !processAlive(c.pid) {

@@ -152,6 +152,70 @@ func TestRecoversFromStalePidFile(t *testing.T) {
 	}
 }
 
+// TestStartsOnceCrashedHelpersExit crashes a server whose helper processes
+// (checkpointer, WAL writer, …) are slow to notice, as on a loaded machine:
+// they still hold its shared memory when the next Start runs, which must
+// wait for them rather than fail.
+func TestStartsOnceCrashedHelpersExit(t *testing.T) {
+	dir := tempDir(t)
+	c := start(t, dir)
+	pid := c.PID()
+	helpers := childrenOf(t, pid)
+	if len(helpers) == 0 {
+		t.Fatalf("server %d has no helper processes", pid)
+	}
+	for _, h := range helpers {
+		_ = syscall.Kill(h, syscall.SIGSTOP) // they cannot notice the crash
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitDead(t, pid)
+	c.releaseLock()
+	c.stopped = true
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		time.Sleep(time.Second)
+		for _, h := range helpers {
+			_ = syscall.Kill(h, syscall.SIGKILL)
+		}
+	}()
+	c2 := start(t, dir)
+	<-released
+	conn, err := pgx.Connect(context.Background(), c2.ConnString("postgres"))
+	if err != nil {
+		t.Fatalf("connect after restart: %v", err)
+	}
+	conn.Close(context.Background())
+}
+
+// childrenOf returns the processes whose parent is pid.
+func childrenOf(t *testing.T, pid int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so read after ")".
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
 func TestUnreachableDataDir(t *testing.T) {
 	if os.Geteuid() != 0 {
 		dir := tempDir(t)
