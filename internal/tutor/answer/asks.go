@@ -126,3 +126,40 @@ func wordSet(ws ...string) map[string]bool {
 	}
 	return m
 }
+
+// OtherSum reports whether a reply asks about a sum of its own rather than
+// answering the question: a question ("…?", or a claim with a tag such as
+// "na" or "right") that works numbers with "=", "%" or an operation, none
+// of whose numbers is in the question or its answer. "so (-1) x (-2) = -2
+// na?" while "What is (-7) × 6?" waits asks about signs; "7 × 6 = 42?"
+// and "is it 40?" answer.
+func OtherSum(question string, exp Expected, reply string) bool {
+	if !strings.ContainsAny(reply, "?？") && !taggedClaim.MatchString(reply) {
+		return false
+	}
+	if !sumWords.MatchString(reply) {
+		return false
+	}
+	ns := digitRuns.FindAllString(reply, -1)
+	if len(ns) < 2 {
+		return false
+	}
+	own := digitRuns.FindAllString(question+" "+exp.Answer+" "+strings.Join(exp.Accept, " ")+" "+strings.Join(exp.Options, " "), -1)
+	for _, n := range ns {
+		for _, o := range own {
+			if n == o {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var (
+	// taggedClaim ends in a tag that asks whether a claim is so.
+	taggedClaim = regexp.MustCompile(`(?i)\b(?:na|naa|right|correct|isn'?t\s+it|is\s+it|hai\s+na)\W*$`)
+	// sumWords work numbers: an equals sign, a per cent, an operation.
+	// ("3/4" is a number, not a division.)
+	sumWords  = regexp.MustCompile(`(?i)[=%+×*÷]|\d\s*[-x]\s*\(?-?\d|\)\s*[-x]|\b(?:times|into|plus|minus|divided|multiplied)\b`)
+	digitRuns = regexp.MustCompile(`\d+(?:\.\d+)?`)
+)
