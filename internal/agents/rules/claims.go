@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // This file works the arithmetic a doubt asks about. "what is (-7) x 6?"
@@ -686,11 +687,13 @@ func percentChange(msg string) (string, bool) {
 // upThenDown works two changes in per cent one after the other: "if a price
 // goes up 10% and then down 10% is it the same?". The second per cent is of
 // the amount the first change left, so up and down by the same per cent
-// ends below the start; a claim that it gets back to the start hears "No".
-// The amount is the one the doubt names, else 100.
+// ends below the start. A claim that the two cancel ("is it the same?",
+// "do I get back to ₹500?") or do not ("it ends lower, right?") hears Yes
+// or No; a question why or how hears the working alone. The amount is the
+// one the doubt gives in rupees, else 100.
 func upThenDown(msg string) (string, bool) {
 	ms := percentSteps.FindAllStringSubmatchIndex(msg, -1)
-	if len(ms) != 2 {
+	if len(ms) != 2 || !inSequence.MatchString(msg[ms[0][1]:ms[1][0]]) {
 		return "", false
 	}
 	type step struct {
@@ -708,30 +711,42 @@ func upThenDown(msg string) (string, bool) {
 			w, n = msg[m[8]:m[9]], msg[m[6]:m[7]]
 		}
 		w = strings.ToLower(w)
+		up := w == "up" || w == "rose" || w == "more" ||
+			slices.ContainsFunc([]string{"increas", "ris", "rais", "hik"}, func(p string) bool { return strings.HasPrefix(w, p) })
 		v, ok := new(big.Rat).SetString(n)
-		if !ok || v.Sign() <= 0 || v.Cmp(big.NewRat(100, 1)) >= 0 {
+		if !ok || v.Sign() <= 0 || !up && v.Cmp(big.NewRat(100, 1)) >= 0 {
 			return "", false
 		}
-		up := w == "up" || w == "rose" || slices.ContainsFunc([]string{"increas", "ris", "rais", "hik"}, func(p string) bool { return strings.HasPrefix(w, p) })
 		steps = append(steps, step{v, n + "%", up})
 	}
 	if steps[0].up == steps[1].up {
 		return "", false
 	}
 	start, cur := big.NewRat(100, 1), ""
-	if m := startAmount.FindStringSubmatch(percentSteps.ReplaceAllString(msg, " ")); m != nil {
-		if v, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "")); ok && v.Sign() > 0 {
-			start = v
+	rest := percentSteps.ReplaceAllString(msg, " ; ")
+	for _, m := range rupeeAmount.FindAllStringSubmatchIndex(rest, -1) {
+		if toward.MatchString(rest[:m[0]]) {
+			continue // "up 10% to ₹550" is where the change ends
 		}
+		n := rest[max(m[2], m[4]):max(m[3], m[5])]
+		if v, ok := new(big.Rat).SetString(strings.ReplaceAll(n, ",", "")); ok && v.Sign() > 0 {
+			start, cur = v, "₹"
+		}
+		break
 	}
-	if rupees.MatchString(msg) {
-		cur = "₹"
+	amount := func(v *big.Rat) string {
+		if cur != "" && !v.IsInt() {
+			return cur + strings.TrimSuffix(v.FloatString(2), ".00")
+		}
+		return cur + ratString(v)
 	}
-	amount := func(v *big.Rat) string { return cur + ratString(v) }
 	a := start
 	var worked []string
 	for i, st := range steps {
 		change := new(big.Rat).Mul(a, new(big.Rat).Quo(st.pct, big.NewRat(100, 1)))
+		if cur != "" {
+			change.SetString(change.FloatString(2)) // to the paisa
+		}
 		next, dir, op := new(big.Rat).Add(a, change), "up", " + "
 		if !st.up {
 			next, dir, op = new(big.Rat).Sub(a, change), "down", " - "
@@ -745,21 +760,54 @@ func upThenDown(msg string) (string, bool) {
 	}
 	why := "the second " + steps[1].text + " is of the new amount, not of the one you started with. Take " + amount(start) + ": " +
 		strings.Join(worked, "; then ")
-	if steps[0].text == steps[1].text && backToStart.MatchString(msg) {
+	end := a.Cmp(start)
+	claimsSame := backToStart.MatchString(rest) && !denies(rest) && !endsLower.MatchString(rest)
+	claimsLower := endsLower.MatchString(rest) || backToStart.MatchString(rest) && denies(rest)
+	switch w := words(msg); {
+	case len(w) > 0 && (w[0] == "why" || w[0] == "how"):
+	case claimsSame && end == 0, claimsLower && end < 0:
+		return "Yes: " + why + ".", true
+	case claimsSame:
 		return "No: " + why + ", not " + amount(start) + ".", true
+	case claimsLower:
+		return "No: " + why + ".", true
 	}
 	return strings.ToUpper(why[:1]) + why[1:] + ".", true
 }
 
+// noAgain drops the "No: " a check opens with, for a reply that has said
+// No already.
+func noAgain(calc string) string {
+	if rest, ok := strings.CutPrefix(calc, "No: "); ok && rest != "" {
+		r, size := utf8.DecodeRuneInString(rest)
+		return string(unicode.ToUpper(r)) + rest[size:]
+	}
+	return calc
+}
+
+// selfContained reports whether a worked check says all a doubt asks, so
+// that the lesson's sentences would only distract: a solution checked by
+// putting the value in (": with x = …"), or two changes in per cent worked
+// through (see upThenDown).
+func selfContained(calc string) bool {
+	return strings.Contains(calc, ": with ") || strings.Contains(calc, " is of the new amount, not of the one you started with")
+}
+
 var (
 	// percentSteps finds a change in per cent with its direction: "up
-	// 10%", "increased by 10%", "a 10% decrease".
-	percentSteps = regexp.MustCompile(`(?i)\b(up|down|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|ris(?:e|es|en|ing)|rose|rais(?:e|es|ed|ing)|hik(?:e|es|ed|ing)|fall(?:s|ing)?|fell|drop(?:s|ped|ping)?|reduc(?:e|es|ed|ing)|cut)\s+(?:it\s+)?(?:by\s+)?(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)\s+(increase|rise|hike|decrease|fall|drop|reduction|cut|discount)\b`)
-	// startAmount is the amount a doubt starts from: the first number left
-	// once the changes are taken out.
-	startAmount = regexp.MustCompile(`(?:^|[^\d.,])(\d[\d,]*(?:\.\d+)?)\b`)
+	// 10%", "increased by 10%", "a rise of 10%", "a 10% decrease", "10%
+	// off".
+	percentSteps = regexp.MustCompile(`(?i)\b(up|down|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|ris(?:e|es|en|ing)|rose|rais(?:e|es|ed|ing)|hik(?:e|es|ed|ing)|fall(?:s|ing)?|fell|drop(?:s|ped|ping)?|reduc(?:e|es|ed|ing)|cut)\s+(?:it\s+)?(?:by\s+|of\s+)?(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)\s+(increase|rise|hike|decrease|fall|drop|reduction|cut|discount|off|more|less)\b`)
+	// inSequence joins two changes made one after the other.
+	inSequence = regexp.MustCompile(`(?i)\b(?:then|followed|after|afterwards|later|next)\b`)
+	// rupeeAmount is an amount in rupees: "₹500", "Rs. 1,200", "500 rupees".
+	rupeeAmount = regexp.MustCompile(`(?i)(?:₹|\brs\.?)\s*(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*(?:\.\d+)?)\s*(?:rupees|rs)\b`)
+	// toward ends the words before an amount a change ends at.
+	toward = regexp.MustCompile(`(?i)\b(?:to|becomes|is\s+now)\s*$`)
 	// backToStart claims the two changes cancel.
 	backToStart = regexp.MustCompile(`(?i)\b(?:same|back|original|equal|cancel|cancels|unchanged|no\s+change)\b`)
+	// endsLower claims the two changes end below the start.
+	endsLower = regexp.MustCompile(`(?i)\b(?:lower|less|below|smaller|cheaper)\b`)
 )
 
 var (
@@ -1092,6 +1140,20 @@ func compared(msg string) (string, bool) {
 	if !aok || !bok {
 		return "", false
 	}
+	if beforeOperand.MatchString(msg[:m[2]]) {
+		// "so 3/4 x 2/5 is less than 3/4?": the product is compared, not
+		// its last factor.
+		runs := mathRuns(inSymbols(msg[:m[3]]))
+		if len(runs) == 0 {
+			return "", false
+		}
+		r := runs[len(runs)-1]
+		v, ok := evalTokens(r, "", nil)
+		if !ok || !hasOp(r) {
+			return "", false
+		}
+		a, m1 = v, showTokens(r, "", nil)+" = "+fractionString(v)+", which"
+	}
 	claim := 1 // a > b
 	if k := strings.ToLower(m2); k == "smaller" || k == "less" || k == "lower" {
 		claim = -1
@@ -1169,9 +1231,12 @@ var (
 	meansPercent = regexp.MustCompile(`(?i)(?:^|[^\d.])(\d+(?:\.\d+)?)\s*(?:%|percent|per\s*cent)\s+(?:means|is|equals|=)\s+(?:just\s+)?(\d+(?:\.\d+)?)(\s+out\s+of\s+100)?(?:\s*$|\s*[?!.,]|\s+(?:right|then|too|isn|is\s+it)\b)`)
 	// afterOperand continues the second number of a comparison into a sum:
 	// "5 more than 3 times 2", "2 less than 10 - 9".
-	afterOperand = regexp.MustCompile(`(?i)^\s*(?:[-+×x*/÷]\s*[-−]?\d|(?:times|plus|minus|divided|multiplied|add|added|take)\b)`)
-	commonOf     = regexp.MustCompile(`(?i)\b(lcm|l\.c\.m\.?|lowest common multiple|least common multiple|hcf|h\.c\.f\.?|gcd|gcf|highest common factor|greatest common (?:factor|divisor))\s+of\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d+)+)`)
-	digitRun     = regexp.MustCompile(`\d+`)
+	// beforeOperand finds an operation right before a number: the number
+	// ends a sum.
+	beforeOperand = regexp.MustCompile(`(?i)(?:[-+×x*/÷]|\b(?:times|plus|minus|into|by|of))\s*\(?$`)
+	afterOperand  = regexp.MustCompile(`(?i)^\s*(?:[-+×x*/÷]\s*[-−]?\d|(?:times|plus|minus|divided|multiplied|add|added|take)\b)`)
+	commonOf      = regexp.MustCompile(`(?i)\b(lcm|l\.c\.m\.?|lowest common multiple|least common multiple|hcf|h\.c\.f\.?|gcd|gcf|highest common factor|greatest common (?:factor|divisor))\s+of\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)\d+)+)`)
+	digitRun      = regexp.MustCompile(`\d+`)
 	// saidEquals is "is", "makes" or "gives" written between a
 	// sum and its claimed result, with the result's sign in words.
 	saidEquals = regexp.MustCompile(`(?i)(\d[abkmnptxy]|\b[xy]|[\d)%])\s+(?:is|makes?|gives?|will be|would be)\s+(?:(positive|plus)\s+|(negative|minus)\s+)?([-−]?\d)`)

@@ -144,6 +144,12 @@ func TestWorked(t *testing.T) {
 		{"if a price goes up 10% and then down 10% its the same price?", "No: the second 10% is of the new amount, not of the one you started with. Take 100: up 10% makes it 100 + 10 = 110; then 10% of 110 is 11, so down 10% makes it 110 - 11 = 99, not 100."},
 		{"a ₹500 shirt is increased by 20% then decreased by 20%, do I get back to ₹500?", "No: the second 20% is of the new amount, not of the one you started with. Take ₹500: up 20% makes it ₹500 + ₹100 = ₹600; then 20% of ₹600 is ₹120, so down 20% makes it ₹600 - ₹120 = ₹480, not ₹500."},
 		{"if prices are increasing by 50% and then falling by 50% is that the same", "No: the second 50% is of the new amount, not of the one you started with. Take 100: up 50% makes it 100 + 50 = 150; then 50% of 150 is 75, so down 50% makes it 150 - 75 = 75, not 100."},
+		{"up 10% then down 10% ends lower than the original right?", "Yes: the second 10% is of the new amount, not of the one you started with. Take 100: up 10% makes it 100 + 10 = 110; then 10% of 110 is 11, so down 10% makes it 110 - 11 = 99."},
+		{"so up 10% then down 10% doesnt get back to the same price?", "Yes: the second 10% is of the new amount, not of the one you started with. Take 100: up 10% makes it 100 + 10 = 110; then 10% of 110 is 11, so down 10% makes it 110 - 11 = 99."},
+		{"why is it not the same after up 10% and then down 10%?", "The second 10% is of the new amount, not of the one you started with. Take 100: up 10% makes it 100 + 10 = 110; then 10% of 110 is 11, so down 10% makes it 110 - 11 = 99."},
+		{"Rs.500 goes up 10% then down 10%, same?", "No: the second 10% is of the new amount, not of the one you started with. Take ₹500: up 10% makes it ₹500 + ₹50 = ₹550; then 10% of ₹550 is ₹55, so down 10% makes it ₹550 - ₹55 = ₹495, not ₹500."},
+		{"₹7 goes up 15.5% then down 15.5%, same?", "No: the second 15.5% is of the new amount, not of the one you started with. Take ₹7: up 15.5% makes it ₹7 + ₹1.09 = ₹8.09; then 15.5% of ₹8.09 is ₹1.25, so down 15.5% makes it ₹8.09 - ₹1.25 = ₹6.84, not ₹7."},
+		{"up 100% and then down 50% gets back to the start?", "Yes: the second 50% is of the new amount, not of the one you started with. Take 100: up 100% makes it 100 + 100 = 200; then 50% of 200 is 100, so down 50% makes it 200 - 100 = 100."},
 		{"what happens after a 10% decrease and then a 20% increase", "The second 20% is of the new amount, not of the one you started with. Take 100: down 10% makes it 100 - 10 = 90; then 20% of 90 is 18, so up 20% makes it 90 + 18 = 108."},
 		{"what is the percentage increase from 400 to 500?", "From 400 to 500 the change is 100, and 100 ÷ 400 = 1/4 = 25%: an increase of 25%."},
 		{"price went up from 40 to 50, is it 25% more?", "Yes: the change is 10, and 10 ÷ 40 = 1/4 = 25%, so it is an increase of 25%."},
@@ -191,5 +197,31 @@ func TestClarifyWorksTheSumAskedAbout(t *testing.T) {
 	d = newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "sums", tutor.ModeClarify)
 	if x := d.say("is x = 4 the answer to 2x+3=11?"); !strings.HasPrefix(x.text(), "Yes: with x = 4, 2 × 4 + 3 = 11") {
 		t.Errorf("reply %q: want the solution checked", x.text())
+	}
+}
+
+// Two changes in per cent are worked one after the other only when the
+// doubt says they come one after the other, and the working is all the
+// answer, in a lesson as in a doubts session.
+func TestUpThenDownAlone(t *testing.T) {
+	for _, msg := range []string{
+		"is a 10% increase the same as a 10% decrease?",
+		"in 2023 the price went up 10% and in 2024 it went down 10%, is it back to the original?",
+		"a 20% increase followed by a 20% decrease is a 4% decrease?",
+	} {
+		if got, _ := worked(msg); strings.Contains(got, "is of the new amount") {
+			t.Errorf("worked(%q) = %q, want no sequence of changes", msg, got)
+		}
+	}
+	const msg = "if a price goes up 10% and then down 10% its the same price?"
+	for _, mode := range []tutor.Mode{tutor.ModeTeachMe, tutor.ModeClarify} {
+		d := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/percentages"), "up-down", mode)
+		if mode == tutor.ModeTeachMe {
+			d.say("yes")
+		}
+		x := d.say(msg)
+		if !strings.Contains(x.text(), "110 - 11 = 99, not 100.") || strings.Contains(x.text(), "₹400") {
+			t.Errorf("%s: %q", mode, x.text())
+		}
 	}
 }

@@ -9,16 +9,20 @@ import (
 )
 
 // restated returns the guideline's common misconception that a learner's
-// question puts forward as true ("so plants eat soil for food?" of
-// "Believing that plants get their food from the soil."), without its
-// final stop. The question must say what the misconception says, not a
-// neighbour of it ("is oxygen a product of photosynthesis?" is no "oxygen
-// is a raw material"): at least two shared terms, at most one term of the
-// question that the misconception lacks and the lesson never uses ("eat"
-// for "get"; none in a question of two terms), three quarters of the misconception's terms, every qualifier it
-// hangs on ("only", "always", "instead", "without", "night"), and "not"
-// on both sides or neither ("so plants don't get food from the soil?" has
-// it right). Questions that ask what or how something is are no claims.
+// question, or objection ("… though"; see objects), puts forward as true
+// ("so plants eat soil for food?" of "Believing that plants get their food
+// from the soil."), without its final stop. The question must say what
+// the misconception says, not a neighbour of it ("is oxygen a product of
+// photosynthesis?" is no "oxygen is a raw material"): at least two shared
+// terms, at most one term of the question that the misconception lacks
+// and the lesson never uses ("eat" for "get"; none in a question of two
+// terms), no number the misconception lacks and its numbers in its order,
+// three quarters of the misconception's terms (without the reason it
+// gives; see misconceptionCut), every qualifier it hangs on ("only",
+// "always", "instead", "without", "night"), no word of how much it lacks
+// ("much"), and "not" on both sides or neither ("so plants don't get food
+// from the soil?" has it right). Questions that ask what or how something
+// is are no claims.
 func restated(t *tutor.Topic, msg string) (string, bool) {
 	return claimOf(t, msg, t.Guideline.CommonMisconceptions, true)
 }
@@ -29,33 +33,69 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 // the question names ("so the glass is leaking?"), since the answer
 // already chose it.
 func restatedAs(t *tutor.Topic, msg string, sents []string) (string, bool) {
-	if len(sents) == 0 || !isMistakeSentence(sents[0]) {
+	if len(sents) == 0 {
 		return "", false
 	}
-	m := strings.TrimSuffix(strings.TrimPrefix(sents[0], "A common mistake: "), ".")
+	if c, ok := quotedMistake(t, sents[0]); ok {
+		return claimOf(t, msg, []string{c}, false)
+	}
+	return "", false
+}
+
+// quotedMistake returns the guideline's common misconception that a
+// sentence of an answer quotes ("A common mistake: …"; see passages).
+func quotedMistake(t *tutor.Topic, sentence string) (string, bool) {
+	if !isMistakeSentence(sentence) {
+		return "", false
+	}
+	m := strings.TrimSuffix(strings.TrimPrefix(sentence, "A common mistake: "), ".")
 	for _, c := range t.Guideline.CommonMisconceptions {
 		if strings.EqualFold(strings.TrimRight(strings.TrimSpace(c), "."), m) {
-			return claimOf(t, msg, []string{c}, false)
+			return c, true
 		}
 	}
 	return "", false
 }
 
+// withRightIdea puts what sets a common misconception right (see
+// rightIdea) before an answer that is nothing but the misconception: a
+// learner who asks "carbon dioxide and water are the raw materials, isn't
+// it?" should not hear only "A common mistake: thinking that oxygen is a
+// raw material of photosynthesis", as if that were what they said.
+func withRightIdea(t *tutor.Topic, src source, sents []string, may func(tutor.BankQuestion) bool) []string {
+	if len(sents) != 1 {
+		return sents
+	}
+	c, ok := quotedMistake(t, sents[0])
+	if !ok {
+		return sents
+	}
+	right := slices.DeleteFunc(rightIdea(t, src, strings.TrimRight(strings.TrimSpace(c), "."), may), func(s string) bool { return s == sents[0] })
+	return append(right, sents...)
+}
+
 // claimOf returns the misconception of cands that msg puts forward (see
 // restated); coverage asks for three quarters of its terms.
 func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string, bool) {
-	if !isQuestion(msg) && !objects(msg) {
+	// An objection ("… though") is checked only against every term of a
+	// misconception (see restated).
+	if !isQuestion(msg) && !(coverage && objects(msg)) {
 		return "", false
 	}
-	if w := words(msg); len(w) > 0 && (w[0] == "what" || w[0] == "whats" || w[0] == "how" || w[0] == "which") {
+	w := words(msg)
+	for len(w) > 1 && openers[w[0]] {
+		w = w[1:]
+	}
+	if len(w) > 0 && (w[0] == "what" || w[0] == "whats" || w[0] == "how" || w[0] == "which") {
 		return "", false
 	}
+	hedged := slices.ContainsFunc(w, func(x string) bool { return hedges[x] })
 	// The claim with the reason the learner gives for it, and without it:
 	// "so gases have no mass because you can't see them?" puts forward
 	// the misconception whatever the reason, and a reason may be the
 	// misconception itself.
 	claims := []string{msg}
-	if c := misconceptionCut(msg); c != msg {
+	if c := misconceptionCut(msg); c != msg && denies(c) == denies(msg) {
 		claims = append(claims, c)
 	}
 	own := readingOf(t, lessonOnly).own
@@ -67,13 +107,21 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 		}
 		for _, c := range cands {
 			ct, alts := misconceptionTerms(c, t.Subject)
+			if hedged && !slices.ContainsFunc(words(c), func(x string) bool { return hedges[x] }) {
+				continue // "gases dont weigh much" is no "gases have no mass"
+			}
+			if !inOrder(signedNumber.FindAllString(misconceptionCut(c), -1), signedNumber.FindAllString(strings.ReplaceAll(claim, "−", "-"), -1)) {
+				continue // "is -2 greater than -7?" is no "-7 is greater than -2"
+			}
 			shared, extra := 0, 0
 			for _, w := range asked {
 				switch {
 				case slices.Contains(ct, w):
 					shared++
-				case own[w]:
-					extra = 2 // a term of the lesson in place of the misconception's: another claim
+				case own[w], isDigits(w):
+					// A term of the lesson, or a number, in place of the
+					// misconception's: another claim.
+					extra = 2
 				default:
 					extra++
 				}
@@ -148,13 +196,18 @@ var qualifiers = func() map[string]bool {
 // as", "bigger" for "expand", "100 degrees" for the boiling point).
 func claimTerms(s, subject string) []string {
 	science := strings.EqualFold(subject, "science")
-	s = signProduct.ReplaceAllString(s, "the product of two negative numbers")
-	s = namedPoint.ReplaceAllString(s, "$1") // "the boiling point" is "100 degrees", one term
+	maths := strings.EqualFold(subject, "mathematics")
+	if maths {
+		s = productOfNegatives(s)
+	}
+	s = namedPoint.ReplaceAllString(s, "${1}point") // "the boiling point" is "100 degrees", one term
 	var out []string
 	for _, w := range terms(s) {
 		if same, ok := sameTerm[w]; ok {
 			w = same
 		} else if same, ok := sameInScience[w]; ok && science {
+			w = same
+		} else if same, ok := sameInMaths[w]; ok && maths {
 			w = same
 		}
 		if !beliefTerms[w] && w != "" && !slices.Contains(out, w) {
@@ -171,9 +224,8 @@ func claimTerms(s, subject string) []string {
 // misconceptionCut returns a misconception up to what sets it right
 // ("…, rather than moving differently") or gives a reason for it
 // ("because they cannot be seen": why someone believes it, not what they
-// believe). ("Instead of" stays: "dividing by
-// the new amount instead of the original" hangs on "instead", a
-// qualifier.)
+// believe). "Instead of" stays: "dividing by the new amount instead of the
+// original" hangs on "instead", a qualifier.
 func misconceptionCut(c string) string {
 	low := strings.ToLower(c)
 	for _, cut := range []string{" rather than ", ", rather ", " because "} {
@@ -184,9 +236,9 @@ func misconceptionCut(c string) string {
 	return c
 }
 
-// misconceptionTerms returns the terms of a misconception up to what sets
-// it right ("…, rather than moving differently"), and how many of them are
-// alternatives to another ("expand or melt": one is enough).
+// misconceptionTerms returns the terms of a misconception (see
+// misconceptionCut and claimTerms), and how many of them are alternatives
+// to another ("expand or melt": one is enough).
 func misconceptionTerms(c, subject string) (ts []string, alts int) {
 	c = misconceptionCut(c)
 	ts = claimTerms(c, subject)
@@ -199,8 +251,28 @@ func misconceptionTerms(c, subject string) (ts []string, alts int) {
 	return ts, alts
 }
 
-// signProduct is a product of two negatives said the way learners say it:
-// "a negative times a negative", "minus into minus".
+// productOfNegatives writes a product of two negatives said the way
+// learners say it ("a negative times a negative", "minus into minus") as
+// the lessons say it, unless a third factor follows ("a negative times a
+// negative times a negative" is no product of two).
+func productOfNegatives(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range signProduct.FindAllStringIndex(s, -1) {
+		if anotherFactor.MatchString(s[m[1]:]) {
+			return s
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString("the product of two negative numbers")
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+var anotherFactor = regexp.MustCompile(`(?i)^\s*(?:times|into|multiplied|x|×|\*)\b`)
+
+// signProduct is a product of two negatives said the way learners say it.
 var signProduct = regexp.MustCompile(`(?i)\b(?:an?\s+)?(?:negative|minus)\s+(?:number\s+)?(?:times|into|multiplied\s+by|x|×)\s+(?:an?\s+)?(?:negative|minus)(?:\s+numbers?)?\b|\btwo\s+(?:negatives|minuses)\s+multiplied\b|\bmultiplying\s+two\s+(?:negatives|minuses)\b`)
 
 // mistakeTerms returns the terms of a common mistake as explain quotes it
@@ -212,7 +284,26 @@ func mistakeTerms(sentence string) []string {
 	return slices.DeleteFunc(lessonTerms(c), func(w string) bool { return beliefTerms[w] })
 }
 
+// namedPoint is a temperature named by what happens at it: one term, apart
+// from the verb ("boiling only happens at 100" is about boiling, not
+// about the boiling point).
 var namedPoint = regexp.MustCompile(`(?i)\b(boiling|melting|freezing)\s+point\b`)
+
+// inOrder reports whether the numbers of a misconception come in a claim in
+// the same order, with the same signs (see signedNumber).
+func inOrder(want, claim []string) bool {
+	i := 0
+	for _, n := range claim {
+		if i < len(want) && n == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+// hedges say how much: a claim with one says something else than a
+// misconception without.
+var hedges = wordSet(`much little lot less more bit some`)
 
 var beliefTerms = func() map[string]bool {
 	m := map[string]bool{}
@@ -232,10 +323,16 @@ var sameTerm, sameInScience = stems([][2]string{
 	{"division", stem("divide")}, {"multiplication", stem("multiply")}, {"subtraction", stem("subtract")}, {"addition", stem("add")},
 	{"evaporation", stem("evaporate")}, {"condensation", stem("condense")}, {"diffusion", stem("diffuse")},
 	{"respiration", stem("respire")}, {"absorption", stem("absorb")},
-	{"product", stem("multiply")}, {"times", stem("multiply")}, {"multiplied", stem("multiply")}, {"multiplying", stem("multiply")},
 }), stems([][2]string{
-	{"100", "boil"}, {"hundred", "boil"}, {"degree", ""}, {"celsius", ""},
+	{"100", stem("boilingpoint")}, {"hundred", stem("boilingpoint")}, {"degree", ""}, {"celsius", ""},
 	{"weigh", "mass"}, {"weight", "mass"}, {"weighs", "mass"},
+})
+
+// sameInMaths folds the words of a maths claim: a product is what
+// multiplying gives, and a sign said as "plus" or "minus" is positive or
+// negative ("minus times minus is plus").
+var sameInMaths = stems([][2]string{
+	{"product", stem("multiply")}, {"plus", stem("positive")}, {"minus", stem("negative")},
 })
 
 func stems(pairs [][2]string) map[string]string {

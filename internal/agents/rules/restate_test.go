@@ -26,6 +26,17 @@ func TestRestated(t *testing.T) {
 		{multIntegers, "so two negatives multiplied is a negative?", "Thinking that the product of two negative numbers is negative"},
 		{multIntegers, "a negative times a negative is positive isnt it", ""},
 		{multIntegers, "is a negative times a positive negative?", ""},
+		{multIntegers, "minus times minus is plus?", ""},
+		{multIntegers, "but minus into minus is plus", ""},
+		{multIntegers, "a negative times a negative times a negative is negative right?", ""},
+		{"science/states-of-matter/changes-of-state", "boiling only happens at 100 right?", ""},
+		{"science/states-of-matter/changes-of-state", "but boiling only happens at the boiling point", ""},
+		{"science/states-of-matter/changes-of-state", "but what about evaporation only at 100", ""},
+		{"science/states-of-matter/solids-liquids-and-gases", "gases dont weigh much though", ""},
+		{"science/states-of-matter/solids-liquids-and-gases", "is it wrong that particles expand, because my teacher said they dont?", ""},
+		{"mathematics/fractions/dividing-fractions", "does division always make a number smaller every time?", "Believing that division always makes a number smaller"},
+		{"mathematics/ratios-and-percentages/percentages", "0.5 is 50% though", ""},
+		{addingIntegers, "but -2 is greater than -7", ""},
 		{"mathematics/fractions/multiplying-fractions", "does multiplying always make a number bigger?", "Believing that multiplying always makes a number bigger"},
 		{"mathematics/fractions/multiplying-fractions", "ok", ""},
 		// An objection puts a claim forward as a question does.
@@ -127,5 +138,26 @@ func TestRestatedRightIdea(t *testing.T) {
 	m := newDriver(t, sampleTopic(t, multIntegers), "right-idea-signs", tutor.ModeClarify)
 	if x := m.say("a negative times a negative is negative isnt it"); !says(x.text(), mNotSo) || !strings.Contains(x.text(), "positive") {
 		t.Errorf("signs, doubts: %q", x.text())
+	}
+}
+
+// A right idea that sounds like a common mistake hears the right idea, not
+// the mistake alone as if it were what the learner said; and "na" asks as
+// "right?" does.
+func TestRightIdeaBeforeAMistake(t *testing.T) {
+	for _, tc := range []struct {
+		key, msg, want string
+		no             bool
+	}{
+		{photosynthesis, "carbon dioxide and water are the raw materials isnt it", "raw materials of photosynthesis", false},
+		{multIntegers, "two negatives make a positive only in multiplication, not in adding right?", "Each pair of negative factors gives a positive product. A common mistake", false},
+		{linearEquations, "when + 7 moves across it becomes - 7 isnt it", "Moving +7 across the equals sign as -7", false},
+		{photosynthesis, "plants make food at night also na", "does not take place in the dark", true},
+	} {
+		d := newDriver(t, sampleTopic(t, tc.key), "right-idea-first", tutor.ModeClarify)
+		x := d.say(tc.msg)
+		if !strings.Contains(x.text(), tc.want) || says(x.text(), mNotSo) != tc.no || strings.HasPrefix(x.text(), "A common mistake") {
+			t.Errorf("%q: %q, want %q (No: %t)", tc.msg, x.text(), tc.want, tc.no)
+		}
 	}
 }

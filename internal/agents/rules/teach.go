@@ -38,6 +38,7 @@ func (l *lesson) pending() {
 		h := helpOf(q)
 		l.judge(q.Concept, tutor.ResultCorrect, h)
 		l.onward(bq, ev, h)
+	case l.sideSum(q, bq):
 	case answer.AsksQuestionAgain(l.turn.Message):
 		// "2/15 ÷ ... wait what's the question again": not an answer.
 		l.say(mWaiting, "{q}", questionText(bq))
@@ -65,6 +66,33 @@ func (l *lesson) pending() {
 	default:
 		l.noAnswer(q, bq, ev)
 	}
+}
+
+// sideSum answers a sum the learner checks while a question waits, when it
+// is not the question's ("so (-1) x (-2) = -2 na? both negative" while
+// "What is (-7) × 6?" waits): the check, then back to the question. A sum
+// that shares a number with the question or its answer is working on it,
+// and a check that would give the answer away is left to the question.
+func (l *lesson) sideSum(q *tutor.Question, bq tutor.BankQuestion) bool {
+	msg := l.turn.Message
+	if !isQuestion(msg) {
+		return false
+	}
+	calc, ok := worked(msg)
+	if !ok {
+		return false
+	}
+	exp := bq.Expected()
+	own := numbersOf(questionText(bq) + " " + exp.Answer)
+	if slices.ContainsFunc(numbersOf(msg), func(n string) bool { return slices.Contains(own, n) }) ||
+		answers(calc, exp) || givesAway(calc, exp, q.QuestionText, l.dialogue(q)) {
+		return false
+	}
+	l.out.Intent = tutor.IntentQuestion
+	l.add(calc)
+	l.say(mBackToQuestion)
+	l.note("checked a sum during " + bq.ID)
+	return true
 }
 
 // onward praises a right answer and moves the lesson on. The praise names
@@ -1021,6 +1049,8 @@ func (l *lesson) doubt(msg string) bool {
 	// "I still don't get what product is" asks too, without a question
 	// mark.
 	word, def, defined := glossed(msg)
+	// "but dividing should make it smaller, how is 6 bigger than 3" asks
+	// in its second clause.
 	_, asks := questionIn(msg)
 	if !asks && objects(msg) {
 		// "multiplying always makes it bigger though": a common mistake
@@ -1028,8 +1058,6 @@ func (l *lesson) doubt(msg string) bool {
 		_, asks = restated(l.topic, msg)
 	}
 	if !asks && !defined || isYes(msg) {
-		// "but dividing should make it smaller, how is 6 bigger than 3"
-		// asks in its second clause.
 		return false
 	}
 	calc, calculated := worked(msg)
@@ -1055,8 +1083,10 @@ func (l *lesson) doubt(msg string) bool {
 	if !wrong {
 		mistake, wrong = restatedAs(l.topic, msg, sents)
 	}
+	checkedRight := calculated && strings.HasPrefix(calc, "Yes") // no mistake, whatever its words recall (see clarify)
+	wrong = wrong && !checkedRight
 	fromExample := false
-	if first, _, _ := strings.Cut(msg, ","); !wrong && ok && !isQuestion(first) && !namesMistakes.MatchString(msg) &&
+	if first, _, _ := strings.Cut(msg, ","); !wrong && !checkedRight && ok && !isQuestion(first) && !namesMistakes.MatchString(msg) &&
 		!slices.ContainsFunc(sents, func(s string) bool { return !isMistakeSentence(s) }) {
 		// All the lesson has on it is a common mistake, and the message
 		// opens by stating it, as the mistake says it ("but dividing
@@ -1087,6 +1117,14 @@ func (l *lesson) doubt(msg string) bool {
 		}
 		ok = len(sents) > 0
 		answered = true
+	} else if ok {
+		sents = withRightIdea(l.topic, withHints, sents, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
+	}
+	if calculated && selfContained(calc) {
+		ok = false
+	}
+	if calculated && wrong {
+		calc = noAgain(calc) // the mistake had its No
 	}
 	// The last part said it: said again, as such.
 	justSaid := ok && len(unsaid(sents, l.lastReply())) == 0

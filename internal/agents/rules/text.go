@@ -290,7 +290,7 @@ func objects(msg string) bool {
 }
 
 // tagQuestion are the tags that turn a claim into a question.
-var tagQuestion = wordSet(`right correct isnt`)
+var tagQuestion = wordSet(`right correct isnt na naa`)
 
 func init() {
 	for _, t := range []string{"isnt it", "is it", "arent they", "dont they", "doesnt it", "hai na", "isnt that", "right na"} {
