@@ -202,13 +202,3 @@ func TestListedByNoun(t *testing.T) {
 		{q, "8", "32 and 8", answer.NotAttempt},
 	})
 }
-
-// TestJudgeOtherSum: a sum of the learner's own, checked while a question
-// waits, is no attempt at it.
-func TestJudgeOtherSum(t *testing.T) {
-	checkJudge(t, []judgeCase{
-		{"What is (-7) × 6?", "-42", "so (-1) x (-2) = -2 na? both negative", answer.NotAttempt},
-		{"What is (-7) × 6?", "-42", "so (-7) x 6 = 42?", answer.Incorrect},
-		{"What is (-7) × 6?", "-42", "-40", answer.Incorrect},
-	})
-}

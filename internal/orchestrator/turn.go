@@ -483,9 +483,6 @@ func wordSet(ws ...string) map[string]bool {
 // reading a comparison or a list of values against what the question asks
 // (see compared and listed).
 func judge(exp answer.Expected, question, msg string) answer.Result {
-	if answer.OtherSum(question, exp, msg) {
-		return answer.Result{Kind: exp.KindOf(), Verdict: answer.NotAttempt, Reason: "a sum of the learner's own, not an answer"}
-	}
 	if res, ok := compared(exp, question, msg); ok {
 		return res
 	}

@@ -968,24 +968,3 @@ func TestAndAnother(t *testing.T) {
 		t.Errorf("a number named beside another: %s (%s)", got.Verdict, got.Reason)
 	}
 }
-
-func TestOtherSum(t *testing.T) {
-	for _, tc := range []struct {
-		question, answer, reply string
-		want                    bool
-	}{
-		{"What is (-7) × 6?", "-42", "so (-1) x (-2) = -2 na? both negative", true},
-		{"Write 0.35 as a percentage.", "35%", "if a price goes up 10% and then down 10% its the same price?", true},
-		{"What is (-7) × 6?", "-42", "7 x 6 = 42?", false},
-		{"What is (-7) × 6?", "-42", "is it -40?", false},
-		{"What is (-7) × 6?", "-42", "-42", false},
-		{"What is 1/2 + 1/4?", "3/4", "is it 5/8?", false},
-		{"What is 15% of 360?", "54", "is it 12.5%?", false},
-		{"What is 15% of 360?", "54", "10% of 360 is 36 so 15% is 54?", false},
-		{"What is (-7) × 6?", "-42", "so (-1) x (-2) = 2", false}, // no question: an answer, wrong
-	} {
-		if got := OtherSum(tc.question, Expected{Answer: tc.answer}, tc.reply); got != tc.want {
-			t.Errorf("OtherSum(%q, %q, %q) = %t, want %t", tc.question, tc.answer, tc.reply, got, tc.want)
-		}
-	}
-}
