@@ -106,11 +106,7 @@ func (d *driver) sayWith(msg string, past []agents.PastDiscussion) exchange {
 	pre := d.pre.CheckIn(d.state.Mode, msg)
 	var ev answer.Result
 	if q := d.state.LastQuestion; q != nil && pre == tutor.PrecheckNone && d.state.Mode == tutor.ModeTeachMe {
-		// As the orchestrator judges (see its judge).
 		ev = answer.Evaluate(q.Expected(d.topic), msg)
-		if answer.OtherSum(q.QuestionText, q.Expected(d.topic), msg) {
-			ev = answer.Result{Kind: ev.Kind, Verdict: answer.NotAttempt}
-		}
 	}
 	o := tutor.Outcome{Now: now, StudentMessage: msg, Precheck: pre, Verdict: ev.Verdict, Output: &tutor.TutorOutput{}}
 	turn := agents.Turn{State: d.state, Topic: d.topic, Message: msg, Precheck: pre, Evaluation: ev, PastDiscussions: past, Now: now}

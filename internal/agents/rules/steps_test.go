@@ -659,22 +659,3 @@ func TestStepGivenAgain(t *testing.T) {
 		t.Errorf("the step again is no progress: question %+v; want one wrong attempt", q)
 	}
 }
-
-// A sum checked while a question waits, one that is not the question's,
-// is answered, and the question waits on: no attempt, no hint.
-func TestSideSumWhileQuestionWaits(t *testing.T) {
-	d := newDriver(t, sampleTopic(t, multIntegers), "side-sum", tutor.ModeTeachMe)
-	d.say("yes")
-	d.until(8, func() bool { return d.state.LastQuestion != nil })
-	q := *d.state.LastQuestion
-	if ns := numbersOf(q.QuestionText + " " + q.ExpectedAnswer); slices.Contains(ns, "1") || slices.Contains(ns, "2") {
-		t.Fatalf("the question waiting, %q, shares a number with the doubt below", q.QuestionText)
-	}
-	x := d.say("so (-1) x (-2) = -2 na? both negative")
-	if !strings.Contains(x.text(), "(-1) × (-2) = 2, not -2") || !says(x.text(), mBackToQuestion) {
-		t.Errorf("reply %q: want the sum checked, then back to the question", x.text())
-	}
-	if a := d.state.LastQuestion; a == nil || a.QuestionText != q.QuestionText || a.WrongAttempts != 0 || a.Phase != q.Phase {
-		t.Errorf("the question after the doubt: %+v, want it unchanged from %+v", a, q)
-	}
-}

@@ -38,7 +38,6 @@ func (l *lesson) pending() {
 		h := helpOf(q)
 		l.judge(q.Concept, tutor.ResultCorrect, h)
 		l.onward(bq, ev, h)
-	case l.sideSum(q, bq):
 	case answer.AsksQuestionAgain(l.turn.Message):
 		// "2/15 ÷ ... wait what's the question again": not an answer.
 		l.say(mWaiting, "{q}", questionText(bq))
@@ -66,33 +65,6 @@ func (l *lesson) pending() {
 	default:
 		l.noAnswer(q, bq, ev)
 	}
-}
-
-// sideSum answers a sum the learner checks while a question waits, when it
-// is not the question's ("so (-1) x (-2) = -2 na? both negative" while
-// "What is (-7) × 6?" waits): the check, then back to the question. A sum
-// that shares a number with the question or its answer is working on it,
-// and a check that would give the answer away is left to the question.
-func (l *lesson) sideSum(q *tutor.Question, bq tutor.BankQuestion) bool {
-	msg := l.turn.Message
-	if !isQuestion(msg) {
-		return false
-	}
-	calc, ok := worked(msg)
-	if !ok {
-		return false
-	}
-	exp := bq.Expected()
-	own := numbersOf(questionText(bq) + " " + exp.Answer)
-	if slices.ContainsFunc(numbersOf(msg), func(n string) bool { return slices.Contains(own, n) }) ||
-		answers(calc, exp) || givesAway(calc, exp, q.QuestionText, l.dialogue(q)) {
-		return false
-	}
-	l.out.Intent = tutor.IntentQuestion
-	l.add(calc)
-	l.say(mBackToQuestion)
-	l.note("checked a sum during " + bq.ID)
-	return true
 }
 
 // onward praises a right answer and moves the lesson on. The praise names
