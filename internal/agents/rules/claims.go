@@ -797,7 +797,7 @@ var (
 	// percentSteps finds a change in per cent with its direction: "up
 	// 10%", "increased by 10%", "a rise of 10%", "a 10% decrease", "10%
 	// off".
-	percentSteps = regexp.MustCompile(`(?i)\b(up|down|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|ris(?:e|es|en|ing)|rose|rais(?:e|es|ed|ing)|hik(?:e|es|ed|ing)|fall(?:s|ing)?|fell|drop(?:s|ped|ping)?|reduc(?:e|es|ed|ing)|cut)\s+(?:it\s+)?(?:by\s+|of\s+)?(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)\s+(increase|rise|hike|decrease|fall|drop|reduction|cut|discount|off|more|less)\b`)
+	percentSteps = regexp.MustCompile(`(?i)\b(up|down|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|ris(?:e|es|en|ing)|rose|rais(?:e|es|ed|ing)|hik(?:e|es|ed|ing)|fall(?:s|ing)?|fell|drop(?:s|ped|ping)?|reduc(?:e|es|ed|ing)|cut)\s+(?:it\s+)?(?:by\s+|of\s+)?(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)\s+(?:of\s+(?:the\s+)?(?:new\s+)?(?:price|amount|cost)\s+)?(increase|rise|hike|decrease|fall|drop|reduction|cut|discount|off|more|less)\b`)
 	// inSequence joins two changes made one after the other.
 	inSequence = regexp.MustCompile(`(?i)\b(?:then|followed|after|afterwards|later|next)\b`)
 	// rupeeAmount is an amount in rupees: "₹500", "Rs. 1,200", "500 rupees".
@@ -1159,12 +1159,15 @@ func compared(msg string) (string, bool) {
 		claim = -1
 	}
 	got := a.Cmp(b)
+	worked := strings.HasSuffix(m1, ", which")
 	say := func(x, y string, c int) string {
-		switch c {
-		case 1:
+		switch {
+		case c == 1:
 			return x + " is greater than " + y
-		case -1:
+		case c == -1:
 			return x + " is less than " + y
+		case worked:
+			return x + " is equal to " + y
 		}
 		return x + " and " + y + " are equal"
 	}

@@ -143,6 +143,10 @@ func (p *passage) addNew(s string) {
 // and one about multiplying the lesson's "Sign rules for multiplication".
 var operations = map[string]string{
 	"addition": "add", "subtraction": "subtract", "multiplication": "multiply", "division": stem("divide"),
+	// and the changes a science lesson names: "does water evaporate in
+	// winter?" finds "Evaporation happens at any temperature".
+	"evaporation": stem("evaporate"), "condensation": stem("condense"), "diffusion": stem("diffuse"),
+	"respiration": stem("respire"), "absorption": stem("absorb"), "sublimation": stem("sublime"),
 }
 
 // lessonTerms returns the terms of s (see terms), with the nouns of the
@@ -215,7 +219,12 @@ var frameWords = wordSet(`mean means meant meaning find finds finding found work
 	simple simply word words doubt doubts idea ideas main concept concepts topic topics chapter class subject
 	maths math mathematics science come hmm hm umm um uh huh oh ah interesting
 	wait sorry remind reminds remember recall forgot forget forgotten pardon excuse quick quickly hey erm er
-	become becomes became teacher teachers told`)
+	become becomes became teacher teachers told thats true`)
+
+// everydayVerbs are verbs of everyday talk that say what a question is
+// about only in a lesson that uses them: "make" in "plants make food", not
+// in "why does subtracting a negative make it bigger?".
+var everydayVerbs = wordSet(`make makes made making get gets got getting put puts keep keeps kept go goes going went take takes took`)
 
 // comparingWords frame a question that compares two things ("what's the
 // difference between an expression and an equation?") unless the lesson
@@ -243,7 +252,9 @@ var everyday = map[string][]string{
 	"vapour": {"gas"}, "vapor": {"gas"}, "steam": {"boil", "gas"},
 	"old price": {"original"}, "old": {"original"}, "new price": {"new"},
 	"feel cold": {"cools"}, "feel cool": {"cools"}, "get cold": {"cools"}, "cold after": {"cools"},
-	"bigger": {"greater", "larger"}, "larger": {"greater"},
+	"bigger": {"greater", "larger", "expand"}, "larger": {"greater", "expand"},
+	"temp": {"temperature"}, "co2": {"carbon dioxide"}, "o2": {"oxygen"}, "h2o": {"water"},
+	"colder": {"fall", "drop", "decrease"}, "warmer": {"rise", "increase"}, "owe": {"debt"}, "owes": {"debt"},
 	"zero":     {"0"},
 	"variable": {"unknown"}, "variables": {"unknown"},
 	"other side": {"balance both sides", "both sides"}, "across": {"balance both sides", "both sides"},
@@ -257,6 +268,9 @@ var everyday = map[string][]string{
 	"a plus": {"positive"}, "a minus": {"negative"},
 	"need to make": {"takes in"}, "needs to make": {"takes in"}, "needed to make": {"takes in"},
 }
+
+// questionTag is a tag after a claim, with what ends it.
+var questionTag = regexp.MustCompile(`(?i)[,\s]+(?:right|correct|na|naa|isn'?t\s+(?:it|that)|aren'?t\s+they|don'?t\s+they|doesn'?t\s+it|hai\s+na|right\s+na)\s*([?!.,]|$)`)
 
 // perCent is "per cent" or "percent": the word itself when a question asks
 // what it means (the lessons write "Per cent means ..."; see terms), else a
@@ -276,7 +290,10 @@ var temperatureUnit = map[string]bool{"degree": true, "degrees": true, "celsius"
 func askedTerms(question string, uses func(string) bool, says func([]string) bool) []string {
 	// "5%" is a percentage: the lessons write "per cent" only to say what
 	// the word means.
-	q := strings.ReplaceAll(question, "%", " percentage ")
+	// "…, right?", "… isn't it": a tag asks whether a claim is so, and
+	// says nothing of what it is about.
+	q := questionTag.ReplaceAllString(question, "$1")
+	q = strings.ReplaceAll(q, "%", " percentage ")
 	if slices.ContainsFunc(words(q), func(w string) bool { return definingWords[w] }) {
 		q = perCent.ReplaceAllString(q, "percent")
 	} else {
@@ -303,10 +320,10 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 		}
 		switch {
 		case frameWords[ws[i]] || continuationWords[ws[i]]:
-		case comparingWords[ws[i]] && !slices.ContainsFunc(lessonTerms(ws[i]), uses):
+		case (comparingWords[ws[i]] || everydayVerbs[ws[i]]) && !slices.ContainsFunc(lessonTerms(ws[i]), uses):
 		case ws[i] == "like" && isDigits(next), ws[i] == "same" && next == "as":
-		case ws[i] == "even" && (next == "though" || next == "if" || next == "when"):
-			// "even though": no even number.
+		case ws[i] == "even" && next != "number" && next != "numbers":
+			// "even though", "dry even in winter": no even number.
 		case i > 0 && isDigits(ws[i-1]) && temperatureUnit[ws[i]]:
 			// "100 degrees": the lessons write "100 °C", whose "C" is no
 			// term.
@@ -621,27 +638,31 @@ func explain(t *tutor.Topic, src source, question string, n int, keep func(strin
 		return "", nil, false
 	}
 	for tier := range lt.tiers {
-		p, a, ok := lt.best(tier, false)
-		if !ok {
-			continue
-		}
-		idx := pick(p, a, n, keep)
-		// The answer itself must cover the question, not just the passage
-		// around it: its sentences, read with the concept's name.
-		says := func(w string) bool {
-			return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
-		}
-		if len(idx) == 0 || a.share(says) <= minCoverage {
-			continue
-		}
-		if p.single {
-			// A common mistake is no explanation on its own: it goes
-			// with the sentence of the lesson that says the right way.
-			if concept, right, ok := rightWay(lt.tiers[0], mistakeTerms(p.sents[idx[0]]), keep); ok {
-				return concept, []string{right, p.sents[idx[0]]}, true
+		// The passage that covers the question best, or the next best when
+		// its sentences do not: "do we multiply both sides by the LCM?"
+		// is answered from equations with fractions, not from the passage
+		// named "brackets on both sides".
+		for _, p := range lt.ranked(tier, false) {
+			a := lt.asked(tier)
+			idx := pick(p, a, n, keep)
+			// The answer itself must cover the question, not just the
+			// passage around it: its sentences, read with the concept's
+			// name.
+			says := func(w string) bool {
+				return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
 			}
+			if len(idx) == 0 || a.share(says) <= minCoverage {
+				continue
+			}
+			if p.single {
+				// A common mistake is no explanation on its own: it goes
+				// with the sentence of the lesson that says the right way.
+				if concept, right, ok := rightWay(lt.tiers[0], mistakeTerms(p.sents[idx[0]]), keep); ok {
+					return concept, []string{right, p.sents[idx[0]]}, true
+				}
+			}
+			return p.concept, p.sentences(idx), true
 		}
-		return p.concept, p.sentences(idx), true
 	}
 	return "", nil, false
 }
@@ -798,21 +819,42 @@ func readingOf(t *tutor.Topic, src source) *reading {
 // passage. With points set, the passage of the guideline's common
 // misconceptions is left aside.
 func (lt lessonText) best(tier int, points bool) (passage, asked, bool) {
-	ps := lt.tiers[tier]
-	a := asked{terms: lt.q, idf: lt.idf[tier], unknown: lt.unknown[tier], topical: lt.topical, defines: lt.defines}
-	best, top := -1, 0.0
-	for i := range ps {
-		if points && ps[i].single {
+	ps := lt.ranked(tier, points)
+	if len(ps) == 0 {
+		return passage{}, lt.asked(tier), false
+	}
+	return ps[0], lt.asked(tier), true
+}
+
+// asked returns the question as a tier of the lesson weighs it.
+func (lt lessonText) asked(tier int) asked {
+	return asked{terms: lt.q, idf: lt.idf[tier], unknown: lt.unknown[tier], topical: lt.topical, defines: lt.defines}
+}
+
+// ranked returns the passages of a tier that cover more than minCoverage
+// of the question, the most relevant first (ties to the earlier passage),
+// leaving aside the common misconceptions when points is set.
+func (lt lessonText) ranked(tier int, points bool) []passage {
+	a := lt.asked(tier)
+	type scored struct {
+		p passage
+		s float64
+	}
+	var out []scored
+	for _, p := range lt.tiers[tier] {
+		if points && p.single {
 			continue
 		}
-		if s, c := ps[i].score(a); s > top && c > minCoverage {
-			best, top = i, s
+		if s, c := p.score(a); s > 0 && c > minCoverage {
+			out = append(out, scored{p, s})
 		}
 	}
-	if best < 0 {
-		return passage{}, a, false
+	slices.SortStableFunc(out, func(x, y scored) int { return cmp.Compare(y.s, x.s) })
+	ps := make([]passage, len(out))
+	for i, x := range out {
+		ps[i] = x.p
 	}
-	return ps[best], a, true
+	return ps
 }
 
 // pick returns the indexes of the (at most n) sentences of p that share

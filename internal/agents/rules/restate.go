@@ -28,16 +28,15 @@ func restated(t *tutor.Topic, msg string) (string, bool) {
 }
 
 // restatedAs reports whether msg puts forward the common misconception
-// that the lesson's answer to it opens with ("A common mistake: …"): the
+// that the lesson's answer to it quotes ("A common mistake: …"): the
 // same tests as restated but for how many of the misconception's terms
 // the question names ("so the glass is leaking?"), since the answer
 // already chose it.
 func restatedAs(t *tutor.Topic, msg string, sents []string) (string, bool) {
-	if len(sents) == 0 {
-		return "", false
-	}
-	if c, ok := quotedMistake(t, sents[0]); ok {
-		return claimOf(t, msg, []string{c}, false)
+	for _, s := range sents {
+		if c, ok := quotedMistake(t, s); ok {
+			return claimOf(t, msg, []string{c}, false)
+		}
 	}
 	return "", false
 }
@@ -98,10 +97,15 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 	if c := misconceptionCut(msg); c != msg && denies(c) == denies(msg) {
 		claims = append(claims, c)
 	}
+	// And the question a longer message opens with: "plants get their
+	// food from the soil right? thats why we put fertiliser".
+	if m := sentenceEnd.FindStringIndex(msg); m != nil && m[1] < len(msg) && isQuestion(msg[:m[0]+1]) {
+		claims = append(claims, msg[:m[0]+1])
+	}
 	own := readingOf(t, lessonOnly).own
 	best, bestShared := "", 0
 	for _, claim := range claims {
-		asked := claimTerms(claim, t.Subject)
+		asked := claimTerms(signsWritten(claim), t.Subject)
 		if len(asked) < 2 {
 			continue
 		}
@@ -110,10 +114,10 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 			if hedged && !slices.ContainsFunc(words(c), func(x string) bool { return hedges[x] }) {
 				continue // "gases dont weigh much" is no "gases have no mass"
 			}
-			if !inOrder(signedNumber.FindAllString(misconceptionCut(c), -1), signedNumber.FindAllString(strings.ReplaceAll(claim, "−", "-"), -1)) {
+			if !inOrder(signedNumber.FindAllString(misconceptionCut(c), -1), signedNumber.FindAllString(signsWritten(claim), -1)) {
 				continue // "is -2 greater than -7?" is no "-7 is greater than -2"
 			}
-			shared, extra := 0, 0
+			shared, extra, other := 0, 0, false
 			for _, w := range asked {
 				switch {
 				case slices.Contains(ct, w):
@@ -121,13 +125,18 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 				case own[w], isDigits(w):
 					// A term of the lesson, or a number, in place of the
 					// misconception's: another claim.
-					extra = 2
+					other = true
 				default:
 					extra++
 				}
 			}
+			// Words the lesson never uses say where or when ("when iron
+			// is heated"): one is allowed beside two other terms, two
+			// beside every term of the misconception.
+			full := 4*shared >= 3*(len(ct)-alts)
+			fits := extra == 0 || extra == 1 && len(asked) >= 3 || extra == 2 && shared >= len(ct)-alts
 			qualified := !slices.ContainsFunc(ct, func(w string) bool { return qualifiers[w] && !slices.Contains(asked, w) })
-			if shared >= 2 && (extra == 0 || extra == 1 && len(asked) >= 3) && (!coverage || 4*shared >= 3*(len(ct)-alts)) && qualified &&
+			if shared >= 2 && !other && fits && (!coverage || full) && qualified &&
 				denies(misconceptionCut(c)) == denies(claim) && shared > bestShared {
 				best, bestShared = strings.TrimRight(strings.TrimSpace(c), "."), shared
 			}
@@ -289,6 +298,13 @@ func mistakeTerms(sentence string) []string {
 // about the boiling point).
 var namedPoint = regexp.MustCompile(`(?i)\b(boiling|melting|freezing)\s+point\b`)
 
+// signsWritten writes "minus 7" and "negative 7" as -7.
+func signsWritten(s string) string {
+	return saidSign.ReplaceAllString(strings.ReplaceAll(s, "−", "-"), "-$1")
+}
+
+var saidSign = regexp.MustCompile(`(?i)\b(?:minus|negative)\s+(\d)`)
+
 // inOrder reports whether the numbers of a misconception come in a claim in
 // the same order, with the same signs (see signedNumber).
 func inOrder(want, claim []string) bool {
@@ -301,9 +317,12 @@ func inOrder(want, claim []string) bool {
 	return i == len(want)
 }
 
+// sentenceEnd ends a sentence that more text follows.
+var sentenceEnd = regexp.MustCompile(`[?!.]\s+\S`)
+
 // hedges say how much: a claim with one says something else than a
 // misconception without.
-var hedges = wordSet(`much little lot less more bit some`)
+var hedges = wordSet(`much little`)
 
 var beliefTerms = func() map[string]bool {
 	m := map[string]bool{}
@@ -323,6 +342,7 @@ var sameTerm, sameInScience = stems([][2]string{
 	{"division", stem("divide")}, {"multiplication", stem("multiply")}, {"subtraction", stem("subtract")}, {"addition", stem("add")},
 	{"evaporation", stem("evaporate")}, {"condensation", stem("condense")}, {"diffusion", stem("diffuse")},
 	{"respiration", stem("respire")}, {"absorption", stem("absorb")},
+	{"temp", stem("temperature")}, {"up", stem("rise")}, {"increase", stem("rise")}, {"o2", stem("oxygen")},
 }), stems([][2]string{
 	{"100", stem("boilingpoint")}, {"hundred", stem("boilingpoint")}, {"degree", ""}, {"celsius", ""},
 	{"weigh", "mass"}, {"weight", "mass"}, {"weighs", "mass"},

@@ -37,6 +37,14 @@ func TestRestated(t *testing.T) {
 		{"mathematics/fractions/dividing-fractions", "does division always make a number smaller every time?", "Believing that division always makes a number smaller"},
 		{"mathematics/ratios-and-percentages/percentages", "0.5 is 50% though", ""},
 		{addingIntegers, "but -2 is greater than -7", ""},
+		{addingIntegers, "is minus 7 greater than minus 2?", "Thinking that -7 is greater than -2 because 7 is greater than 2"},
+		{"mathematics/fractions/dividing-fractions", "so dividing always makes a number less?", "Believing that division always makes a number smaller"},
+		{"science/states-of-matter/changes-of-state", "the temperature keeps rising a bit while ice melts right?", "Thinking that the temperature keeps rising while ice melts"},
+		// A misconception in a longer message, in everyday words, beside
+		// words of where and when.
+		{photosynthesis, "plants get their food from the soil right? thats why we put fertiliser", "Believing that plants get their food from the soil"},
+		{"science/states-of-matter/changes-of-state", "while ice is melting the temp keeps going up na", "Thinking that the temperature keeps rising while ice melts"},
+		{"science/states-of-matter/solids-liquids-and-gases", "when iron is heated the particles themselves get bigger isnt it", "Thinking that particles themselves expand or melt, rather than moving differently"},
 		{"mathematics/fractions/multiplying-fractions", "does multiplying always make a number bigger?", "Believing that multiplying always makes a number bigger"},
 		{"mathematics/fractions/multiplying-fractions", "ok", ""},
 		// An objection puts a claim forward as a question does.
