@@ -70,9 +70,10 @@ type Cluster struct {
 	lock      *os.File
 	log       *slog.Logger
 
-	pid     int
-	exited  chan struct{} // closed when a server we started exits; nil when adopted
-	stopped bool
+	pid      int
+	exited   chan struct{} // closed when a server we started exits; nil when adopted
+	logStart int64         // the size of the server log when the server was last started
+	stopped  bool
 }
 
 // Start starts the cluster in opt.DataDir, running initdb first when the
@@ -144,17 +145,23 @@ func Start(ctx context.Context, opt Options) (_ *Cluster, err error) {
 	// Right after a crash, the dead server's helper processes may hold its
 	// shared memory for a moment: the new server refuses to start until
 	// they have gone, so it is started again until they have.
-	for wait := shmemWait; ; {
+	deadline := time.Now().Add(shmemWait)
+	for {
 		err := c.waitReady(ctx)
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, errShmemInUse) || wait <= 0 || ctx.Err() != nil {
+		if !errors.Is(err, errShmemInUse) || time.Now().After(deadline) {
 			_ = c.Stop(context.Background())
 			return nil, err
 		}
-		time.Sleep(shmemRetry)
-		wait -= shmemRetry
+		log.Info("shared memory of an earlier server still in use; starting again", "data_dir", dir)
+		select {
+		case <-time.After(shmemRetry):
+		case <-ctx.Done():
+			_ = c.Stop(context.Background())
+			return nil, fmt.Errorf("%w (%v)", err, ctx.Err())
+		}
 		if err := c.startServer(binDir, cred, opt.Settings, opt.StopWithParent); err != nil {
 			return nil, err
 		}
@@ -405,6 +412,9 @@ func (c *Cluster) startServer(binDir string, cred *syscall.Credential, settings 
 		return fmt.Errorf("open server log: %w", err)
 	}
 	defer logFile.Close()
+	if fi, err := logFile.Stat(); err == nil {
+		c.logStart = fi.Size()
+	}
 
 	args := []string{"-D", c.pgdata,
 		"-c", "listen_addresses=",
@@ -440,8 +450,8 @@ func (c *Cluster) startServer(binDir string, cred *syscall.Credential, settings 
 // an earlier one still use its shared memory.
 var errShmemInUse = errors.New("shared memory of an earlier server still in use")
 
-// shmemWait is how long Start waits for an earlier server's processes to
-// let go of its shared memory, trying again every shmemRetry.
+// shmemWait is how long Start keeps starting the server while an earlier
+// server's processes hold its shared memory, every shmemRetry.
 const (
 	shmemWait  = 10 * time.Second
 	shmemRetry = 200 * time.Millisecond
@@ -456,7 +466,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 			select {
 			case <-c.exited:
 				tail := lastLines(c.readLog(), 5)
-				if strings.Contains(tail, "pre-existing shared memory block") {
+				if strings.Contains(c.logSinceStart(), "pre-existing shared memory block") {
 					return fmt.Errorf("postgres exited during start-up: %w: %s", errShmemInUse, tail)
 				}
 				return fmt.Errorf("postgres exited during start-up: %s", tail)
@@ -477,6 +487,20 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 			return fmt.Errorf("postgres did not accept connections in time: %v; server log: %s", lastErr, lastLines(c.readLog(), 5))
 		}
 	}
+}
+
+// logSinceStart returns what the server logged since it was last started.
+func (c *Cluster) logSinceStart() string {
+	f, err := os.Open(filepath.Join(c.dir, "postgres.log"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if _, err := f.Seek(c.logStart, io.SeekStart); err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, 64<<10))
+	return string(b)
 }
 
 func (c *Cluster) readLog() string {

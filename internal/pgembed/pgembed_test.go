@@ -167,6 +167,11 @@ func TestStartsOnceCrashedHelpersExit(t *testing.T) {
 	for _, h := range helpers {
 		_ = syscall.Kill(h, syscall.SIGSTOP) // they cannot notice the crash
 	}
+	t.Cleanup(func() {
+		for _, h := range helpers {
+			_ = syscall.Kill(h, syscall.SIGKILL) // whatever happens below
+		}
+	})
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -188,6 +193,37 @@ func TestStartsOnceCrashedHelpersExit(t *testing.T) {
 		t.Fatalf("connect after restart: %v", err)
 	}
 	conn.Close(context.Background())
+	if log, _ := os.ReadFile(filepath.Join(dir, "postgres.log")); !strings.Contains(string(log), "pre-existing shared memory block") {
+		t.Error("the first start after the crash did not meet the held shared memory: the test tested nothing")
+	}
+}
+
+// TestHeldMemoryReadOnlyFromThisStart: a failed start is tried once, even
+// when the log still holds an earlier start's shared-memory error.
+func TestHeldMemoryReadOnlyFromThisStart(t *testing.T) {
+	dir := tempDir(t)
+	c := start(t, dir)
+	if err := c.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	old := "FATAL:  pre-existing shared memory block (key 1, ID 1) is still in use\n"
+	f, err := os.OpenFile(filepath.Join(dir, "postgres.log"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(old)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Start(context.Background(), Options{DataDir: dir, Settings: map[string]string{"shared_buffers": "bogus"}})
+	if err == nil || errors.Is(err, errShmemInUse) {
+		t.Fatalf("Start with a bad setting: err = %v, want a plain start-up failure", err)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "postgres.log"))
+	if n := strings.Count(string(log), `"bogus"`); n != 1 {
+		t.Errorf("the server was started %d times with the bad setting, want 1:\n%s", n, log)
+	}
 }
 
 // childrenOf returns the processes whose parent is pid.
