@@ -1143,7 +1143,11 @@ func compared(msg string) (string, bool) {
 	if beforeOperand.MatchString(msg[:m[2]]) {
 		// "so 3/4 x 2/5 is less than 3/4?": the product is compared, not
 		// its last factor.
-		runs := mathRuns(inSymbols(msg[:m[3]]))
+		end := m[3]
+		if strings.HasPrefix(msg[end:], ")") {
+			end++ // "(-3) x (-4) is less than 0"
+		}
+		runs := mathRuns(inSymbols(msg[:end]))
 		if len(runs) == 0 {
 			return "", false
 		}
@@ -1152,7 +1156,11 @@ func compared(msg string) (string, bool) {
 		if !ok || !hasOp(r) {
 			return "", false
 		}
-		a, m1 = v, showTokens(r, "", nil)+" = "+fractionString(v)+", which"
+		show := fractionString
+		if strings.Contains(msg[:end], ".") {
+			show = ratString // decimals in, decimals out
+		}
+		a, m1 = v, showTokens(r, "", nil)+" = "+show(v)+", which"
 	}
 	claim := 1 // a > b
 	if k := strings.ToLower(m2); k == "smaller" || k == "less" || k == "lower" {
@@ -1225,7 +1233,7 @@ var (
 	rupees   = regexp.MustCompile(`(?i)₹|\brs\b|\brupees?\b`)
 	// comparison is "-5 is bigger than -2", comparisonAsked "is -2 greater
 	// than -7"; "3 more than 5" is a sum, not a comparison.
-	comparison      = regexp.MustCompile(`(?i)(?:^|[^\d/.,])([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
+	comparison      = regexp.MustCompile(`(?i)(?:^|[^\d/.,])([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\)?\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
 	comparisonAsked = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|but|wait|ok|then)\W+)*is\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
 	// ratioClaim is "12:18 simplifies to 3:2", "is 12 : 18 = 2 : 3".
 	ratioClaim = regexp.MustCompile(`(\d+)\s*:\s*(\d+)\s+(?:simplifies\s+to|simplified\s+is|is\s+the\s+same\s+as|is|equals|=|becomes)\s+(\d+)\s*:\s*(\d+)`)

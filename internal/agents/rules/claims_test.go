@@ -154,6 +154,8 @@ func TestWorked(t *testing.T) {
 		{"so 3/4 x 2/5 is less than 3/4?", "Yes: 3/4 × 2/5 = 3/10, which is less than 3/4."},
 		{"but 1/2 x 3/5 is smaller than 3/5 though, how?", "Yes: 1/2 × 3/5 = 3/10, which is less than 3/5."},
 		{"so 1/2 x 3/5 is less than 3/10?", "No: 1/2 × 3/5 = 3/10, which is equal to 3/10."},
+		{"so (-3) x (-4) is less than 0?", "No: (-3) × (-4) = 12, which is greater than 0."},
+		{"so 0.5 x 0.5 is less than 0.5?", "Yes: 0.5 × 0.5 = 0.25, which is less than 0.5."},
 		{"what happens after a 10% decrease and then a 20% increase", "The second 20% is of the new amount, not of the one you started with. Take 100: down 10% makes it 100 - 10 = 90; then 20% of 90 is 18, so up 20% makes it 90 + 18 = 108."},
 		{"what is the percentage increase from 400 to 500?", "From 400 to 500 the change is 100, and 100 ÷ 400 = 1/4 = 25%: an increase of 25%."},
 		{"price went up from 40 to 50, is it 25% more?", "Yes: the change is 10, and 10 ÷ 40 = 1/4 = 25%, so it is an increase of 25%."},
