@@ -153,6 +153,15 @@ func worked(msg string) (string, bool) {
 		case len(sides) == 1 && !usesVar(r, "") && hasOp(r) && right == "" && wrong == "":
 			if v, ok := evalTokens(r, "", nil); ok {
 				right = showTokens(r, "", nil) + " = " + show(v) + "."
+				// "is (-2) x (-3) x (-4) positive?": the sign checked.
+				if claim, ok := signClaimed(msg); ok {
+					sum := showTokens(r, "", nil) + " = " + show(v) + ", which is " + signName(v)
+					if v.Sign() == claim {
+						right = "Yes: " + sum + "."
+					} else {
+						right, wrong = "", "No: "+sum+"."
+					}
+				}
 			}
 		}
 	}
@@ -358,7 +367,7 @@ var powerWords = regexp.MustCompile(`(?i)[-(]?\d+(?:\.\d+)?\)?\s*(?:to\s+the\s+p
 var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?([a-z])\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?([a-z])\b|value\s+of\s+([a-z])\b)|\b([a-z])\s*=\s*\?`)
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts}
+var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentEquals, reciprocalClaim, upThenDown, percentChange, percentOf, discounted, converts}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -683,6 +692,96 @@ func percentChange(msg string) (string, bool) {
 	}
 	return "Not quite: " + worked + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
 }
+
+// signClaimed returns the sign a doubt says a sum has: 1 for "positive",
+// -1 for "negative", when it says just one of them after its numbers
+// ("(-2) x (-3) is positive right?"; not "what is negative 3 times 4?").
+func signClaimed(msg string) (int, bool) {
+	if w := words(msg); len(w) > 0 && (w[0] == "what" || w[0] == "whats" || w[0] == "how") {
+		return 0, false
+	}
+	last := strings.LastIndexFunc(msg, unicode.IsDigit)
+	if last < 0 {
+		return 0, false
+	}
+	ws := words(msg[last:])
+	pos, neg := slices.Contains(ws, "positive"), slices.Contains(ws, "negative")
+	switch {
+	case pos && !neg:
+		return 1, true
+	case neg && !pos:
+		return -1, true
+	}
+	return 0, false
+}
+
+// signName says whether v is positive or negative.
+func signName(v *big.Rat) string {
+	switch v.Sign() {
+	case 1:
+		return "positive"
+	case -1:
+		return "negative"
+	}
+	return "neither positive nor negative"
+}
+
+// percentEquals checks "0.5 = 5%?" and "is 0.27 = 27% and 0.5 = 5%?": a
+// number said to be a percentage. A number that ends a sum ("100 ÷ 400 is
+// 25%") or a percentage of something ("10 is 25% of 40") is no such
+// claim.
+func percentEquals(msg string) (string, bool) {
+	var right []string
+	for _, m := range numberIsPercent.FindAllStringSubmatchIndex(msg, -1) {
+		if beforeOperand.MatchString(msg[:m[2]]) || percentOfWhat.MatchString(msg[m[1]:]) {
+			return "", false
+		}
+		n, pct := msg[m[2]:m[3]], msg[m[4]:m[5]]
+		x, ok1 := numberValue(n)
+		p, ok2 := new(big.Rat).SetString(pct)
+		if !ok1 || !ok2 {
+			return "", false
+		}
+		if new(big.Rat).Mul(x, big.NewRat(100, 1)).Cmp(p) != 0 {
+			return "No: " + n + " = " + percentString(x) + ", not " + pct + "%.", true
+		}
+		right = append(right, n+" = "+pct+"%")
+	}
+	if len(right) == 0 {
+		return "", false
+	}
+	return "Yes: " + joinList(right) + ".", true
+}
+
+var (
+	numberIsPercent = regexp.MustCompile(`(?i)(?:^|[^\d./])(\d+(?:\.\d+)?(?:/\d+)?)\s*(?:=|is|equals|means)\s*(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)`)
+	percentOfWhat   = regexp.MustCompile(`(?i)^\s*of\b`)
+)
+
+// reciprocalClaim checks "reciprocal of 2 1/3 is 3/7?": a mixed number's
+// reciprocal is that of its improper fraction.
+func reciprocalClaim(msg string) (string, bool) {
+	m := reciprocalOf.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	x, ok1 := numberValue(m[1])
+	y, ok2 := numberValue(m[2])
+	if !ok1 || !ok2 || x.Sign() == 0 {
+		return "", false
+	}
+	r := new(big.Rat).Inv(x)
+	of := "the reciprocal of " + m[1] + " is " + fractionString(r)
+	if mixed := strings.Contains(strings.TrimSpace(m[1]), " "); mixed {
+		of = m[1] + " = " + fractionString(x) + ", so its reciprocal is " + fractionString(r)
+	}
+	if r.Cmp(y) == 0 {
+		return "Yes: " + of + ".", true
+	}
+	return "No: " + of + ", not " + m[2] + ".", true
+}
+
+var reciprocalOf = regexp.MustCompile(`(?i)\breciprocal\s+of\s+(-?\d+(?:\s+\d+/\d+|/\d+)?)\s+(?:is|=|equals|will\s+be)\s+(-?\d+(?:\s+\d+/\d+|/\d+)?)`)
 
 // upThenDown works two changes in per cent one after the other: "if a price
 // goes up 10% and then down 10% is it the same?". The second per cent is of
