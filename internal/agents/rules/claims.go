@@ -367,7 +367,7 @@ var powerWords = regexp.MustCompile(`(?i)[-(]?\d+(?:\.\d+)?\)?\s*(?:to\s+the\s+p
 var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?([a-z])\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?([a-z])\b|value\s+of\s+([a-z])\b)|\b([a-z])\s*=\s*\?`)
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentEquals, reciprocalClaim, upThenDown, percentChange, percentOf, discounted, converts}
+var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentEquals, reciprocalClaim, flippedDivision, upThenDown, percentChange, percentOf, discounted, converts}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -782,6 +782,41 @@ func reciprocalClaim(msg string) (string, bool) {
 }
 
 var reciprocalOf = regexp.MustCompile(`(?i)\breciprocal\s+of\s+(-?\d+(?:\s+\d+/\d+|/\d+)?)\s+(?:is|=|equals|will\s+be)\s+(-?\d+(?:\s+\d+/\d+|/\d+)?)`)
+
+// flippedDivision checks how a doubt turns a division of fractions into a
+// product: "for 3/4 ÷ 1/8 i flip the first one so 4/3 x 1/8 right?"
+// flips the wrong fraction; "3/4 ÷ 1/8 = 3/4 x 8/1?" the right one.
+func flippedDivision(msg string) (string, bool) {
+	d, p := fractionQuotient.FindStringSubmatch(msg), fractionProduct.FindStringSubmatch(msg)
+	if d == nil || p == nil {
+		return "", false
+	}
+	var v [4]*big.Rat
+	for i, s := range []string{d[1], d[2], p[1], p[2]} {
+		x, ok := numberValue(s)
+		if !ok || x.Sign() == 0 {
+			return "", false
+		}
+		v[i] = x
+	}
+	a, b, c, e := v[0], v[1], v[2], v[3]
+	inv := func(x *big.Rat) *big.Rat { return new(big.Rat).Inv(x) }
+	q := new(big.Rat).Quo(a, b)
+	right := d[1] + " ÷ " + d[2] + " = " + d[1] + " × " + fractionString(inv(b)) + " = " + fractionString(q)
+	switch {
+	case c.Cmp(a) == 0 && e.Cmp(inv(b)) == 0:
+		return "Yes: " + right + ".", true
+	case c.Cmp(inv(a)) == 0 && e.Cmp(b) == 0:
+		return "No: keep the first fraction and flip only the one you divide by: " + right + ", not " +
+			p[1] + " × " + p[2] + " = " + fractionString(new(big.Rat).Mul(c, e)) + ".", true
+	}
+	return "", false
+}
+
+var (
+	fractionQuotient = regexp.MustCompile(`(?i)(\d+/\d+|\d+)\s*(?:÷|divided\s+by)\s*(\d+/\d+|\d+)`)
+	fractionProduct  = regexp.MustCompile(`(?i)(\d+/\d+|\d+)\s*(?:×|x|\*|times)\s*(\d+/\d+|\d+)`)
+)
 
 // upThenDown works two changes in per cent one after the other: "if a price
 // goes up 10% and then down 10% is it the same?". The second per cent is of
