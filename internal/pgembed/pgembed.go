@@ -146,7 +146,7 @@ func Start(ctx context.Context, opt Options) (_ *Cluster, err error) {
 	// shared memory for a moment: the new server refuses to start until
 	// they have gone, so it is started again until they have.
 	deadline := time.Now().Add(shmemWait)
-	for {
+	for retried := false; ; retried = true {
 		err := c.waitReady(ctx)
 		if err == nil {
 			break
@@ -155,12 +155,14 @@ func Start(ctx context.Context, opt Options) (_ *Cluster, err error) {
 			_ = c.Stop(context.Background())
 			return nil, err
 		}
-		log.Info("shared memory of an earlier server still in use; starting again", "data_dir", dir)
+		if !retried {
+			log.Info("shared memory of an earlier server still in use; starting again until it is free", "data_dir", dir)
+		}
 		select {
 		case <-time.After(shmemRetry):
 		case <-ctx.Done():
 			_ = c.Stop(context.Background())
-			return nil, fmt.Errorf("%w (%v)", err, ctx.Err())
+			return nil, fmt.Errorf("%w (%w)", err, ctx.Err())
 		}
 		if err := c.startServer(binDir, cred, opt.Settings, opt.StopWithParent); err != nil {
 			return nil, err
@@ -465,8 +467,9 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 		if c.exited != nil {
 			select {
 			case <-c.exited:
-				tail := lastLines(c.readLog(), 5)
-				if strings.Contains(c.logSinceStart(), "pre-existing shared memory block") {
+				since := c.logSinceStart()
+				tail := lastLines(since, 5)
+				if strings.Contains(since, "pre-existing shared memory block") {
 					return fmt.Errorf("postgres exited during start-up: %w: %s", errShmemInUse, tail)
 				}
 				return fmt.Errorf("postgres exited during start-up: %s", tail)
@@ -489,7 +492,8 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	}
 }
 
-// logSinceStart returns what the server logged since it was last started.
+// logSinceStart returns what the server logged since it was last started
+// (its first 64 KiB: start-up says much less).
 func (c *Cluster) logSinceStart() string {
 	f, err := os.Open(filepath.Join(c.dir, "postgres.log"))
 	if err != nil {

@@ -693,6 +693,20 @@ func percentChange(msg string) (string, bool) {
 	return "Not quite: " + worked + ", so it is " + kind + " of " + percentString(pct) + ", not " + c[1] + "%.", true
 }
 
+// decimalOrFraction writes v as a decimal when it has one (a product of
+// decimals always has), else as a fraction.
+func decimalOrFraction(v *big.Rat) string {
+	ten := big.NewRat(10, 1)
+	x := new(big.Rat).Set(v)
+	for places := 0; places <= 12; places++ {
+		if x.IsInt() {
+			return v.FloatString(places)
+		}
+		x.Mul(x, ten)
+	}
+	return fractionString(v)
+}
+
 // signClaimed returns the sign a doubt says a sum has: 1 for "positive",
 // -1 for "negative", when it says just one of them after its numbers
 // ("(-2) x (-3) is positive right?"; not "what is negative 3 times 4?").
@@ -1258,6 +1272,7 @@ func compared(msg string) (string, bool) {
 	if w := words(msg); len(w) > 0 && (w[0] == "why" || w[0] == "how") {
 		return "", false // "why is -2 bigger than -7?" asks for the reason
 	}
+	msg = signsWritten(msg) // "is minus 7 greater than minus 2?"
 	m := comparison.FindStringSubmatchIndex(msg)
 	if m == nil {
 		if m = comparisonAsked.FindStringSubmatchIndex(msg); m == nil {
@@ -1291,8 +1306,8 @@ func compared(msg string) (string, bool) {
 			return "", false
 		}
 		show := fractionString
-		if strings.Contains(msg[:end], ".") {
-			show = ratString // decimals in, decimals out
+		if slices.ContainsFunc(r, func(t mathToken) bool { return t.kind == mNum && strings.Contains(t.text, ".") }) {
+			show = decimalOrFraction // decimals in, decimals out
 		}
 		a, m1 = v, showTokens(r, "", nil)+" = "+show(v)+", which"
 	}

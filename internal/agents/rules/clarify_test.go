@@ -574,21 +574,37 @@ func TestTagQuestion(t *testing.T) {
 // Doubts a teacher found refused although the lesson answers them: a tag
 // ("right?", "na"), an everyday word ("temp", "co2") or a verb the lesson
 // never uses ("make it bigger") no longer counts as something the lesson
-// does not explain, and a passage named after other words ("brackets on
-// both sides") gives way to the next one whose sentences answer.
+// does not explain. What the lesson does not explain is still refused.
 func TestClarifyDoubtsOnceRefused(t *testing.T) {
 	for _, tc := range []struct{ topic, msg, from string }{
-		{"mathematics/linear-equations/variable-on-both-sides", "when we multiply by the LCM do we multiply both sides?", "multiply every term on both sides by the LCM"},
 		{photosynthesis, "so the plant takes in co2 and gives out o2 during photosynthesis, correct?", "raw materials of photosynthesis"},
 		{addingIntegers, "why does subtracting a negative make it bigger tho", "gives a greater result"},
 		{"science/states-of-matter/solids-liquids-and-gases", "gases have mass even tho we cant see them right?", "it has mass"},
 		{"science/states-of-matter/changes-of-state", "so evaporation is just slow boiling right?", "Evaporation is different"},
 		{"science/states-of-matter/changes-of-state", "naphthalene balls melt and then evaporate right", "naphthalene balls slowly get smaller"},
 		{"science/states-of-matter/changes-of-state", "while ice is melting the temp keeps going up na", "the temperature stays at 0 °C"},
+		{multIntegers, "why do even negatives make positive", "an even number of negative factors"},
 	} {
 		d := newDriver(t, sampleTopic(t, tc.topic), "once-refused", tutor.ModeClarify)
 		if x := d.say(tc.msg); !strings.Contains(x.text(), tc.from) {
 			t.Errorf("%q: %q, want it to quote %q", tc.msg, x.text(), tc.from)
+		}
+	}
+	for _, tc := range []struct{ topic, msg string }{
+		{photosynthesis, "do humans take in o2"},
+		{photosynthesis, "what is h2o"},
+		{addingFractions, "how do I multiply fractions"},
+	} {
+		d := newDriver(t, sampleTopic(t, tc.topic), "still-refused", tutor.ModeClarify)
+		if x := d.say(tc.msg); !says(x.text(), mNotInTopic) {
+			t.Errorf("%q: %q, want it refused as outside the lesson", tc.msg, x.text())
+		}
+	}
+	// A tag is dropped where it ends a sentence, not where "right" is a
+	// direction.
+	for _, q := range []string{"if I move right, do I get a bigger number?", "which way is greater, left or right?"} {
+		if lt, _ := readLesson(sampleTopic(t, addingIntegers), lessonOnly, q); !slices.Contains(lt.q, "right") {
+			t.Errorf("%q: terms %v, want right among them", q, lt.q)
 		}
 	}
 }

@@ -253,7 +253,7 @@ var everyday = map[string][]string{
 	"old price": {"original"}, "old": {"original"}, "new price": {"new"},
 	"feel cold": {"cools"}, "feel cool": {"cools"}, "get cold": {"cools"}, "cold after": {"cools"},
 	"bigger": {"greater", "larger", "expand"}, "larger": {"greater", "expand"},
-	"temp": {"temperature"}, "co2": {"carbon dioxide"}, "o2": {"oxygen"}, "h2o": {"water"},
+	"temp": {"temperature"}, "co2": {"carbon dioxide"},
 	"colder": {"fall", "drop", "decrease"}, "warmer": {"rise", "increase"}, "owe": {"debt"}, "owes": {"debt"},
 	"zero":     {"0"},
 	"variable": {"unknown"}, "variables": {"unknown"},
@@ -270,7 +270,13 @@ var everyday = map[string][]string{
 }
 
 // questionTag is a tag after a claim, with what ends it.
-var questionTag = regexp.MustCompile(`(?i)[,\s]+(?:right|correct|na|naa|isn'?t\s+(?:it|that)|aren'?t\s+they|don'?t\s+they|doesn'?t\s+it|hai\s+na|right\s+na)\s*([?!.,]|$)`)
+// A tag ends the message or its sentence; "left or right?" and "move
+// right" keep their "right".
+var questionTag = regexp.MustCompile(`(?i)(\b(?:or|the|to|move|moves|moving|turn|go|goes)\b)?[,\s]+(?:right|correct|na|naa|isn'?t\s+(?:it|that)|aren'?t\s+they|don'?t\s+they|doesn'?t\s+it|hai\s+na|right\s+na)\s*(\?|[!.]*\s*$)`)
+
+// evenFiller are the words after an "even" that is no even number: "even
+// though", "dry even in winter".
+var evenFiller = wordSet(`though tho if when in on at after so then with without`)
 
 // perCent is "per cent" or "percent": the word itself when a question asks
 // what it means (the lessons write "Per cent means ..."; see terms), else a
@@ -292,7 +298,13 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 	// the word means.
 	// "…, right?", "… isn't it": a tag asks whether a claim is so, and
 	// says nothing of what it is about.
-	q := questionTag.ReplaceAllString(question, "$1")
+	q := questionTag.ReplaceAllStringFunc(question, func(m string) string {
+		sub := questionTag.FindStringSubmatch(m)
+		if sub[1] != "" {
+			return m // "left or right?"
+		}
+		return sub[2]
+	})
 	q = strings.ReplaceAll(q, "%", " percentage ")
 	if slices.ContainsFunc(words(q), func(w string) bool { return definingWords[w] }) {
 		q = perCent.ReplaceAllString(q, "percent")
@@ -322,7 +334,7 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 		case frameWords[ws[i]] || continuationWords[ws[i]]:
 		case (comparingWords[ws[i]] || everydayVerbs[ws[i]]) && !slices.ContainsFunc(lessonTerms(ws[i]), uses):
 		case ws[i] == "like" && isDigits(next), ws[i] == "same" && next == "as":
-		case ws[i] == "even" && next != "number" && next != "numbers":
+		case ws[i] == "even" && evenFiller[next]:
 			// "even though", "dry even in winter": no even number.
 		case i > 0 && isDigits(ws[i-1]) && temperatureUnit[ws[i]]:
 			// "100 degrees": the lessons write "100 °C", whose "C" is no
@@ -638,31 +650,27 @@ func explain(t *tutor.Topic, src source, question string, n int, keep func(strin
 		return "", nil, false
 	}
 	for tier := range lt.tiers {
-		// The passage that covers the question best, or the next best when
-		// its sentences do not: "do we multiply both sides by the LCM?"
-		// is answered from equations with fractions, not from the passage
-		// named "brackets on both sides".
-		for _, p := range lt.ranked(tier, false) {
-			a := lt.asked(tier)
-			idx := pick(p, a, n, keep)
-			// The answer itself must cover the question, not just the
-			// passage around it: its sentences, read with the concept's
-			// name.
-			says := func(w string) bool {
-				return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
-			}
-			if len(idx) == 0 || a.share(says) <= minCoverage {
-				continue
-			}
-			if p.single {
-				// A common mistake is no explanation on its own: it goes
-				// with the sentence of the lesson that says the right way.
-				if concept, right, ok := rightWay(lt.tiers[0], mistakeTerms(p.sents[idx[0]]), keep); ok {
-					return concept, []string{right, p.sents[idx[0]]}, true
-				}
-			}
-			return p.concept, p.sentences(idx), true
+		p, a, ok := lt.best(tier, false)
+		if !ok {
+			continue
 		}
+		idx := pick(p, a, n, keep)
+		// The answer itself must cover the question, not just the passage
+		// around it: its sentences, read with the concept's name.
+		says := func(w string) bool {
+			return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
+		}
+		if len(idx) == 0 || a.share(says) <= minCoverage {
+			continue
+		}
+		if p.single {
+			// A common mistake is no explanation on its own: it goes
+			// with the sentence of the lesson that says the right way.
+			if concept, right, ok := rightWay(lt.tiers[0], mistakeTerms(p.sents[idx[0]]), keep); ok {
+				return concept, []string{right, p.sents[idx[0]]}, true
+			}
+		}
+		return p.concept, p.sentences(idx), true
 	}
 	return "", nil, false
 }
@@ -819,42 +827,21 @@ func readingOf(t *tutor.Topic, src source) *reading {
 // passage. With points set, the passage of the guideline's common
 // misconceptions is left aside.
 func (lt lessonText) best(tier int, points bool) (passage, asked, bool) {
-	ps := lt.ranked(tier, points)
-	if len(ps) == 0 {
-		return passage{}, lt.asked(tier), false
-	}
-	return ps[0], lt.asked(tier), true
-}
-
-// asked returns the question as a tier of the lesson weighs it.
-func (lt lessonText) asked(tier int) asked {
-	return asked{terms: lt.q, idf: lt.idf[tier], unknown: lt.unknown[tier], topical: lt.topical, defines: lt.defines}
-}
-
-// ranked returns the passages of a tier that cover more than minCoverage
-// of the question, the most relevant first (ties to the earlier passage),
-// leaving aside the common misconceptions when points is set.
-func (lt lessonText) ranked(tier int, points bool) []passage {
-	a := lt.asked(tier)
-	type scored struct {
-		p passage
-		s float64
-	}
-	var out []scored
-	for _, p := range lt.tiers[tier] {
-		if points && p.single {
+	ps := lt.tiers[tier]
+	a := asked{terms: lt.q, idf: lt.idf[tier], unknown: lt.unknown[tier], topical: lt.topical, defines: lt.defines}
+	best, top := -1, 0.0
+	for i := range ps {
+		if points && ps[i].single {
 			continue
 		}
-		if s, c := p.score(a); s > 0 && c > minCoverage {
-			out = append(out, scored{p, s})
+		if s, c := ps[i].score(a); s > top && c > minCoverage {
+			best, top = i, s
 		}
 	}
-	slices.SortStableFunc(out, func(x, y scored) int { return cmp.Compare(y.s, x.s) })
-	ps := make([]passage, len(out))
-	for i, x := range out {
-		ps[i] = x.p
+	if best < 0 {
+		return passage{}, a, false
 	}
-	return ps
+	return ps[best], a, true
 }
 
 // pick returns the indexes of the (at most n) sentences of p that share

@@ -238,16 +238,16 @@ func lowered(sents []string) []string {
 	return low
 }
 
-// definesSpelling is definesWord for one spelling, on lower-case sentences.
 // defining are the words after a word that open what it is.
 var defining = []string{" is ", " are ", " means ", " mean ", " (", " of ", " such as ", " compares ", " tells ", " says ", " counts ", " refers ", ",", ":"}
 
+// definesSpelling is definesWord for one spelling, on lower-case sentences.
 func definesSpelling(low []string, word string) bool {
 	for _, low := range low {
 		for _, a := range []string{"", "the ", "a ", "an "} {
 			// "Evaporation is …", "The LCM of two numbers is …", "A ratio
 			// compares …"; not "Evaporation cools the liquid left behind".
-			if rest, ok := strings.CutPrefix(low, a+word); ok && rest != "" && slices.ContainsFunc(defining, func(d string) bool { return strings.HasPrefix(rest, d) }) {
+			if rest, ok := strings.CutPrefix(low, a+word); ok && slices.ContainsFunc(defining, func(d string) bool { return strings.HasPrefix(rest, d) }) {
 				return true
 			}
 		}

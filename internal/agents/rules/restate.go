@@ -89,6 +89,7 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 		return "", false
 	}
 	hedged := slices.ContainsFunc(w, func(x string) bool { return hedges[x] })
+	compares := comparesTo.MatchString(msg)
 	// The claim with the reason the learner gives for it, and without it:
 	// "so gases have no mass because you can't see them?" puts forward
 	// the misconception whatever the reason, and a reason may be the
@@ -97,9 +98,11 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 	if c := misconceptionCut(msg); c != msg && denies(c) == denies(msg) {
 		claims = append(claims, c)
 	}
-	// And the question a longer message opens with: "plants get their
-	// food from the soil right? thats why we put fertiliser".
-	if m := sentenceEnd.FindStringIndex(msg); m != nil && m[1] < len(msg) && isQuestion(msg[:m[0]+1]) {
+	// And the question a longer message opens with, when what follows
+	// gives a reason for it ("plants get their food from the soil right?
+	// thats why we put fertiliser"), not when it takes it back ("…? no
+	// wait, they make it in their leaves").
+	if m := sentenceEnd.FindStringIndex(msg); m != nil && isQuestion(msg[:m[0]+1]) && reasonFollows.MatchString(msg[m[1]-1:]) {
 		claims = append(claims, msg[:m[0]+1])
 	}
 	own := readingOf(t, lessonOnly).own
@@ -113,6 +116,9 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 			ct, alts := misconceptionTerms(c, t.Subject)
 			if hedged && !slices.ContainsFunc(words(c), func(x string) bool { return hedges[x] }) {
 				continue // "gases dont weigh much" is no "gases have no mass"
+			}
+			if compares && !comparesTo.MatchString(c) {
+				continue // "multiplying by more than one always makes it bigger" has it right
 			}
 			if !inOrder(signedNumber.FindAllString(misconceptionCut(c), -1), signedNumber.FindAllString(signsWritten(claim), -1)) {
 				continue // "is -2 greater than -7?" is no "-7 is greater than -2"
@@ -319,6 +325,12 @@ func inOrder(want, claim []string) bool {
 
 // sentenceEnd ends a sentence that more text follows.
 var sentenceEnd = regexp.MustCompile(`[?!.]\s+\S`)
+
+// reasonFollows opens a sentence that gives a reason for the one before.
+var reasonFollows = regexp.MustCompile(`(?i)^(?:that'?s\s+why|thats\s+why|because|coz|cause|since|so\s+that'?s)\b`)
+
+// comparesTo sets a condition on a claim: "by something more than one".
+var comparesTo = regexp.MustCompile(`(?i)\b(?:more|less|greater|bigger|smaller|larger)\s+than\b`)
 
 // hedges say how much: a claim with one says something else than a
 // misconception without.

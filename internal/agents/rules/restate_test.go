@@ -37,6 +37,12 @@ func TestRestated(t *testing.T) {
 		{"mathematics/fractions/dividing-fractions", "does division always make a number smaller every time?", "Believing that division always makes a number smaller"},
 		{"mathematics/ratios-and-percentages/percentages", "0.5 is 50% though", ""},
 		{addingIntegers, "but -2 is greater than -7", ""},
+		// A learner who takes the mistake back, or sets a condition on it,
+		// has it right.
+		{photosynthesis, "plants get their food from the soil? no wait, they make it in their leaves right?", ""},
+		{"science/states-of-matter/changes-of-state", "evaporation only happens at the boiling point? no, it happens at any temperature right?", ""},
+		{"mathematics/fractions/multiplying-fractions", "multiplying a number by something more than one always makes it bigger right?", ""},
+		{"mathematics/fractions/dividing-fractions", "dividing by a number more than one always makes it smaller right?", ""},
 		{addingIntegers, "is minus 7 greater than minus 2?", "Thinking that -7 is greater than -2 because 7 is greater than 2"},
 		{"mathematics/fractions/dividing-fractions", "so dividing always makes a number less?", "Believing that division always makes a number smaller"},
 		{"science/states-of-matter/changes-of-state", "the temperature keeps rising a bit while ice melts right?", "Thinking that the temperature keeps rising while ice melts"},
