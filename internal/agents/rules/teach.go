@@ -1715,7 +1715,7 @@ func (l *lesson) complete() {
 	} else {
 		l.say(mWrapUp, "{concepts}", concepts)
 	}
-	if l.turnsLeft() >= 2 { // one for "yes", one for the answer
+	if l.turnsLeft() >= 1+questionTurns { // one for "yes", then the question's
 		l.say(mOfferHarder)
 	} else {
 		l.say(mFarewell)
@@ -1732,12 +1732,16 @@ var answerLike = regexp.MustCompile(`(?i)^[^0-9]{0,20}(?:\d+\s*/\s*\d+|\d+\s*:\s
 // offerMore offers a harder question when the session has turns left for
 // it, and says goodbye when it has not.
 func (l *lesson) offerMore() {
-	if l.turnsLeft() >= 2 {
+	if l.turnsLeft() >= 1+questionTurns {
 		l.say(mOfferHarder)
 	} else {
 		l.say(mFarewell)
 	}
 }
+
+// questionTurns are the turns a harder question after the lesson needs: one
+// for the answer and one for a second try.
+const questionTurns = 2
 
 // turnsLeft is how many turns the session still tutors after this one once
 // the lesson is complete (see tutor.State.PostCompletion); 0 without
@@ -1796,9 +1800,10 @@ func asksRecap(msg string) bool {
 }
 
 func (l *lesson) harderQuestion() {
-	if l.turnsLeft() < 1 {
-		// No turn is left for the answer: say goodbye rather than ask a
-		// question whose answer the session would turn away.
+	if l.turnsLeft() < questionTurns {
+		// No turns are left for the answer and a second try: say goodbye
+		// rather than ask a question whose answer the session would turn
+		// away ("This lesson is finished" to a corrected answer).
 		l.say(mFarewell)
 		l.note("no turns left for another question")
 		return

@@ -105,14 +105,16 @@ func TestLessonScripted(t *testing.T) {
 				t.Errorf("concepts covered (-plan +state):\n%s", diff)
 			}
 
-			// After the lesson, the session offers harder questions.
-			x = d.say("yes please")
-			if x.reply.NextQuestion == nil || x.reply.NextQuestion.Difficulty != tutor.Hard {
-				t.Errorf("after the lesson: want a hard question, got %q", x.text())
-			}
-			x = d.say(rightAnswer(*x.reply.NextQuestion))
-			if x.reply.Output.AnswerCorrect == nil || !*x.reply.Output.AnswerCorrect {
-				t.Errorf("after the lesson: the right answer was not credited: %q", x.text())
+			// After the lesson, the session offers a harder question when
+			// it has turns left for "yes", the answer and a second try, and
+			// else says goodbye (see TestHarderQuestionAfterTheLesson).
+			wrapUp := d.log[len(d.log)-1].text()
+			if left := tutor.MaxExtensionTurns - d.state.ExtensionTurns(topic); left < 1+questionTurns {
+				if !says(wrapUp, mFarewell) || says(wrapUp, mOfferHarder) {
+					t.Errorf("after the lesson, %d turns left: want goodbye, got %q", left, wrapUp)
+				}
+			} else if !says(wrapUp, mOfferHarder) {
+				t.Errorf("after the lesson, %d turns left: want an offer of harder questions, got %q", left, wrapUp)
 			}
 		})
 	}
@@ -1843,5 +1845,53 @@ func TestMistakeAsDoubtInLesson(t *testing.T) {
 			!strings.Contains(x.text(), "3 ÷ (1/2) = 6") || x.after.CurrentStep != x.before.CurrentStep {
 			t.Errorf("%q: want no, the mistake and the example, got %q", msg, x.text())
 		}
+	}
+}
+
+// TestHarderQuestionAfterTheLesson: after the lesson a harder question is
+// asked only while the session has turns for its answer and a second try,
+// so that a corrected answer is credited rather than turned away as after
+// the session; with fewer left, the learner hears goodbye.
+func TestHarderQuestionAfterTheLesson(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	// finished returns a session whose lesson is done and which has left
+	// tutored turns beyond this one's.
+	finished := func(left int) *driver {
+		d := newDriver(t, topic, "harder-after", tutor.ModeTeachMe)
+		for range 80 {
+			if d.state.IsComplete(topic) {
+				break
+			}
+			if bq := d.pending(); bq != nil {
+				d.say(rightAnswer(*bq))
+			} else {
+				d.say("yes")
+			}
+		}
+		for range 20 {
+			if tutor.MaxExtensionTurns-d.state.ExtensionTurns(topic) <= left {
+				break
+			}
+			d.say("what did we learn?")
+		}
+		if got := tutor.MaxExtensionTurns - d.state.ExtensionTurns(topic); got != left {
+			t.Fatalf("could not bring the session to %d turns left (%d)", left, got)
+		}
+		return d
+	}
+	d := finished(questionTurns)
+	x := d.say("can i have another question")
+	hq := x.reply.NextQuestion
+	if hq == nil {
+		t.Fatalf("%d turns left: want a harder question, got %q", questionTurns, x.text())
+	}
+	d.say(wrongAnswer(t, *hq))
+	x = d.say(rightAnswer(*hq))
+	if x.reply.Output.AnswerCorrect == nil || !*x.reply.Output.AnswerCorrect {
+		t.Errorf("the right answer at the second try was not credited: %q", x.text())
+	}
+	d = finished(questionTurns - 1)
+	if x := d.say("can i have another question"); x.reply.NextQuestion != nil || !says(x.text(), mFarewell) {
+		t.Errorf("%d turn left: want goodbye, got %q", questionTurns-1, x.text())
 	}
 }

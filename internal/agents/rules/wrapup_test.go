@@ -78,8 +78,9 @@ func TestHelpAfterTheLesson(t *testing.T) {
 	}
 }
 
-// A harder question is asked only when the session has a turn left for its
-// answer; on its last turn the session says goodbye instead.
+// A harder question is asked only when the session has turns left for its
+// answer and a second try; on its last turns the session says goodbye
+// instead (see also TestHarderQuestionAfterTheLesson).
 func TestNoQuestionWithoutATurnForItsAnswer(t *testing.T) {
 	topic := sampleTopic(t, addingFractions)
 	d := newDriver(t, topic, "last-turn", tutor.ModeTeachMe)
@@ -92,12 +93,13 @@ func TestNoQuestionWithoutATurnForItsAnswer(t *testing.T) {
 	if !d.state.PostCompletion(topic) {
 		t.Fatal("the turn after the last one is still tutored")
 	}
-	// One turn earlier, the question is asked: its answer is still tutored.
+	// Two turns earlier, the question is asked: its answer and a second
+	// try are still tutored.
 	d = newDriver(t, topic, "last-turn", tutor.ModeTeachMe)
 	completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
-	d.state.TurnCount = 2*topic.TotalSteps() + tutor.MaxExtensionTurns - 1
+	d.state.TurnCount = 2*topic.TotalSteps() + tutor.MaxExtensionTurns - questionTurns
 	if x := d.say("yes"); d.pending() == nil || d.state.PostCompletion(topic) {
-		t.Fatalf("last but one turn: reply %q; want a question the next turn tutors", x.text())
+		t.Fatalf("%d turns before the last: reply %q; want a question the next turns tutor", questionTurns, x.text())
 	}
 }
 
