@@ -659,3 +659,24 @@ func TestStepGivenAgain(t *testing.T) {
 		t.Errorf("the step again is no progress: question %+v; want one wrong attempt", q)
 	}
 }
+
+// Between steps: a learner who knows the part asks for the questions and
+// gets one; a doubt in Hinglish is answered, not called outside the lesson;
+// why a sum comes out as it does is explained after the check.
+func TestBetweenStepsRequests(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingFractions), "skip", tutor.ModeTeachMe)
+	d.say("yes")
+	if x := d.say("i already know this, can we skip to the questions?"); d.pending() == nil || says(x.text(), mNotCovered) {
+		t.Errorf("skip to the questions: %q asks none", x.text())
+	}
+	v := newDriver(t, sampleTopic(t, "mathematics/fractions/dividing-fractions"), "hinglish", tutor.ModeTeachMe)
+	v.say("yes")
+	if x := v.say("aur 0 ka reciprocal kya hoga?"); says(x.text(), mNotCovered) || !strings.Contains(x.text(), "0 has no reciprocal") {
+		t.Errorf("a Hinglish doubt: %q", x.text())
+	}
+	m := newDriver(t, sampleTopic(t, multIntegers), "why-sum", tutor.ModeTeachMe)
+	m.say("yes")
+	if x := m.say("why is -1 x -2 = 2 tho"); !strings.HasPrefix(x.text(), "Yes: -1 × (-2) = 2.") || !strings.Contains(x.text(), "same sign") {
+		t.Errorf("why a sum comes out so: %q", x.text())
+	}
+}

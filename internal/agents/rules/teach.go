@@ -994,6 +994,9 @@ func (l *lesson) atStep() {
 	case asksThatMeans(msg) && (l.meaning() || l.repeat()):
 		// "what does that mean?": the words of the part just said.
 	case wantsPractice.MatchString(msg) && l.morePractice():
+	case wantsQuestions.MatchString(msg) && !isNo(msg) && l.skipToQuestion():
+		// "i already know this, can we skip to the questions?"
+
 	case bareWhy(msg) && (l.why() || l.repeat()):
 		// "Why?" asks about the part just said, not to go on.
 	case l.doubt(msg):
@@ -1039,10 +1042,12 @@ func (l *lesson) doubt(msg string) bool {
 	}
 	l.out.Intent = tutor.IntentQuestion
 	query := msg
-	if calculated {
+	if calculated && !asksWhy(msg) {
 		// The lesson's sentences come beside a worked sum for the words
 		// of the doubt ("… because same sign?"), not for its numbers: "so
-		// 5x - 3x is 2?" is no doubt about "Check: 5 × 5 + 3 = 28".
+		// 5x - 3x is 2?" is no doubt about "Check: 5 × 5 + 3 = 28". Why a
+		// sum comes out as it does ("why is -1 x -2 = 2?") is a doubt
+		// about its signs and operation, which its notation says.
 		query = wordsOnly(msg)
 	}
 	_, sents, ok := explain(l.topic, withHints, query, 2, nil)
@@ -1272,6 +1277,37 @@ func within(ns, of []string) bool {
 // wantsPractice asks for another question: "can I have another one?",
 // "I want to practise more", "more questions please".
 var wantsPractice = regexp.MustCompile(`(?i)\b(?:more\s+(?:practi[cs]e|questions?|of\s+these|like\s+(?:this|these|that))|practi[cs]e\s+(?:more|some\s+more|again)|another\s+(?:one|question)|give\s+me\s+(?:more|another))\b`)
+
+// asksWhy reports whether a message asks why: "why is -1 x -2 = 2 tho",
+// "how come it's positive".
+func asksWhy(msg string) bool {
+	w := words(msg)
+	for len(w) > 1 && openers[w[0]] {
+		w = w[1:]
+	}
+	return len(w) > 0 && (w[0] == "why" || w[0] == "kyun" || w[0] == "kyu" || len(w) > 1 && w[0] == "how" && w[1] == "come")
+}
+
+// wantsQuestions asks to go on to the questions now.
+var wantsQuestions = regexp.MustCompile(`(?i)\b(?:skip(?:\s+(?:this|ahead|it))?\s+to\s+(?:the\s+)?(?:questions?|practice|check)|(?:go|jump|move)\s+(?:straight\s+)?to\s+the\s+questions?|(?:test|quiz)\s+me|ask\s+me\s+(?:a\s+)?questions?|i\s+(?:already\s+)?know\s+(?:this|that|it)\s+already|i\s+already\s+know\s+(?:this|that|it))\b`)
+
+// skipToQuestion asks the question of the next check at once, past the
+// explanation still to come, and reports whether there was one.
+func (l *lesson) skipToQuestion() bool {
+	for id := l.s.CurrentStep; id <= l.topic.TotalSteps(); id++ {
+		st, _ := l.topic.Step(id)
+		if st.Type == tutor.StepExplain {
+			continue
+		}
+		if q, ok := forStep(l.topic, l.rec, l.s.SessionID, st); ok {
+			l.advance(id)
+			l.ask(q, id, mAsk)
+			l.note("skipped to the question of step " + strconv.Itoa(id))
+			return true
+		}
+	}
+	return false
+}
 
 // morePractice asks another bank question on the concept of the question
 // asked last, when one is left, or says there is none; it reports whether

@@ -115,7 +115,7 @@ var stopWords = func() map[string]bool {
 		any all each every no not dont doesnt didnt isnt arent cant cannot yes ok okay thanks
 		thank sir maam again still one way thing something anything let lets
 		though tho although actually basically yeah
-		kya hai hain ka ki ke ko se mein aur kaise kyun kyu matlab batao samjhao`) {
+		kya hai hain ka ki ke ko se mein aur kaise kyun kyu matlab batao samjhao hoga hogi hota hoti hote bhi toh`) {
 		m[w] = true
 	}
 	return m
