@@ -194,6 +194,8 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 	// misconception leads to (see BankQuestion.ShowsMisconception), and only
 	// the first time on this question: "99" shows no particular mistake, and
 	// the same wrong answer given again is one mistake, not a recurring one.
+	// A right step on the way (out.RightStep: "15% of 800 = 120") is no
+	// wrong answer, though its value is the mistake's.
 	recorded := 0
 	for i, d := range out.MisconceptionsDetected {
 		if isBlank(d) || slices.ContainsFunc(out.MisconceptionsDetected[:i], func(e string) bool { return sameDescription(e, d) }) {
@@ -202,7 +204,7 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 		recorded++
 		ev = append(ev, recordMisconception(n, concept, d, now))
 	}
-	if q := n.LastQuestion; recorded == 0 && o.Verdict == answer.Incorrect && q != nil {
+	if q := n.LastQuestion; recorded == 0 && o.Verdict == answer.Incorrect && q != nil && out.RightStep == "" {
 		if bq, ok := t.Question(q.QuestionID); ok && bq.ShowsMisconception(o.StudentMessage) &&
 			!slices.ContainsFunc(q.PreviousStudentAnswers, bq.ShowsMisconception) {
 			ev = append(ev, recordMisconception(n, q.Concept, bq.Misconception, now))

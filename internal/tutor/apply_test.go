@@ -388,6 +388,13 @@ func TestBankMisconceptionOnWrongVerdict(t *testing.T) {
 	if len(got.Misconceptions) != 1 || got.Misconceptions[0].Description != "counted wrong" {
 		t.Errorf("the tutor's diagnosis should replace the usual one: %+v", got.Misconceptions)
 	}
+	// A right step on the way whose value is the mistake's ("… is 13, so
+	// now I multiply") is no wrong answer.
+	o.Output = tutorSays(func(o *TutorOutput) { o.RightStep = "6 + 7 = 13" })
+	got, _ = ApplyTurn(s, tp, o)
+	if len(got.Misconceptions) != 0 {
+		t.Errorf("a right step recorded a misconception: %+v", got.Misconceptions)
+	}
 }
 
 // TestBankMisconceptionOnlyForItsAnswer checks that a wrong answer records

@@ -680,3 +680,22 @@ func TestBetweenStepsRequests(t *testing.T) {
 		t.Errorf("why a sum comes out so: %q", x.text())
 	}
 }
+
+// A right step whose value is the known mistake's ("15% of 800 is 120"
+// on the way to the selling price) is a step, not the mistake; "120"
+// alone is the mistake.
+func TestStepWithTheMistakesValue(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/percentages"), "discount-step", tutor.ModeTeachMe)
+	d.say("yes")
+	d.untilAnswering(40, func() bool { bq := d.pending(); return bq != nil && bq.ID == "problem-1" })
+	if bq := d.pending(); bq == nil || bq.ID != "problem-1" {
+		t.Fatalf("the discount question was never asked; transcript:\n%s", strings.Join(d.transcript(), "\n"))
+	}
+	x := d.say("15% of 800 is 120 right?")
+	if !says(x.text(), mStepRight) || len(x.after.Misconceptions) != len(x.before.Misconceptions) {
+		t.Errorf("a right step: %q, misconceptions %+v", x.text(), x.after.Misconceptions)
+	}
+	if x := d.say("120"); !strings.Contains(x.text(), "as the selling price") {
+		t.Errorf("the mistake's value alone: %q", x.text())
+	}
+}

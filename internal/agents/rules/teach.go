@@ -670,8 +670,10 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion, ev answer.Result) bool {
 		// solution or a hint reaches its result, and it is not the known
 		// mistake: "550 - 55 = 495" is right arithmetic on the way to the
 		// wrong answer, "40 : 2 = 20 : 1" a ratio of different units.
+		// "15% of 800 = 120" is the known mistake's value, but named as the
+		// step the worked solution takes to it: a step.
 		eq := strings.LastIndex(claim, " = ")
-		if eq < 0 || bq.ShowsMisconception(msg) {
+		if eq < 0 || bq.ShowsMisconception(msg) && !strings.Contains(oneSpaced(strings.ToLower(bq.Solution)), oneSpaced(strings.ToLower(claim[:eq]))) {
 			return false
 		}
 		result := numbersOf(claim[eq+3:])
