@@ -699,3 +699,19 @@ func TestStepWithTheMistakesValue(t *testing.T) {
 		t.Errorf("the mistake's value alone: %q", x.text())
 	}
 }
+
+// A learner who found the size but not the sign ("-7" for (-84) ÷ (-12))
+// gets no hint about the size, then or after "idk".
+func TestSignSlipHints(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, multIntegers), "sign-slip", tutor.ModeTeachMe)
+	d.say("yes")
+	d.untilAnswering(40, func() bool { bq := d.pending(); return bq != nil && bq.ID == "div-2" })
+	if bq := d.pending(); bq == nil || bq.ID != "div-2" {
+		t.Fatalf("div-2 was never asked; transcript:\n%s", strings.Join(d.transcript(), "\n"))
+	}
+	for _, msg := range []string{"-7", "idk"} {
+		if x := d.say(msg); strings.Contains(x.text(), "goes into 84") {
+			t.Errorf("%q: %q hints at the size the learner has", msg, x.text())
+		}
+	}
+}

@@ -419,12 +419,34 @@ func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping
 	return helping{}
 }
 
+// signSlip reports whether the learner's last answer to bq (this message,
+// or the last wrong answer when this one gives none: "idk" after "-72")
+// is its answer with the other sign.
+func (l *lesson) signSlip(bq tutor.BankQuestion) bool {
+	said := l.turn.Message
+	if len(signedNumbers(said)) == 0 {
+		if q := l.s.LastQuestion; q != nil && q.QuestionID == bq.ID && len(q.PreviousStudentAnswers) > 0 {
+			said = q.PreviousStudentAnswers[len(q.PreviousStudentAnswers)-1]
+		}
+	}
+	got, exp := signedNumbers(said), signedNumbers(bq.Answer)
+	return len(got) > 0 && len(exp) == 1 && exp[0] != 0 && got[len(got)-1] == -exp[0]
+}
+
+// signWords name a sign.
+var signWords = regexp.MustCompile(`(?i)\b(?:signs?|negative|positive|minus|plus)\b`)
+
 // followed reports whether the learner's message has done what hint h
 // says: it holds every value the hint names that the question does not
 // (its fractions and decimals, when it names any). "4/6 + 1/6 = 5/12" for
 // 2/3 + 1/6 has rewritten 2/3 as 4/6: the clue to do so would only repeat
 // it.
 func (l *lesson) followed(h string, bq tutor.BankQuestion) bool {
+	if l.signSlip(bq) && !signWords.MatchString(h) {
+		// "-7" for 7: the size is found, only the sign is not; "Find how
+		// many times 12 goes into 84" would only repeat it.
+		return true
+	}
 	said, own := numbersOf(l.turn.Message), numbersOf(bq.Text)
 	var key []string
 	for _, n := range numbersOf(h) {
