@@ -355,6 +355,7 @@ var sameTerm, sameInScience = stems([][2]string{
 	{"evaporation", stem("evaporate")}, {"condensation", stem("condense")}, {"diffusion", stem("diffuse")},
 	{"respiration", stem("respire")}, {"absorption", stem("absorb")},
 	{"temp", stem("temperature")}, {"up", stem("rise")}, {"increase", stem("rise")}, {"o2", stem("oxygen")},
+	{"less", stem("smaller")}, {"lower", stem("smaller")},
 }), stems([][2]string{
 	{"100", stem("boilingpoint")}, {"hundred", stem("boilingpoint")}, {"degree", ""}, {"celsius", ""},
 	{"weigh", "mass"}, {"weight", "mass"}, {"weighs", "mass"},

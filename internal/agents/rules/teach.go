@@ -1838,9 +1838,52 @@ func (l *lesson) extension() {
 		}
 		l.offerMore()
 		l.note("recap after the lesson")
+	case (isQuestion(l.turn.Message) || objects(l.turn.Message)) && asksAbout(l.turn.Message) && l.doubtAfter():
 	default:
 		l.harderQuestion()
 	}
+}
+
+// doubtAfter answers a doubt after the lesson ("so dividing by a fraction
+// less than 1 always makes the answer bigger right?") from the lesson, as
+// a doubt between steps is, then offers a harder question again; it
+// reports whether the lesson had an answer. A question not asked yet is
+// not given away.
+func (l *lesson) doubtAfter() bool {
+	msg := l.turn.Message
+	calc, calculated := worked(msg)
+	calculated = calculated && !l.spoils(msg, calc)
+	mistake, wrong := restated(l.topic, msg)
+	wrong = wrong && !(calculated && strings.HasPrefix(calc, "Yes"))
+	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
+	asked := func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] }
+	switch {
+	case wrong:
+		sents = slices.DeleteFunc(sents, isMistakeSentence)
+		if len(sents) == 0 {
+			sents = rightIdea(l.topic, withHints, mistake, asked)
+		}
+		ok = len(sents) > 0
+	case ok:
+		sents = withRightIdea(l.topic, withHints, sents, asked)
+	}
+	if !wrong && !calculated && !ok {
+		return false
+	}
+	l.out.Intent = tutor.IntentQuestion
+	if wrong {
+		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
+		calc = noAgain(calc)
+	}
+	if calculated {
+		l.add(calc)
+	}
+	if ok && !(calculated && selfContained(calc)) {
+		l.add(sents...)
+	}
+	l.offerMore()
+	l.note("answered a doubt after the lesson")
+	return true
 }
 
 // asksRecap reports whether a message asks what the lesson covered: "what

@@ -114,3 +114,22 @@ func TestRecapAfterTheSession(t *testing.T) {
 		t.Fatalf("post-completion recap %q, %v", text, err)
 	}
 }
+
+// A doubt after the lesson is answered, not taken for a yes to a harder
+// question; a mistake put forward hears No; a plain yes then gets the
+// question.
+func TestDoubtAfterTheLesson(t *testing.T) {
+	topic := sampleTopic(t, "mathematics/fractions/dividing-fractions")
+	d := newDriver(t, topic, "doubt-after", tutor.ModeTeachMe)
+	completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
+	x := d.say("so dividing by a fraction less than 1 always makes the answer bigger right?")
+	if d.pending() != nil || !strings.Contains(x.text(), "gives an answer bigger than the number divided") {
+		t.Errorf("a doubt after the lesson: %q", x.text())
+	}
+	if x := d.say("division always makes smaller right?"); d.pending() != nil || !says(x.text(), mNotSo) {
+		t.Errorf("a mistake after the lesson: %q", x.text())
+	}
+	if x := d.say("yes"); d.pending() == nil {
+		t.Errorf("yes after the doubts: %q asks no question", x.text())
+	}
+}
