@@ -47,6 +47,27 @@ func worked(msg string) (string, bool) {
 			return text, true
 		}
 	}
+	// A claim checked right may come before a sum worked wrong ("0.5 = 50%
+	// so 50% of 40 = 30?"): the sum's No wins.
+	yes := ""
+	for _, check := range claimChecks {
+		if text, ok := check(msg); ok {
+			if !strings.HasPrefix(text, "Yes") {
+				return text, true
+			}
+			yes = text
+			break
+		}
+	}
+	text, ok := sums(msg)
+	if yes != "" && !(ok && (strings.HasPrefix(text, "No") || strings.HasPrefix(text, "Not quite"))) {
+		return yes, true
+	}
+	return text, ok
+}
+
+// sums works the sums, equations and expressions of a doubt (see worked).
+func sums(msg string) (string, bool) {
 	if notSums.MatchString(msg) || hyphened.MatchString(msg) && !asksResult.MatchString(msg) {
 		return "", false
 	}
@@ -153,8 +174,9 @@ func worked(msg string) (string, bool) {
 		case len(sides) == 1 && !usesVar(r, "") && hasOp(r) && right == "" && wrong == "":
 			if v, ok := evalTokens(r, "", nil); ok {
 				right = showTokens(r, "", nil) + " = " + show(v) + "."
-				// "is (-2) x (-3) x (-4) positive?": the sign checked.
-				if claim, ok := signClaimed(msg); ok {
+				// "is (-2) x (-3) x (-4) positive?": the sign checked, of
+				// the one sum the doubt works.
+				if claim, ok := signClaimed(msg); ok && len(runs) == 1 {
 					sum := showTokens(r, "", nil) + " = " + show(v) + ", which is " + signName(v)
 					if v.Sign() == claim {
 						right = "Yes: " + sum + "."
@@ -366,8 +388,12 @@ var powerWords = regexp.MustCompile(`(?i)[-(]?\d+(?:\.\d+)?\)?\s*(?:to\s+the\s+p
 // unknown (the submatches hold its letter).
 var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value\s+of\s+)?([a-z])\b|what(?:'s|s|\s+is|\s+will\s+be)\s+(?:the\s+value\s+of\s+)?([a-z])\b|value\s+of\s+([a-z])\b)|\b([a-z])\s*=\s*\?`)
 
+// claimChecks are claims about one number or one step, tried in order
+// after wordedChecks.
+var claimChecks = []func(string) (string, bool){percentEquals, reciprocalClaim, flippedDivision}
+
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, percentEquals, reciprocalClaim, flippedDivision, upThenDown, percentChange, percentOf, discounted, converts}
+var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts}
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -745,19 +771,30 @@ func signName(v *big.Rat) string {
 // 25%") or a percentage of something ("10 is 25% of 40") is no such
 // claim.
 func percentEquals(msg string) (string, bool) {
+	if amountWords.MatchString(msg) {
+		return "", false // "out of 40 she got 10, so 10 is 25%?": a part of an amount
+	}
 	var right []string
 	for _, m := range numberIsPercent.FindAllStringSubmatchIndex(msg, -1) {
-		if beforeOperand.MatchString(msg[:m[2]]) || percentOfWhat.MatchString(msg[m[1]:]) {
+		if beforeOperand.MatchString(msg[:m[2]]) || percentOfWhat.MatchString(msg[m[1]:]) || strings.HasSuffix(strings.TrimSpace(msg[:m[2]]), ":") {
 			return "", false
 		}
 		n, pct := msg[m[2]:m[3]], msg[m[4]:m[5]]
+		if !strings.ContainsAny(n, "./") {
+			return "", false // "10 is 25%": a whole number is a part of something
+		}
 		x, ok1 := numberValue(n)
 		p, ok2 := new(big.Rat).SetString(pct)
 		if !ok1 || !ok2 {
 			return "", false
 		}
-		if new(big.Rat).Mul(x, big.NewRat(100, 1)).Cmp(p) != 0 {
+		is := new(big.Rat).Mul(x, big.NewRat(100, 1))
+		_, places, _ := strings.Cut(pct, ".")
+		if is.Cmp(p) != 0 && is.FloatString(len(places)) != pct {
 			return "No: " + n + " = " + percentString(x) + ", not " + pct + "%.", true
+		}
+		if is.Cmp(p) != 0 {
+			pct = "about " + pct // "1/3 = 33.33%": right to the places given
 		}
 		right = append(right, n+" = "+pct+"%")
 	}
@@ -768,8 +805,10 @@ func percentEquals(msg string) (string, bool) {
 }
 
 var (
-	numberIsPercent = regexp.MustCompile(`(?i)(?:^|[^\d./])(\d+(?:\.\d+)?(?:/\d+)?)\s*(?:=|is|equals|means)\s*(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)`)
-	percentOfWhat   = regexp.MustCompile(`(?i)^\s*of\b`)
+	numberIsPercent = regexp.MustCompile(`(?i)(?:^|[^\d./\s]|[^\d]\s)((?:\d+)?\.\d+|\d+/\d+)\s*(?:=|is|equals|means)\s*(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)`)
+	// amountWords put a percentage to an amount, not to a number.
+	amountWords   = regexp.MustCompile(`(?i)\b(?:out\s+of|of|increase[sd]?|decrease[sd]?|profit|loss|discount|marks?|price|from)\b`)
+	percentOfWhat = regexp.MustCompile(`(?i)^\s*of\b`)
 )
 
 // reciprocalClaim checks "reciprocal of 2 1/3 is 3/7?": a mixed number's
@@ -795,16 +834,19 @@ func reciprocalClaim(msg string) (string, bool) {
 	return "No: " + of + ", not " + m[2] + ".", true
 }
 
-var reciprocalOf = regexp.MustCompile(`(?i)\breciprocal\s+of\s+(-?\d+(?:\s+\d+/\d+|/\d+)?)\s+(?:is|=|equals|will\s+be)\s+(-?\d+(?:\s+\d+/\d+|/\d+)?)`)
+var reciprocalOf = regexp.MustCompile(`(?i)\breciprocal\s+of\s+(\d+(?:\s+\d+/\d+|/\d+|\.\d+)?)\s+(?:is|=|equals|will\s+be)\s+(\d+(?:\s+\d+/\d+|/\d+|\.\d+)?)(?:[^\d./]|$)`)
 
 // flippedDivision checks how a doubt turns a division of fractions into a
 // product: "for 3/4 ÷ 1/8 i flip the first one so 4/3 x 1/8 right?"
 // flips the wrong fraction; "3/4 ÷ 1/8 = 3/4 x 8/1?" the right one.
 func flippedDivision(msg string) (string, bool) {
-	d, p := fractionQuotient.FindStringSubmatch(msg), fractionProduct.FindStringSubmatch(msg)
-	if d == nil || p == nil {
-		return "", false
+	ds, ps := fractionQuotient.FindAllStringSubmatchIndex(msg, -1), fractionProduct.FindAllStringSubmatchIndex(msg, -1)
+	if len(ds) != 1 || len(ps) != 1 || ps[0][2] < ds[0][3] {
+		return "", false // one division, then one product
 	}
+	sub := func(m []int, i int) string { return msg[m[2*i]:m[2*i+1]] }
+	d := []string{"", sub(ds[0], 1), sub(ds[0], 2)}
+	p := []string{"", sub(ps[0], 1), sub(ps[0], 2)}
 	var v [4]*big.Rat
 	for i, s := range []string{d[1], d[2], p[1], p[2]} {
 		x, ok := numberValue(s)
@@ -814,6 +856,9 @@ func flippedDivision(msg string) (string, bool) {
 		v[i] = x
 	}
 	a, b, c, e := v[0], v[1], v[2], v[3]
+	if a.Cmp(b) == 0 || a.Cmp(new(big.Rat).Inv(b)) == 0 {
+		return "", false // 1/3 ÷ 1/3, 2/3 ÷ 3/2: either flip reads the same
+	}
 	inv := func(x *big.Rat) *big.Rat { return new(big.Rat).Inv(x) }
 	q := new(big.Rat).Quo(a, b)
 	right := d[1] + " ÷ " + d[2] + " = " + d[1] + " × " + fractionString(inv(b)) + " = " + fractionString(q)
@@ -828,8 +873,10 @@ func flippedDivision(msg string) (string, bool) {
 }
 
 var (
-	fractionQuotient = regexp.MustCompile(`(?i)(\d+/\d+|\d+)\s*(?:÷|divided\s+by)\s*(\d+/\d+|\d+)`)
-	fractionProduct  = regexp.MustCompile(`(?i)(\d+/\d+|\d+)\s*(?:×|x|\*|times)\s*(\d+/\d+|\d+)`)
+	// A fraction on its own: not the fraction part of a mixed number
+	// ("1 1/2"), of a decimal or of a negative number.
+	fractionQuotient = regexp.MustCompile(`(?i)(?:^|[^\d./\s-]|[^\d.\s-]\s)(\d+/\d+)\s*(?:÷|divided\s+by)\s*(\d+/\d+)(?:[^\d./]|$)`)
+	fractionProduct  = regexp.MustCompile(`(?i)(?:^|[^\d./\s-]|[^\d.\s-]\s)(\d+/\d+)\s*(?:×|x|\*|times)\s*(\d+(?:/\d+)?)(?:[^\d./]|$)`)
 )
 
 // upThenDown works two changes in per cent one after the other: "if a price

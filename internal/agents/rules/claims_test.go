@@ -164,6 +164,11 @@ func TestWorked(t *testing.T) {
 		{"is the reciprocal of 5 = 1/5?", "Yes: the reciprocal of 5 is 1/5."},
 		{"for 3/4 ÷ 1/8 i flip the first one so 4/3 x 1/8 right?", "No: keep the first fraction and flip only the one you divide by: 3/4 ÷ 1/8 = 3/4 × 8 = 6, not 4/3 × 1/8 = 1/6."},
 		{"so 3/4 ÷ 1/8 is 3/4 x 8/1?", "Yes: 3/4 ÷ 1/8 = 3/4 × 8 = 6."},
+		{"1/3 = 33%?", "Yes: 1/3 = about 33%."},
+		{"reciprocal of 2 is 0.5?", "Yes: the reciprocal of 2 is 1/2."},
+		{"1 1/2 ÷ 1/4 = 1 1/2 x 4?", "Yes: 1 1/2 ÷ 1/4 = 6."},
+		{"reciprocal of 1/2 is 2 so 3/4 ÷ 1/2 = 3/8?", "Not quite: 3/4 ÷ 1/2 = 3/2, not 3/8."},
+		{"0.5 = 50% so 50% of 40 = 30?", "Not quite: 50% of 40 = 20, not 30."},
 		{"so (-3) x (-4) is less than 0?", "No: (-3) × (-4) = 12, which is greater than 0."},
 		{"so 0.5 x 0.5 is less than 0.5?", "Yes: 0.5 × 0.5 = 0.25, which is less than 0.5."},
 		{"so 0.125 x 0.125 is less than 0.125?", "Yes: 0.125 × 0.125 = 0.015625, which is less than 0.125."},
@@ -241,6 +246,25 @@ func TestUpThenDownAlone(t *testing.T) {
 		x := d.say(msg)
 		if !strings.Contains(x.text(), "110 - 11 = 99, not 100.") || strings.Contains(x.text(), "₹400") {
 			t.Errorf("%s: %q", mode, x.text())
+		}
+	}
+}
+
+// Claims that are no conversion, no one sum's sign and no one division are
+// left to the other checks, or to none.
+func TestClaimChecksStayOut(t *testing.T) {
+	for _, msg := range []string{
+		"out of 40 marks she got 10 so 10 is 25%?",
+		"profit of 20 on 100 is 20%",
+		"3:4 = 75%?",
+		"2 1/2 = 250%?",
+		"-3 x 4 negative and -3 x -4 positive?",
+		"3 x 4 then subtract 20, is it negative?",
+		"reciprocal of -2 1/2 is -2/5?",
+		"what is 3 x 1/3 ÷ 1/3?",
+	} {
+		if got, _ := worked(msg); strings.HasPrefix(got, "No") || strings.HasPrefix(got, "Yes") {
+			t.Errorf("worked(%q) = %q, want no verdict", msg, got)
 		}
 	}
 }

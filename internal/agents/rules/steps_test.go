@@ -664,6 +664,14 @@ func TestStepGivenAgain(t *testing.T) {
 // gets one; a doubt in Hinglish is answered, not called outside the lesson;
 // why a sum comes out as it does is explained after the check.
 func TestBetweenStepsRequests(t *testing.T) {
+	for _, msg := range []string{"don't test me yet", "test me later", "will you test me at the end?",
+		"wait, before you test me, what is a denominator?", "i know this already but can you explain the LCM part again?"} {
+		d := newDriver(t, sampleTopic(t, addingFractions), "no-skip", tutor.ModeTeachMe)
+		d.say("yes")
+		if x := d.say(msg); d.pending() != nil {
+			t.Errorf("%q: %q skips to a question", msg, x.text())
+		}
+	}
 	d := newDriver(t, sampleTopic(t, addingFractions), "skip", tutor.ModeTeachMe)
 	d.say("yes")
 	if x := d.say("i already know this, can we skip to the questions?"); d.pending() == nil || says(x.text(), mNotCovered) {
@@ -695,8 +703,8 @@ func TestStepWithTheMistakesValue(t *testing.T) {
 	if !says(x.text(), mStepRight) || len(x.after.Misconceptions) != len(x.before.Misconceptions) {
 		t.Errorf("a right step: %q, misconceptions %+v", x.text(), x.after.Misconceptions)
 	}
-	if x := d.say("120"); !strings.Contains(x.text(), "as the selling price") {
-		t.Errorf("the mistake's value alone: %q", x.text())
+	if x := d.say("15% of 800 = 120 so the selling price is 120"); !strings.Contains(x.text(), "as the selling price") {
+		t.Errorf("the step, then the mistake's value as the answer: %q", x.text())
 	}
 }
 
@@ -713,5 +721,18 @@ func TestSignSlipHints(t *testing.T) {
 		if x := d.say(msg); strings.Contains(x.text(), "goes into 84") {
 			t.Errorf("%q: %q hints at the size the learner has", msg, x.text())
 		}
+	}
+}
+
+// A sign claim about the question's own sum names its answer: no step.
+func TestSignClaimIsNoStep(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, multIntegers), "sign-claim", tutor.ModeTeachMe)
+	d.say("yes")
+	d.untilAnswering(40, func() bool { bq := d.pending(); return bq != nil && bq.ID == "mul-1" })
+	if bq := d.pending(); bq == nil || bq.ID != "mul-1" {
+		t.Fatalf("mul-1 was never asked; transcript:\n%s", strings.Join(d.transcript(), "\n"))
+	}
+	if x := d.say("(-7) x 6 is negative right?"); x.reply.Output.RightStep != "" {
+		t.Errorf("a step that is the answer: %q (%q)", x.reply.Output.RightStep, x.text())
 	}
 }

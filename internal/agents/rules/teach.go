@@ -692,11 +692,15 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion, ev answer.Result) bool {
 		// solution or a hint reaches its result, and it is not the known
 		// mistake: "550 - 55 = 495" is right arithmetic on the way to the
 		// wrong answer, "40 : 2 = 20 : 1" a ratio of different units.
-		// "15% of 800 = 120" is the known mistake's value, but named as the
-		// step the worked solution takes to it: a step.
+		// A true sum is a step even with the known mistake's value when it
+		// is the step the worked solution takes ("15% of 800 = 120") and
+		// all the message says ("… so the selling price is 120" answers).
 		eq := strings.LastIndex(claim, " = ")
-		if eq < 0 || bq.ShowsMisconception(msg) && !strings.Contains(oneSpaced(strings.ToLower(bq.Solution)), oneSpaced(strings.ToLower(claim[:eq]))) {
+		if eq < 0 || bq.ShowsMisconception(msg) && (namesAnswer.MatchString(msg) || !solutionTakes(bq, claim[:eq])) {
 			return false
+		}
+		if value, _, _ := strings.Cut(claim[eq+3:], ","); answers(strings.TrimSpace(value), bq.Expected()) {
+			return false // "(-7) x 6 is negative right?" names the answer: no step
 		}
 		result := numbersOf(claim[eq+3:])
 		if len(result) == 0 || !slices.Contains(numbersOf(bq.Solution+" "+strings.Join(bq.Hints, " ")), result[0]) {
@@ -715,6 +719,21 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion, ev answer.Result) bool {
 	l.out.RightStep = what
 	l.note(bq.ID + " working right: " + what)
 	return true
+}
+
+// multiplied finds a product written with x, × or "times".
+var multiplied = regexp.MustCompile(`(?i)\d\)?\s*[x×*]\s*\(?-?\d|\btimes\b`)
+
+// namesAnswer goes on from a step to an answer: "… so the selling price is
+// 120", "…, so the answer is 42".
+var namesAnswer = regexp.MustCompile(`(?i)\b(?:so|therefore|hence|answer|final|price|total)\b`)
+
+// solutionTakes reports whether bq's worked solution works the sum left,
+// whole: "15% of 800" in "Discount = 15% of 800 = …", but not "4 - 13"
+// in "-4 - 13".
+func solutionTakes(bq tutor.BankQuestion, left string) bool {
+	re, err := regexp.Compile(`(?i)(?:^|[^\d.\-(/])` + strings.ReplaceAll(regexp.QuoteMeta(oneSpaced(left)), " ", `\s*`) + `(?:[^\d./]|$)`)
+	return err == nil && re.MatchString(oneSpaced(bq.Solution))
 }
 
 // sameSolution finds in a message an equation in one unknown, other than
@@ -1018,7 +1037,7 @@ func (l *lesson) atStep() {
 	case asksThatMeans(msg) && (l.meaning() || l.repeat()):
 		// "what does that mean?": the words of the part just said.
 	case wantsPractice.MatchString(msg) && l.morePractice():
-	case wantsQuestions.MatchString(msg) && !isNo(msg) && l.skipToQuestion():
+	case wantsQuestions.MatchString(msg) && !deferred.MatchString(msg) && l.skipToQuestion():
 		// "i already know this, can we skip to the questions?"
 
 	case bareWhy(msg) && (l.why() || l.repeat()):
@@ -1066,13 +1085,19 @@ func (l *lesson) doubt(msg string) bool {
 	}
 	l.out.Intent = tutor.IntentQuestion
 	query := msg
-	if calculated && !asksWhy(msg) {
+	if calculated {
 		// The lesson's sentences come beside a worked sum for the words
 		// of the doubt ("… because same sign?"), not for its numbers: "so
 		// 5x - 3x is 2?" is no doubt about "Check: 5 × 5 + 3 = 28". Why a
 		// sum comes out as it does ("why is -1 x -2 = 2?") is a doubt
-		// about its signs and operation, which its notation says.
+		// about its signs and operation, which its notation names.
 		query = wordsOnly(msg)
+		if read, ops := notation(msg); asksWhy(msg) && slices.Contains(read, stem("negative")) {
+			query += " negative " + strings.Join(ops, " ")
+			if multiplied.MatchString(msg) {
+				query += " multiply"
+			}
+		}
 	}
 	_, sents, ok := explain(l.topic, withHints, query, 2, nil)
 	if defined && claimedWord.MatchString(msg) {
@@ -1312,8 +1337,13 @@ func asksWhy(msg string) bool {
 	return len(w) > 0 && (w[0] == "why" || w[0] == "kyun" || w[0] == "kyu" || len(w) > 1 && w[0] == "how" && w[1] == "come")
 }
 
-// wantsQuestions asks to go on to the questions now.
-var wantsQuestions = regexp.MustCompile(`(?i)\b(?:skip(?:\s+(?:this|ahead|it))?\s+to\s+(?:the\s+)?(?:questions?|practice|check)|(?:go|jump|move)\s+(?:straight\s+)?to\s+the\s+questions?|(?:test|quiz)\s+me|ask\s+me\s+(?:a\s+)?questions?|i\s+(?:already\s+)?know\s+(?:this|that|it)\s+already|i\s+already\s+know\s+(?:this|that|it))\b`)
+// wantsQuestions asks to go on to the questions now: "can we skip to the
+// questions?", "just test me", "i already know this".
+var wantsQuestions = regexp.MustCompile(`(?i)^\W*(?:(?:ok(?:ay)?|yes|yeah|hmm|i\s+(?:already\s+)?know\s+(?:this|that|it)(?:\s+already)?)\W+)*(?:(?:can|could)\s+(?:we|you)\s+|let'?s\s+|just\s+|please\s+|pls\s+)*(?:skip(?:\s+(?:this|ahead|it))?\s+to\s+(?:the\s+)?(?:questions?|practice|check)|(?:go|jump|move)\s+(?:straight\s+)?to\s+the\s+questions?|(?:test|quiz)\s+me|ask\s+me\s+(?:a\s+|some\s+)?questions?|i\s+(?:already\s+)?know\s+(?:this|that|it)(?:\s+already)?)(?:\s+(?:now|please|pls|instead))?\W*$`)
+
+// deferred puts a request off or against: "don't test me yet", "test me
+// later".
+var deferred = regexp.MustCompile(`(?i)\b(?:don'?t|do\s+not|not|never|later|yet|after|before|tomorrow|end)\b`)
 
 // skipToQuestion asks the question of the next check at once, past the
 // explanation still to come, and reports whether there was one.
