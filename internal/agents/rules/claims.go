@@ -790,7 +790,10 @@ func percentEquals(msg string) (string, bool) {
 		}
 		is := new(big.Rat).Mul(x, big.NewRat(100, 1))
 		_, places, _ := strings.Cut(pct, ".")
-		if is.Cmp(p) != 0 && is.FloatString(len(places)) != pct {
+		// Right to the places given, rounded or cut off: 2/3 = 66.7% or
+		// 66.6%.
+		unit := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(places))), nil))
+		if off := new(big.Rat).Abs(new(big.Rat).Sub(is, p)); off.Cmp(unit) >= 0 {
 			return "No: " + n + " = " + percentString(x) + ", not " + pct + "%.", true
 		}
 		if is.Cmp(p) != 0 {
@@ -834,7 +837,7 @@ func reciprocalClaim(msg string) (string, bool) {
 	return "No: " + of + ", not " + m[2] + ".", true
 }
 
-var reciprocalOf = regexp.MustCompile(`(?i)\breciprocal\s+of\s+(\d+(?:\s+\d+/\d+|/\d+|\.\d+)?)\s+(?:is|=|equals|will\s+be)\s+(\d+(?:\s+\d+/\d+|/\d+|\.\d+)?)(?:[^\d./]|$)`)
+var reciprocalOf = regexp.MustCompile(`(?i)\breciprocal\s+of\s+(\d+(?:\s+\d+/\d+|/\d+|\.\d+)?)\s+(?:is|=|equals|will\s+be)\s+(\d+(?:\s+\d+/\d+|/\d+|\.\d+)?)(?:[^\d/.]|\.(?:\D|$)|$)`)
 
 // flippedDivision checks how a doubt turns a division of fractions into a
 // product: "for 3/4 ÷ 1/8 i flip the first one so 4/3 x 1/8 right?"
@@ -875,8 +878,8 @@ func flippedDivision(msg string) (string, bool) {
 var (
 	// A fraction on its own: not the fraction part of a mixed number
 	// ("1 1/2"), of a decimal or of a negative number.
-	fractionQuotient = regexp.MustCompile(`(?i)(?:^|[^\d./\s-]|[^\d.\s-]\s)(\d+/\d+)\s*(?:÷|divided\s+by)\s*(\d+/\d+)(?:[^\d./]|$)`)
-	fractionProduct  = regexp.MustCompile(`(?i)(?:^|[^\d./\s-]|[^\d.\s-]\s)(\d+/\d+)\s*(?:×|x|\*|times)\s*(\d+(?:/\d+)?)(?:[^\d./]|$)`)
+	fractionQuotient = regexp.MustCompile(`(?i)(?:^|[^\d./\s-]|[^\d.\s-]\s)(\d+/\d+)\s*(?:÷|divided\s+by)\s*(\d+/\d+)(?:[^\d/.]|\.(?:\D|$)|$)`)
+	fractionProduct  = regexp.MustCompile(`(?i)(?:^|[^\d./\s-]|[^\d.\s-]\s)(\d+/\d+)\s*(?:×|x|\*|times)\s*(\d+(?:/\d+)?)(?:[^\d/.]|\.(?:\D|$)|$)`)
 )
 
 // upThenDown works two changes in per cent one after the other: "if a price

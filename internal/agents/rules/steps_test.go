@@ -664,7 +664,14 @@ func TestStepGivenAgain(t *testing.T) {
 // gets one; a doubt in Hinglish is answered, not called outside the lesson;
 // why a sum comes out as it does is explained after the check.
 func TestBetweenStepsRequests(t *testing.T) {
-	for _, msg := range []string{"don't test me yet", "test me later", "will you test me at the end?",
+	for _, msg := range []string{"can i skip to the questions?", "skip to the questions plz", "sir i already know this"} {
+		d := newDriver(t, sampleTopic(t, addingFractions), "skip-ways", tutor.ModeTeachMe)
+		d.say("yes")
+		if x := d.say(msg); d.pending() == nil {
+			t.Errorf("%q: %q asks no question", msg, x.text())
+		}
+	}
+	for _, msg := range []string{"i know this", "yes i know that", "don't test me yet", "test me later", "will you test me at the end?",
 		"wait, before you test me, what is a denominator?", "i know this already but can you explain the LCM part again?"} {
 		d := newDriver(t, sampleTopic(t, addingFractions), "no-skip", tutor.ModeTeachMe)
 		d.say("yes")
@@ -706,6 +713,14 @@ func TestStepWithTheMistakesValue(t *testing.T) {
 	if x := d.say("15% of 800 = 120 so the selling price is 120"); !strings.Contains(x.text(), "as the selling price") {
 		t.Errorf("the step, then the mistake's value as the answer: %q", x.text())
 	}
+	for _, msg := range []string{"15% of 800 = 120 so the discount is 120", "15% of 800 = 120 so now i take it away from 800?"} {
+		e := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/percentages"), "discount-step-2", tutor.ModeTeachMe)
+		e.say("yes")
+		e.untilAnswering(40, func() bool { bq := e.pending(); return bq != nil && bq.ID == "problem-1" })
+		if x := e.say(msg); len(x.after.Misconceptions) != len(x.before.Misconceptions) {
+			t.Errorf("%q: %q recorded the mistake", msg, x.text())
+		}
+	}
 }
 
 // A learner who found the size but not the sign ("-7" for (-84) ÷ (-12))
@@ -721,6 +736,17 @@ func TestSignSlipHints(t *testing.T) {
 		if x := d.say(msg); strings.Contains(x.text(), "goes into 84") {
 			t.Errorf("%q: %q hints at the size the learner has", msg, x.text())
 		}
+	}
+	// A hint that works with signs is still given after a sign slip.
+	m := newDriver(t, sampleTopic(t, addingIntegers), "sign-slip-kept", tutor.ModeTeachMe)
+	m.say("yes")
+	m.untilAnswering(40, func() bool { bq := m.pending(); return bq != nil && bq.ID == "sub-2" })
+	if bq := m.pending(); bq == nil || bq.ID != "sub-2" {
+		t.Fatalf("sub-2 was never asked; transcript:\n%s", strings.Join(m.transcript(), "\n"))
+	}
+	m.say("17")
+	if x := m.say("idk"); !strings.Contains(x.text(), "-4 + (-13)") {
+		t.Errorf("after a sign slip, idk: %q, want the hint that rewrites the subtraction", x.text())
 	}
 }
 

@@ -424,6 +424,9 @@ func (l *lesson) freshHelp(bq tutor.BankQuestion, level int, steps bool) helping
 // is its answer with the other sign.
 func (l *lesson) signSlip(bq tutor.BankQuestion) bool {
 	said := l.turn.Message
+	if !answerLike.MatchString(said) && strings.TrimSpace(said) != "" && len(signedNumbers(said)) > 0 {
+		return false // "what do i do with the 3m?": no answer
+	}
 	if len(signedNumbers(said)) == 0 {
 		if q := l.s.LastQuestion; q != nil && q.QuestionID == bq.ID && len(q.PreviousStudentAnswers) > 0 {
 			said = q.PreviousStudentAnswers[len(q.PreviousStudentAnswers)-1]
@@ -433,8 +436,21 @@ func (l *lesson) signSlip(bq tutor.BankQuestion) bool {
 	return len(got) > 0 && len(exp) == 1 && exp[0] != 0 && got[len(got)-1] == -exp[0]
 }
 
+// sizesOnly reports whether hint h works with sizes alone: it names no
+// sign and no negative number, and every number it names is the size of a
+// negative number of the question ("Find how many times 12 goes into 84"
+// for (-84) ÷ (-12)).
+func sizesOnly(h string, bq tutor.BankQuestion) bool {
+	if signWords.MatchString(h) || slices.ContainsFunc(signedNumbers(h), func(v float64) bool { return v < 0 }) {
+		return false
+	}
+	ns := signedNumbers(h)
+	sizes := signedNumbers(bq.Text)
+	return len(ns) > 0 && !slices.ContainsFunc(ns, func(v float64) bool { return !slices.Contains(sizes, -v) })
+}
+
 // signWords name a sign.
-var signWords = regexp.MustCompile(`(?i)\b(?:signs?|negative|positive|minus|plus)\b`)
+var signWords = regexp.MustCompile(`(?i)\b(?:signs?|negatives?|positives?|minus|plus)\b`)
 
 // followed reports whether the learner's message has done what hint h
 // says: it holds every value the hint names that the question does not
@@ -442,7 +458,7 @@ var signWords = regexp.MustCompile(`(?i)\b(?:signs?|negative|positive|minus|plus
 // 2/3 + 1/6 has rewritten 2/3 as 4/6: the clue to do so would only repeat
 // it.
 func (l *lesson) followed(h string, bq tutor.BankQuestion) bool {
-	if l.signSlip(bq) && !signWords.MatchString(h) {
+	if l.signSlip(bq) && sizesOnly(h, bq) {
 		// "-7" for 7: the size is found, only the sign is not; "Find how
 		// many times 12 goes into 84" would only repeat it.
 		return true
@@ -696,7 +712,7 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion, ev answer.Result) bool {
 		// is the step the worked solution takes ("15% of 800 = 120") and
 		// all the message says ("… so the selling price is 120" answers).
 		eq := strings.LastIndex(claim, " = ")
-		if eq < 0 || bq.ShowsMisconception(msg) && (namesAnswer.MatchString(msg) || !solutionTakes(bq, claim[:eq])) {
+		if eq < 0 || bq.ShowsMisconception(msg) && (givesAsAnswer(msg, claim[eq+3:]) || !solutionTakes(bq, claim[:eq])) {
 			return false
 		}
 		if value, _, _ := strings.Cut(claim[eq+3:], ","); answers(strings.TrimSpace(value), bq.Expected()) {
@@ -724,9 +740,18 @@ func (l *lesson) rightWorking(bq tutor.BankQuestion, ev answer.Result) bool {
 // multiplied finds a product written with x, × or "times".
 var multiplied = regexp.MustCompile(`(?i)\d\)?\s*[x×*]\s*\(?-?\d|\btimes\b`)
 
-// namesAnswer goes on from a step to an answer: "… so the selling price is
-// 120", "…, so the answer is 42".
-var namesAnswer = regexp.MustCompile(`(?i)\b(?:so|therefore|hence|answer|final|price|total)\b`)
+// givesAsAnswer reports whether a message goes on from a step to give its
+// value as the answer: "… so the selling price is 120", "…, so the answer
+// is 42"; not "… so the discount is 120" or "so now I take it away".
+func givesAsAnswer(msg, value string) bool {
+	v, _, _ := strings.Cut(value, ",")
+	v = strings.TrimSuffix(strings.TrimSpace(v), ".")
+	if v == "" {
+		return false
+	}
+	re, err := regexp.Compile(`(?i)\b(?:answer|selling\s+price|cost|it|that)\s*(?:is|=|will\s+be|comes\s+to)\s*(?:₹|rs\.?\s*)?` + regexp.QuoteMeta(v) + `(?:[^\d./]|$)`)
+	return err == nil && re.MatchString(msg)
+}
 
 // solutionTakes reports whether bq's worked solution works the sum left,
 // whole: "15% of 800" in "Discount = 15% of 800 = …", but not "4 - 13"
@@ -1037,7 +1062,7 @@ func (l *lesson) atStep() {
 	case asksThatMeans(msg) && (l.meaning() || l.repeat()):
 		// "what does that mean?": the words of the part just said.
 	case wantsPractice.MatchString(msg) && l.morePractice():
-	case wantsQuestions.MatchString(msg) && !deferred.MatchString(msg) && l.skipToQuestion():
+	case wantsQuestions.MatchString(msg) && l.skipToQuestion():
 		// "i already know this, can we skip to the questions?"
 
 	case bareWhy(msg) && (l.why() || l.repeat()):
@@ -1339,11 +1364,9 @@ func asksWhy(msg string) bool {
 
 // wantsQuestions asks to go on to the questions now: "can we skip to the
 // questions?", "just test me", "i already know this".
-var wantsQuestions = regexp.MustCompile(`(?i)^\W*(?:(?:ok(?:ay)?|yes|yeah|hmm|i\s+(?:already\s+)?know\s+(?:this|that|it)(?:\s+already)?)\W+)*(?:(?:can|could)\s+(?:we|you)\s+|let'?s\s+|just\s+|please\s+|pls\s+)*(?:skip(?:\s+(?:this|ahead|it))?\s+to\s+(?:the\s+)?(?:questions?|practice|check)|(?:go|jump|move)\s+(?:straight\s+)?to\s+the\s+questions?|(?:test|quiz)\s+me|ask\s+me\s+(?:a\s+|some\s+)?questions?|i\s+(?:already\s+)?know\s+(?:this|that|it)(?:\s+already)?)(?:\s+(?:now|please|pls|instead))?\W*$`)
-
-// deferred puts a request off or against: "don't test me yet", "test me
-// later".
-var deferred = regexp.MustCompile(`(?i)\b(?:don'?t|do\s+not|not|never|later|yet|after|before|tomorrow|end)\b`)
+// It is the whole message, so "don't test me yet" and "test me later" are
+// none.
+var wantsQuestions = regexp.MustCompile(`(?i)^\W*(?:(?:ok(?:ay)?|yes|yeah|hmm|sir|ma'?am|miss|i\s+(?:already\s+know\s+(?:this|that|it)|know\s+(?:this|that|it)\s+already))\W+)*(?:(?:can|could|may)\s+(?:we|you|i)\s+|let'?s\s+|just\s+|please\s+|pls\s+|plz\s+)*(?:skip(?:\s+(?:this|ahead|it))?\s+to\s+(?:the\s+)?(?:questions?|practice|check)|(?:go|jump|move)\s+(?:straight\s+)?to\s+the\s+questions?|(?:test|quiz)\s+me|ask\s+me\s+(?:a\s+|some\s+)?questions?|i\s+already\s+know\s+(?:this|that|it)|i\s+know\s+(?:this|that|it)\s+already)(?:\s+(?:now|please|pls|plz|instead))?\W*$`)
 
 // skipToQuestion asks the question of the next check at once, past the
 // explanation still to come, and reports whether there was one.
@@ -1868,11 +1891,15 @@ func (l *lesson) extension() {
 		}
 		l.offerMore()
 		l.note("recap after the lesson")
-	case (isQuestion(l.turn.Message) || objects(l.turn.Message)) && asksAbout(l.turn.Message) && l.doubtAfter():
+	case (isQuestion(l.turn.Message) || objects(l.turn.Message)) && asksAbout(l.turn.Message) && !wantsMore.MatchString(l.turn.Message) && l.doubtAfter():
 	default:
 		l.harderQuestion()
 	}
 }
+
+// wantsMore says yes to another question, or asks for one: "sure, with
+// negative numbers?", "can you give me a percentage word problem?".
+var wantsMore = regexp.MustCompile(`(?i)^\W*(?:yes|yeah|yep|yup|sure|ok|okay|haan|ha|ji|please|pls)\b|\b(?:another|harder|one\s+more|more)\b.*\b(?:question|one|problem|sum)s?\b|\bgive\s+me\b|\b(?:question|problem)\b`)
 
 // doubtAfter answers a doubt after the lesson ("so dividing by a fraction
 // less than 1 always makes the answer bigger right?") from the lesson, as

@@ -132,4 +132,12 @@ func TestDoubtAfterTheLesson(t *testing.T) {
 	if x := d.say("yes"); d.pending() == nil {
 		t.Errorf("yes after the doubts: %q asks no question", x.text())
 	}
+	// Asking for another question is no doubt.
+	for _, msg := range []string{"sure! can we do another dividing fractions question?", "yes please, can it be a word problem with fractions?"} {
+		e := newDriver(t, topic, "more-after", tutor.ModeTeachMe)
+		completeLesson(t, e, func(tutor.BankQuestion) bool { return false })
+		if x := e.say(msg); e.pending() == nil {
+			t.Errorf("%q after the lesson: %q asks no question", msg, x.text())
+		}
+	}
 }
