@@ -98,24 +98,13 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		if calculated && selfContained(calc) {
 			ok = false
 		}
-		mistake, wrong := restated(t.Topic, msg)
-		if !wrong {
-			mistake, wrong = restatedAs(t.Topic, msg, sents)
-		}
-		// A sum checked right is right, whatever mistake its words recall:
-		// "is -2 greater than -7?" is no "-7 is greater than -2".
-		wrong = wrong && !(calculated && strings.HasPrefix(calc, "Yes"))
+		mistake, wrong := putForward(t.Topic, msg, calc, sents)
+		sents = setRight(t.Topic, withSolutions, mistake, wrong, sents, func(tutor.BankQuestion) bool { return true })
 		if wrong {
 			// "so plants eat soil for food?": no, first.
 			parts = append(parts, v.say(mNotSo, "{mistake}", lowerFirst(mistake)))
 			calc = noAgain(calc)
-			sents = slices.DeleteFunc(sents, isMistakeSentence)
-			if len(sents) == 0 {
-				sents = rightIdea(t.Topic, withSolutions, mistake, func(tutor.BankQuestion) bool { return true })
-			}
 			ok = len(sents) > 0
-		} else if ok {
-			sents = withRightIdea(t.Topic, withSolutions, sents, func(tutor.BankQuestion) bool { return true })
 		}
 		word, def, defined := glossed(msg)
 		if defined && claimedWord.MatchString(msg) {

@@ -67,13 +67,16 @@
 // right intermediate step of the worked solution or hints ("100" for one
 // part of ₹900 shared 4 : 5, when a share is asked; not a number the
 // question gives, nor a known wrong answer, nor the answer without its
-// sign) is named in the solution's words, once for each question, and the learner asked to
+// sign; a known wrong answer's value counts when the message names it as
+// the very sum the solution works, "15% of 800 is 120", and not as the
+// answer) is named in the solution's words, once for each question, and the learner asked to
 // go on, unjudged (answer_correct unset, RightStep set, so that the
 // domain's guardrails count no wrong attempt). A learner who speaks badly of themselves or the subject ("I'm so
 // stupid", "I hate maths") hears a kind word first. "I don't know" (and "I
 // don't understand") gets encouragement and
 // the next hint (one more per repeat, up to the last, counted in
-// hints_used), never the worked solution or the answer, and never the hint
+// hints_used; after an answer with the wrong sign, none about the sizes
+// the learner already has), never the worked solution or the answer, and never the hint
 // the previous reply gave word for word: after the last hint, it is a step
 // back to a simpler question on the same concept, or, with none, the
 // question is left; the fourth "I don't know" leaves the question, without
@@ -91,7 +94,9 @@
 // part's sentence that gives a reason, or the part again; a bare "no" or
 // "not yet" to going on, or to a part heard again, asks what to go over, and a "no" that asks for nothing then goes on; "can I have another
 // one?" asks another bank question on the concept just practised, after
-// which the lesson goes on with the step it had reached. A sum checked or asked between steps is worked as in a doubts
+// which the lesson goes on with the step it had reached; "i already know
+// this, can we skip to the questions?", said on its own, asks the next
+// check's question at once. A sum checked or asked between steps is worked as in a doubts
 // session, unless it answers a bank question the learner has not met yet,
 // and a doubt in reply to the welcome is answered before the lesson
 // begins. A part of the lesson is not said again right after a doubt's
@@ -109,10 +114,11 @@
 // pending question's answer, or the answer of the question being asked, is
 // dropped before the reply leaves (answer.DetectLeaks). Answers the
 // evaluator cannot check are judged by keyword overlap (see
-// ExamEvaluator.Judge). After the lesson, in the turns the session allows,
-// the engine offers the bank's hardest questions not yet asked, called
-// harder only when they are; "what did we learn?" hears what the lesson
-// covered and the mistake to watch out for.
+// ExamEvaluator.Judge). After the lesson, while the session tutors turns
+// for an answer and a second try, the engine offers the bank's hardest
+// questions not yet asked, called harder only when they are; "what did we
+// learn?" hears what the lesson covered and the mistake to watch out for,
+// and a doubt is answered as between steps.
 //
 // # clarify_doubts
 //
@@ -143,12 +149,20 @@
 // "so 50% means 50?", "share 20 in the ratio 2:3", "if 5 pens cost 40
 // rupees, how much are 8?", "so 5x - 3x is 2?", "what is x if 4x = 20",
 // "from 60 to 50 is a 20% decrease?", "2 m is 200 cm right?", "ratio of 1
-// hour to 30 minutes", "20% discount on 500" and "is -12 / 0 = 0?" are
-// worked too (see claims.go). A question that puts forward one of the
-// guideline's common misconceptions, in the learner's words ("so plants
-// eat soil for food?", "my didi said plants get food from soil"), hears
-// "No" and the misconception named first, then what sets it right, in a
-// lesson too; one that says what a glossary word means hears its meaning,
+// hour to 30 minutes", "20% discount on 500", "is -12 / 0 = 0?", "up 10%
+// then down 10%, same price?", "is (-2) x (-3) x (-4) positive?", "so 3/4 x
+// 2/5 is less than 3/4?", "0.5 = 5%?", "reciprocal of 2 1/3 is 3/7?" and
+// "for 3/4 ÷ 1/8 I flip the first one" are worked too (see claims.go). A
+// question, tagged claim ("…, isn't it", "… na") or objection ("…
+// though") that puts forward one of the guideline's common
+// misconceptions, in the learner's words ("so plants eat soil for food?",
+// "a negative times a negative is negative isnt it", "gases dont weigh
+// anything right?"), hears "No" and the misconception named first, then
+// what sets it right, in a lesson too; the reason a misconception gives
+// need not be said, but a claim with a condition of its own ("by more
+// than one"), one taken back in the same message, and one a checked sum
+// shows right are no misconception (see restate.go). An answer that would
+// be a misconception alone gets the right idea first; one that says what a glossary word means hears its meaning,
 // with "Not quite" for another state of matter. In a lesson, right working
 // inside a reply to a question (an equation with the question's solution,
 // a true sum the worked solution reaches) is a right step, not a miss. "What does

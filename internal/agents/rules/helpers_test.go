@@ -142,6 +142,13 @@ func (d *driver) untilAnswering(n int, cond func() bool) {
 	d.walk(n, cond, true)
 }
 
+// untilAsked answers each question rightly until the bank question id is
+// the one waiting, and fails the test if it never is.
+func (d *driver) untilAsked(id string) {
+	d.t.Helper()
+	d.walk(40, func() bool { bq := d.pending(); return bq != nil && bq.ID == id }, true)
+}
+
 // until says "ok" until cond holds, at most n times, and fails the test
 // if it never does.
 func (d *driver) until(n int, cond func() bool) {

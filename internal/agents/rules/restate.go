@@ -41,6 +41,36 @@ func restatedAs(t *tutor.Topic, msg string, sents []string) (string, bool) {
 	return "", false
 }
 
+// putForward returns the common mistake a doubt puts forward, by its own
+// words (restated) or as the answer to it quotes it (restatedAs, with the
+// answer's sentences); none when checked, the check of the doubt's sum,
+// says Yes: "is -2 greater than -7?" is no "-7 is greater than -2".
+func putForward(t *tutor.Topic, msg, checked string, sents []string) (string, bool) {
+	if strings.HasPrefix(checked, "Yes") {
+		return "", false
+	}
+	if m, ok := restated(t, msg); ok {
+		return m, true
+	}
+	return restatedAs(t, msg, sents)
+}
+
+// setRight returns the sentences that answer a doubt. For a doubt that put
+// a mistake forward: without the mistakes quoted and, when nothing is
+// left, what sets it right (see rightIdea, which may quote the bank
+// questions may allows). Else with the right idea before a mistake quoted
+// alone (see withRightIdea).
+func setRight(t *tutor.Topic, src source, mistake string, wrong bool, sents []string, may func(tutor.BankQuestion) bool) []string {
+	if !wrong {
+		return withRightIdea(t, src, sents, may)
+	}
+	sents = slices.DeleteFunc(sents, isMistakeSentence)
+	if len(sents) == 0 {
+		sents = rightIdea(t, src, mistake, may)
+	}
+	return sents
+}
+
 // quotedMistake returns the guideline's common misconception that a
 // sentence of an answer quotes ("A common mistake: …"; see passages).
 func quotedMistake(t *tutor.Topic, sentence string) (string, bool) {

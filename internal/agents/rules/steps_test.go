@@ -702,10 +702,7 @@ func TestBetweenStepsRequests(t *testing.T) {
 func TestStepWithTheMistakesValue(t *testing.T) {
 	d := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/percentages"), "discount-step", tutor.ModeTeachMe)
 	d.say("yes")
-	d.untilAnswering(40, func() bool { bq := d.pending(); return bq != nil && bq.ID == "problem-1" })
-	if bq := d.pending(); bq == nil || bq.ID != "problem-1" {
-		t.Fatalf("the discount question was never asked; transcript:\n%s", strings.Join(d.transcript(), "\n"))
-	}
+	d.untilAsked("problem-1")
 	x := d.say("15% of 800 is 120 right?")
 	if !says(x.text(), mStepRight) || len(x.after.Misconceptions) != len(x.before.Misconceptions) {
 		t.Errorf("a right step: %q, misconceptions %+v", x.text(), x.after.Misconceptions)
@@ -716,7 +713,7 @@ func TestStepWithTheMistakesValue(t *testing.T) {
 	for _, msg := range []string{"15% of 800 = 120 so the discount is 120", "15% of 800 = 120 so now i take it away from 800?"} {
 		e := newDriver(t, sampleTopic(t, "mathematics/ratios-and-percentages/percentages"), "discount-step-2", tutor.ModeTeachMe)
 		e.say("yes")
-		e.untilAnswering(40, func() bool { bq := e.pending(); return bq != nil && bq.ID == "problem-1" })
+		e.untilAsked("problem-1")
 		if x := e.say(msg); len(x.after.Misconceptions) != len(x.before.Misconceptions) {
 			t.Errorf("%q: %q recorded the mistake", msg, x.text())
 		}
@@ -728,10 +725,7 @@ func TestStepWithTheMistakesValue(t *testing.T) {
 func TestSignSlipHints(t *testing.T) {
 	d := newDriver(t, sampleTopic(t, multIntegers), "sign-slip", tutor.ModeTeachMe)
 	d.say("yes")
-	d.untilAnswering(40, func() bool { bq := d.pending(); return bq != nil && bq.ID == "div-2" })
-	if bq := d.pending(); bq == nil || bq.ID != "div-2" {
-		t.Fatalf("div-2 was never asked; transcript:\n%s", strings.Join(d.transcript(), "\n"))
-	}
+	d.untilAsked("div-2")
 	for _, msg := range []string{"-7", "idk"} {
 		if x := d.say(msg); strings.Contains(x.text(), "goes into 84") {
 			t.Errorf("%q: %q hints at the size the learner has", msg, x.text())
@@ -740,10 +734,7 @@ func TestSignSlipHints(t *testing.T) {
 	// A hint that works with signs is still given after a sign slip.
 	m := newDriver(t, sampleTopic(t, addingIntegers), "sign-slip-kept", tutor.ModeTeachMe)
 	m.say("yes")
-	m.untilAnswering(40, func() bool { bq := m.pending(); return bq != nil && bq.ID == "sub-2" })
-	if bq := m.pending(); bq == nil || bq.ID != "sub-2" {
-		t.Fatalf("sub-2 was never asked; transcript:\n%s", strings.Join(m.transcript(), "\n"))
-	}
+	m.untilAsked("sub-2")
 	m.say("17")
 	if x := m.say("idk"); !strings.Contains(x.text(), "-4 + (-13)") {
 		t.Errorf("after a sign slip, idk: %q, want the hint that rewrites the subtraction", x.text())
@@ -754,10 +745,7 @@ func TestSignSlipHints(t *testing.T) {
 func TestSignClaimIsNoStep(t *testing.T) {
 	d := newDriver(t, sampleTopic(t, multIntegers), "sign-claim", tutor.ModeTeachMe)
 	d.say("yes")
-	d.untilAnswering(40, func() bool { bq := d.pending(); return bq != nil && bq.ID == "mul-1" })
-	if bq := d.pending(); bq == nil || bq.ID != "mul-1" {
-		t.Fatalf("mul-1 was never asked; transcript:\n%s", strings.Join(d.transcript(), "\n"))
-	}
+	d.untilAsked("mul-1")
 	if x := d.say("(-7) x 6 is negative right?"); x.reply.Output.RightStep != "" {
 		t.Errorf("a step that is the answer: %q (%q)", x.reply.Output.RightStep, x.text())
 	}

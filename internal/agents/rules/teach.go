@@ -1130,12 +1130,13 @@ func (l *lesson) doubt(msg string) bool {
 		ok = ok && len(sents) > 0
 	}
 	answered := false
-	mistake, wrong := restated(l.topic, msg)
-	if !wrong {
-		mistake, wrong = restatedAs(l.topic, msg, sents)
+	checked := ""
+	if calculated {
+		checked = calc
 	}
-	checkedRight := calculated && strings.HasPrefix(calc, "Yes") // no mistake, whatever its words recall (see clarify)
-	wrong = wrong && !checkedRight
+	mistake, wrong := putForward(l.topic, msg, checked, sents)
+	checkedRight := strings.HasPrefix(checked, "Yes")
+	asked := func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] } // a question still to come is not given away
 	fromExample := false
 	if first, _, _ := strings.Cut(msg, ","); !wrong && !checkedRight && ok && !isQuestion(first) && !namesMistakes.MatchString(msg) &&
 		!slices.ContainsFunc(sents, func(s string) bool { return !isMistakeSentence(s) }) {
@@ -1151,11 +1152,7 @@ func (l *lesson) doubt(msg string) bool {
 		// "so plants eat soil for food?": no, first.
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
 		l.note("a common mistake put forward")
-		sents = slices.DeleteFunc(sents, isMistakeSentence)
-		if len(sents) == 0 {
-			// A question still to come is not given away.
-			sents = rightIdea(l.topic, withHints, mistake, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
-		}
+		sents = setRight(l.topic, withHints, mistake, true, sents, asked)
 		if piece, _, shown := l.lastPiece(); len(sents) == 0 && shown && fromExample {
 			// Else what was just explained, when the doubt is about it
 			// ("how is 6 bigger than 3"): its sentences that share a
@@ -1169,7 +1166,7 @@ func (l *lesson) doubt(msg string) bool {
 		ok = len(sents) > 0
 		answered = true
 	} else if ok {
-		sents = withRightIdea(l.topic, withHints, sents, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
+		sents = setRight(l.topic, withHints, "", false, sents, asked)
 	}
 	if calculated && selfContained(calc) {
 		ok = false
@@ -1910,20 +1907,14 @@ func (l *lesson) doubtAfter() bool {
 	msg := l.turn.Message
 	calc, calculated := worked(msg)
 	calculated = calculated && !l.spoils(msg, calc)
-	mistake, wrong := restated(l.topic, msg)
-	wrong = wrong && !(calculated && strings.HasPrefix(calc, "Yes"))
-	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
-	asked := func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] }
-	switch {
-	case wrong:
-		sents = slices.DeleteFunc(sents, isMistakeSentence)
-		if len(sents) == 0 {
-			sents = rightIdea(l.topic, withHints, mistake, asked)
-		}
-		ok = len(sents) > 0
-	case ok:
-		sents = withRightIdea(l.topic, withHints, sents, asked)
+	checked := ""
+	if calculated {
+		checked = calc
 	}
+	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
+	mistake, wrong := putForward(l.topic, msg, checked, sents)
+	sents = setRight(l.topic, withHints, mistake, wrong, sents, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
+	ok = (ok || wrong) && len(sents) > 0
 	if !wrong && !calculated && !ok {
 		return false
 	}

@@ -1858,16 +1858,7 @@ func TestHarderQuestionAfterTheLesson(t *testing.T) {
 	// tutored turns beyond this one's.
 	finished := func(left int) *driver {
 		d := newDriver(t, topic, "harder-after", tutor.ModeTeachMe)
-		for range 80 {
-			if d.state.IsComplete(topic) {
-				break
-			}
-			if bq := d.pending(); bq != nil {
-				d.say(rightAnswer(*bq))
-			} else {
-				d.say("yes")
-			}
-		}
+		completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
 		for range 20 {
 			if tutor.MaxExtensionTurns-d.state.ExtensionTurns(topic) <= left {
 				break
