@@ -105,6 +105,8 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			parts = append(parts, v.say(mNotSo, "{mistake}", lowerFirst(mistake)))
 			calc = noAgain(calc)
 			ok = len(sents) > 0
+		} else if verdict, answer, checked := temperatureVerdict(v, t.Topic, msg, sents); checked && !calculated {
+			parts, sents = append(parts, verdict), answer
 		}
 		word, def, defined := glossed(msg)
 		if defined && claimedWord.MatchString(msg) {

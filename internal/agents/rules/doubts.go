@@ -959,9 +959,10 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 		}
 		idx = append(idx, r.i)
 	}
-	// A lead-in ("Evaporation is different.") says nothing without the
-	// sentence that says what it leads to ("It happens at any temperature,
-	// but only at the surface, ..."): that one follows it, once.
+	// A lead-in ("Evaporation is different from boiling.") says little
+	// without the sentence that says what it leads to ("It happens at any
+	// temperature, but only at the surface, ..."): that one follows it,
+	// once.
 	for k, i := range idx {
 		next := i + 1
 		if len(words(p.sents[i])) <= 5 && next < len(p.sents) && !slices.Contains(idx, next) &&

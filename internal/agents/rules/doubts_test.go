@@ -187,7 +187,7 @@ func TestLeadInGoesOn(t *testing.T) {
 	tp := sampleTopic(t, "science/states-of-matter/changes-of-state")
 	for _, q := range []string{"what is the difference between evaporation and boiling?", "what is evaporation?"} {
 		_, sents, ok := explain(tp, withHints, q, 2, nil)
-		i := slices.Index(sents, "Evaporation is different.")
+		i := slices.Index(sents, "Evaporation is different from boiling.")
 		if !ok || i < 0 || i+1 == len(sents) || !strings.HasPrefix(sents[i+1], "It happens at any temperature") {
 			t.Errorf("%q: answer %q; want the lead-in with what it leads to", q, sents)
 		}

@@ -99,6 +99,8 @@ const (
 	mJustSaid       // before a doubt's answer that the last reply already said
 	mBeginNow       // after a doubt answered before the lesson began
 	mNotSo          // a question that puts forward a common misconception: {mistake}
+	mValueRight     // a temperature a doubt puts forward, right: {value}
+	mValueWrong     // a temperature a doubt puts forward, wrong: {value}, the claimed one
 	mNoMorePractice // more practice asked, none left on the concept: {concept}
 	mOtherWay       // a piece still not followed after hearing it again: before the words it uses
 	mTricky         // after the words of a piece: asks what is still unclear
@@ -509,6 +511,14 @@ var phrasebook = map[move][]string{
 	mNotSo: {
 		"No{name}: {mistake} is a common mistake.",
 		"No, that's a common mistake: {mistake}.",
+	},
+	mValueRight: {
+		"Yes, {value}.",
+		"That's right{name}: {value}.",
+	},
+	mValueWrong: {
+		"No, not {value}.",
+		"Not quite{name}: not {value}.",
 	},
 	mBeginNow: {
 		"Shall we start the lesson now{name}?",

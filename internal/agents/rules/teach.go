@@ -1130,7 +1130,7 @@ func (l *lesson) doubt(msg string) bool {
 		ok = ok && len(sents) > 0
 	}
 	answered := false
-	checked := ""
+	checked, verdict := "", ""
 	if calculated {
 		checked = calc
 	}
@@ -1167,6 +1167,9 @@ func (l *lesson) doubt(msg string) bool {
 		answered = true
 	} else if ok {
 		sents = setRight(l.topic, withHints, "", false, sents, asked)
+		if v, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked && !calculated {
+			verdict, sents = v, answer
+		}
 	}
 	if calculated && selfContained(calc) {
 		ok = false
@@ -1192,7 +1195,11 @@ func (l *lesson) doubt(msg string) bool {
 		ok = ok && !justSaid
 	}
 	if ok {
-		if justSaid {
+		switch {
+		case verdict != "":
+			l.add(verdict) // "water boils at 90 degrees?": No, first
+			l.note("checked the temperature put forward")
+		case justSaid:
 			l.say(mJustSaid)
 		}
 		l.add(sents...)
@@ -1922,6 +1929,9 @@ func (l *lesson) doubtAfter() bool {
 	if wrong {
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
 		calc = noAgain(calc)
+	} else if verdict, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked && ok && !calculated {
+		l.add(verdict)
+		sents = answer
 	}
 	if calculated {
 		l.add(calc)
