@@ -179,11 +179,24 @@ func TestByPlace(t *testing.T) {
 		{lettered, "Which state keeps its shape?", "option 2", answer.Incorrect, "liquid"},
 		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "the first one", answer.Correct, "bigger than 4"},
 		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "the last one", answer.Incorrect, "equal to 4"},
+		// Letters the learner never saw are places in the text's order,
+		// not the bank's stored letters.
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "C", answer.Incorrect, "equal to 4"},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "a", answer.Correct, "bigger than 4"},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "(b)", answer.Incorrect, "smaller than 4"},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "option C", answer.Incorrect, "equal to 4"},
 	} {
 		got := judge(c.exp, c.question, c.msg)
 		if got.Verdict != c.want || got.Extracted != c.extracted {
 			t.Errorf("%q for %q: %s %q, want %s %q", c.msg, c.question, got.Verdict, got.Extracted, c.want, c.extracted)
 		}
+	}
+	// Letters shown are the stored ones.
+	if got := judge(lettered, "Which state keeps its shape? Is it A) gas, B) liquid or C) solid?", "C"); got.Verdict != answer.Correct {
+		t.Errorf("C of lettered options: %s %q, want correct", got.Verdict, got.Extracted)
+	}
+	if got := judge(lettered, "Which state keeps its shape? Is it A) gas, B) liquid or C) solid?", "a"); got.Verdict != answer.Incorrect {
+		t.Errorf("a of lettered options: %s %q, want incorrect", got.Verdict, got.Extracted)
 	}
 	first := answer.Expected{Answer: "B", Kind: answer.KindChoice, Options: []string{"last", "first"}}
 	if got := judge(first, "Which comes first?", "first"); got.Verdict != answer.Correct {

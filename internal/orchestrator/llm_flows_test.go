@@ -647,7 +647,8 @@ func TestExamFlowWithModelBackedAgents(t *testing.T) {
 	}
 	want := tutor.ExamScore{Score: 1, Total: 7, Percentage: 14.3, WeightedScore: 1.5, Feedback: &tutor.ExamFeedback{
 		Score: 1, Total: 7, Percentage: 14.3, Strengths: []string{"Doubling"}, WeakAreas: []string{"Halving"}, Patterns: []string{},
-		NextSteps:     []string{"Review these concepts in Teach Me: Halving", "Clarify your understanding of: Halving"},
+		NextSteps: []string{"Review these concepts in Teach Me: Halving", "Clarify your understanding of: Halving",
+			"Retake the exam to answer every question: 4 were left unanswered."},
 		WeightedScore: 1.5, WeightedPercentage: 21.4,
 	}}
 	if diff := cmp.Diff(want, score); diff != "" {

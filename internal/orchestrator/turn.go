@@ -503,10 +503,18 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 // byPlace judges an option picked by its place ("the last one", "option
 // 2") in the order the learner saw the options: as the question's text
 // names them when it names every one ("… bigger than 4, smaller than 4 or
-// equal to 4?"), else as lettered after it. A reply that is an option's
-// own text ("first" among the options) is left to the evaluator.
+// equal to 4?"), else as lettered after it. A bare letter ("C") is a place
+// too when the learner saw no letters, those of the text's order: the
+// stored letters follow the bank's order, which the learner never saw. A
+// reply that is an option's own text ("first" among the options) is left
+// to the evaluator.
 func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	k, ok := answer.OrdinalChoice(msg, len(exp.Options))
+	letter := false
+	if m := letterPick.FindStringSubmatch(strings.TrimSpace(msg)); !ok && m != nil {
+		k, letter = int(unicode.ToLower(rune(m[1][0]))-'a'), true
+		ok = k < len(exp.Options)
+	}
 	if !ok || slices.ContainsFunc(exp.Options, func(o string) bool { return strings.EqualFold(strings.TrimSpace(o), strings.TrimSpace(msg)) }) {
 		return answer.Result{}, false
 	}
@@ -518,6 +526,9 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 		order[i], at[i] = i, strings.Index(low, strings.ToLower(strings.TrimSpace(o)))
 		named = named && at[i] >= 0
 	}
+	if letter && !named {
+		return answer.Result{}, false // the letters shown are the stored ones
+	}
 	if named {
 		slices.SortFunc(order, func(a, b int) int { return at[a] - at[b] })
 	}
@@ -526,6 +537,10 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	res.Extracted = exp.Options[i]
 	return res, true
 }
+
+// letterPick reads a reply that is only an option's letter: "C", "(c)",
+// "option C".
+var letterPick = regexp.MustCompile(`(?i)^(?:option\s+|\(\s*)?([a-d])\s*[).]?$`)
 
 // asksFall finds a question that asks by how much something fell, whose
 // answer is the size of the fall.

@@ -134,7 +134,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 			ev = append(ev, applyClarify(&n, t, g.Output, pre)...)
 		case ModeExam:
 			var e []Event
-			e, fixed = applyExam(&n, o, g)
+			e, fixed = applyExam(&n, t, o, g)
 			ev = append(ev, e...)
 		default:
 			ev = append(ev, applyTeach(&n, t, o, g, now)...)

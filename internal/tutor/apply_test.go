@@ -270,7 +270,7 @@ func TestStopByMode(t *testing.T) {
 			if !s.ExamFinished || s.ExamFeedback == nil || s.ExamFeedback.Total != 3 || s.ExamCurrentIdx != 0 {
 				t.Errorf("finished %v, feedback %+v", s.ExamFinished, s.ExamFeedback)
 			}
-		}, "✅ Exam complete!\nFinal Score: **0/3** (0.0%)\n\nQuestion Review:\nQ1: ❌ Incorrect\nQ2: ❌ Incorrect\nQ3: ❌ Incorrect",
+		}, "✅ Exam complete!\nFinal Score: **0/3** (0.0%)\n\nQuestion Review:\nQ1: ❌ Incorrect (not answered)\nQ2: ❌ Incorrect (not answered)\nQ3: ❌ Incorrect (not answered)",
 			ExamFinished{Score: 0, Total: 3, Early: true}},
 	}
 	for _, tt := range tests {

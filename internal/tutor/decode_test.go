@@ -268,7 +268,7 @@ func FuzzDecodeState(f *testing.F) {
 		s.ExamScore()
 		Pacing(s, tp)
 		Style(s.History, "x")
-		ExamReply(s)
+		ExamReply(s, tp)
 		for _, o := range []Outcome{
 			turnAt(1, "42", tutorSays(correct, advance(9), complete)),
 			{Now: t0, StudentMessage: "stop", Precheck: PrecheckStop},

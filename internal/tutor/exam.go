@@ -62,14 +62,20 @@ func (s State) LiveExamProgress() (LiveExamProgress, bool) {
 }
 
 // BuildExamFeedback builds the feedback on an exam from its answered
-// questions. Strengths are the concepts answered correctly; weak areas the
-// concepts answered incorrectly, then those answered partly. The reference
-// took both from Python sets, in no particular order; tutord lists each
-// concept once in question order, so the output is reproducible.
+// questions. Weak areas are the concepts answered incorrectly, then those
+// answered partly; strengths the concepts answered correctly every time,
+// so that no concept is both (the reference listed a concept answered
+// once right and once wrong as both). The reference took both from Python
+// sets, in no particular order; tutord lists each concept once in question
+// order, so the output is reproducible. An exam ended early says how many
+// questions were left, and only an exam answered right throughout hears
+// that it is perfect.
 func BuildExamFeedback(questions []ExamQuestion) ExamFeedback {
 	var correct, partial, incorrect []string // concepts, one per answer
+	unanswered := 0
 	for _, q := range questions {
 		if q.Result == nil {
+			unanswered++
 			continue
 		}
 		switch *q.Result {
@@ -81,11 +87,12 @@ func BuildExamFeedback(questions []ExamQuestion) ExamFeedback {
 			incorrect = append(incorrect, q.Concept)
 		}
 	}
+	weak := distinct(append(slices.Clip(incorrect), partial...))
 	f := ExamFeedback{
 		Score:     len(correct),
 		Total:     len(questions),
-		Strengths: distinct(correct),
-		WeakAreas: distinct(append(slices.Clip(incorrect), partial...)),
+		Strengths: slices.DeleteFunc(distinct(correct), func(c string) bool { return slices.Contains(weak, c) }),
+		WeakAreas: weak,
 		Patterns:  []string{},
 		NextSteps: []string{},
 	}
@@ -101,8 +108,13 @@ func BuildExamFeedback(questions []ExamQuestion) ExamFeedback {
 	if p := distinct(partial); len(p) > 0 {
 		f.NextSteps = append(f.NextSteps, "Clarify your understanding of: "+strings.Join(p[:min(3, len(p))], ", "))
 	}
-	if len(f.WeakAreas) == 0 {
-		f.NextSteps = append(f.NextSteps, "Great job! Try a harder topic or retake to aim for a perfect score.")
+	switch {
+	case unanswered == 1:
+		f.NextSteps = append(f.NextSteps, "Retake the exam to answer every question: 1 was left unanswered.")
+	case unanswered > 1:
+		f.NextSteps = append(f.NextSteps, "Retake the exam to answer every question: "+strconv.Itoa(unanswered)+" were left unanswered.")
+	case len(f.WeakAreas) == 0 && f.Total > 0:
+		f.NextSteps = append(f.NextSteps, "Perfect score! Try a harder topic next.")
 	}
 	f.WeightedScore = float64(len(correct)) + 0.5*float64(len(partial))
 	if f.Total > 0 {
@@ -125,10 +137,10 @@ func distinct(s []string) []string {
 
 // ExamReply returns the fixed reply after an exam turn: the next question,
 // or, once the exam has finished, the final score and a review line per
-// question.
-func ExamReply(s State) string {
+// question (see examFinalReply).
+func ExamReply(s State, t *Topic) string {
 	if s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
-		return examFinalReply(s)
+		return examFinalReply(s, t)
 	}
 	return examContinue + "\n\n" + s.ExamQuestions[s.ExamCurrentIdx].Prompt()
 }
@@ -139,7 +151,11 @@ func (q ExamQuestion) Prompt() string {
 	return "**Question " + strconv.Itoa(q.QuestionIdx+1) + ":** " + q.QuestionText
 }
 
-func examFinalReply(s State) string {
+// examFinalReply is the reference's final score and review, a line per
+// question ("Q2: ❌ Incorrect"), to which tutord adds what a learner needs
+// to learn from it: the right answer after a wrong or partial one, and
+// "not answered" after a question an early end left.
+func examFinalReply(s State, t *Topic) string {
 	f := BuildExamFeedback(s.ExamQuestions)
 	var b strings.Builder
 	b.WriteString("✅ Exam complete!\nFinal Score: **")
@@ -158,9 +174,11 @@ func examFinalReply(s State) string {
 		case q.Result != nil && *q.Result == ResultCorrect:
 			b.WriteString("✅ Correct")
 		case q.Result != nil && *q.Result == ResultPartial:
-			b.WriteString("🟨 Partial")
+			b.WriteString("🟨 Partial (answer: " + q.ShownAnswer(t) + ")")
+		case q.Result != nil:
+			b.WriteString("❌ Incorrect (answer: " + q.ShownAnswer(t) + ")")
 		default:
-			b.WriteString("❌ Incorrect")
+			b.WriteString("❌ Incorrect (not answered)")
 		}
 	}
 	return b.String()
@@ -169,7 +187,7 @@ func examFinalReply(s State) string {
 // applyExam records the answer to the current exam question, moves to the
 // next one and finishes the exam after the last. It returns the events and
 // the fixed reply for the turn.
-func applyExam(n *State, o Outcome, g Guarded) ([]Event, string) {
+func applyExam(n *State, t *Topic, o Outcome, g Guarded) ([]Event, string) {
 	i := n.ExamCurrentIdx
 	if o.Precheck == PrecheckOffTopic {
 		ev := countOffTopic(n, true)
@@ -198,7 +216,7 @@ func applyExam(n *State, o Outcome, g Guarded) ([]Event, string) {
 	if n.ExamCurrentIdx >= len(n.ExamQuestions) {
 		ev = append(ev, finishExam(n, false))
 	}
-	return ev, ExamReply(*n)
+	return ev, ExamReply(*n, t)
 }
 
 func finishExam(n *State, early bool) Event {

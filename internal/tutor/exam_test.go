@@ -2,6 +2,7 @@ package tutor
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,7 +83,7 @@ func TestExamTurns(t *testing.T) {
 	if diff := cmp.Diff([]Event{ExamAnswerRecorded{Index: 2, Result: ResultIncorrect}, ExamFinished{Score: 1, Total: 3}}, ev); diff != "" {
 		t.Errorf("events (-want +got)\n%s", diff)
 	}
-	want := "✅ Exam complete!\nFinal Score: **1/3** (33.3%)\n\nQuestion Review:\nQ1: ✅ Correct\nQ2: 🟨 Partial\nQ3: ❌ Incorrect"
+	want := "✅ Exam complete!\nFinal Score: **1/3** (33.3%)\n\nQuestion Review:\nQ1: ✅ Correct\nQ2: 🟨 Partial (answer: 2)\nQ3: ❌ Incorrect (answer: 3)"
 	if r, _ := s.LastReply(); r != want {
 		t.Errorf("reply\n%q\nwant\n%q", r, want)
 	}
@@ -118,8 +119,7 @@ func TestExamWithZeroQuestions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ExamScore{Feedback: &ExamFeedback{Strengths: []string{}, WeakAreas: []string{}, Patterns: []string{},
-		NextSteps: []string{"Great job! Try a harder topic or retake to aim for a perfect score."}}}
+	want := ExamScore{Feedback: &ExamFeedback{Strengths: []string{}, WeakAreas: []string{}, Patterns: []string{}, NextSteps: []string{}}}
 	if diff := cmp.Diff(want, score); diff != "" || !ended.ExamFinished {
 		t.Errorf("score (-want +got)\n%s", diff)
 	}
@@ -137,17 +137,25 @@ func TestBuildExamFeedback(t *testing.T) {
 			name: "all correct",
 			qs:   []ExamQuestion{q("a", ResultCorrect), q("b", ResultCorrect), q("a", ResultCorrect)},
 			want: ExamFeedback{Score: 3, Total: 3, Percentage: 100, Strengths: []string{"a", "b"}, WeakAreas: []string{},
-				Patterns: []string{"Overall strong performance"}, NextSteps: []string{"Great job! Try a harder topic or retake to aim for a perfect score."},
+				Patterns: []string{"Overall strong performance"}, NextSteps: []string{"Perfect score! Try a harder topic next."},
 				WeightedScore: 3, WeightedPercentage: 100},
+		},
+		{
+			name: "ended early, every answer right: no perfect score",
+			qs:   []ExamQuestion{q("a", ResultCorrect), q("b", ResultCorrect), unanswered, unanswered},
+			want: ExamFeedback{Score: 2, Total: 4, Percentage: 50, Strengths: []string{"a", "b"}, WeakAreas: []string{},
+				Patterns: []string{"Overall strong performance"}, NextSteps: []string{"Retake the exam to answer every question: 2 were left unanswered."},
+				WeightedScore: 2, WeightedPercentage: 50},
 		},
 		{
 			name: "weak areas: incorrect first, then partial, each once, in question order",
 			qs: []ExamQuestion{q("p1", ResultPartial), q("i1", ResultIncorrect), q("c1", ResultCorrect), q("i2", ResultIncorrect),
 				q("p2", ResultPartial), q("i1", ResultIncorrect), q("p3", ResultPartial), q("p4", ResultPartial), unanswered},
 			want: ExamFeedback{Score: 1, Total: 9, Percentage: 11.1, Strengths: []string{"c1"},
-				WeakAreas:     []string{"i1", "i2", "p1", "p2", "p3", "p4"},
-				Patterns:      []string{"More practice needed across concepts"},
-				NextSteps:     []string{"Review these concepts in Teach Me: i1, i2, p1", "Clarify your understanding of: p1, p2, p3"},
+				WeakAreas: []string{"i1", "i2", "p1", "p2", "p3", "p4"},
+				Patterns:  []string{"More practice needed across concepts"},
+				NextSteps: []string{"Review these concepts in Teach Me: i1, i2, p1", "Clarify your understanding of: p1, p2, p3",
+					"Retake the exam to answer every question: 1 was left unanswered."},
 				WeightedScore: 3, WeightedPercentage: 33.3},
 		},
 		{
@@ -161,12 +169,12 @@ func TestBuildExamFeedback(t *testing.T) {
 			name: "nothing answered",
 			qs:   []ExamQuestion{unanswered, unanswered},
 			want: ExamFeedback{Total: 2, Strengths: []string{}, WeakAreas: []string{}, Patterns: []string{},
-				NextSteps: []string{"Great job! Try a harder topic or retake to aim for a perfect score."}},
+				NextSteps: []string{"Retake the exam to answer every question: 2 were left unanswered."}},
 		},
 		{
-			name: "two of three: 66.7",
+			name: "two of three: 66.7; a concept once partly right is weak, not strong too",
 			qs:   []ExamQuestion{q("a", ResultCorrect), q("a", ResultCorrect), q("a", ResultPartial)},
-			want: ExamFeedback{Score: 2, Total: 3, Percentage: 66.7, Strengths: []string{"a"}, WeakAreas: []string{"a"},
+			want: ExamFeedback{Score: 2, Total: 3, Percentage: 66.7, Strengths: []string{}, WeakAreas: []string{"a"},
 				Patterns:  []string{"Overall strong performance"},
 				NextSteps: []string{"Review these concepts in Teach Me: a", "Clarify your understanding of: a"}, WeightedScore: 2.5, WeightedPercentage: 83.3},
 		},
@@ -221,5 +229,23 @@ func TestEndExam(t *testing.T) {
 	}
 	if _, _, err := EndExam(newState(t, ModeTeachMe, tp), t0); !errors.Is(err, ErrWrongMode) || err.Error() != "Not an exam session" {
 		t.Errorf("teach_me: %v", err)
+	}
+}
+
+// TestExamReviewShowsAnswers: the review gives the right answer after a
+// wrong or partial one, as the learner reads it (a choice question's
+// option, not its letter), and marks a question an early end left.
+func TestExamReviewShowsAnswers(t *testing.T) {
+	tp := &Topic{Questions: []BankQuestion{{ID: "food", Text: "What food does photosynthesis make?", Answer: "B", Kind: answer.KindChoice, Options: []string{"protein", "glucose"}}}}
+	wrong, right := ResultIncorrect, ResultCorrect
+	said := "protein"
+	s := State{Mode: ModeExam, ExamFinished: true, ExamCurrentIdx: 2, ExamQuestions: []ExamQuestion{
+		{QuestionIdx: 0, QuestionID: "food", ExpectedAnswer: "B", StudentAnswer: &said, Result: &wrong},
+		{QuestionIdx: 1, ExpectedAnswer: "4", StudentAnswer: &said, Result: &right},
+		{QuestionIdx: 2, ExpectedAnswer: "7"},
+	}}
+	want := "Q1: ❌ Incorrect (answer: glucose)\nQ2: ✅ Correct\nQ3: ❌ Incorrect (not answered)"
+	if got := ExamReply(s, tp); !strings.HasSuffix(got, want) {
+		t.Errorf("review %q, want it to end %q", got, want)
 	}
 }

@@ -217,7 +217,7 @@ func endReply(s State, t *Topic) string {
 	case ModeClarify:
 		return ClarifyEndedReply
 	case ModeExam:
-		return ExamReply(s)
+		return ExamReply(s, t)
 	}
 	if s.IsComplete(t) {
 		return LessonDoneStopReply
