@@ -2,6 +2,7 @@ package tutor
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -245,7 +246,24 @@ type Summary struct {
 // rounded to 2 decimals, the misconceptions seen and suggestions. Since
 // misconceptions are counted rather than repeated, each description is
 // listed once, in the order first seen (the reference repeated them).
+//
+// An exam keeps no mastery or steps: its summary is the one the reference
+// frontend builds from the exam's feedback (the questions answered, or
+// all of them once finished; the score's share; the weak areas; the next
+// steps), where the reference's own said "Keep practicing!" to a perfect
+// score.
 func (s State) Summary(t *Topic) Summary {
+	if s.Mode == ModeExam && len(s.ExamQuestions) > 0 {
+		if s.ExamFinished {
+			f := BuildExamFeedback(s.ExamQuestions)
+			return Summary{StepsCompleted: f.Total, MasteryScore: pyRound(f.Percentage/100, 2), MisconceptionsSeen: f.WeakAreas, Suggestions: f.NextSteps}
+		}
+		// Under way: the answers so far, and no verdict on the rest.
+		f := BuildExamFeedback(s.ExamQuestions[:min(s.ExamCurrentIdx, len(s.ExamQuestions))])
+		sug := slices.DeleteFunc(f.NextSteps, func(n string) bool { return !strings.HasPrefix(n, "Review") && !strings.HasPrefix(n, "Clarify") })
+		return Summary{StepsCompleted: f.Total, MasteryScore: pyRound(f.Percentage/100, 2), MisconceptionsSeen: f.WeakAreas,
+			Suggestions: append(sug, "Finish the exam to see your score.")}
+	}
 	steps := max(0, s.CurrentStep-1)
 	if t != nil {
 		steps = min(steps, t.TotalSteps())

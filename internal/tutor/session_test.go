@@ -185,6 +185,19 @@ func TestSummary(t *testing.T) {
 				Suggestions: []string{"Keep practicing! Review the examples.", "Revisit the concepts around the topic", "Work on understanding: m1, m2"}},
 		},
 		{
+			name: "a finished exam: its feedback, as the reference frontend shows it",
+			s: State{Mode: ModeExam, ExamFinished: true, ExamCurrentIdx: 2, ExamQuestions: []ExamQuestion{
+				{Concept: "a", Result: ptr(ResultCorrect)}, {Concept: "b", Result: ptr(ResultCorrect)}}},
+			want: Summary{StepsCompleted: 2, MasteryScore: 1, MisconceptionsSeen: []string{}, Suggestions: []string{"Perfect score! Try a harder topic next."}},
+		},
+		{
+			name: "an exam under way: the questions answered",
+			s: State{Mode: ModeExam, ExamCurrentIdx: 2, ExamQuestions: []ExamQuestion{
+				{Concept: "a", Result: ptr(ResultCorrect)}, {Concept: "b", Result: ptr(ResultIncorrect)}, {Concept: "c"}}},
+			want: Summary{StepsCompleted: 2, MasteryScore: 0.5, MisconceptionsSeen: []string{"b"},
+				Suggestions: []string{"Review these concepts in Teach Me: b", "Finish the exam to see your score."}},
+		},
+		{
 			name: "no mastery (exam, clarify)",
 			s:    State{CurrentStep: 1},
 			want: Summary{MisconceptionsSeen: []string{}, Suggestions: []string{"Keep practicing! Review the examples.", "Revisit the concepts around the topic"}},
