@@ -213,6 +213,11 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 
 	pending := n.LastQuestion
 	ev = append(ev, applyLifecycle(n, t, out, o.NextQuestion, o.StudentMessage, concept, now)...)
+	if q := n.LastQuestion; out.SetAside && q != nil && q == pending && o.NextQuestion == nil && text(out.QuestionAsked) == "" {
+		// The learner declined the question, and the tutor let it go.
+		n.LastQuestion, n.AwaitingResponse = nil, false
+		ev = append(ev, QuestionCleared{Concept: q.Concept})
+	}
 
 	// Step advance: every step passed adds its concept to the coverage set.
 	total := t.TotalSteps()

@@ -48,7 +48,8 @@
 //     reply to "I don't know" (Guarded.MayRevealAnswer, AnswerMayBeRevealed).
 //     A tutor that moves the step on without asking anything leaves the
 //     pending question behind: it is dropped (QuestionCleared), so the next
-//     message is not graded against it.
+//     message is not graded against it; so does one that sets it aside
+//     (TutorOutput.SetAside: a learner declined it) without asking another.
 //   - Mastery (teach_me only): every plan concept starts at 0.0. A judged
 //     answer moves its concept by Bayesian Knowledge Tracing (the plan's
 //     parameters or DefaultBKT; a concept still at 0 starts from the prior),

@@ -245,6 +245,25 @@ func TestMovingOnDropsTheUnansweredQuestion(t *testing.T) {
 	}
 }
 
+// TestSetAsideDropsTheQuestion: a tutor that sets the pending question
+// aside (a learner who declines it) and asks nothing leaves none pending;
+// one that asks another keeps that one.
+func TestSetAsideDropsTheQuestion(t *testing.T) {
+	s, tp := askedState(t)
+	setAside := func(o *TutorOutput) { o.SetAside = true }
+	n, ev := ApplyTurn(s, tp, turnAt(2, "no thanks", tutorSays(setAside)))
+	if n.LastQuestion != nil || n.AwaitingResponse || !slices.ContainsFunc(ev, func(e Event) bool { _, ok := e.(QuestionCleared); return ok }) {
+		t.Fatalf("set aside: question %+v, awaiting %v, events %v", n.LastQuestion, n.AwaitingResponse, ev)
+	}
+	n, _ = ApplyTurn(s, tp, turnAt(2, "no thanks", tutorSays(setAside, asks("What is 2 + 2?", "4", "b"))))
+	if n.LastQuestion == nil || n.LastQuestion.QuestionText != "What is 2 + 2?" {
+		t.Fatalf("set aside with a new question: %+v", n.LastQuestion)
+	}
+	if n, _ = ApplyTurn(s, tp, turnAt(2, "hmm", tutorSays())); n.LastQuestion == nil {
+		t.Fatal("a question dropped without being set aside")
+	}
+}
+
 // TestCluesAndStepsAreRecorded: the clues a reply gave and the right step
 // a learner reached are kept with the pending question, each once, and go
 // with it.

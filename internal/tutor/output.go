@@ -85,6 +85,10 @@ type TutorOutput struct {
 	// solution); they are no part of a model's output.
 	RightStep string   `json:"-"`
 	Clues     []string `json:"-"`
+	// SetAside, when set and the reply asks nothing, drops the pending
+	// question: a learner who declines a question after the lesson ("no
+	// thanks") is not graded on their next message. Program code only.
+	SetAside bool `json:"-"`
 }
 
 // Validate reports the ways the output breaks the output contract beyond

@@ -60,6 +60,8 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"can we stop", "can i stop", "can we end", "can we finish", "that's all for today",
 			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
+			"enough for today", "enough for now", "that's all for now", "that's it for now",
+			"done for today", "done for now",
 		},
 		Break: []string{
 			"take a break", "have a break", "i need a break", "really need a break", "want a break", "a short break", "a quick break",
@@ -68,7 +70,8 @@ func DefaultPrecheckConfig() PrecheckConfig {
 		},
 		StopExact: []string{
 			"stop", "end", "done", "exit", "finish", "finished", "enough", "the end",
-			"that's it", "that's all", "no more", "bas", "khatam",
+			"that's it", "that's all", "no more", "bas", "khatam", "that's enough",
+			"no that's all", "no that's it", "no thanks that's all", "no thanks that's it",
 		},
 		Fillers: []string{
 			"ok", "okay", "please", "pls", "plz", "now", "just", "so", "um", "umm", "hmm",

@@ -36,6 +36,12 @@ func TestPrecheck(t *testing.T) {
 		{"quit", PrecheckStop},
 		{"bas karo", PrecheckStop},
 		{"END", PrecheckStop},
+		{"Thanks, that's enough for today.", PrecheckStop},
+		{"ok thats enough", PrecheckStop},
+		{"No thanks, that's all.", PrecheckStop},
+		{"no, that's it", PrecheckStop},
+		{"no more", PrecheckStop},
+		{"done for now, thank you", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},
@@ -47,6 +53,9 @@ func TestPrecheck(t *testing.T) {
 		{"are we done with step two", PrecheckNone},
 		{"done adding the numerators and the denominators now what", PrecheckNone},
 		{"the weekend was fun", PrecheckNone},
+		{"is that enough?", PrecheckNone},
+		{"no", PrecheckNone},
+		{"no thanks", PrecheckNone},
 		{"abundant", PrecheckNone},
 		{"done done done done done done done done bye", PrecheckNone}, // nine words
 

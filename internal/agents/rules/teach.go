@@ -28,6 +28,13 @@ func (l *lesson) pending() {
 		}
 	}
 	switch {
+	case l.s.IsComplete(l.topic) && isDone(l.turn.Message) && verdict != answer.Correct &&
+		!(bq.Kind == answer.KindBoolean && len(words(l.turn.Message)) == 1):
+		// "no thanks, that's all" to a question after the lesson: the
+		// learner had enough; no grading, no clue.
+		l.say(mDeclined)
+		l.out.SetAside = true
+		l.note("declined " + bq.ID + " after the lesson")
 	case l.turn.Precheck == tutor.PrecheckIDK:
 		l.encourage(q, bq)
 	case l.turn.Precheck == tutor.PrecheckOffTopic:
@@ -1878,6 +1885,10 @@ func (l *lesson) extension() {
 	case isNo(l.turn.Message):
 		l.say(mDeclined)
 		l.note("declined more questions")
+	case (l.lastSaid(mDeclined) || l.lastSaid(mFarewell)) && isAck(l.turn.Message):
+		// "ok" or "thanks" to a goodbye is no yes to another question.
+		l.say(mFarewell)
+		l.note("acknowledged the goodbye")
 	case l.turn.Precheck == tutor.PrecheckOffTopic:
 		l.out.Intent = tutor.IntentOffTopic
 		l.offerMore()

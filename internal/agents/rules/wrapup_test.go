@@ -141,3 +141,23 @@ func TestDoubtAfterTheLesson(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclinedAfterTheLesson: "no thanks" to a harder question after the
+// lesson lets it go, ungraded and without a clue, and "ok" to the goodbye
+// asks nothing new.
+func TestDeclinedAfterTheLesson(t *testing.T) {
+	for _, msg := range []string{"no thanks", "nah im good", "no thank you"} {
+		d := newDriver(t, sampleTopic(t, "mathematics/integers/multiplying-and-dividing-integers"), "declined", tutor.ModeTeachMe)
+		completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
+		if d.say("yes"); d.state.LastQuestion == nil {
+			t.Fatalf("no harder question after yes: %q", d.transcript())
+		}
+		x := d.say(msg)
+		if !says(x.text(), mDeclined) || d.state.LastQuestion != nil || x.after.LastAnswerResult != nil {
+			t.Errorf("%q to a question after the lesson: %q, pending %v; want it let go, ungraded", msg, x.text(), d.state.LastQuestion != nil)
+		}
+		if x := d.say("ok"); !says(x.text(), mFarewell) || d.state.LastQuestion != nil {
+			t.Errorf("ok after the goodbye: %q, want a farewell and no question", x.text())
+		}
+	}
+}
