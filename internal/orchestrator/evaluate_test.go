@@ -215,3 +215,29 @@ func TestListedByNoun(t *testing.T) {
 		{q, "8", "32 and 8", answer.NotAttempt},
 	})
 }
+
+// TestBySize: a reply giving both values to a question that asks for the
+// smaller or the larger is judged by the one labelled as asked; unlabelled,
+// it has not said which, and is asked (as a hedge); the values a question
+// offers are no answer.
+func TestBySize(t *testing.T) {
+	smaller := "Two numbers differ by 9. Five times the smaller number equals twice the larger number. What is the smaller number?"
+	larger := "Two numbers are in the ratio 3 : 7 and their sum is 80. What is the larger number?"
+	checkJudge(t, []judgeCase{
+		{smaller, "6", "The numbers are 15 and 6.", answer.NotAttempt},
+		{smaller, "6", "6, 15", answer.NotAttempt},
+		{smaller, "6", "6 is the smaller one", answer.Correct},
+		{smaller, "6", "The numbers are 15 and 5.", answer.Incorrect},
+		{larger, "56", "smaller is 24, larger is 56", answer.Correct},
+		{larger, "56", "80/10 = 8, so smaller is 24 and larger is 56", answer.Correct},
+		{larger, "56", "the larger is 56 and the smaller is 24", answer.Correct},
+		{larger, "56", "56 is the larger", answer.Correct},
+		{larger, "56", "smaller is 56, larger is 24", answer.Incorrect},
+		{larger, "56", "24 or 56", answer.NotAttempt},                  // a hedge
+		{larger, "56", "the larger is 7 times 8 = 56", answer.Correct}, // working, not a label
+	})
+	exp := answer.Expected{Answer: "-2", Kind: answer.KindInteger}
+	if got := judge(exp, "Which is greater, -7 or -2?", "-7 and -2"); got.Verdict == answer.Correct {
+		t.Errorf("the question's own values: %s, want no credit", got.Verdict)
+	}
+}

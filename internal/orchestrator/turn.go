@@ -489,6 +489,9 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 	if res, ok := byPlace(exp, question, msg); ok {
 		return res
 	}
+	if res, ok := bySize(exp, question, msg); ok {
+		return res
+	}
 	res := listed(answer.Evaluate(exp, msg), exp, question, msg)
 	if said := strings.TrimSpace(res.Extracted); res.Verdict == answer.Incorrect && asksFall.MatchString(question) && strings.HasPrefix(said, "-") {
 		// "-15%" to "By what percentage did it fall?": the fall, signed.
@@ -639,6 +642,72 @@ func listed(res answer.Result, exp answer.Expected, question, msg string) answer
 	}
 	return res
 }
+
+// bySize judges a reply that gives two or more values for a question that
+// asks for the smaller or the larger of them ("Two numbers differ by 9. …
+// What is the smaller number?"): by the value labelled as asked ("smaller
+// is 24, larger is 56", "24 is the smaller one"). A reply that only states
+// the values ("The numbers are 15 and 6."), the right one among them, has
+// not said which is asked for: as a bare list (see listed), the learner is
+// asked for one final answer. The values of a question that names its
+// options ("Which is greater, -7 or -2?") are its options, not answers.
+func bySize(exp answer.Expected, question, msg string) (answer.Result, bool) {
+	sentences := answer.SplitSentences(question)
+	if len(sentences) == 0 {
+		return answer.Result{}, false
+	}
+	m := sizeWord.FindStringSubmatch(sentences[len(sentences)-1].Text)
+	if m == nil {
+		return answer.Result{}, false
+	}
+	small := sizeSmall[strings.ToLower(m[1])]
+	for _, l := range sizeLabel.FindAllStringSubmatchIndex(msg, -1) {
+		var word, value string
+		var end int
+		if l[2] >= 0 { // "smaller is 24"
+			word, value, end = msg[l[2]:l[3]], msg[l[4]:l[5]], l[5]
+		} else { // "24 is the smaller"
+			word, value, end = msg[l[8]:l[9]], msg[l[6]:l[7]], l[7]
+		}
+		if operatorNext.MatchString(msg[end:]) {
+			continue // "the smaller is 3 times 8": working, not the value
+		}
+		if sizeSmall[strings.ToLower(word)] == small {
+			return answer.Evaluate(exp, value), true
+		}
+	}
+	if strings.ContainsAny(msg, "=+×*÷/:") || len(strings.Fields(msg)) > 8 || wordsOtherThanList.MatchString(msg) {
+		return answer.Result{}, false
+	}
+	values := signedNumber.FindAllString(msg, -1)
+	right, wrong := false, false
+	for _, v := range values {
+		if strings.Contains(question, v) {
+			return answer.Result{}, false // the question's own values
+		}
+		c := answer.Evaluate(exp, v).Verdict == answer.Correct
+		right, wrong = right || c, wrong || !c
+	}
+	if len(values) < 2 || !right || !wrong {
+		return answer.Result{}, false
+	}
+	return answer.Result{Verdict: answer.NotAttempt, Reason: "hedged between two values"}, true
+}
+
+var (
+	// sizeWord finds what an asking sentence wants: the smaller or the
+	// larger value.
+	sizeWord  = regexp.MustCompile(`(?i)\b(smaller|smallest|lesser|least|lower|larger|largest|bigger|biggest|greater|greatest|higher)\b`)
+	sizeSmall = map[string]bool{"smaller": true, "smallest": true, "lesser": true, "least": true, "lower": true}
+	// sizeLabel finds a value labelled with its size: "smaller is 24",
+	// "the larger one = 56", "24 is the smaller".
+	sizeLabel = regexp.MustCompile(`(?i)\b(smaller|smallest|larger|largest|bigger|biggest|greater|greatest)(?:\s+(?:one|number|share|part|value))?\s*(?:is|=|:|will be|would be)?\s*([-−]?\d+(?:\.\d+)?)\b|([-−]?\d+(?:\.\d+)?)\s+is\s+the\s+(smaller|smallest|larger|largest|bigger|biggest|greater|greatest)\b`)
+	// wordsOtherThanList are the words that make a reply more than a list
+	// of values: working, a correction, a reason.
+	wordsOtherThanList = regexp.MustCompile(`(?i)\b(?:no|not|wait|actually|mean|since|because|so|then|sorry|oops|instead|times|plus|minus|divided|multiplied|difference|sum|twice|half|or|maybe)\b`)
+	operatorNext       = regexp.MustCompile(`^\s*(?:[-+×*/÷x^]|times\b|plus\b|minus\b|into\b|divided\b|multiplied\b)`)
+	signedNumber       = regexp.MustCompile(`[-−]?\d+(?:\.\d+)?`)
+)
 
 // bareWord is w without the punctuation around it and a possessive 's.
 func bareWord(w string) string {

@@ -526,7 +526,9 @@ func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 			num := n.num*f.den + f.num
 			return number{val: float64(num) / float64(f.den), num: num, den: f.den, form: fMixed, word: n.word || f.word}, j
 		}
-	case w == "over":
+	case w == "over" || (w == "by" || w == "upon") && !operationBefore(toks, i):
+		// "9 by 5" and "9 upon 5" are how Indian classrooms say 9/5;
+		// "multiply 9 by 5" is not.
 		d, j, ok := next(i + 1)
 		// "12 over 3 days" is a duration, not a fraction; "3 and 5 over 6
 		// cm" is a length.
@@ -540,6 +542,30 @@ func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 		}
 	}
 	return n, i
+}
+
+// operationBefore reports whether the clause before toks[i] names an
+// operation whose operand "by" introduces: "multiply 9 by 5", "divided
+// 12 by 4", "increased 50 by 10".
+func operationBefore(toks []token, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		t := toks[k]
+		if isClauseEnd(t) {
+			return false
+		}
+		if t.kind == tWord && byOperations[t.text] {
+			return true
+		}
+	}
+	return false
+}
+
+var byOperations = map[string]bool{
+	"multiply": true, "multiplied": true, "multiplying": true, "divide": true, "divided": true, "dividing": true,
+	"times": true, "increase": true, "increased": true, "increasing": true, "decrease": true, "decreased": true,
+	"decreasing": true, "reduce": true, "reduced": true, "reducing": true, "raise": true, "raised": true,
+	"rose": true, "fell": true, "grew": true, "went": true, "go": true, "goes": true, "scale": true, "scaled": true,
+	"round": true, "rounded": true, "shift": true, "shifted": true, "move": true, "moved": true,
 }
 
 // wordNumber reads a number written in words starting at toks[i]. prev holds

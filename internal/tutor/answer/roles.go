@@ -1,5 +1,7 @@
 package answer
 
+import "slices"
+
 // This file reads the roles that a number's wider context gives it, beyond
 // the word just before it: the answer phrase before a computation ("my
 // answer is 20 - 5 = 15"), a quantity named in parentheses or by ", which
@@ -61,7 +63,9 @@ func bareConclusion(toks []token, a, b int) bool {
 	if toks[p].kind == tWord && p > a && toks[p-1].kind == tNum && !startsPhrase(toks[p].text) {
 		p-- // a unit: "4 girls so 16"
 	}
-	if toks[p].kind != tNum {
+	if toks[p].kind != tNum && (t.text == "then" || !slices.ContainsFunc(toks[a:b], func(u token) bool { return u.kind == tNum })) {
+		// "So" concludes after a statement about a number, too: "24 is
+		// both breadths so 12 cm". "Then" may only go on to the next step.
 		return false
 	}
 	for k := b + 1; k < len(toks) && !isSentenceEnd(toks[k]); k++ {
