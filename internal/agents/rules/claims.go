@@ -311,6 +311,47 @@ func chain(sides [][]mathToken, show func(*big.Rat) string) (text string, wrong,
 	return "Yes: " + showTokens(sides[ref], "", nil) + " = " + show(want) + ".", false, true
 }
 
+// slipIn finds where a learner's worked chain goes wrong after a right
+// start: in "7/2 - 5/4 = 14/4 - 5/4 = 8/4 = 2" every link up to 14/4 - 5/4
+// has the first one's value, and 8/4 has not. It returns the last right
+// link, written out, and ok when there is such a slip after at least one
+// right step; what the wrong step should have been is not said, since it
+// is the answer or leads straight to it. A single sum worked wrong ("so
+// 36 + 18 = 56") is a slip in that sum: sum is true, and step is the sum.
+func slipIn(msg string) (step string, sum, ok bool) {
+	for _, run := range mathRuns(msg) {
+		sides := splitEq(run)
+		if len(sides) < 2 || !hasOp(sides[0]) || slices.ContainsFunc(sides, func(s []mathToken) bool { return len(s) == 0 }) {
+			continue
+		}
+		if len(sides) == 2 {
+			want, ok1 := evalTokens(sides[0], "", nil)
+			got, ok2 := evalTokens(sides[1], "", nil)
+			if ok1 && ok2 && !hasOp(sides[1]) && want.Cmp(got) != 0 {
+				return showTokens(sides[0], "", nil), true, true
+			}
+			continue
+		}
+		want, ok := evalTokens(sides[0], "", nil)
+		if !ok {
+			continue
+		}
+		for k := 1; k < len(sides); k++ {
+			v, ok := evalTokens(sides[k], "", nil)
+			if !ok {
+				break
+			}
+			if v.Cmp(want) != 0 {
+				if k < 2 {
+					break // wrong from the first step: no right working to build on
+				}
+				return showTokens(sides[k-1], "", nil), false, true
+			}
+		}
+	}
+	return "", false, false
+}
+
 // noValue finds a doubt that says a sum has no value: "undefined", "not
 // possible", "no answer".
 var noValue = regexp.MustCompile(`(?i)\b(?:undefined|not\s+(?:possible|defined|allowed)|no\s+(?:answer|value)|impossible|can'?t\s+be\s+done)\b`)

@@ -100,6 +100,8 @@ const (
 	mBeginNow       // after a doubt answered before the lesson began
 	mNotSo          // a question that puts forward a common misconception: {mistake}
 	mValueRight     // a temperature a doubt puts forward, right: {value}
+	mSlipAfter      // a wrong answer whose working is right up to {step}: where to look again
+	mSlipSum        // a wrong answer with a sum {step} worked wrong: that sum again
 	mValueWrong     // a temperature a doubt puts forward, wrong: {value}, the claimed one
 	mNoMorePractice // more practice asked, none left on the concept: {concept}
 	mOtherWay       // a piece still not followed after hearing it again: before the words it uses
@@ -511,6 +513,14 @@ var phrasebook = map[move][]string{
 	mNotSo: {
 		"No{name}: {mistake} is a common mistake.",
 		"No, that's a common mistake: {mistake}.",
+	},
+	mSlipAfter: {
+		"Your working is right as far as {step}{name}. Check the next step again: what do you get?",
+		"Good method: everything up to {step} is right. Look again at the step after it. What do you get?",
+	},
+	mSlipSum: {
+		"Check {step} again{name}: what does it come to?",
+		"Your steps look sensible; look again at {step}. What is it?",
 	},
 	mValueRight: {
 		"Yes, {value}.",

@@ -750,3 +750,34 @@ func TestSignClaimIsNoStep(t *testing.T) {
 		t.Errorf("a step that is the answer: %q (%q)", x.reply.Output.RightStep, x.text())
 	}
 }
+
+// TestSlipInWorking: a wrong answer whose working is right up to a slip
+// hears where the working went wrong, not a clue to start again, and not
+// the answer.
+func TestSlipInWorking(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingFractions), "slip", tutor.ModeTeachMe)
+	d.untilAsked("word-2")
+	x := d.say("7/2 - 5/4 = 14/4 - 5/4 = 8/4 = 2 m")
+	if !says(x.text(), mSlipAfter) || !strings.Contains(x.text(), "14/4 - 5/4") || strings.Contains(x.text(), "9/4") {
+		t.Errorf("a slip after a right step: %q", x.text())
+	}
+	x = d.say("7/2 - 5/4 = 3/2")
+	if !says(x.text(), mSlipSum) || !strings.Contains(x.text(), "7/2 - 5/4") {
+		t.Errorf("a sum worked wrong: %q", x.text())
+	}
+	for _, tc := range []struct {
+		msg, step string
+		sum, ok   bool
+	}{
+		{"7/2 - 5/4 = 14/4 - 5/4 = 8/4 = 2", "14/4 - 5/4", false, true},
+		{"10% is 36, 5% is 18, so 36 + 18 = 56", "36 + 18", true, true},
+		{"7/2 - 5/4 = 14/4 - 5/4 = 9/4", "", false, false}, // all right
+		{"7/2 - 5/4 = 2/2 = 1", "", false, false},          // wrong from the first step
+		{"2x + 3 = 11 so 2x = 8 so x = 4", "", false, false},
+		{"I think it's 9/4", "", false, false},
+	} {
+		if step, sum, ok := slipIn(tc.msg); step != tc.step || sum != tc.sum || ok != tc.ok {
+			t.Errorf("slipIn(%q) = %q, %v, %v; want %q, %v, %v", tc.msg, step, sum, ok, tc.step, tc.sum, tc.ok)
+		}
+	}
+}

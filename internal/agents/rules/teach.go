@@ -235,6 +235,11 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		return
 	case spotted:
 		l.say(mSpotted, "{did}", did)
+	case attempt <= 2 && l.slip():
+		// "7/2 - 5/4 = 14/4 - 5/4 = 8/4", "so 36 + 18 = 56": the working
+		// is right up to a slip; the learner hears where, not a clue to
+		// start again.
+		return
 	case ev.Reason == answer.ReasonReversed && echo(ev.Extracted) != "":
 		// Only the order is wrong: the question's hints, about finding
 		// the terms, would mislead.
@@ -261,6 +266,23 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		return
 	}
 	l.say(mTryAgain)
+}
+
+// slip says where the working of a wrong answer slipped (see slipIn), and
+// reports whether it did.
+func (l *lesson) slip() bool {
+	step, sum, ok := slipIn(l.turn.Message)
+	switch {
+	case !ok:
+		return false
+	case sum:
+		l.say(mSlipSum, "{step}", step)
+	default:
+		l.say(mSlipAfter, "{step}", step)
+	}
+	l.out.Clues = append(l.out.Clues, step)
+	l.note("a slip at " + step)
+	return true
 }
 
 // outOfClues helps a learner when every clue is given: the lesson's
