@@ -179,12 +179,12 @@ func TestByPlace(t *testing.T) {
 		{lettered, "Which state keeps its shape?", "option 2", answer.Incorrect, "liquid"},
 		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "the first one", answer.Correct, "bigger than 4"},
 		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "the last one", answer.Incorrect, "equal to 4"},
-		// Letters the learner never saw are places in the text's order,
-		// not the bank's stored letters.
-		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "C", answer.Incorrect, "equal to 4"},
-		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "a", answer.Correct, "bigger than 4"},
-		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "(b)", answer.Incorrect, "smaller than 4"},
-		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "option C", answer.Incorrect, "equal to 4"},
+		// Letters the learner never saw earn nothing: which one is meant
+		// is asked.
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "C", answer.NotAttempt, ""},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "a", answer.NotAttempt, ""},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "(b)", answer.NotAttempt, ""},
+		{named, "Is 4 ÷ (1/2) bigger than 4, smaller than 4 or equal to 4?", "option C", answer.NotAttempt, ""},
 	} {
 		got := judge(c.exp, c.question, c.msg)
 		if got.Verdict != c.want || got.Extracted != c.extracted {

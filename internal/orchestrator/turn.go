@@ -323,9 +323,11 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 		if s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
 			return "", IntentExamComplete, "", nil
 		}
-		if turn.Evaluation.Verdict == answer.NotAttempt && strings.HasPrefix(turn.Evaluation.Reason, "hedged") && turn.Precheck == tutor.PrecheckNone {
-			// "12 or 14": the tutor asks for one final answer; the question
-			// stands, unjudged.
+		if ev := turn.Evaluation; ev.Verdict == answer.NotAttempt && (strings.HasPrefix(ev.Reason, "hedged") || ev.Reason == answer.ReasonUnseenLetter) &&
+			turn.Precheck == tutor.PrecheckNone {
+			// "12 or 14", "C" to options shown without letters: the tutor
+			// asks for one final answer, in words; the question stands,
+			// unjudged.
 			start := time.Now()
 			tr, call, err := r.set.Tutor.Respond(ctx, turn)
 			r.log(call, start, "")
@@ -506,19 +508,15 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 // byPlace judges an option picked by its place ("the last one", "option
 // 2") in the order the learner saw the options: as the question's text
 // names them when it names every one ("… bigger than 4, smaller than 4 or
-// equal to 4?"), else as lettered after it. A bare letter ("C") is a place
-// too when the learner saw no letters, those of the text's order: the
-// stored letters follow the bank's order, which the learner never saw. A
-// reply that is an option's own text ("first" among the options) is left
-// to the evaluator.
+// equal to 4?"), else as lettered after it. A bare letter ("C") to a
+// question that names its options without letters is no answer: the
+// stored letters follow an order the learner never saw, so it earns
+// nothing, and the learner is asked to say which one. A reply that is an
+// option's own text ("first" among the options) is left to the evaluator.
 func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	k, ok := answer.OrdinalChoice(msg, len(exp.Options))
-	letter := false
-	if m := letterPick.FindStringSubmatch(strings.TrimSpace(msg)); !ok && m != nil {
-		k, letter = int(unicode.ToLower(rune(m[1][0]))-'a'), true
-		ok = k < len(exp.Options)
-	}
-	if !ok || slices.ContainsFunc(exp.Options, func(o string) bool { return strings.EqualFold(strings.TrimSpace(o), strings.TrimSpace(msg)) }) {
+	letter := !ok && len(exp.Options) > 0 && letterPick.MatchString(strings.TrimSpace(msg))
+	if !ok && !letter || slices.ContainsFunc(exp.Options, func(o string) bool { return strings.EqualFold(strings.TrimSpace(o), strings.TrimSpace(msg)) }) {
 		return answer.Result{}, false
 	}
 	order := make([]int, len(exp.Options))
@@ -529,8 +527,11 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 		order[i], at[i] = i, strings.Index(low, strings.ToLower(strings.TrimSpace(o)))
 		named = named && at[i] >= 0
 	}
-	if letter && !named {
+	switch {
+	case letter && (!named || shownLetters.MatchString(question)):
 		return answer.Result{}, false // the letters shown are the stored ones
+	case letter:
+		return answer.Result{Kind: answer.KindChoice, Verdict: answer.NotAttempt, Reason: answer.ReasonUnseenLetter}, true
 	}
 	if named {
 		slices.SortFunc(order, func(a, b int) int { return at[a] - at[b] })
@@ -540,6 +541,9 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	res.Extracted = exp.Options[i]
 	return res, true
 }
+
+// shownLetters finds options shown with letters: "A) gas, B) liquid".
+var shownLetters = regexp.MustCompile(`\b[A-D]\)\s`)
 
 // letterPick reads a reply that is only an option's letter: "C", "(c)",
 // "option C".

@@ -102,6 +102,7 @@ const (
 	mValueRight     // a temperature a doubt puts forward, right: {value}
 	mSlipAfter      // a wrong answer whose working is right up to {step}: where to look again
 	mSlipSum        // a wrong answer with a sum {step} worked wrong: that sum again
+	mInWords        // a letter given to options shown without letters: the option in words
 	mValueWrong     // a temperature a doubt puts forward, wrong: {value}, the claimed one
 	mNoMorePractice // more practice asked, none left on the concept: {concept}
 	mOtherWay       // a piece still not followed after hearing it again: before the words it uses
@@ -521,6 +522,10 @@ var phrasebook = map[move][]string{
 	mSlipSum: {
 		"Check {step} again{name}: what does it come to?",
 		"Your steps look sensible; look again at {step}. What is it?",
+	},
+	mInWords: {
+		"The options had no letters{name}: which one do you mean? Write it in words.",
+		"Tell me the option in words, please: there were no letters to pick from.",
 	},
 	mValueRight: {
 		"Yes, {value}.",

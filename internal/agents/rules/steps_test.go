@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
 	"github.com/tutord/tutord/internal/tutor/answer"
 )
@@ -779,5 +780,21 @@ func TestSlipInWorking(t *testing.T) {
 		if step, sum, ok := slipIn(tc.msg); step != tc.step || sum != tc.sum || ok != tc.ok {
 			t.Errorf("slipIn(%q) = %q, %v, %v; want %q, %v, %v", tc.msg, step, sum, ok, tc.step, tc.sum, tc.ok)
 		}
+	}
+}
+
+// TestLetterToOptionsWithoutLetters: "C" to a question that names its
+// options without letters is no answer (the orchestrator's evaluation says
+// so); the lesson and the exam ask for the option in words.
+func TestLetterToOptionsWithoutLetters(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/fractions/dividing-fractions"), "letter", tutor.ModeTeachMe)
+	d.untilAsked("div-4")
+	ev := answer.Result{Kind: answer.KindChoice, Verdict: answer.NotAttempt, Reason: answer.ReasonUnseenLetter}
+	out, _ := teach(agents.Turn{State: d.state, Topic: d.topic, Message: "C", Evaluation: ev, Now: epoch})
+	if !says(out.Response, mInWords) || out.AnswerCorrect != nil {
+		t.Errorf("lesson: %q (judged %v), want the option asked for in words, unjudged", out.Response, out.AnswerCorrect)
+	}
+	if out := exam(agents.Turn{State: d.state, Topic: d.topic, Message: "C", Evaluation: ev}); !says(out.Response, mInWords) {
+		t.Errorf("exam: %q, want the option asked for in words", out.Response)
 	}
 }

@@ -949,6 +949,10 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 	case hedged(ev):
 		l.say(mChoose)
 		l.note("asked to choose one answer")
+	case ev.Reason == answer.ReasonUnseenLetter:
+		// "C" to "… bigger than 4, smaller than 4 or equal to 4?".
+		l.say(mInWords)
+		l.note("asked for the option in words")
 	case asksAnswer(msg) && (isQuestion(msg) || tutor.AsksForAnswer(msg)) && !asksMeaning(msg):
 		// "What's the answer?", "give me the answer pls": a clue instead.
 		l.out.Intent = tutor.IntentQuestion

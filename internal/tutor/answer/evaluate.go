@@ -684,6 +684,11 @@ func AndAnother(exp Expected, reply string, res Result, names func(other string)
 // "and" (see andAnother).
 const ReasonAnother = "names another answer beside the right one"
 
+// ReasonUnseenLetter is the reason of a NotAttempt for an option's letter
+// ("C") given to a question that names its options without letters: the
+// learner never saw which letter is which.
+const ReasonUnseenLetter = "a letter for options shown without letters"
+
 // sayingWords make a side of "and" a statement rather than a name.
 var sayingWords = map[string]bool{
 	"it": true, "its": true, "it's": true, "is": true, "are": true, "was": true, "were": true, "they": true,
