@@ -98,6 +98,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		if calculated && selfContained(calc) {
 			ok = false
 		}
+		settled := false
 		mistake, wrong := putForward(t.Topic, msg, calc, sents)
 		sents = setRight(t.Topic, withSolutions, mistake, wrong, sents, func(tutor.BankQuestion) bool { return true })
 		if wrong {
@@ -107,6 +108,10 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			ok = len(sents) > 0
 		} else if verdict, answer, checked := temperatureVerdict(v, t.Topic, msg, sents); checked && !calculated {
 			parts, sents = append(parts, verdict), answer
+		} else if verdict, answer, checked := factVerdict(v, t.Topic, withSolutions, msg, sents); checked && !calculated && !claimedWord.MatchString(msg) {
+			// "condensation takes in heat right?": the lesson's sentence
+			// that settles it, even when no passage answered the doubt.
+			parts, sents, settled = append(parts, verdict), answer, true
 		}
 		word, def, defined := glossed(msg)
 		if defined && claimedWord.MatchString(msg) {
@@ -122,11 +127,14 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			// uses it without saying what it is.
 			parts = append(parts, def)
 		}
-		if !ok && (calculated || defined || wrong) {
+		if !ok && (calculated || defined || wrong || settled) {
 			out.Intent = tutor.IntentQuestion
 			note = "defined " + word
-			if wrong {
+			switch {
+			case wrong:
 				note = "a common mistake put forward"
+			case settled:
+				note = "a claim checked against the lesson"
 			}
 			if calculated {
 				parts = append(parts, calc)

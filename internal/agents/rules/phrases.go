@@ -103,6 +103,8 @@ const (
 	mSlipAfter      // a wrong answer whose working is right up to {step}: where to look again
 	mSlipSum        // a wrong answer with a sum {step} worked wrong: that sum again
 	mInWords        // a letter given to options shown without letters: the option in words
+	mFactRight      // a claim a sentence of the lesson confirms: {fact}, that sentence
+	mFactWrong      // a claim a sentence of the lesson contradicts: {fact}, that sentence
 	mValueWrong     // a temperature a doubt puts forward, wrong: {value}, the claimed one
 	mNoMorePractice // more practice asked, none left on the concept: {concept}
 	mOtherWay       // a piece still not followed after hearing it again: before the words it uses
@@ -526,6 +528,14 @@ var phrasebook = map[move][]string{
 	mInWords: {
 		"The options had no letters{name}: which one do you mean? Write it in words.",
 		"Tell me the option in words, please: there were no letters to pick from.",
+	},
+	mFactRight: {
+		"Yes{name}. {fact}",
+		"That's right. {fact}",
+	},
+	mFactWrong: {
+		"Not quite{name}. {fact}",
+		"No, the other way round. {fact}",
 	},
 	mValueRight: {
 		"Yes, {value}.",

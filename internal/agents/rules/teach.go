@@ -1198,10 +1198,16 @@ func (l *lesson) doubt(msg string) bool {
 		}
 		ok = len(sents) > 0
 		answered = true
-	} else if ok {
-		sents = setRight(l.topic, withHints, "", false, sents, asked)
-		if v, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked && !calculated {
+	} else {
+		if ok {
+			sents = setRight(l.topic, withHints, "", false, sents, asked)
+		}
+		if v, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked && ok && !calculated {
 			verdict, sents = v, answer
+		} else if v, answer, checked := factVerdict(l.v, l.topic, withHints, msg, sents); checked && !calculated && !claimedWord.MatchString(msg) {
+			// A sentence of the lesson settles it, even one no passage
+			// chose: "so evaporation warms the liquid?".
+			verdict, sents, ok = v, answer, true
 		}
 	}
 	if calculated && selfContained(calc) {
@@ -1231,7 +1237,7 @@ func (l *lesson) doubt(msg string) bool {
 		switch {
 		case verdict != "":
 			l.add(verdict) // "water boils at 90 degrees?": No, first
-			l.note("checked the temperature put forward")
+			l.note("checked the claim put forward")
 		case justSaid:
 			l.say(mJustSaid)
 		}
@@ -1959,6 +1965,20 @@ func (l *lesson) doubtAfter() bool {
 	mistake, wrong := putForward(l.topic, msg, checked, sents)
 	sents = setRight(l.topic, withHints, mistake, wrong, sents, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
 	ok = (ok || wrong) && len(sents) > 0
+	verdict := ""
+	switch {
+	case wrong || calculated:
+	case ok:
+		if v, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked {
+			verdict, sents = v, answer
+			break
+		}
+		fallthrough
+	default:
+		if v, answer, checked := factVerdict(l.v, l.topic, withHints, msg, sents); checked && !claimedWord.MatchString(msg) {
+			verdict, sents, ok = v, answer, true
+		}
+	}
 	if !wrong && !calculated && !ok {
 		return false
 	}
@@ -1966,9 +1986,9 @@ func (l *lesson) doubtAfter() bool {
 	if wrong {
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
 		calc = noAgain(calc)
-	} else if verdict, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked && ok && !calculated {
+	}
+	if verdict != "" {
 		l.add(verdict)
-		sents = answer
 	}
 	if calculated {
 		l.add(calc)

@@ -123,7 +123,8 @@ func TestPhrasebook(t *testing.T) {
 		"{value}", "7/9", "{answer}", "7/18", "{what}", partialDefault, "{concepts}", "like fractions and unlike fractions",
 		"{concept}", "like fractions", "{topic}", "fractions", "{first}", "like fractions", "{last}", "word problems", "{n}", "7",
 		"{mistakes}", "adding the denominators too", "{did}", "added the denominators too", "{step}", "2 + 5 = 7",
-		"{idea}", "add the numerators and keep the denominator.", "{mistake}", "adding the denominators as well")
+		"{idea}", "add the numerators and keep the denominator.", "{mistake}", "adding the denominators as well",
+		"{fact}", "Melting takes in heat.")
 	for m := mStart; m < moveCount; m++ {
 		options := phrasebook[m]
 		if len(options) < 2 && m != mNoLesson {
