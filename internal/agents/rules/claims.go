@@ -434,7 +434,46 @@ var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value
 var claimChecks = []func(string) (string, bool){percentEquals, reciprocalClaim, flippedDivision}
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts}
+var wordedChecks = []func(string) (string, bool){partOf, common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts}
+
+// partOf works "what is 2/3 of 12?" and "what is 15% of 80?" step by step,
+// as a teacher shows it, rather than the product alone: a learner who asks
+// wants the method.
+func partOf(msg string) (string, bool) {
+	m := asksPartOf.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	whole, ok := new(big.Rat).SetString(m[4])
+	if !ok || len(m[4]) > 9 {
+		return "", false
+	}
+	w := ratString(whole)
+	if m[3] != "" { // a per cent
+		p, ok := new(big.Rat).SetString(m[3])
+		if !ok || len(m[3]) > 6 {
+			return "", false
+		}
+		v := new(big.Rat).Mul(new(big.Rat).Quo(p, big.NewRat(100, 1)), whole)
+		prod := new(big.Rat).Mul(p, whole)
+		return "To find " + ratString(p) + "% of " + w + ", take " + ratString(p) + " hundredths of it: " + ratString(p) + "/100 × " + w +
+			" = " + ratString(prod) + " ÷ 100 = " + decimalOrFraction(v) + ". So " + ratString(p) + "% of " + w + " = " + decimalOrFraction(v) + ".", true
+	}
+	a, ok1 := new(big.Int).SetString(m[1], 10)
+	b, ok2 := new(big.Int).SetString(m[2], 10)
+	if !ok1 || !ok2 || b.Sign() == 0 || len(m[1]) > 6 || len(m[2]) > 6 {
+		return "", false
+	}
+	part := new(big.Rat).Quo(whole, new(big.Rat).SetInt(b))
+	v := new(big.Rat).Mul(part, new(big.Rat).SetInt(a))
+	return "To find " + m[1] + "/" + m[2] + " of " + w + ", divide " + w + " into " + m[2] + " equal parts and take " + m[1] + " of them: " +
+		w + " ÷ " + m[2] + " = " + decimalOrFraction(part) + ", and " + m[1] + " × " + decimalOrFraction(part) + " = " + decimalOrFraction(v) +
+		". So " + m[1] + "/" + m[2] + " of " + w + " = " + decimalOrFraction(v) + ".", true
+}
+
+// asksPartOf finds a doubt that asks for a fraction or a per cent of a
+// number, and nothing else: "what is 2/3 of 12?", "find 15% of 80".
+var asksPartOf = regexp.MustCompile(`(?i)^\W*(?:so\s+)?(?:what\s+is|what'?s|whats|find|calculate|work\s+out|how\s+much\s+is)\s+(?:(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?)\s*(?:%|per\s?cent))\s+of\s+(?:₹\s*|rs\.?\s*)?(\d+(?:\.\d+)?)\s*(?:rupees|rs|kg|g|m|cm|km|l|ml|marks|students|people|apples)?\s*\??\s*$`)
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to
@@ -1029,7 +1068,8 @@ func noAgain(calc string) string {
 // putting the value in (": with x = …"), or two changes in per cent worked
 // through (see upThenDown).
 func selfContained(calc string) bool {
-	return strings.Contains(calc, ": with ") || strings.Contains(calc, " is of the new amount, not of the one you started with")
+	return strings.Contains(calc, ": with ") || strings.Contains(calc, " is of the new amount, not of the one you started with") ||
+		strings.HasPrefix(calc, "To find ")
 }
 
 var (

@@ -25,8 +25,8 @@ func TestWorked(t *testing.T) {
 		{"is 3/4 - 1/4 = 2/4 or 1/2?", "Yes: 3/4 - 1/4 = 1/2."},
 		{"how do i do 2 1/2 - 1 3/4", "2 1/2 - 1 3/4 = 3/4."},
 		{"is 50% of 20 = 10?", "Yes: 50% of 20 = 10."},
-		{"what is 20% of 50", "20% of 50 = 10."},
-		{"what is 3/4 of 20?", "3/4 of 20 = 15."},
+		{"what is 20% of 50", "To find 20% of 50, take 20 hundredths of it: 20/100 × 50 = 1000 ÷ 100 = 10. So 20% of 50 = 10."},
+		{"what is 3/4 of 20?", "To find 3/4 of 20, divide 20 into 4 equal parts and take 3 of them: 20 ÷ 4 = 5, and 3 × 5 = 15. So 3/4 of 20 = 15."},
 		{"is 25% the same as 1/4?", "Yes: 25% = 1/4."},
 		{"is 0.5 the same as 5%?", "No: 0.5 = 50%, not 5%."},
 		{"is 50% of 20 the same as 20% of 50?", "Yes: 50% of 20 = 10 and 20% of 50 = 10."},
@@ -84,7 +84,7 @@ func TestWorked(t *testing.T) {
 		{"is x = 2 the answer to 2x(x+1) = 12?", "Yes: with x = 2, 2 × 2 × (2 + 1) = 12, so both sides are equal."},
 		{"is x = 4 or x = 5 the answer to 2x+3=11", "Yes: with x = 4, 2 × 4 + 3 = 11, so both sides are equal."},
 		{"is 3 + 4 = 7 and 5 + 5 = 11?", "Not quite: 5 + 5 = 10, not 11."},
-		{"what's 15% of 200", "15% of 200 = 30."},
+		{"what's 15% of 200", "To find 15% of 200, take 15 hundredths of it: 15/100 × 200 = 3000 ÷ 100 = 30. So 15% of 200 = 30."},
 		{"what is 3 x 4", "3 × 4 = 12."},
 		{"is 3a = -3 when a = -1", "Yes: with a = -1, 3 × (-1) = -3, so both sides are equal."},
 		{"so 5x - 3x is 2?", "Not quite: 5x - 3x = 2x, not 2; the x stays: it's 2 times x."},
@@ -270,5 +270,26 @@ func TestClaimChecksStayOut(t *testing.T) {
 		if got, _ := worked(msg); strings.HasPrefix(got, "No") || strings.HasPrefix(got, "Yes") {
 			t.Errorf("worked(%q) = %q, want no verdict", msg, got)
 		}
+	}
+}
+
+// TestPartOfWorked: "what is 2/3 of 12?" hears the method, step by step,
+// and nothing else; a lesson never works its own questions' sums.
+func TestPartOfWorked(t *testing.T) {
+	for _, tc := range []struct{ topic, msg, steps, result string }{
+		{"mathematics/fractions/multiplying-fractions", "what is 2/3 of 12?", "12 ÷ 3 = 4, and 2 × 4 = 8", "2/3 of 12 = 8"},
+		{percentages, "find 15% of 80", "15/100 × 80 = 1200 ÷ 100 = 12", "15% of 80 = 12"},
+		{percentages, "whats 12.5% of 64", "12.5/100 × 64 = 800 ÷ 100 = 8", "12.5% of 64 = 8"},
+	} {
+		d := newDriver(t, sampleTopic(t, tc.topic), "part-of", tutor.ModeClarify)
+		x := d.say(tc.msg)
+		if !strings.Contains(x.text(), tc.steps) || !strings.Contains(x.text(), tc.result) || len(sentences(x.text())) > 3 {
+			t.Errorf("%q: %q, want the steps %q, %q and only the closing question after", tc.msg, x.text(), tc.steps, tc.result)
+		}
+	}
+	d := newDriver(t, sampleTopic(t, percentages), "part-of-lesson", tutor.ModeTeachMe)
+	d.untilAsked("of-1")
+	if x := d.say("wait what is 15% of 360?"); strings.Contains(x.text(), "54") {
+		t.Errorf("the pending question's sum worked: %q", x.text())
 	}
 }
