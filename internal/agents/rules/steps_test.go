@@ -798,3 +798,29 @@ func TestLetterToOptionsWithoutLetters(t *testing.T) {
 		t.Errorf("exam: %q, want the option asked for in words", out.Response)
 	}
 }
+
+// TestAnswerOfALeftQuestion: once a question is left unanswered, a learner
+// who asks for its answer (within the next reply or two) hears it worked
+// through; while it is asked, only a clue.
+func TestAnswerOfALeftQuestion(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingIntegers), "left", tutor.ModeTeachMe)
+	d.until(20, func() bool { return d.state.LastQuestion != nil })
+	bq := d.pending()
+	if x := d.say("what's the answer?"); strings.Contains(x.text(), bq.Solution) || says(x.text(), mWalkThrough) {
+		t.Fatalf("the answer of a question still asked: %q", x.text())
+	}
+	for range 6 {
+		if d.state.LastQuestion == nil {
+			break
+		}
+		d.say("i dont know")
+	}
+	if d.state.LastQuestion != nil || !says(d.log[len(d.log)-1].text(), mLeave) {
+		t.Fatalf("the question was not left: %q", d.transcript())
+	}
+	d.say("ok")
+	x := d.say("what was the answer to that question tho")
+	if !says(x.text(), mWalkThrough) || !strings.Contains(x.text(), strings.TrimSpace(solution(*bq))) {
+		t.Errorf("the answer of the question left: %q, want %q worked through", x.text(), solution(*bq))
+	}
+}

@@ -940,6 +940,39 @@ func (l *lesson) leave(bq tutor.BankQuestion, withSolution bool) {
 	l.moveOn()
 }
 
+// answerLeft works through the question one of the last two replies left
+// unanswered (see leave), for a learner who asks for its answer, then
+// offers to go on; it reports whether there was such a question.
+func (l *lesson) answerLeft() bool {
+	hist := l.s.History
+	left, replies := -1, 0
+	for i := len(hist) - 1; i >= 0 && replies < 2 && left < 0; i-- {
+		if hist[i].Role == tutor.RoleTeacher {
+			replies++
+			if opensWith(hist[i].Content, mLeave) {
+				left = i
+			}
+		}
+	}
+	for i := left - 1; left > 0 && i >= 0; i-- { // an earlier reply asked it
+		m := hist[i]
+		if m.Role != tutor.RoleTeacher {
+			continue
+		}
+		for _, q := range l.topic.Questions {
+			if l.rec.asked[q.ID] && strings.Contains(m.Content, q.Text) {
+				l.out.Intent = tutor.IntentQuestion
+				l.say(mWalkThrough)
+				l.add(solution(q))
+				l.say(mCarryOn)
+				l.note("worked " + q.ID + ", left before, on request")
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // noAnswer answers a message with no answer in it: a hedge is asked to
 // choose, a question is answered from the lesson (without the answer),
 // anything else gets the question again.
@@ -1100,6 +1133,9 @@ func (l *lesson) atStep() {
 
 	case bareWhy(msg) && (l.why() || l.repeat()):
 		// "Why?" asks about the part just said, not to go on.
+	case asksAnswer(msg) && l.answerLeft():
+		// "what was the answer to that one?" once it was left: it is no
+		// longer asked, so its worked solution gives nothing away.
 	case l.doubt(msg):
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.lastSaid(mAgain) && l.otherWay():
 		// Still lost after hearing it again: not the same sentences a
