@@ -352,6 +352,51 @@ func slipIn(msg string) (step string, sum, ok bool) {
 	return "", false, false
 }
 
+// partsNamed reads a number of the fractions just shown used as a name
+// ("why dont we add the 7s too?" after "2/7 + 3/7 = 5/7") as the part of
+// a fraction it is: "the denominators". A number that is both a numerator
+// and a denominator there, or neither, is left as it is.
+func partsNamed(msg, shown string) string {
+	ms := numberNamed.FindAllStringSubmatchIndex(msg, -1)
+	if len(ms) == 0 {
+		return msg
+	}
+	tops, bottoms := map[string]bool{}, map[string]bool{}
+	for _, f := range shownFraction.FindAllStringSubmatch(shown, -1) {
+		tops[f[1]], bottoms[f[2]] = true, true
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		if m[1] < len(msg) && (msg[m[1]] == '/' || unicode.IsDigit(rune(msg[m[1]]))) {
+			continue // "the 5/14": a value
+		}
+		n, plural := msg[m[2]:m[3]], m[4] >= 0
+		name := ""
+		switch {
+		case bottoms[n] && !tops[n]:
+			name = "denominator"
+		case tops[n] && !bottoms[n]:
+			name = "numerator"
+		default:
+			continue
+		}
+		if plural {
+			name += "s"
+		}
+		b.WriteString(msg[last:m[0]])
+		b.WriteString("the " + name)
+		last = m[1]
+	}
+	b.WriteString(msg[last:])
+	return b.String()
+}
+
+var (
+	numberNamed   = regexp.MustCompile(`(?i)\bthe\s+(\d+)('?s)?\b`)
+	shownFraction = regexp.MustCompile(`(\d+)\s*/\s*(\d+)`)
+)
+
 // noValue finds a doubt that says a sum has no value: "undefined", "not
 // possible", "no answer".
 var noValue = regexp.MustCompile(`(?i)\b(?:undefined|not\s+(?:possible|defined|allowed)|no\s+(?:answer|value)|impossible|can'?t\s+be\s+done)\b`)

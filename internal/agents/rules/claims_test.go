@@ -293,3 +293,25 @@ func TestPartOfWorked(t *testing.T) {
 		t.Errorf("the pending question's sum worked: %q", x.text())
 	}
 }
+
+// TestPartsNamed: a number of the fractions just shown, used as a name,
+// is the part of a fraction it is there.
+func TestPartsNamed(t *testing.T) {
+	shown := "Add the numerators and keep the denominator: 2/7 + 3/7 = 5/7."
+	for msg, want := range map[string]string{
+		"why dont we add the 7s too? wouldnt it be 5/14": "why dont we add the denominators too? wouldnt it be 5/14",
+		"why is the 7 the same":                          "why is the denominator the same",
+		"so we add the 2 and the 3":                      "so we add the numerator and the numerator",
+		"what about the 5/7":                             "what about the 5/7", // a value
+		"why the 9s":                                     "why the 9s",         // not shown
+	} {
+		if got := partsNamed(msg, shown); got != want {
+			t.Errorf("partsNamed(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	d := newDriver(t, sampleTopic(t, addingFractions), "7s", tutor.ModeTeachMe)
+	d.until(6, func() bool { return len(d.log) > 0 && strings.Contains(d.log[len(d.log)-1].text(), "2/7 + 3/7") })
+	if x := d.say("yes but why dont we add the 7s too? wouldnt it be 5/14"); !strings.Contains(x.text(), "size of each part") {
+		t.Errorf("the 7s of 2/7 + 3/7: %q, want why the denominator stays", x.text())
+	}
+}

@@ -1136,7 +1136,7 @@ func (l *lesson) atStep() {
 	case asksAnswer(msg) && l.answerLeft():
 		// "what was the answer to that one?" once it was left: it is no
 		// longer asked, so its worked solution gives nothing away.
-	case l.doubt(msg):
+	case l.doubt(partsNamed(msg, l.lastReply())):
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.lastSaid(mAgain) && l.otherWay():
 		// Still lost after hearing it again: not the same sentences a
 		// third time.
