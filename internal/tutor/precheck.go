@@ -60,8 +60,6 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"can we stop", "can i stop", "can we end", "can we finish", "that's all for today",
 			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
-			"enough for today", "enough for now", "that's all for now", "that's it for now",
-			"done for today", "done for now",
 		},
 		Break: []string{
 			"take a break", "have a break", "i need a break", "really need a break", "want a break", "a short break", "a quick break",
@@ -72,6 +70,11 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"stop", "end", "done", "exit", "finish", "finished", "enough", "the end",
 			"that's it", "that's all", "no more", "bas", "khatam", "that's enough",
 			"no that's all", "no that's it", "no thanks that's all", "no thanks that's it",
+			// As the whole message only: "I'm not done for today", "is that
+			// enough for now?" go on.
+			"that's enough for today", "that's enough for now", "enough for today", "enough for now",
+			"that's all for now", "that's it for now", "done for today", "done for now",
+			"i'm done for today", "i'm done for now",
 		},
 		Fillers: []string{
 			"ok", "okay", "please", "pls", "plz", "now", "just", "so", "um", "umm", "hmm",
@@ -178,19 +181,24 @@ func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
 	return pre
 }
 
+// exactStop reports whether w is an exact stop phrase, give or take
+// fillers at either end. A phrase may end in a filler itself ("done for
+// now"), so each trailing filler is tried with the phrase and without.
 func (p *Prechecker) exactStop(w []string) bool {
 	for len(w) > 0 && slices.Contains(p.fillers, w[0]) {
 		w = w[1:]
 	}
-	for len(w) > 0 && slices.Contains(p.fillers, w[len(w)-1]) {
+	for {
+		for _, phrase := range p.exact {
+			if slices.Equal(w, phrase) {
+				return true
+			}
+		}
+		if len(w) == 0 || !slices.Contains(p.fillers, w[len(w)-1]) {
+			return false
+		}
 		w = w[:len(w)-1]
 	}
-	for _, phrase := range p.exact {
-		if slices.Equal(w, phrase) {
-			return true
-		}
-	}
-	return false
 }
 
 // words splits s into lowercase words of letters, marks and digits, with
