@@ -728,6 +728,7 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"upon", Expected{Answer: "9/5"}, "9 upon 5", Correct, ""},
 		{"multiplied by is no fraction", Expected{Answer: "9/5"}, "I multiplied 9 by 5", NotAttempt, ""},
 		{"by in a larger answer", Expected{Answer: "45"}, "the area of a 9 by 5 rectangle is 45", Correct, ""},
+		{"by with a whole result is no fraction", Expected{Answer: "9"}, "45 by 5", Incorrect, ""},
 		{"words over small", f25, "two over five", Correct, ""},
 		{"one twelfth", Expected{Answer: "1/12"}, "one twelfth", Correct, ""},
 		{"a twelfth", Expected{Answer: "1/12"}, "a twelfth", Correct, ""},
@@ -757,6 +758,9 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"so that", Expected{Answer: "4"}, "4 so that it is fair", Correct, ""},
 		{"so after a statement", Expected{Answer: "12"}, "oh wait 24 is both breadths so 12 cm", Correct, "12 cm"},
 		{"so after a statement, wrong", Expected{Answer: "24"}, "24 is both breadths so 12 cm", Incorrect, ""},
+		{"the answer stated before so", Expected{Answer: "12"}, "12 is the answer so 24 is double", Correct, ""},
+		{"so with more after it", Expected{Answer: "9"}, "9 is my final answer so 3 squared", Correct, ""},
+		{"so with words after the number", Expected{Answer: "24"}, "24 cm is the perimeter so 6 cm each side", Correct, ""},
 		// Choices and sets compared singular and plural.
 		{"choice singular", states, "gas", Correct, ""},
 		{"choice capital", states, "Gas", Correct, ""},

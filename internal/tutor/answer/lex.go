@@ -528,8 +528,12 @@ func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 		}
 	case w == "over" || (w == "by" || w == "upon") && !operationBefore(toks, i):
 		// "9 by 5" and "9 upon 5" are how Indian classrooms say 9/5;
-		// "multiply 9 by 5" is not.
+		// "multiply 9 by 5" is not, nor "45 by 5", a division that a
+		// learner may only repeat from the question.
 		d, j, ok := next(i + 1)
+		if w != "over" && ok && d.num > 0 && n.num%d.num == 0 {
+			break
+		}
 		// "12 over 3 days" is a duration, not a fraction; "3 and 5 over 6
 		// cm" is a length.
 		if ok && d.form == fInt && d.num > 0 && (mixed || j == len(toks) || toks[j].kind != tWord || startsPhrase(toks[j].text) || fillers[toks[j].text]) {

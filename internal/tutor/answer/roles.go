@@ -63,9 +63,7 @@ func bareConclusion(toks []token, a, b int) bool {
 	if toks[p].kind == tWord && p > a && toks[p-1].kind == tNum && !startsPhrase(toks[p].text) {
 		p-- // a unit: "4 girls so 16"
 	}
-	if toks[p].kind != tNum && (t.text == "then" || !slices.ContainsFunc(toks[a:b], func(u token) bool { return u.kind == tNum })) {
-		// "So" concludes after a statement about a number, too: "24 is
-		// both breadths so 12 cm". "Then" may only go on to the next step.
+	if toks[p].kind != tNum && !statedThenConcluded(toks, a, b) {
 		return false
 	}
 	for k := b + 1; k < len(toks) && !isSentenceEnd(toks[k]); k++ {
@@ -74,6 +72,28 @@ func bareConclusion(toks []token, a, b int) bool {
 		}
 	}
 	return false
+}
+
+// statedThenConcluded reports whether the "so" (or "therefore", "hence",
+// "thus") at toks[b] ends a statement about a number and concludes with a
+// number alone, with at most its unit, at the end of the sentence: "24 is
+// both breadths so 12 cm". A statement that names its number the answer
+// ("12 is the answer so 24 is double") keeps it, and "then" may only go
+// on to the next step.
+func statedThenConcluded(toks []token, a, b int) bool {
+	if toks[b].text == "then" || !slices.ContainsFunc(toks[a:b], func(u token) bool { return u.kind == tNum }) ||
+		slices.ContainsFunc(toks[a:b], func(u token) bool { return u.kind == tWord && (u.text == "answer" || u.text == "answers") }) {
+		return false
+	}
+	k := b + 1
+	if k >= len(toks) || toks[k].kind != tNum {
+		return false
+	}
+	k++
+	if k < len(toks) && toks[k].kind == tWord && !isSentenceEnd(toks[k]) {
+		k++ // its unit: "12 cm"
+	}
+	return k >= len(toks) || isSentenceEnd(toks[k])
 }
 
 // soNotConclusion follow a "so" that does not conclude: "so that", "so many".
