@@ -28,8 +28,7 @@ func (l *lesson) pending() {
 		}
 	}
 	switch {
-	case l.s.IsComplete(l.topic) && isDone(l.turn.Message) && verdict != answer.Correct &&
-		!(bq.Kind == answer.KindBoolean && len(words(l.turn.Message)) == 1):
+	case l.s.IsComplete(l.topic) && declines(l.turn.Message, bq, verdict):
 		// "no thanks, that's all" to a question after the lesson: the
 		// learner had enough; no grading, no clue.
 		l.say(mDeclined)
@@ -939,6 +938,24 @@ func (l *lesson) leave(bq tutor.BankQuestion, withSolution bool) {
 	l.note("left " + bq.ID)
 	l.moveOn()
 }
+
+// declines reports whether a reply to a question after the lesson turns
+// it down: "no thanks", "nah I'm good". To a question answered yes or no,
+// only a reply that says so in words other than "no" does ("no thanks",
+// not "no sir"), whatever it grades as; to any other, one that is not
+// its right answer.
+func declines(msg string, bq tutor.BankQuestion, verdict answer.Verdict) bool {
+	if !isDone(msg) {
+		return false
+	}
+	a := strings.ToLower(strings.TrimSpace(bq.Answer))
+	if bq.Kind == answer.KindBoolean || a == "yes" || a == "no" || a == "true" || a == "false" {
+		return slices.ContainsFunc(words(msg), func(w string) bool { return declineWords[w] })
+	}
+	return verdict != answer.Correct
+}
+
+var declineWords = wordSet("thanks thank done good fine all enough")
 
 // answerLeft works through the question one of the last two replies left
 // unanswered (see leave), for a learner who asks for its answer, then

@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tutord/tutord/internal/tutor"
@@ -22,7 +23,13 @@ var numberAt = regexp.MustCompile(`(?i)(-?\d+(?:\.\d+)?)(?:\s*(°\s*c\b|°|degre
 // than a temperature: "2 kg", "3 times".
 var notTemperature = wordSet(`percent per kg g gm gram grams km m metre metres meter meters cm mm ml l litre litres liter
 	liters minute minutes min mins hour hours hr hrs second seconds sec secs day days times x rupees rs year years
-	and or to by plus minus into out of`)
+	and or to by plus minus into out of f fahrenheit k kelvin`)
+
+// notExactly are the words of a claim that put a temperature as a bound or
+// a possibility, not as the one at which something happens: "more than 90
+// degrees", "can boil at 90 degrees" (it can, up a mountain).
+var notExactly = wordSet(`more less above below over under higher lower than least most can could may might sometimes
+	usually around about approximately nearly almost`)
 
 // unitless are the terms of a temperature claim that name the measure, not
 // what has it: "the boiling point of water is 100 degrees" is about water
@@ -47,6 +54,9 @@ func checkTemperature(t *tutor.Topic, msg string, sents []string) (claimed, stat
 	if !strings.EqualFold(t.Subject, "science") || !isQuestion(msg) || denies(msg) {
 		return "", "", sents, false
 	}
+	if slices.ContainsFunc(words(msg), func(w string) bool { return notExactly[w] }) {
+		return "", "", sents, false
+	}
 	w := words(msg)
 	for len(w) > 1 && openers[w[0]] {
 		w = w[1:]
@@ -61,6 +71,9 @@ func checkTemperature(t *tutor.Topic, msg string, sents []string) (claimed, stat
 	m := nums[0]
 	if m[6] >= 0 && notTemperature[strings.ToLower(msg[m[6]:m[7]])] || m[6] >= 0 && !isLetters(msg[m[6]:m[7]]) {
 		return "", "", sents, false
+	}
+	if rest := strings.TrimLeft(msg[m[1]:], " "); m[4] >= 0 && rest != "" && strings.IndexAny(rest[:1], "fFkK") == 0 {
+		return "", "", sents, false // "100°F": "°" alone, then another scale
 	}
 	claimed = msg[m[2]:m[3]]
 	claim := namedPoint.ReplaceAllString(msg[:m[0]]+" "+msg[m[1]:], "$1")
@@ -104,8 +117,16 @@ func temperatureVerdict(v *voice, t *tutor.Topic, msg string, sents []string) (s
 	switch {
 	case !ok:
 		return "", sents, false
-	case claimed == stated:
+	case sameNumber(strings.TrimSuffix(claimed, " °C"), strings.TrimSuffix(stated, " °C")):
 		return v.say(mValueRight, "{value}", stated), answer, true
 	}
 	return v.say(mValueWrong, "{value}", claimed), answer, true
+}
+
+// sameNumber reports whether two numbers written in digits are equal:
+// "100.0" is "100".
+func sameNumber(a, b string) bool {
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	return err1 == nil && err2 == nil && x == y
 }

@@ -23,6 +23,7 @@ func TestTemperatureClaims(t *testing.T) {
 		{"boiling point of water is 100 °C na", "100 °C", "100 °C at sea level", true},
 		{"is 100 degrees the boiling point of water?", "100 °C", "100 °C at sea level", true},
 		{"the temperature stays at 0 while ice melts right", "0 °C", "temperature stays at 0 °C", true},
+		{"water boils at 100.0 degrees right?", "100 °C", "100 °C at sea level", true},
 	} {
 		d := newDriver(t, sampleTopic(t, changesOfState), "temp", tutor.ModeClarify)
 		x := d.say(tc.msg)
@@ -47,6 +48,12 @@ func TestTemperatureNotClaimed(t *testing.T) {
 		"water doesnt boil at 90 right?",                  // a denial
 		"so 100 degrees is 100 percent hot right?",        // not a temperature
 		"water boils at 100 degrees at sea level because", // no question
+		"water boils at 100°F right?",                     // another scale
+		"ice melts at 0°F right?",
+		"water boils at 212 °F right?",
+		"water boils at 373 K right?",
+		"water boils at more than 90 degrees right?", // a bound
+		"water can boil at 90 degrees right?",        // it can, up a mountain
 	} {
 		d := newDriver(t, sampleTopic(t, changesOfState), "temp", tutor.ModeClarify)
 		if x := d.say(msg); says(x.text(), mValueRight) || says(x.text(), mValueWrong) {

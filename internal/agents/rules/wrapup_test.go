@@ -7,6 +7,7 @@ import (
 
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // The wrap-up offers a harder question only when the session still allows
@@ -158,6 +159,27 @@ func TestDeclinedAfterTheLesson(t *testing.T) {
 		}
 		if x := d.say("ok"); !says(x.text(), mFarewell) || d.state.LastQuestion != nil {
 			t.Errorf("ok after the goodbye: %q, want a farewell and no question", x.text())
+		}
+	}
+	// To a question answered yes or no, "no sir" is an answer, and "no
+	// thanks" a no to the question, whatever its answer.
+	yes := tutor.BankQuestion{Answer: "yes", Kind: answer.KindBoolean}
+	no := tutor.BankQuestion{Answer: "false", Kind: answer.KindBoolean}
+	for _, tc := range []struct {
+		msg  string
+		bq   tutor.BankQuestion
+		v    answer.Verdict
+		want bool
+	}{
+		{"no sir", yes, answer.Incorrect, false},
+		{"no", no, answer.Correct, false},
+		{"no thanks", no, answer.Correct, true},
+		{"nah im good", yes, answer.Incorrect, true},
+		{"no thanks", tutor.BankQuestion{Answer: "-24"}, answer.NotAttempt, true},
+		{"no", tutor.BankQuestion{Answer: "-24"}, answer.NotAttempt, true},
+	} {
+		if got := declines(tc.msg, tc.bq, tc.v); got != tc.want {
+			t.Errorf("declines(%q) to a question answered %q = %v, want %v", tc.msg, tc.bq.Answer, got, tc.want)
 		}
 	}
 }
