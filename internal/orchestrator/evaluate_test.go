@@ -198,6 +198,11 @@ func TestByPlace(t *testing.T) {
 	if got := judge(lettered, "Which state keeps its shape? Is it A) gas, B) liquid or C) solid?", "a"); got.Verdict != answer.Incorrect {
 		t.Errorf("a of lettered options: %s %q, want incorrect", got.Verdict, got.Extracted)
 	}
+	for _, q := range []string{"Which state keeps its shape? (a) gas (b) liquid (c) solid", "Which state keeps its shape? a) gas b) liquid c) solid", "Which state keeps its shape?\nA. gas\nB. liquid\nC. solid"} {
+		if got := judge(lettered, q, "c"); got.Verdict != answer.Correct {
+			t.Errorf("c of options lettered as in %q: %s %q, want correct", q, got.Verdict, got.Extracted)
+		}
+	}
 	first := answer.Expected{Answer: "B", Kind: answer.KindChoice, Options: []string{"last", "first"}}
 	if got := judge(first, "Which comes first?", "first"); got.Verdict != answer.Correct {
 		t.Errorf("an option whose text is a place: %s", got.Verdict)
@@ -235,6 +240,14 @@ func TestBySize(t *testing.T) {
 		{larger, "56", "smaller is 56, larger is 24", answer.Incorrect},
 		{larger, "56", "24 or 56", answer.NotAttempt},                  // a hedge
 		{larger, "56", "the larger is 7 times 8 = 56", answer.Correct}, // working, not a label
+		{larger, "56", "the larger is 7 parts = 56", answer.Correct},
+		{larger, "56", "larger is 7 by 10 of 80 = 56", answer.Correct},
+		{larger, "56", "if smaller is 30 then larger is 50, no wait larger is 56", answer.Correct}, // corrected
+		{"Which is greater, 3/4 or 2/3?", "3/4", "3/4 is the greater", answer.Correct},
+		{"A rope is cut into two pieces whose lengths differ by 3 m. What is the smaller piece?", "2 1/2", "smaller is 2 1/2 m, larger 5 1/2 m", answer.Correct},
+		{"Two shares differ by 500. What is the smaller share?", "1500", "smaller share is 1,500", answer.Correct},
+		{"What is the least number of buses needed?", "7", "7 buses, 6 would leave 10 students", answer.Correct}, // a superlative asks something else
+		{"What is the least common multiple of 4, 6 and 12?", "12", "12 24 36", answer.Correct},
 	})
 	exp := answer.Expected{Answer: "-2", Kind: answer.KindInteger}
 	if got := judge(exp, "Which is greater, -7 or -2?", "-7 and -2"); got.Verdict == answer.Correct {

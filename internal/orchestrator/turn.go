@@ -542,8 +542,9 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	return res, true
 }
 
-// shownLetters finds options shown with letters: "A) gas, B) liquid".
-var shownLetters = regexp.MustCompile(`\b[A-D]\)\s`)
+// shownLetters finds options shown with letters: "A) gas, B) liquid",
+// "(a) gas", "A. gas".
+var shownLetters = regexp.MustCompile(`(?:^|\s)(?:[A-Da-d]\)|\([A-Da-d]\)|[A-D]\.)\s`)
 
 // letterPick reads a reply that is only an option's letter: "C", "(c)",
 // "option C".
@@ -647,14 +648,16 @@ func listed(res answer.Result, exp answer.Expected, question, msg string) answer
 	return res
 }
 
-// bySize judges a reply that gives two or more values for a question that
-// asks for the smaller or the larger of them ("Two numbers differ by 9. …
-// What is the smaller number?"): by the value labelled as asked ("smaller
-// is 24, larger is 56", "24 is the smaller one"). A reply that only states
-// the values ("The numbers are 15 and 6."), the right one among them, has
-// not said which is asked for: as a bare list (see listed), the learner is
-// asked for one final answer. The values of a question that names its
-// options ("Which is greater, -7 or -2?") are its options, not answers.
+// bySize judges a reply that gives both values for a question that asks
+// for the smaller or the larger of two ("Two numbers differ by 9. … What
+// is the smaller number?"): by the clause that labels a value as asked
+// ("smaller is 24, larger is 56", "3/4 is the greater", "the larger is 7
+// parts = 56"), the last such clause when the learner corrects
+// themselves. A reply that only states the two values ("The numbers are
+// 15 and 6."), the right one among them, has not said which is asked for:
+// as a bare list (see listed), the learner is asked for one final answer.
+// The values of a question that names its options ("Which is greater, -7
+// or -2?") are its options, not answers.
 func bySize(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	sentences := answer.SplitSentences(question)
 	if len(sentences) == 0 {
@@ -665,25 +668,26 @@ func bySize(exp answer.Expected, question, msg string) (answer.Result, bool) {
 		return answer.Result{}, false
 	}
 	small := sizeSmall[strings.ToLower(m[1])]
-	for _, l := range sizeLabel.FindAllStringSubmatchIndex(msg, -1) {
-		var word, value string
-		var end int
-		if l[2] >= 0 { // "smaller is 24"
-			word, value, end = msg[l[2]:l[3]], msg[l[4]:l[5]], l[5]
-		} else { // "24 is the smaller"
-			word, value, end = msg[l[8]:l[9]], msg[l[6]:l[7]], l[7]
+	var labelled *answer.Result
+	for _, clause := range clauseSep.Split(msg, -1) {
+		sizes := sizeWord.FindAllStringSubmatch(clause, -1)
+		if len(sizes) == 0 || slices.ContainsFunc(sizes, func(w []string) bool { return sizeSmall[strings.ToLower(w[1])] != small }) {
+			continue // no label, or both: "if larger is 30 then smaller is 21" is split, "larger than the smaller" is not read
 		}
-		if operatorNext.MatchString(msg[end:]) {
-			continue // "the smaller is 3 times 8": working, not the value
+		if res := answer.Evaluate(exp, clause); res.Verdict == answer.Correct || res.Verdict == answer.Incorrect || res.Verdict == answer.Partial {
+			labelled = &res
 		}
-		if sizeSmall[strings.ToLower(word)] == small {
-			return answer.Evaluate(exp, value), true
-		}
+	}
+	if labelled != nil {
+		return *labelled, true
 	}
 	if strings.ContainsAny(msg, "=+×*÷/:") || len(strings.Fields(msg)) > 8 || wordsOtherThanList.MatchString(msg) {
 		return answer.Result{}, false
 	}
 	values := signedNumber.FindAllString(msg, -1)
+	if len(values) != 2 {
+		return answer.Result{}, false
+	}
 	right, wrong := false, false
 	for _, v := range values {
 		if strings.Contains(question, v) {
@@ -692,24 +696,25 @@ func bySize(exp answer.Expected, question, msg string) (answer.Result, bool) {
 		c := answer.Evaluate(exp, v).Verdict == answer.Correct
 		right, wrong = right || c, wrong || !c
 	}
-	if len(values) < 2 || !right || !wrong {
+	if !right || !wrong {
 		return answer.Result{}, false
 	}
 	return answer.Result{Verdict: answer.NotAttempt, Reason: "hedged between two values"}, true
 }
 
 var (
-	// sizeWord finds what an asking sentence wants: the smaller or the
-	// larger value.
-	sizeWord  = regexp.MustCompile(`(?i)\b(smaller|smallest|lesser|least|lower|larger|largest|bigger|biggest|greater|greatest|higher)\b`)
-	sizeSmall = map[string]bool{"smaller": true, "smallest": true, "lesser": true, "least": true, "lower": true}
-	// sizeLabel finds a value labelled with its size: "smaller is 24",
-	// "the larger one = 56", "24 is the smaller".
-	sizeLabel = regexp.MustCompile(`(?i)\b(smaller|smallest|larger|largest|bigger|biggest|greater|greatest)(?:\s+(?:one|number|share|part|value))?\s*(?:is|=|:|will be|would be)?\s*([-−]?\d+(?:\.\d+)?)\b|([-−]?\d+(?:\.\d+)?)\s+is\s+the\s+(smaller|smallest|larger|largest|bigger|biggest|greater|greatest)\b`)
+	// sizeWord finds the smaller or the larger of two, asked for or
+	// labelled. Superlatives ("the least number of buses", "the greatest
+	// common factor") ask something else.
+	sizeWord  = regexp.MustCompile(`(?i)\b(smaller|lesser|lower|larger|bigger|greater|higher)\b`)
+	sizeSmall = map[string]bool{"smaller": true, "lesser": true, "lower": true}
+	// clauseSep splits a reply into its clauses: "80/10 = 8, so smaller is
+	// 24 and larger is 56". A comma inside a number ("1,500") or a
+	// decimal point does not split.
+	clauseSep = regexp.MustCompile(`(?i),\s|;|\.(?:\s|$)|\s(?:and|then|but|so)\s`)
 	// wordsOtherThanList are the words that make a reply more than a list
 	// of values: working, a correction, a reason.
 	wordsOtherThanList = regexp.MustCompile(`(?i)\b(?:no|not|wait|actually|mean|since|because|so|then|sorry|oops|instead|times|plus|minus|divided|multiplied|difference|sum|twice|half|or|maybe)\b`)
-	operatorNext       = regexp.MustCompile(`^\s*(?:[-+×*/÷x^]|times\b|plus\b|minus\b|into\b|divided\b|multiplied\b)`)
 	signedNumber       = regexp.MustCompile(`[-−]?\d+(?:\.\d+)?`)
 )
 
