@@ -318,18 +318,21 @@ func chain(sides [][]mathToken, show func(*big.Rat) string) (text string, wrong,
 // right step; what the wrong step should have been is not said, since it
 // is the answer or leads straight to it. A single sum worked wrong ("so
 // 36 + 18 = 56") is a slip in that sum: sum is true, and step is the sum.
+//
+// Only plain arithmetic is read: a chain with a per cent ("1800/12000 ×
+// 100 = 15%") or an unknown is left alone, a rounded decimal ("10 ÷ 3 =
+// 3.33") is no slip, and neither is a running total that goes on with a
+// new sum ("5 + 3 = 8 = 8 + 2 = 10"). Thousands separators are read as
+// such ("3,000 - 500").
 func slipIn(msg string) (step string, sum, ok bool) {
+	msg = thousands.ReplaceAllString(msg, "$1$2")
 	for _, run := range mathRuns(msg) {
-		sides := splitEq(run)
-		if len(sides) < 2 || !hasOp(sides[0]) || slices.ContainsFunc(sides, func(s []mathToken) bool { return len(s) == 0 }) {
-			continue
+		if n := len(run); n >= 2 && run[n-1].kind == mVar && run[n-2].kind == mNum {
+			run = run[:n-1] // a unit: "= 2 m"
 		}
-		if len(sides) == 2 {
-			want, ok1 := evalTokens(sides[0], "", nil)
-			got, ok2 := evalTokens(sides[1], "", nil)
-			if ok1 && ok2 && !hasOp(sides[1]) && want.Cmp(got) != 0 {
-				return showTokens(sides[0], "", nil), true, true
-			}
+		sides := splitEq(run)
+		if len(sides) < 2 || !hasOp(sides[0]) || slices.ContainsFunc(sides, func(s []mathToken) bool { return len(s) == 0 }) ||
+			slices.ContainsFunc(run, func(t mathToken) bool { return t.kind == mVar || strings.Contains(t.text, "%") }) {
 			continue
 		}
 		want, ok := evalTokens(sides[0], "", nil)
@@ -338,19 +341,43 @@ func slipIn(msg string) (step string, sum, ok bool) {
 		}
 		for k := 1; k < len(sides); k++ {
 			v, ok := evalTokens(sides[k], "", nil)
-			if !ok {
-				break
-			}
-			if v.Cmp(want) != 0 {
-				if k < 2 {
-					break // wrong from the first step: no right working to build on
+			if !ok || v.Cmp(want) == 0 || rounded(sides[k], v, want) {
+				if !ok {
+					break
 				}
+				continue
+			}
+			switch {
+			case hasOp(sides[k]):
+				// A new sum, not a value of the last: a running total.
+			case len(sides) == 2:
+				return showTokens(sides[0], "", nil), true, true
+			case k >= 2:
 				return showTokens(sides[k-1], "", nil), false, true
 			}
+			break // wrong from the first step: no right working to build on
 		}
 	}
 	return "", false, false
 }
+
+// rounded reports whether a side that is one decimal number is want
+// rounded to its places: 3.33 for 10/3.
+func rounded(side []mathToken, v, want *big.Rat) bool {
+	if len(side) != 1 || side[0].kind != mNum {
+		return false
+	}
+	_, frac, ok := strings.Cut(side[0].text, ".")
+	if !ok || len(frac) == 0 || len(frac) > 6 {
+		return false
+	}
+	half := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Mul(big.NewInt(2), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(frac))), nil)))
+	diff := new(big.Rat).Sub(v, want)
+	return diff.Abs(diff).Cmp(half) <= 0
+}
+
+// thousands finds a thousands separator: "3,000".
+var thousands = regexp.MustCompile(`(\d),(\d{3})\b`)
 
 // partsNamed reads a number of the fractions just shown used as a name
 // ("why dont we add the 7s too?" after "2/7 + 3/7 = 5/7") as the part of

@@ -776,6 +776,14 @@ func TestSlipInWorking(t *testing.T) {
 		{"7/2 - 5/4 = 2/2 = 1", "", false, false},          // wrong from the first step
 		{"2x + 3 = 11 so 2x = 8 so x = 4", "", false, false},
 		{"I think it's 9/4", "", false, false},
+		{"1800/12000 x 100 = 15% so it fell by 85%", "", false, false}, // a per cent
+		{"3,000 - 500 = 2,500 so 2%", "", false, false},
+		{"Rs 1,200 - 300 = 800", "1200 - 300", true, true},
+		{"10 ÷ 3 = 3.33", "", false, false},          // rounded
+		{"10 ÷ 3 = 3.4", "10 ÷ 3", true, true},       // not rounded right
+		{"5 + 3 = 8 = 8 + 2 = 10", "", false, false}, // a running total
+		{"100 - 20% = 80", "", false, false},
+		{"2x + 3 = 11", "", false, false},
 	} {
 		if step, sum, ok := slipIn(tc.msg); step != tc.step || sum != tc.sum || ok != tc.ok {
 			t.Errorf("slipIn(%q) = %q, %v, %v; want %q, %v, %v", tc.msg, step, sum, ok, tc.step, tc.sum, tc.ok)
