@@ -249,6 +249,21 @@ func solved(msg string, runs [][]mathToken) (string, bool) {
 	return "", false
 }
 
+// solutionOf solves the equation of a doubt that checks a value for its
+// unknown ("x + 7 = 10, I got x = 17"), for a doubts session to show after
+// its No: "To solve x + 7 = 10: …, x = 3."
+func solutionOf(msg string) (string, bool) {
+	for _, r := range mathRuns(inSymbols(msg)) {
+		if len(splitEq(r)) != 2 || unknownOf(r) == "" || isAssignment(r) {
+			continue
+		}
+		if text, ok := solved("solve "+writtenOut(r), [][]mathToken{r}); ok && !strings.HasPrefix(text, "Yes") && !strings.HasPrefix(text, "Not quite") {
+			return "To solve " + text, true
+		}
+	}
+	return "", false
+}
+
 // dividesByZero reports whether a sum divides by zero: "-12 / 0", "5 ÷ (3
 // - 3)".
 func dividesByZero(side []mathToken) bool {

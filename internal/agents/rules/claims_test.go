@@ -315,3 +315,22 @@ func TestPartsNamed(t *testing.T) {
 		t.Errorf("the 7s of 2/7 + 3/7: %q, want why the denominator stays", x.text())
 	}
 }
+
+// TestWrongValueSolvedInDoubts: a doubts session that says No to a value
+// put forward for an unknown shows how the equation solves.
+func TestWrongValueSolvedInDoubts(t *testing.T) {
+	for msg, want := range map[string]string{
+		"x + 7 = 10 … I got x = 17": "To solve x + 7 = 10",
+		"2x + 3 = 11 so x = 5?":     "so x = 8 ÷ 2 = 4",
+		"3(x - 2) = 12, is x = 5?":  "x = 18 ÷ 3 = 6",
+	} {
+		d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "solve", tutor.ModeClarify)
+		if x := d.say(msg); !strings.HasPrefix(x.text(), "No: with") || !strings.Contains(x.text(), want) {
+			t.Errorf("%q: %q, want No, then %q", msg, x.text(), want)
+		}
+	}
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "solve", tutor.ModeClarify)
+	if x := d.say("is x = 4 the answer to 2x + 3 = 11?"); strings.Contains(x.text(), "To solve") {
+		t.Errorf("a right value: %q, want no working after the Yes", x.text())
+	}
+}

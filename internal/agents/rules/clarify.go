@@ -91,6 +91,11 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	default:
 		concept, sents, ok := explain(t.Topic, withSolutions, msg, 2, nil)
 		calc, calculated := worked(msg)
+		if sol, solvable := solutionOf(msg); calculated && strings.HasPrefix(calc, "No: with ") && solvable {
+			// "x + 7 = 10, I got x = 17": no, and how it goes. A doubts
+			// session asks no questions of its own to give away.
+			calc += " " + sol
+		}
 		if calculated && !strings.HasPrefix(calc, "Yes") && !strings.HasPrefix(calc, "No") &&
 			strings.Count(calc, " = ") == 1 && strings.Contains(strings.Join(sents, " "), strings.SplitN(calc, " = ", 2)[0]) {
 			calculated = false // the lesson works this very sum
