@@ -584,6 +584,10 @@ func TestClarifyDoubtsOnceRefused(t *testing.T) {
 		{"science/states-of-matter/changes-of-state", "naphthalene balls melt and then evaporate right", "naphthalene balls slowly get smaller"},
 		{"science/states-of-matter/changes-of-state", "while ice is melting the temp keeps going up na", "the temperature stays at 0 °C"},
 		{multIntegers, "why do even negatives make positive", "an even number of negative factors"},
+		// Hinglish words of the lesson's things.
+		{photosynthesis, "alcohol kyu daalte hai?", "to remove its green colour"},
+		{photosynthesis, "bhaiya stomata raat ko band hote hai kya?", "open and close it"},
+		{photosynthesis, "to raat ko plant kya karta hai? oxygen deta hai?", "does not take place in the dark"},
 	} {
 		d := newDriver(t, sampleTopic(t, tc.topic), "once-refused", tutor.ModeClarify)
 		if x := d.say(tc.msg); !strings.Contains(x.text(), tc.from) {

@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // TestFactClaims: a science claim that a sentence of the lesson says, or
@@ -64,5 +66,18 @@ func TestFactClaimsInALesson(t *testing.T) {
 	completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
 	if x := d.say("so evaporation warms the liquid right?"); !says(x.text(), mFactWrong) || !strings.Contains(x.text(), "Evaporation cools the liquid") {
 		t.Errorf("after the lesson: %q, want No, then evaporation cools the liquid", x.text())
+	}
+}
+
+// TestHinglishWords: the Hinglish words of the lessons' things read as
+// their English, and grammar and address words say nothing.
+func TestHinglishWords(t *testing.T) {
+	if got := terms("bhaiya stomata raat ko band hote hai kya?"); !slices.Equal(got, []string{stem("stomata"), "night", stem("closed")}) {
+		t.Errorf("terms = %q", got)
+	}
+	d := newDriver(t, sampleTopic(t, photosynthesis), "hinglish", tutor.ModeTeachMe)
+	d.untilAsked("starch-1")
+	if x := d.say("neela kala"); x.eval.Verdict != answer.Correct {
+		t.Errorf("neela kala for blue-black: %s, %q", x.eval.Verdict, x.text())
 	}
 }

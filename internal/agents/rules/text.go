@@ -13,13 +13,20 @@ import (
 )
 
 // words splits s into lowercase words of letters, marks and digits, with
-// apostrophes dropped so that "don't" and "dont" are one word.
+// apostrophes dropped so that "don't" and "dont" are one word. The words
+// of the lessons' subjects that learners write in Hinglish come in
+// English ("raat" is "night"; see hinglish), so that "stomata raat ko band
+// hote hai kya?" asks what "do stomata close at night?" asks.
 func words(s string) []string {
 	var out []string
 	var b strings.Builder
 	flush := func() {
 		if b.Len() > 0 {
-			out = append(out, b.String())
+			w := b.String()
+			if e, ok := hinglish[w]; ok {
+				w = e
+			}
+			out = append(out, w)
 			b.Reset()
 		}
 	}
@@ -34,6 +41,23 @@ func words(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// hinglish gives the English of the Hindi words, in Latin letters, that
+// learners use for the lessons' things: colours, day and night, water,
+// heat, the parts of a plant, the changes of state. Grammar words
+// ("kya", "hai") are stop words instead (see stopWords).
+var hinglish = map[string]string{
+	"raat": "night", "din": "day", "band": "closed", "khula": "open", "khule": "open",
+	"paani": "water", "pani": "water", "garam": "hot", "garm": "hot", "thanda": "cold", "thande": "cold", "thandi": "cold",
+	"patti": "leaf", "patta": "leaf", "patte": "leaves", "pattiyan": "leaves", "jad": "root", "jadein": "roots", "jaden": "roots",
+	"hawa": "air", "roshni": "light", "dhoop": "sunlight", "khana": "food", "paudha": "plant", "paudhe": "plants", "ped": "tree",
+	"barf": "ice", "baraf": "ice", "bhaap": "steam", "bhap": "steam", "pighalna": "melt", "pighalta": "melts", "pighalti": "melts",
+	"ubalna": "boil", "ubalta": "boils", "ubalti": "boils", "sukhna": "dry", "sukhta": "dries", "sukhte": "dry",
+	"daalte": "put", "dalte": "put", "daalna": "put", "dalna": "put", "daala": "put", "dala": "put",
+	"deta": "gives", "dete": "give", "deti": "gives", "leta": "takes", "lete": "take", "leti": "takes",
+	"banate": "make", "banata": "makes", "banati": "makes", "karta": "do", "karte": "do", "karti": "do",
+	"neela": "blue", "nila": "blue", "kala": "black", "kaala": "black", "hara": "green", "lal": "red", "safed": "white", "peela": "yellow",
 }
 
 // stem reduces a word to a common form well enough for matching words:
@@ -113,7 +137,7 @@ var stopWords = func() map[string]bool {
 		whose why how when where whats hows whys please tell explain meaning know
 		understand get got need want just also too very really much many more most some
 		any all each every no not dont doesnt didnt isnt arent cant cannot yes ok okay thanks
-		thank sir maam again still one way thing something anything let lets
+		thank sir maam didi bhaiya again still one way thing something anything let lets
 		though tho although actually basically yeah
 		kya hai hain ka ki ke ko se mein aur kaise kyun kyu matlab batao samjhao hoga hogi hota hoti hote bhi toh`) {
 		m[w] = true
