@@ -48,6 +48,7 @@ func TestGlossed(t *testing.T) {
 		"what's the matter?":                                     "",
 		"what's the difference?":                                 "",
 		"what does difference mean":                              "difference",
+		"what does cancel mean":                                  "cancel",
 		"what is the mass of the box?":                           "",
 		"what is the sum of 3 and 4":                             "",
 	} {
@@ -166,5 +167,17 @@ func TestClaimedDefinition(t *testing.T) {
 	}
 	if x = c.say("condensation is when water vapour turns back into water?"); strings.Contains(x.text(), "Not quite") {
 		t.Errorf("a right meaning with water vapour: %q", x.text())
+	}
+}
+
+// TestCancelDefined: "what does cancel mean" after "Cancel common factors
+// first" hears what cancelling is, not the same sentence again.
+func TestCancelDefined(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/fractions/multiplying-fractions"), "cancel", tutor.ModeTeachMe)
+	d.untilAnswering(20, func() bool {
+		return len(d.log) > 0 && strings.Contains(d.log[len(d.log)-1].text(), "Cancel common factors")
+	})
+	if x := d.say("what does cancel mean"); !strings.HasPrefix(x.text(), glossary["cancel"]) {
+		t.Errorf("cancel: %q, want its definition first", x.text())
 	}
 }
