@@ -125,9 +125,24 @@ func (l *Learner) next(s Situation, u [draws]float64, repeated bool) Message {
 	return Message{l.phrase(s.Question.Expected, s.Question.Wrong, false, u[3]), MoveWrong}
 }
 
+// Said is an answer as a learner gives it: the text of a choice
+// question's option rather than the letter the bank stores, which a
+// question that names its options in its sentence never shows.
+func Said(exp answer.Expected, value string) string {
+	v := strings.TrimSpace(value)
+	if len(exp.Options) == 0 || len(v) != 1 {
+		return value
+	}
+	if i := int(strings.ToUpper(v)[0]) - 'A'; i >= 0 && i < len(exp.Options) {
+		return strings.TrimSpace(exp.Options[i])
+	}
+	return value
+}
+
 // phrase words an answer in the learner's style, falling back to the bare
 // answer when the evaluator would read the phrasing differently.
 func (l *Learner) phrase(exp answer.Expected, value string, correct bool, u float64) string {
+	value = Said(exp, value)
 	templates := answers[l.p.Length]
 	if l.p.Confident {
 		templates = confident

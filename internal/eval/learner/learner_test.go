@@ -283,3 +283,17 @@ func TestSimilarity(t *testing.T) {
 		}
 	}
 }
+
+// TestSaid: a simulated learner answers a choice question with the
+// option's text, as it reads in the question, not the stored letter.
+func TestSaid(t *testing.T) {
+	exp := answer.Expected{Answer: "C", Kind: answer.KindChoice, Options: []string{"smaller than 4", "equal to 4", "bigger than 4"}}
+	for in, want := range map[string]string{"C": "bigger than 4", "a": "smaller than 4", "E": "E", "bigger than 4": "bigger than 4"} {
+		if got := Said(exp, in); got != want {
+			t.Errorf("Said(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Said(answer.Expected{Answer: "B"}, "B"); got != "B" {
+		t.Errorf("a letter with no options: %q", got)
+	}
+}

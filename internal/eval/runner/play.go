@@ -222,7 +222,7 @@ func (p *player) step(ctx context.Context, index int, t scenario.Turn) (Turn, er
 		case q.exp.Answer == "":
 			return Turn{}, fmt.Errorf("answer %s: the answer to %q is unknown: it is not in the harness's curriculum (--curriculum) and the session document hides it (--jwt-secret shows it)", t.Answer, q.ref.Text)
 		case t.Answer == scenario.AnswerCorrect:
-			return p.chat(ctx, index, q.exp.Answer, string(learner.MoveCorrect), t.Unsafe)
+			return p.chat(ctx, index, learner.Said(q.exp, q.exp.Answer), string(learner.MoveCorrect), t.Unsafe)
 		case q.wrong == "":
 			return Turn{}, fmt.Errorf("answer wrong: no wrong answer to %q is known", q.ref.Text)
 		}
