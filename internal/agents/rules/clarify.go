@@ -105,7 +105,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		}
 		settled := false
 		mistake, wrong := putForward(t.Topic, msg, calc, sents)
-		sents = setRight(t.Topic, withSolutions, mistake, wrong, sents, func(tutor.BankQuestion) bool { return true })
+		sents = setRight(t.Topic, withSolutions, msg, mistake, wrong, sents, func(tutor.BankQuestion) bool { return true })
 		if wrong {
 			// "so plants eat soil for food?": no, first.
 			parts = append(parts, v.say(mNotSo, "{mistake}", lowerFirst(mistake)))

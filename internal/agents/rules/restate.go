@@ -60,9 +60,9 @@ func putForward(t *tutor.Topic, msg, checked string, sents []string) (string, bo
 // left, what sets it right (see rightIdea, which may quote the bank
 // questions may allows). Else with the right idea before a mistake quoted
 // alone (see withRightIdea).
-func setRight(t *tutor.Topic, src source, mistake string, wrong bool, sents []string, may func(tutor.BankQuestion) bool) []string {
+func setRight(t *tutor.Topic, src source, msg, mistake string, wrong bool, sents []string, may func(tutor.BankQuestion) bool) []string {
 	if !wrong {
-		return withRightIdea(t, src, sents, may)
+		return withRightIdea(t, src, msg, sents, may)
 	}
 	sents = slices.DeleteFunc(sents, isMistakeSentence)
 	if len(sents) == 0 {
@@ -87,11 +87,12 @@ func quotedMistake(t *tutor.Topic, sentence string) (string, bool) {
 }
 
 // withRightIdea puts what sets a common misconception right (see
-// rightIdea) before an answer that is nothing but the misconception: a
+// rightIdea; else the lesson's answer to msg, the doubt, without its
+// mistakes) before an answer that is nothing but the misconception: a
 // learner who asks "carbon dioxide and water are the raw materials, isn't
 // it?" should not hear only "A common mistake: thinking that oxygen is a
 // raw material of photosynthesis", as if that were what they said.
-func withRightIdea(t *tutor.Topic, src source, sents []string, may func(tutor.BankQuestion) bool) []string {
+func withRightIdea(t *tutor.Topic, src source, msg string, sents []string, may func(tutor.BankQuestion) bool) []string {
 	if len(sents) != 1 {
 		return sents
 	}
@@ -100,6 +101,11 @@ func withRightIdea(t *tutor.Topic, src source, sents []string, may func(tutor.Ba
 		return sents
 	}
 	right := slices.DeleteFunc(rightIdea(t, src, strings.TrimRight(strings.TrimSpace(c), "."), may), func(s string) bool { return s == sents[0] })
+	if len(right) == 0 && msg != "" {
+		// Else the lesson's answer to the doubt beside its mistakes: "how
+		// can dividing make it bigger?" is answered by what makes it so.
+		_, right, _ = explain(t, src, msg, 2, func(s string) bool { return !isMistakeSentence(s) })
+	}
 	return append(right, sents...)
 }
 

@@ -175,3 +175,19 @@ func TestRightIdeaBeforeAMistake(t *testing.T) {
 		}
 	}
 }
+
+// TestMistakeAloneGetsTheLessonsAnswer: a doubt whose answer would be
+// nothing but a common mistake ("how can dividing make it bigger?
+// dividing makes smaller na") hears what the lesson says of it first.
+func TestMistakeAloneGetsTheLessonsAnswer(t *testing.T) {
+	for _, mode := range []tutor.Mode{tutor.ModeClarify, tutor.ModeTeachMe} {
+		d := newDriver(t, sampleTopic(t, "mathematics/fractions/dividing-fractions"), "mistake-alone", mode)
+		if mode == tutor.ModeTeachMe {
+			d.say("yes")
+		}
+		x := d.say("wait how can dividing make it bigger. dividing makes smaller na")
+		if !strings.Contains(x.text(), "gives an answer bigger than the number divided") {
+			t.Errorf("%s: %q, want why dividing by a fraction less than 1 makes it bigger", mode, x.text())
+		}
+	}
+}

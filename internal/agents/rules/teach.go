@@ -1238,7 +1238,7 @@ func (l *lesson) doubt(msg string) bool {
 		// "so plants eat soil for food?": no, first.
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
 		l.note("a common mistake put forward")
-		sents = setRight(l.topic, withHints, mistake, true, sents, asked)
+		sents = setRight(l.topic, withHints, msg, mistake, true, sents, asked)
 		if piece, _, shown := l.lastPiece(); len(sents) == 0 && shown && fromExample {
 			// Else what was just explained, when the doubt is about it
 			// ("how is 6 bigger than 3"): its sentences that share a
@@ -1253,7 +1253,7 @@ func (l *lesson) doubt(msg string) bool {
 		answered = true
 	} else {
 		if ok {
-			sents = setRight(l.topic, withHints, "", false, sents, asked)
+			sents = setRight(l.topic, withHints, msg, "", false, sents, asked)
 		}
 		if v, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked && ok && !calculated {
 			verdict, sents = v, answer
@@ -2016,7 +2016,7 @@ func (l *lesson) doubtAfter() bool {
 	}
 	_, sents, ok := explain(l.topic, withHints, msg, 2, nil)
 	mistake, wrong := putForward(l.topic, msg, checked, sents)
-	sents = setRight(l.topic, withHints, mistake, wrong, sents, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
+	sents = setRight(l.topic, withHints, msg, mistake, wrong, sents, func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] })
 	ok = (ok || wrong) && len(sents) > 0
 	verdict := ""
 	switch {
