@@ -286,7 +286,11 @@ func (s State) Summary(t *Topic) Summary {
 		sug = append(sug, "Keep practicing! Review the examples.", "Revisit the concepts around "+topic)
 	}
 	if len(seen) > 0 {
-		sug = append(sug, "Work on understanding: "+strings.Join(seen[:min(2, len(seen))], ", "))
+		first := make([]string, 0, 2)
+		for _, m := range seen[:min(2, len(seen))] {
+			first = append(first, strings.TrimRight(strings.TrimSpace(m), ".")) // no "20 : 1., Reverses"
+		}
+		sug = append(sug, "Work on understanding: "+strings.Join(first, ", "))
 	}
 	return Summary{
 		StepsCompleted:     steps,

@@ -180,8 +180,8 @@ func TestSummary(t *testing.T) {
 		{
 			name: "keep practicing, with misconceptions",
 			s: State{CurrentStep: 1, MasteryEstimates: Mastery{{"a", 0.123}, {"b", 0.5}},
-				Misconceptions: []Misconception{{Description: "m1", Count: 3}, {Description: "m2"}, {Description: "m3"}}},
-			want: Summary{StepsCompleted: 0, MasteryScore: 0.31, MisconceptionsSeen: []string{"m1", "m2", "m3"},
+				Misconceptions: []Misconception{{Description: "m1.", Count: 3}, {Description: "m2"}, {Description: "m3"}}},
+			want: Summary{StepsCompleted: 0, MasteryScore: 0.31, MisconceptionsSeen: []string{"m1.", "m2", "m3"},
 				Suggestions: []string{"Keep practicing! Review the examples.", "Revisit the concepts around the topic", "Work on understanding: m1, m2"}},
 		},
 		{

@@ -843,7 +843,7 @@ func echo(extracted string) string {
 	case "yes", "no", "true", "false", "yeah", "nope":
 		return "" // "Hmm, yes isn't it yet." reads oddly
 	}
-	return a
+	return strings.TrimRight(a, ".!?,;:") // "you said boiling?; let's look again" reads oddly
 }
 
 // encourage answers "I don't know": reassurance and the next hint, never

@@ -527,7 +527,7 @@ func TestQuestionText(t *testing.T) {
 // yes or no is not ("Hmm, yes isn't it yet.").
 func TestEcho(t *testing.T) {
 	for in, want := range map[string]string{"7/18": "7/18", " 12 cm ": "12 cm", "yes": "", "No.": "", "false": "",
-		"a very long answer with many words": "", "": ""} {
+		"a very long answer with many words": "", "": "", "boiling?": "boiling", "12.": "12", "0.5": "0.5"} {
 		if got := echo(in); got != want {
 			t.Errorf("echo(%q) = %q, want %q", in, got, want)
 		}
