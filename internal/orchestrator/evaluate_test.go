@@ -221,6 +221,16 @@ func TestListedByNoun(t *testing.T) {
 	})
 }
 
+// TestByRestated: "45 by 5" to a question that says "divide 45 by 5" is
+// the question said back, not an answer; "x = 90 by 5" to another is 18.
+func TestByRestated(t *testing.T) {
+	checkJudge(t, []judgeCase{
+		{"Divide 45 by 5.", "9", "45 by 5", answer.NotAttempt},
+		{"Divide 45 by 5.", "9", "9", answer.Correct},
+		{"Solve 3x + 2x = 90.", "18", "x = 90 by 5", answer.Correct},
+	})
+}
+
 // TestBySize: a reply giving both values to a question that asks for the
 // smaller or the larger is judged by the one labelled as asked; unlabelled,
 // it has not said which, and is asked (as a hedge); the values a question

@@ -485,6 +485,11 @@ func wordSet(ws ...string) map[string]bool {
 // reading a comparison or a list of values against what the question asks
 // (see compared and listed).
 func judge(exp answer.Expected, question, msg string) answer.Result {
+	if m := byPair.FindStringSubmatch(msg); m != nil && regexp.MustCompile(`(?i)\b`+m[1]+`\s+(?:by|upon)\s+`+m[2]+`\b`).MatchString(question) {
+		// "45 by 5" to "Divide 45 by 5": the question's own division
+		// said back, not worked out.
+		return answer.Result{Verdict: answer.NotAttempt, Reason: "no answer: the question's own numbers"}
+	}
 	if res, ok := compared(exp, question, msg); ok {
 		return res
 	}
@@ -541,6 +546,9 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	res.Extracted = exp.Options[i]
 	return res, true
 }
+
+// byPair finds a division said as "45 by 5" (see answer's fractions).
+var byPair = regexp.MustCompile(`(?i)\b(\d+)\s+(?:by|upon)\s+(\d+)\b`)
 
 // shownLetters finds options shown with letters: "A) gas, B) liquid",
 // "(a) gas", "A. gas".

@@ -464,6 +464,11 @@ func foldWords(s string, toks []token) []token {
 				t.num = negate(t.num)
 				t.start = out[p].start
 				out = out[:p]
+			} else if p >= 0 && out[p].kind == tWord && out[p].text == "plus" && (p == 0 || out[p-1].kind != tNum) {
+				// "plus 72": the sign of a positive number, as "minus 72"
+				// is of a negative one; "3 plus 4" is a sum.
+				t.start = out[p].start
+				out = out[:p]
 			}
 			// "75 percent", "75 per cent", and the usual misspellings.
 			if i < len(toks) && toks[i].kind == tWord && !t.num.pct {
@@ -527,13 +532,9 @@ func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 			return number{val: float64(num) / float64(f.den), num: num, den: f.den, form: fMixed, word: n.word || f.word}, j
 		}
 	case w == "over" || (w == "by" || w == "upon") && !operationBefore(toks, i):
-		// "9 by 5" and "9 upon 5" are how Indian classrooms say 9/5;
-		// "multiply 9 by 5" is not, nor "45 by 5", a division that a
-		// learner may only repeat from the question.
+		// "9 by 5" and "9 upon 5" are how Indian classrooms say 9/5, and
+		// "x = 90 by 5" is 18; "multiply 9 by 5" is not.
 		d, j, ok := next(i + 1)
-		if w != "over" && ok && d.num > 0 && n.num%d.num == 0 {
-			break
-		}
 		// "12 over 3 days" is a duration, not a fraction; "3 and 5 over 6
 		// cm" is a length.
 		if ok && d.form == fInt && d.num > 0 && (mixed || j == len(toks) || toks[j].kind != tWord || startsPhrase(toks[j].text) || fillers[toks[j].text]) {
