@@ -340,7 +340,10 @@ func chain(sides [][]mathToken, show func(*big.Rat) string) (text string, wrong,
 // new sum ("5 + 3 = 8 = 8 + 2 = 10"). Thousands separators are read as
 // such ("3,000 - 500").
 func slipIn(msg string) (step string, sum, ok bool) {
-	msg = thousands.ReplaceAllString(msg, "$1$2")
+	for again := true; again; {
+		next := thousands.ReplaceAllString(msg, "$1$2") // "3,000,000" needs two passes
+		msg, again = next, next != msg
+	}
 	for _, run := range mathRuns(msg) {
 		if n := len(run); n >= 2 && run[n-1].kind == mVar && run[n-2].kind == mNum {
 			run = run[:n-1] // a unit: "= 2 m"
@@ -377,27 +380,32 @@ func slipIn(msg string) (step string, sum, ok bool) {
 }
 
 // rounded reports whether a side that is one decimal number is want
-// rounded to its places: 3.33 for 10/3.
+// rounded or cut short to its places: 3.33 for 10/3, 0.66 for 2/3.
 func rounded(side []mathToken, v, want *big.Rat) bool {
 	if len(side) != 1 || side[0].kind != mNum {
 		return false
 	}
 	_, frac, ok := strings.Cut(side[0].text, ".")
-	if !ok || len(frac) == 0 || len(frac) > 6 {
+	if !ok || len(frac) == 0 || len(frac) > 12 {
 		return false
 	}
-	half := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Mul(big.NewInt(2), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(frac))), nil)))
+	// Rounded (within half a unit of its last place) or cut short
+	// (below want by less than a unit, away from zero).
+	unit := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(frac))), nil))
+	half := new(big.Rat).Mul(unit, big.NewRat(1, 2))
+	short := new(big.Rat).Sub(new(big.Rat).Abs(want), new(big.Rat).Abs(v)) // how far the value falls short of want in size
 	diff := new(big.Rat).Sub(v, want)
-	return diff.Abs(diff).Cmp(half) <= 0
+	return diff.Abs(diff).Cmp(half) <= 0 || v.Sign() == want.Sign() && short.Sign() >= 0 && short.Cmp(unit) < 0
 }
 
 // thousands finds a thousands separator: "3,000".
 var thousands = regexp.MustCompile(`(\d),(\d{3})\b`)
 
-// partsNamed reads a number of the fractions just shown used as a name
-// ("why dont we add the 7s too?" after "2/7 + 3/7 = 5/7") as the part of
-// a fraction it is: "the denominators". A number that is both a numerator
-// and a denominator there, or neither, is left as it is.
+// partsNamed reads a number of the fractions just shown used as a name in
+// the plural ("why dont we add the 7s too?" after "2/7 + 3/7 = 5/7") as the
+// part of a fraction it is: "the denominators". A number that is both a
+// numerator and a denominator there, or neither, or is not in the plural
+// ("the 2 numbers", "the 2 + 3"), is left as it is.
 func partsNamed(msg, shown string) string {
 	ms := numberNamed.FindAllStringSubmatchIndex(msg, -1)
 	if len(ms) == 0 {
@@ -414,6 +422,9 @@ func partsNamed(msg, shown string) string {
 			continue // "the 5/14": a value
 		}
 		n, plural := msg[m[2]:m[3]], m[4] >= 0
+		if !plural {
+			continue // "the 2 numbers", "the 2 + 3": a count or a sum, not a name
+		}
 		name := ""
 		switch {
 		case bottoms[n] && !tops[n]:
@@ -531,9 +542,19 @@ func partOf(msg string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	whole, ok := new(big.Rat).SetString(m[4])
-	if !ok || len(m[4]) > 9 {
+	whole, ok := new(big.Rat).SetString(m[5])
+	if !ok || len(m[5]) > 9 {
 		return "", false
+	}
+	// The whole in its unit, and the part in the same: "₹80", "80 kg".
+	unit := func(v string) string {
+		switch {
+		case m[4] != "":
+			return "₹" + v
+		case m[6] != "":
+			return v + " " + m[6]
+		}
+		return v
 	}
 	w := ratString(whole)
 	if m[3] != "" { // a per cent
@@ -543,8 +564,8 @@ func partOf(msg string) (string, bool) {
 		}
 		v := new(big.Rat).Mul(new(big.Rat).Quo(p, big.NewRat(100, 1)), whole)
 		prod := new(big.Rat).Mul(p, whole)
-		return "To find " + ratString(p) + "% of " + w + ", take " + ratString(p) + " hundredths of it: " + ratString(p) + "/100 × " + w +
-			" = " + ratString(prod) + " ÷ 100 = " + decimalOrFraction(v) + ". So " + ratString(p) + "% of " + w + " = " + decimalOrFraction(v) + ".", true
+		return "To find " + ratString(p) + "% of " + unit(w) + ", take " + ratString(p) + " hundredths of it: " + ratString(p) + "/100 × " + w +
+			" = " + ratString(prod) + " ÷ 100 = " + decimalOrFraction(v) + ". So " + ratString(p) + "% of " + unit(w) + " = " + unit(decimalOrFraction(v)) + ".", true
 	}
 	a, ok1 := new(big.Int).SetString(m[1], 10)
 	b, ok2 := new(big.Int).SetString(m[2], 10)
@@ -553,14 +574,18 @@ func partOf(msg string) (string, bool) {
 	}
 	part := new(big.Rat).Quo(whole, new(big.Rat).SetInt(b))
 	v := new(big.Rat).Mul(part, new(big.Rat).SetInt(a))
-	return "To find " + m[1] + "/" + m[2] + " of " + w + ", divide " + w + " into " + m[2] + " equal parts and take " + m[1] + " of them: " +
+	how := "divide " + w + " into " + m[2] + " equal parts and take " + m[1] + " of them"
+	if a.Cmp(b) > 0 {
+		how = "divide " + w + " by " + m[2] + " and multiply by " + m[1] // "take 7 of 3 parts" reads oddly
+	}
+	return "To find " + m[1] + "/" + m[2] + " of " + unit(w) + ", " + how + ": " +
 		w + " ÷ " + m[2] + " = " + decimalOrFraction(part) + ", and " + m[1] + " × " + decimalOrFraction(part) + " = " + decimalOrFraction(v) +
-		". So " + m[1] + "/" + m[2] + " of " + w + " = " + decimalOrFraction(v) + ".", true
+		". So " + m[1] + "/" + m[2] + " of " + unit(w) + " = " + unit(decimalOrFraction(v)) + ".", true
 }
 
 // asksPartOf finds a doubt that asks for a fraction or a per cent of a
 // number, and nothing else: "what is 2/3 of 12?", "find 15% of 80".
-var asksPartOf = regexp.MustCompile(`(?i)^\W*(?:so\s+)?(?:what\s+is|what'?s|whats|find|calculate|work\s+out|how\s+much\s+is)\s+(?:(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?)\s*(?:%|per\s?cent))\s+of\s+(?:₹\s*|rs\.?\s*)?(\d+(?:\.\d+)?)\s*(?:rupees|rs|kg|g|m|cm|km|l|ml|marks|students|people|apples)?\s*\??\s*$`)
+var asksPartOf = regexp.MustCompile(`(?i)^\W*(?:(?:so|wait|ok|okay|and|but|then|hmm)\W+)*(?:what\s+is|what'?s|whats|find|calculate|work\s+out|how\s+much\s+is)\s+(?:(\d+)\s*/\s*(\d+)|(\d+(?:\.\d+)?)\s*(?:%|per\s?cent))\s+of\s+(₹\s*|rs\.?\s*)?(\d+(?:\.\d+)?)\s*(rupees|rs|kg|g|m|cm|km|l|ml|marks|students|people|apples)?\s*\??\s*$`)
 
 // sameValue answers "is 25% the same as 1/4?", "is 0.5 the same as 5%?"
 // and "is 50% of 20 the same as 20% of 50?": two values the doubt asks to

@@ -280,6 +280,9 @@ func TestPartOfWorked(t *testing.T) {
 		{"mathematics/fractions/multiplying-fractions", "what is 2/3 of 12?", "12 ÷ 3 = 4, and 2 × 4 = 8", "2/3 of 12 = 8"},
 		{percentages, "find 15% of 80", "15/100 × 80 = 1200 ÷ 100 = 12", "15% of 80 = 12"},
 		{percentages, "whats 12.5% of 64", "12.5/100 × 64 = 800 ÷ 100 = 8", "12.5% of 64 = 8"},
+		{percentages, "what is 15% of 80 kg?", "15/100 × 80 = 1200 ÷ 100 = 12", "15% of 80 kg = 12 kg"},
+		{percentages, "ok what is 10% of ₹450", "10/100 × 450", "10% of ₹450 = ₹45"},
+		{"mathematics/fractions/multiplying-fractions", "wait whats 7/3 of 9", "divide 9 by 3 and multiply by 7: 9 ÷ 3 = 3, and 7 × 3 = 21", "7/3 of 9 = 21"},
 	} {
 		d := newDriver(t, sampleTopic(t, tc.topic), "part-of", tutor.ModeClarify)
 		x := d.say(tc.msg)
@@ -300,8 +303,12 @@ func TestPartsNamed(t *testing.T) {
 	shown := "Add the numerators and keep the denominator: 2/7 + 3/7 = 5/7."
 	for msg, want := range map[string]string{
 		"why dont we add the 7s too? wouldnt it be 5/14": "why dont we add the denominators too? wouldnt it be 5/14",
-		"why is the 7 the same":                          "why is the denominator the same",
-		"so we add the 2 and the 3":                      "so we add the numerator and the numerator",
+		"why is the 7 the same":                          "why is the 7 the same",
+		"so we add the 2 and the 3":                      "so we add the 2 and the 3", // not plural
+		"wait so the 2 + 3 is 6?":                        "wait so the 2 + 3 is 6?",
+		"what are the 2 numbers":                         "what are the 2 numbers",
+		"why the 3.5":                                    "why the 3.5",
+		"why dont we add the 7's":                        "why dont we add the denominators",
 		"what about the 5/7":                             "what about the 5/7", // a value
 		"why the 9s":                                     "why the 9s",         // not shown
 	} {

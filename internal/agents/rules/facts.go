@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -23,7 +24,7 @@ var opposites = func() map[string][]string {
 		m[a], m[b] = append(m[a], b), append(m[b], a)
 	}
 	for _, p := range [][2]string{
-		{"take", "give"}, {"take", "release"}, {"absorb", "give"}, {"absorb", "release"}, {"gain", "lose"},
+		{"absorb", "release"}, {"gain", "lose"},
 		{"rise", "fall"}, {"rise", "drop"}, {"rise", "decrease"}, {"expand", "contract"}, {"expand", "shrink"},
 		{"expand", "smaller"}, {"more", "smaller"}, {"fast", "slow"}, {"faster", "slower"}, {"hot", "cold"},
 		{"hotter", "colder"}, {"warm", "cool"}, {"warmer", "cooler"}, {"heat", "cool"}, {"strong", "weak"},
@@ -34,10 +35,6 @@ var opposites = func() map[string][]string {
 	}
 	return m
 }()
-
-// particles are the adverbs of a phrasal verb, which its verb says enough
-// of: "give out heat" gives heat, as "take in heat" takes it.
-var particles = wordSet(`out off away`)
 
 // fold is a term as claimTerms folds it in a science lesson.
 func fold(w string) string {
@@ -68,32 +65,33 @@ func checkFact(t *tutor.Topic, src source, msg string) (sentence string, right, 
 	if len(w) == 0 || slices.Contains([]string{"what", "whats", "why", "how", "which", "when", "where", "who"}, w[0]) {
 		return "", false, false
 	}
-	claim := slices.DeleteFunc(claimTerms(msg, t.Subject), func(w string) bool { return tagQuestion[w] || openers[w] || particles[w] })
-	if len(claim) < 3 {
+	if notSimply.MatchString(msg) {
+		return "", false, false
+	}
+	claim := slices.DeleteFunc(claimTerms(phrasal(msg), t.Subject), func(w string) bool { return tagQuestion[w] || openers[w] })
+	if len(claim) < 3 || repeatsTerm(phrasal(msg)) {
+		// "carbon dioxide enters and carbon dioxide leaves": a term said
+		// twice may stand where the sentence has two.
 		return "", false, false
 	}
 	var confirms, contradicts []string
 	for _, p := range passages(t, src) {
 		for _, s := range p.sents {
-			if isMistakeSentence(s) || denies(s) || slices.Contains(confirms, s) || slices.Contains(contradicts, s) {
+			if isMistakeSentence(s) || slices.Contains(confirms, s) || slices.Contains(contradicts, s) {
 				continue
 			}
-			have := slices.DeleteFunc(claimTerms(s, t.Subject), func(w string) bool { return particles[w] })
-			var missing []string
-			for _, c := range claim {
-				if !slices.Contains(have, c) {
-					missing = append(missing, c)
+			for _, clause := range factClause.Split(s, -1) {
+				if denies(clause) || notSimply.MatchString(clause) {
+					continue
 				}
-			}
-			switch {
-			case len(missing) == 0 && inOrderIn(claim, have, "", ""):
-				confirms = append(confirms, s)
-			case len(missing) == 1:
-				for _, o := range opposites[missing[0]] {
-					if slices.Contains(have, o) && !slices.Contains(claim, o) && inOrderIn(claim, have, missing[0], o) {
-						contradicts = append(contradicts, s)
-						break
+				switch factIn(claim, claimTerms(phrasal(clause), t.Subject)) {
+				case 1:
+					if directionLost(msg, clause) {
+						continue // "seeps in" is no "seeps out"
 					}
+					confirms = append(confirms, s)
+				case -1:
+					contradicts = append(contradicts, s)
 				}
 			}
 		}
@@ -106,6 +104,77 @@ func checkFact(t *tutor.Topic, src source, msg string) (sentence string, right, 
 	}
 	return "", false, false
 }
+
+// factIn reports whether a clause's terms (have) say the claim's (1), say
+// it the other way round (-1), or neither (0).
+func factIn(claim, have []string) int {
+	var missing []string
+	for _, c := range claim {
+		if !slices.Contains(have, c) {
+			missing = append(missing, c)
+		}
+	}
+	switch {
+	case len(missing) == 0 && inOrderIn(claim, have, "", ""):
+		return 1
+	case len(missing) == 1:
+		for _, o := range opposites[missing[0]] {
+			if slices.Contains(have, o) && !slices.Contains(claim, o) && inOrderIn(claim, have, missing[0], o) {
+				return -1
+			}
+		}
+	}
+	return 0
+}
+
+// repeatsTerm reports whether a claim names one of its terms twice.
+func repeatsTerm(s string) bool {
+	var seen []string
+	for _, w := range words(s) {
+		if stopWords[w] || len(w) < 3 {
+			continue
+		}
+		if w = stem(w); slices.Contains(seen, w) {
+			return true
+		}
+		seen = append(seen, w)
+	}
+	return false
+}
+
+// directionLost reports whether a clause has a word of direction the claim
+// lacks: "water seeps out through the pores" against "water seeps in …".
+func directionLost(claim, clause string) bool {
+	have := words(claim)
+	return slices.ContainsFunc(words(phrasal(clause)), func(w string) bool { return directions[w] && !slices.Contains(have, w) })
+}
+
+var directions = wordSet(`in out up down away off into onto inside outside`)
+
+// factClause splits a sentence into the clauses a claim is checked
+// against one by one, so that the words of a claim cannot come from two
+// of them: "A liquid has a fixed volume but flows and takes the shape of
+// its container" says nothing of a liquid's fixed shape.
+var factClause = regexp.MustCompile(`(?i)\s*(?:[;:]|,\s*(?:and|but|so|which|while|whereas|because|as|though)?|\s(?:but|because|while|whereas|without|rather\s+than|unlike|except|instead\s+of)\s)\s*`)
+
+// notSimply finds the words that make a clause or a claim more than a plain
+// statement: "without leaving any liquid behind", "only at the surface".
+var notSimply = regexp.MustCompile(`(?i)\b(?:without|except|unless|only|never|neither|nor|not|no)\b`)
+
+// phrasal writes the phrasal verbs of heat and gases as one verb each, so
+// that "gives out heat" is "releases heat", "takes in heat" "absorbs heat"
+// and "takes heat away" neither.
+func phrasal(s string) string {
+	s = takesIn.ReplaceAllString(s, "absorbs")
+	s = givesOut.ReplaceAllString(s, "releases")
+	return takesAway.ReplaceAllString(s, "removes")
+}
+
+var (
+	takesIn   = regexp.MustCompile(`(?i)\b(?:take|takes|taking|took|taken)\s+(?:in|up)\b`)
+	givesOut  = regexp.MustCompile(`(?i)\b(?:give|gives|giving|gave|given)\s+(?:out|off)\b`)
+	takesAway = regexp.MustCompile(`(?i)\b(?:take|takes|taking|took|taken)\b(?:\s+\w+)?\s+(?:away|out)\b`)
+)
 
 // inOrderIn reports whether the claim's terms come in the sentence's
 // terms in the claim's order, with the claim's term from read as the

@@ -46,11 +46,75 @@ func TestFactNotClaimed(t *testing.T) {
 		"why does melting take in heat?",                    // asks why
 		"melting doesnt give out heat right?",               // a denial
 		"heat rises right?",                                 // too little to check
+		"freezing takes heat away right?",                   // "away" is no "in"
+		"melting takes away heat right?",
 	} {
 		d := newDriver(t, sampleTopic(t, changesOfState), "fact", tutor.ModeClarify)
 		if x := d.say(msg); says(x.text(), mFactRight) || says(x.text(), mFactWrong) {
 			t.Errorf("%q: %q, want no verdict on the claim", msg, x.text())
 		}
+	}
+}
+
+// TestFactNoFalseYes: claims whose words come from different parts of one
+// sentence, or that a "without" or "only" turns round, get no Yes; and no
+// sentence of a science lesson, with one of its words swapped for another
+// of its kind, is confirmed.
+func TestFactNoFalseYes(t *testing.T) {
+	for key, msgs := range map[string][]string{
+		"science/states-of-matter/solids-liquids-and-gases": {
+			"a liquid has a fixed shape right?", "diffusion is fastest in solids right?", "diffusion is fastest in liquids right?"},
+		photosynthesis: {"carbon dioxide is a product right?", "a plant takes in carbon dioxide through its roots right?",
+			"a plant takes in carbon dioxide from the soil right?"},
+		changesOfState: {"camphor and naphthalene balls get smaller and leave liquid behind right?"},
+	} {
+		for _, msg := range msgs {
+			if _, right, ok := checkFact(sampleTopic(t, key), withSolutions, msg); ok && right {
+				t.Errorf("%s: %q confirmed", key, msg)
+			}
+		}
+	}
+	swaps := [][2]string{{"solid", "liquid"}, {"liquid", "gas"}, {"gas", "solid"}, {"roots", "leaves"}, {"leaves", "roots"},
+		{"air", "soil"}, {"soil", "air"}, {"in", "out"}, {"out", "in"}, {"up", "down"}, {"fastest", "slowest"}, {"faster", "slower"},
+		{"gas", "liquid"}, {"products", "raw materials"}, {"raw materials", "products"}, {"oxygen", "carbon dioxide"},
+		{"carbon dioxide", "oxygen"}, {"takes in", "gives out"}, {"gives out", "takes in"}, {"heat", "cold"}, {"stem", "roots"},
+		{"directly into gas", "directly into liquid"}, {"more", "less"}, {"closely", "far apart"}, {"day", "night"}}
+	topics, keys := sampleTopics(t)
+	for _, k := range keys {
+		tp := topics[k]
+		if !strings.EqualFold(tp.Subject, "science") {
+			continue
+		}
+		for _, p := range passages(tp, withSolutions) {
+			for _, s := range p.sents {
+				for _, sw := range swaps {
+					if !strings.Contains(" "+s+" ", " "+sw[0]+" ") {
+						continue
+					}
+					claim := strings.Replace(strings.TrimRight(s, "."), sw[0], sw[1], 1) + ", right?"
+					if strings.Contains(" "+s+" ", " "+sw[1]+" ") {
+						continue // the swap may say what the sentence says elsewhere
+					}
+					if _, right, ok := checkFact(tp, withSolutions, claim); ok && right {
+						t.Errorf("%s: %q confirmed, from %q", k, claim, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFactNotBeforeItsQuestion: a lesson says no Yes or No to a claim
+// that a question still to come asks.
+func TestFactNotBeforeItsQuestion(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases"), "fact-unasked", tutor.ModeTeachMe)
+	d.say("yes")
+	if x := d.say("wait, diffusion is fastest in gases right?"); says(x.text(), mFactRight) || says(x.text(), mFactWrong) {
+		t.Errorf("a question to come answered: %q", x.text())
+	}
+	c := newDriver(t, sampleTopic(t, "science/states-of-matter/solids-liquids-and-gases"), "fact-doubts", tutor.ModeClarify)
+	if x := c.say("diffusion is fastest in gases right?"); !says(x.text(), mFactRight) {
+		t.Errorf("doubts session: %q, want Yes", x.text())
 	}
 }
 

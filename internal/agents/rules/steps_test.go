@@ -784,6 +784,10 @@ func TestSlipInWorking(t *testing.T) {
 		{"5 + 3 = 8 = 8 + 2 = 10", "", false, false}, // a running total
 		{"100 - 20% = 80", "", false, false},
 		{"2x + 3 = 11", "", false, false},
+		{"3,000,000 - 500 = 2,999,500", "", false, false},
+		{"1,000,000 + 1 = 1,000,002", "1000000 + 1", true, true},
+		{"22 ÷ 7 = 3.1428571", "", false, false},
+		{"2 ÷ 3 = 0.66", "", false, false},
 	} {
 		if step, sum, ok := slipIn(tc.msg); step != tc.step || sum != tc.sum || ok != tc.ok {
 			t.Errorf("slipIn(%q) = %q, %v, %v; want %q, %v, %v", tc.msg, step, sum, ok, tc.step, tc.sum, tc.ok)
@@ -830,5 +834,20 @@ func TestAnswerOfALeftQuestion(t *testing.T) {
 	x := d.say("what was the answer to that question tho")
 	if !says(x.text(), mWalkThrough) || !strings.Contains(x.text(), strings.TrimSpace(solution(*bq))) {
 		t.Errorf("the answer of the question left: %q, want %q worked through", x.text(), solution(*bq))
+	}
+	// A message that names the answer but asks something else is no
+	// request for it.
+	for _, msg := range []string{"i dont want the answer, why is -3 + -4 negative?", "just tell me why the signs matter"} {
+		d := newDriver(t, sampleTopic(t, addingIntegers), "left", tutor.ModeTeachMe)
+		d.until(20, func() bool { return d.state.LastQuestion != nil })
+		for range 6 {
+			if d.state.LastQuestion == nil {
+				break
+			}
+			d.say("i dont know")
+		}
+		if x := d.say(msg); says(x.text(), mWalkThrough) {
+			t.Errorf("%q: %q, want no worked answer", msg, x.text())
+		}
 	}
 }

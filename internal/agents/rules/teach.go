@@ -955,7 +955,42 @@ func declines(msg string, bq tutor.BankQuestion, verdict answer.Verdict) bool {
 	return verdict != answer.Correct
 }
 
-var declineWords = wordSet("thanks thank done good fine all enough")
+var declineWords = wordSet("thanks thank done good fine all enough more questions")
+
+// aboutUnasked reports whether a claim says much what a bank question not
+// asked yet asks (two thirds of the claim's terms in the question's): a
+// Yes to "diffusion is fastest in gases right?" would answer the question
+// to come. (A temperature's verdict adds nothing to the lesson's sentence
+// that states it, so temperatures are not held back.)
+func (l *lesson) aboutUnasked(msg string) bool {
+	claim := slices.DeleteFunc(claimTerms(msg, l.topic.Subject), func(w string) bool {
+		return openers[w] || tagQuestion[w] || unitless[w] || isDigits(w)
+	})
+	if len(claim) == 0 {
+		return false
+	}
+	for _, q := range l.topic.Questions {
+		if l.rec.asked[q.ID] {
+			continue
+		}
+		qt := claimTerms(q.Text, l.topic.Subject)
+		n := 0
+		for _, c := range claim {
+			if slices.Contains(qt, c) {
+				n++
+			}
+		}
+		if 3*n >= 2*len(claim) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksLeftAnswer asks for the answer of a question gone by: "what was the
+// answer to that?", "tell me the answer", "what was it?". Not "I don't
+// want the answer" nor "just tell me why".
+var asksLeftAnswer = regexp.MustCompile(`(?i)\bwhat\s*(?:'?s|\s+was|\s+is|\s+were)\s+the\s+(?:right\s+|correct\s+)?answers?\b|\banswers?\s+(?:to|for|of)\s+(?:that|this|the\s+(?:last|previous|earlier|other)|it)\b|\b(?:tell|show|give)\s+me\s+the\s+answer\b|\bwhat\s+was\s+(?:it|that)\b`)
 
 // answerLeft works through the question one of the last two replies left
 // unanswered (see leave), for a learner who asks for its answer, then
@@ -1150,7 +1185,7 @@ func (l *lesson) atStep() {
 
 	case bareWhy(msg) && (l.why() || l.repeat()):
 		// "Why?" asks about the part just said, not to go on.
-	case asksAnswer(msg) && l.answerLeft():
+	case asksLeftAnswer.MatchString(msg) && !denies(msg) && l.answerLeft():
 		// "what was the answer to that one?" once it was left: it is no
 		// longer asked, so its worked solution gives nothing away.
 	case l.doubt(partsNamed(msg, l.lastReply())):
@@ -1257,7 +1292,7 @@ func (l *lesson) doubt(msg string) bool {
 		}
 		if v, answer, checked := temperatureVerdict(l.v, l.topic, msg, sents); checked && ok && !calculated {
 			verdict, sents = v, answer
-		} else if v, answer, checked := factVerdict(l.v, l.topic, withHints, msg, sents); checked && !calculated && !claimedWord.MatchString(msg) {
+		} else if v, answer, checked := factVerdict(l.v, l.topic, withHints, msg, sents); checked && !calculated && !claimedWord.MatchString(msg) && !l.aboutUnasked(msg) {
 			// A sentence of the lesson settles it, even one no passage
 			// chose: "so evaporation warms the liquid?".
 			verdict, sents, ok = v, answer, true
@@ -2028,7 +2063,7 @@ func (l *lesson) doubtAfter() bool {
 		}
 		fallthrough
 	default:
-		if v, answer, checked := factVerdict(l.v, l.topic, withHints, msg, sents); checked && !claimedWord.MatchString(msg) {
+		if v, answer, checked := factVerdict(l.v, l.topic, withHints, msg, sents); checked && !claimedWord.MatchString(msg) && !l.aboutUnasked(msg) {
 			verdict, sents, ok = v, answer, true
 		}
 	}

@@ -76,7 +76,8 @@ func TestTemperatureClaimsInALesson(t *testing.T) {
 	}
 	d = newDriver(t, sampleTopic(t, changesOfState), "temp-after", tutor.ModeTeachMe)
 	completeLesson(t, d, func(tutor.BankQuestion) bool { return false })
-	if x := d.say("ice melts at 0 degrees right?"); !says(x.text(), mValueRight) || !strings.Contains(x.text(), "melts at 0 °C") {
-		t.Errorf("after the lesson: %q, want Yes, then ice melts at 0 °C", x.text())
+	if x := d.say("water freezes at 4 °C right?"); !says(x.text(), mValueWrong) || !strings.Contains(x.text(), "cooled to 0 °C") {
+		t.Errorf("after the lesson: %q, want No, then water freezes at 0 °C", x.text())
 	}
+
 }

@@ -175,6 +175,7 @@ func TestDeclinedAfterTheLesson(t *testing.T) {
 		{"no", no, answer.Correct, false},
 		{"no thanks", no, answer.Correct, true},
 		{"nah im good", yes, answer.Incorrect, true},
+		{"no more questions", yes, answer.Incorrect, true},
 		{"no thanks", tutor.BankQuestion{Answer: "-24"}, answer.NotAttempt, true},
 		{"no", tutor.BankQuestion{Answer: "-24"}, answer.NotAttempt, true},
 	} {
