@@ -221,6 +221,18 @@ func TestListedByNoun(t *testing.T) {
 	})
 }
 
+// TestListedByLowerCaseNoun: values labelled with the question's counted
+// things ("boys", "girls") are read by the one asked for.
+func TestListedByLowerCaseNoun(t *testing.T) {
+	q := "In a class, the ratio of boys to girls is 5 : 4. There are 20 boys. How many girls are there?"
+	checkJudge(t, []judgeCase{
+		{q, "16", "boys are 20 and girls are 25", answer.Incorrect},
+		{q, "16", "boys are 20 and girls are 16", answer.Correct},
+		{q, "16", "20 boys and 16 girls", answer.Correct},
+		{q, "16", "16", answer.Correct},
+	})
+}
+
 // TestByRestated: "45 by 5" to a question that says "divide 45 by 5" is
 // the question said back, not an answer; "x = 90 by 5" to another is 18.
 func TestByRestated(t *testing.T) {
@@ -257,6 +269,10 @@ func TestBySize(t *testing.T) {
 		{"A rope is cut into two pieces whose lengths differ by 3 m. What is the smaller piece?", "2 1/2", "smaller is 2 1/2 m, larger 5 1/2 m", answer.Correct},
 		{"Two shares differ by 500. What is the smaller share?", "1500", "smaller share is 1,500", answer.Correct},
 		{"What is the least number of buses needed?", "7", "7 buses, 6 would leave 10 students", answer.Correct}, // a superlative asks something else
+		{"A rope is cut into two pieces whose lengths differ by 3 m. What is the smaller piece?", "2 1/2", "the smaller piece is 2 and 1/2 m", answer.Correct},
+		{"A rope is cut into two pieces whose lengths differ by 3 m. What is the smaller piece?", "2 1/2", "smaller is 2 and a half", answer.Correct},
+		{larger, "56", "larger is 24, no wait, 56", answer.Correct},
+		{larger, "56", "larger is 56, smaller is 24, no wait 20", answer.Correct}, // the correction is of the smaller
 		{"What is the least common multiple of 4, 6 and 12?", "12", "12 24 36", answer.Correct},
 	})
 	exp := answer.Expected{Answer: "-2", Kind: answer.KindInteger}

@@ -677,13 +677,39 @@ func bySize(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	}
 	small := sizeSmall[strings.ToLower(m[1])]
 	var labelled *answer.Result
+	// "2 and 1/2", "2 and a half": one number, whose "and" joins no clauses.
+	msg = mixedAnd.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := mixedAnd.FindStringSubmatch(m)
+		part := sub[2]
+		switch strings.ToLower(strings.Join(strings.Fields(part), " ")) {
+		case "a half":
+			part = "1/2"
+		case "a quarter":
+			part = "1/4"
+		case "a third":
+			part = "1/3"
+		}
+		return sub[1] + " " + part
+	})
+	judged := func(r answer.Result) bool {
+		return r.Verdict == answer.Correct || r.Verdict == answer.Incorrect || r.Verdict == answer.Partial
+	}
+	mine, correcting := false, false // the last label was the one asked for; a take-back follows it
 	for _, clause := range clauseSep.Split(msg, -1) {
 		sizes := sizeWord.FindAllStringSubmatch(clause, -1)
-		if len(sizes) == 0 || slices.ContainsFunc(sizes, func(w []string) bool { return sizeSmall[strings.ToLower(w[1])] != small }) {
-			continue // no label, or both: "if larger is 30 then smaller is 21" is split, "larger than the smaller" is not read
+		if len(sizes) == 0 {
+			correcting = correcting || mine && takesBack.MatchString(clause)
+			if res := answer.Evaluate(exp, clause); correcting && judged(res) {
+				labelled, correcting = &res, false // "larger is 24, no wait, 56"
+			}
+			continue
 		}
-		if res := answer.Evaluate(exp, clause); res.Verdict == answer.Correct || res.Verdict == answer.Incorrect || res.Verdict == answer.Partial {
-			labelled = &res
+		mine, correcting = false, false
+		if slices.ContainsFunc(sizes, func(w []string) bool { return sizeSmall[strings.ToLower(w[1])] != small }) {
+			continue // the other label, or both: "larger than the smaller" is not read
+		}
+		if res := answer.Evaluate(exp, clause); judged(res) {
+			labelled, mine = &res, true
 		}
 	}
 	if labelled != nil {
@@ -716,6 +742,12 @@ var (
 	// common factor") ask something else.
 	sizeWord  = regexp.MustCompile(`(?i)\b(smaller|lesser|lower|larger|bigger|greater|higher)\b`)
 	sizeSmall = map[string]bool{"smaller": true, "lesser": true, "lower": true}
+	// mixedAnd finds a mixed number said with "and": "2 and 1/2", "2 and
+	// a half".
+	mixedAnd = regexp.MustCompile(`(?i)\b(\d+)\s+and\s+(\d+\s*/\s*\d+|a\s+(?:half|quarter|third))\b`)
+	// correction opens a clause that takes back the one before: "no
+	// wait, 56".
+	takesBack = regexp.MustCompile(`(?i)^\s*(?:no|wait|actually|sorry|oops|i\s+mean)\b`)
 	// clauseSep splits a reply into its clauses: "80/10 = 8, so smaller is
 	// 24 and larger is 56". A comma inside a number ("1,500") or a
 	// decimal point does not split.
@@ -757,8 +789,12 @@ func questionNames(question string) (names, asked map[string]bool) {
 			}
 			capital := i > 0 && unicode.IsUpper([]rune(w)[0])
 			// The asking sentence's nouns named before too: "son" in "…
-			// as old as his son. How old is the son now?".
-			noun := last && !capital && len(w) >= 3 && !askingWords[strings.ToLower(w)] && containsWord(question[:sent.Start], w)
+			// as old as his son. How old is the son now?"; and the nouns
+			// the other sentences name it beside, which label the other
+			// values of a reply: "boys" in "… of boys to girls is 5 : 4.
+			// … How many girls are there?".
+			noun := !capital && len(w) >= 3 && !askingWords[strings.ToLower(w)] && !fillerNouns[strings.ToLower(w)] &&
+				(last && containsWord(question[:sent.Start], w) || !last && k < len(sentences)-1 && containsWord(sentences[len(sentences)-1].Text, "many") && plural(w))
 			if !capital && !noun {
 				continue
 			}
@@ -770,6 +806,14 @@ func questionNames(question string) (names, asked map[string]bool) {
 	}
 	return names, asked
 }
+
+// plural reports whether w reads as a plural noun: "boys", "marbles".
+func plural(w string) bool {
+	return strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
+}
+
+// fillerNouns are plurals of a question's frame, not things counted.
+var fillerNouns = map[string]bool{"parts": true, "times": true, "terms": true, "numbers": true, "answers": true, "was": true, "has": true, "does": true, "its": true, "this": true, "these": true, "those": true, "always": true}
 
 // askingWords frame a question rather than name what it asks about.
 var askingWords = map[string]bool{"how": true, "what": true, "which": true, "the": true, "now": true, "old": true,
