@@ -35,6 +35,10 @@ type PrecheckConfig struct {
 	// StopExact phrases ask to stop only as the whole message, give or take
 	// Fillers: "done" alone stops, "are we done with step two" does not.
 	StopExact []string
+	// StopStated phrases ask to stop wherever they appear in a statement:
+	// "I think that's enough for today". A question ("is that enough for
+	// now?") or a "not" ("I'm not done for today") cancels them.
+	StopStated []string
 	// Fillers are words ignored at either end of a message for StopExact.
 	Fillers []string
 	// Break phrases ask for a break ("can we take a break?", "I'm tired"):
@@ -70,11 +74,10 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"stop", "end", "done", "exit", "finish", "finished", "enough", "the end",
 			"that's it", "that's all", "no more", "bas", "khatam", "that's enough",
 			"no that's all", "no that's it", "no thanks that's all", "no thanks that's it",
-			// As the whole message only: "I'm not done for today", "is that
-			// enough for now?" go on.
-			"that's enough for today", "that's enough for now", "enough for today", "enough for now",
-			"that's all for now", "that's it for now", "done for today", "done for now",
-			"i'm done for today", "i'm done for now",
+		},
+		StopStated: []string{
+			"enough for today", "enough for now", "that's all for now", "that's it for now", "done for today",
+			"done for now", "call it a day",
 		},
 		Fillers: []string{
 			"ok", "okay", "please", "pls", "plz", "now", "just", "so", "um", "umm", "hmm",
@@ -101,9 +104,9 @@ func DefaultPrecheckConfig() PrecheckConfig {
 // Prechecker runs the pre-checks with one configuration. It is safe for
 // concurrent use.
 type Prechecker struct {
-	stop, exact, brk, idk, offTopic [][]string
-	fillers                         []string
-	maxStopWords, maxRunes          int
+	stop, exact, stated, brk, idk, offTopic [][]string
+	fillers                                 []string
+	maxStopWords, maxRunes                  int
 }
 
 // NewPrechecker returns a Prechecker for c.
@@ -120,6 +123,7 @@ func NewPrechecker(c PrecheckConfig) *Prechecker {
 	p := &Prechecker{
 		stop:         compile(c.Stop),
 		exact:        compile(c.StopExact),
+		stated:       compile(c.StopStated),
 		brk:          compile(c.Break),
 		idk:          compile(c.IDK),
 		offTopic:     compile(c.OffTopic),
@@ -154,7 +158,7 @@ func (p *Prechecker) Check(msg string) Precheck {
 	if digit {
 		return PrecheckNone
 	}
-	if len(w) <= p.maxStopWords && (containsAny(w, p.stop) || p.exactStop(w)) {
+	if len(w) <= p.maxStopWords && (containsAny(w, p.stop) || p.exactStop(w) || containsAny(w, p.stated) && stated(msg, w)) {
 		return PrecheckStop
 	}
 	if containsAny(w, p.offTopic) {
@@ -179,6 +183,25 @@ func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
 		return PrecheckStop
 	}
 	return pre
+}
+
+// stated reports whether a message, in words w, states rather than asks
+// or denies: no question mark, no question word first, no "not".
+func stated(msg string, w []string) bool {
+	if strings.ContainsAny(msg, "?？") || len(w) == 0 {
+		return false
+	}
+	switch w[0] {
+	case "is", "are", "was", "do", "does", "did", "can", "could", "will", "would", "should", "am", "shall", "kya":
+		return false
+	}
+	for _, x := range w {
+		switch x {
+		case "not", "isnt", "arent", "wasnt", "dont", "doesnt", "didnt", "never", "nahi", "cant", "cannot":
+			return false
+		}
+	}
+	return true
 }
 
 // exactStop reports whether w is an exact stop phrase, give or take

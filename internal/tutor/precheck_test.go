@@ -42,6 +42,12 @@ func TestPrecheck(t *testing.T) {
 		{"no, that's it", PrecheckStop},
 		{"no more", PrecheckStop},
 		{"done for now, thank you", PrecheckStop},
+		{"we're done for today", PrecheckStop},
+		{"alright, enough for now", PrecheckStop},
+		{"I think that's enough for today", PrecheckStop},
+		{"done for today na", PrecheckStop},
+		{"thats enough for today guys", PrecheckStop},
+		{"lets call it a day, done for today", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},
