@@ -379,6 +379,35 @@ func slipIn(msg string) (step string, sum, ok bool) {
 	return "", false, false
 }
 
+// equationSlip finds the step of a learner's chain of equations in one
+// unknown where the solution changes: "2x - 7 = 9, 2x = 2, x = 1" goes
+// wrong from 2x - 7 = 9 (x = 8) to 2x = 2 (x = 1). It returns the two
+// equations as written; what the unknown is, is not said.
+func equationSlip(msg string) (from, to string, ok bool) {
+	var prev *big.Rat
+	var prevText, name string
+	for _, r := range mathRuns(inSymbols(msg)) {
+		sides := splitEq(r)
+		v := unknownOf(r)
+		if len(sides) != 2 || v == "" || name != "" && v != name {
+			continue
+		}
+		a, b, ok := linearEquation(sides, v)
+		if ta, tb, single := termEquals(sides, v); single {
+			a, b, ok = ta, tb, true
+		}
+		if !ok || a.Sign() == 0 {
+			continue
+		}
+		x := new(big.Rat).Quo(b, a)
+		if prev != nil && x.Cmp(prev) != 0 {
+			return prevText, writtenOut(r), true
+		}
+		prev, prevText, name = x, writtenOut(r), v
+	}
+	return "", "", false
+}
+
 // rounded reports whether a side that is one decimal number is want
 // rounded or cut short to its places: 3.33 for 10/3, 0.66 for 2/3.
 func rounded(side []mathToken, v, want *big.Rat) bool {

@@ -102,6 +102,7 @@ const (
 	mValueRight     // a temperature a doubt puts forward, right: {value}
 	mSlipAfter      // a wrong answer whose working is right up to {step}: where to look again
 	mSlipSum        // a wrong answer with a sum {step} worked wrong: that sum again
+	mSlipStep       // a wrong answer whose equations change solution from {from} to {to}: that step again
 	mInWords        // a letter given to options shown without letters: the option in words
 	mFactRight      // a claim a sentence of the lesson confirms: {fact}, that sentence
 	mFactWrong      // a claim a sentence of the lesson contradicts: {fact}, that sentence
@@ -520,6 +521,10 @@ var phrasebook = map[move][]string{
 	mSlipAfter: {
 		"Your working is right as far as {step}{name}. Check the next step again: what do you get?",
 		"Good method: everything up to {step} is right. Look again at the step after it. What do you get?",
+	},
+	mSlipStep: {
+		"Check the step from {from} to {to} again{name}: what should it be?",
+		"Your start, {from}, is fine; look again at how you got {to}. What do you get?",
 	},
 	mSlipSum: {
 		"Check {step} again{name}: what does it come to?",

@@ -851,3 +851,25 @@ func TestAnswerOfALeftQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestEquationSlip: a wrong answer whose equations change their solution
+// at one step hears which step, not the answer.
+func TestEquationSlip(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "eq-slip", tutor.ModeTeachMe)
+	d.untilAsked("twostep-1")
+	bq := d.pending()
+	x := d.say("4x - 7 = 29, 4x = 36, x = 8")
+	if !says(x.text(), mSlipStep) || !strings.Contains(x.text(), "4x = 36") || !strings.Contains(x.text(), "x = 8") || strings.Contains(x.text(), bq.Answer) {
+		t.Errorf("a slip between two equations: %q", x.text())
+	}
+	for _, tc := range []struct{ msg, from, to string }{
+		{"7x - 3x = 4x so 4x = 20, x = 4", "4x = 20", "x = 4"},
+		{"I got 2x - 7 = 9, 2x = 2, x = 1", "2x - 7 = 9", "2x = 2"},
+		{"2x + 3 = 11, 2x = 8, x = 4", "", ""},
+		{"x = 5", "", ""},
+	} {
+		if from, to, _ := equationSlip(tc.msg); from != tc.from || to != tc.to {
+			t.Errorf("equationSlip(%q) = %q, %q; want %q, %q", tc.msg, from, to, tc.from, tc.to)
+		}
+	}
+}

@@ -270,6 +270,14 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 // slip says where the working of a wrong answer slipped (see slipIn), and
 // reports whether it did.
 func (l *lesson) slip() bool {
+	if from, to, ok := equationSlip(l.turn.Message); ok {
+		// "2x - 7 = 9, 2x = 2": the step where the equation changed its
+		// solution.
+		l.say(mSlipStep, "{from}", from, "{to}", to)
+		l.out.Clues = append(l.out.Clues, from)
+		l.note("a slip from " + from)
+		return true
+	}
 	step, sum, ok := slipIn(l.turn.Message)
 	switch {
 	case !ok:

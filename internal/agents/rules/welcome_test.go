@@ -124,7 +124,7 @@ func TestPhrasebook(t *testing.T) {
 		"{concept}", "like fractions", "{topic}", "fractions", "{first}", "like fractions", "{last}", "word problems", "{n}", "7",
 		"{mistakes}", "adding the denominators too", "{did}", "added the denominators too", "{step}", "2 + 5 = 7",
 		"{idea}", "add the numerators and keep the denominator.", "{mistake}", "adding the denominators as well",
-		"{fact}", "Melting takes in heat.")
+		"{fact}", "Melting takes in heat.", "{from}", "2x - 7 = 9", "{to}", "2x = 2")
 	for m := mStart; m < moveCount; m++ {
 		options := phrasebook[m]
 		if len(options) < 2 && m != mNoLesson {
