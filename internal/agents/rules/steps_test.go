@@ -873,3 +873,27 @@ func TestEquationSlip(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerOfTheQuestionBefore: "what was the answer to that?" right
+// after the lesson put another question in the place of one hears that
+// one worked through, then the new one again, whose answer stays hidden.
+func TestAnswerOfTheQuestionBefore(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, addingFractions), "before", tutor.ModeTeachMe)
+	d.untilAnswering(40, func() bool { q := d.pending(); return q != nil && strings.Contains(q.Concept, "nlike") })
+	first := d.pending()
+	for range 4 {
+		if q := d.pending(); q == nil || q.ID != first.ID {
+			break
+		}
+		d.say("i dont know")
+	}
+	now := d.pending()
+	if now == nil || now.ID == first.ID {
+		t.Fatalf("no other question in the place of %s: %q", first.ID, d.transcript())
+	}
+	x := d.say("what was the answer to that?")
+	if !says(x.text(), mWalkThrough) || !strings.Contains(x.text(), strings.TrimSpace(solution(*first))) ||
+		!strings.Contains(x.text(), now.Text) || d.state.LastQuestion == nil || d.state.LastQuestion.QuestionID != now.ID {
+		t.Errorf("the answer before: %q, want %s worked, then %s again", x.text(), first.ID, now.ID)
+	}
+}

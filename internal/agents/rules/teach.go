@@ -44,6 +44,9 @@ func (l *lesson) pending() {
 		h := helpOf(q)
 		l.judge(q.Concept, tutor.ResultCorrect, h)
 		l.onward(bq, ev, h)
+	case asksLeftAnswer.MatchString(l.turn.Message) && !denies(l.turn.Message) && l.answerBefore(bq):
+		// "what was the answer to that?" right after another question
+		// took the place of one: that one, worked, then this one again.
 	case answer.AsksQuestionAgain(l.turn.Message):
 		// "2/15 ÷ ... wait what's the question again": not an answer.
 		l.say(mWaiting, "{q}", questionText(bq))
@@ -990,6 +993,41 @@ func (l *lesson) aboutUnasked(msg string) bool {
 		}
 		if 3*n >= 2*len(claim) {
 			return true
+		}
+	}
+	return false
+}
+
+// answerBefore works through the question asked before the pending one,
+// when the last reply asked the pending one in its place (a step back to
+// an easier question, or the next question after one left or answered),
+// then asks the pending one again; it reports whether there was such a
+// question.
+func (l *lesson) answerBefore(bq tutor.BankQuestion) bool {
+	hist := l.s.History
+	last := -1
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role == tutor.RoleTeacher {
+			last = i
+			break
+		}
+	}
+	if last < 0 || !strings.Contains(hist[last].Content, bq.Text) {
+		return false
+	}
+	for i := last - 1; i >= 0; i-- {
+		if hist[i].Role != tutor.RoleTeacher {
+			continue
+		}
+		for _, q := range l.topic.Questions {
+			if q.ID != bq.ID && l.rec.asked[q.ID] && strings.Contains(hist[i].Content, q.Text) {
+				l.out.Intent = tutor.IntentQuestion
+				l.say(mWalkThrough)
+				l.add(solution(q))
+				l.say(mWaiting, "{q}", questionText(bq))
+				l.note("worked " + q.ID + ", asked before " + bq.ID + ", on request")
+				return true
+			}
 		}
 	}
 	return false
