@@ -561,7 +561,7 @@ var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value
 var claimChecks = []func(string) (string, bool){percentEquals, reciprocalClaim, flippedDivision}
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){partOf, common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts}
+var wordedChecks = []func(string) (string, bool){partOf, common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts, partOfWhole, numberPuzzle}
 
 // partOf works "what is 2/3 of 12?" and "what is 15% of 80?" step by step,
 // as a teacher shows it, rather than the product alone: a learner who asks
@@ -610,6 +610,90 @@ func partOf(msg string) (string, bool) {
 	return "To find " + m[1] + "/" + m[2] + " of " + unit(w) + ", " + how + ": " +
 		w + " ÷ " + m[2] + " = " + decimalOrFraction(part) + ", and " + m[1] + " × " + decimalOrFraction(part) + " = " + decimalOrFraction(v) +
 		". So " + m[1] + "/" + m[2] + " of " + unit(w) + " = " + unit(decimalOrFraction(v)) + ".", true
+}
+
+// partOfWhole works a word problem that takes a fraction or a per cent of
+// the one amount it names: "a rope is 15 m long. 2/5 of it is cut off.
+// how long is the cut piece?" is 2/5 of 15 m (see partOf).
+func partOfWhole(msg string) (string, bool) {
+	if !isQuestion(msg) && !strings.Contains(msg, "?") {
+		return "", false
+	}
+	m := partOfIt.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return "", false
+	}
+	part := msg[m[2]:m[3]]
+	rest := msg[:m[0]] + " " + msg[m[1]:]
+	wholes := amounts(rest)
+	if len(wholes) != 1 || len(amounts(msg[m[1]:])) > 0 {
+		return "", false // the whole must come before, and alone
+	}
+	whole := wholes[0]
+	text := "what is " + part + " of " + whole[1] + whole[2]
+	if whole[3] != "" {
+		text += " " + whole[3]
+	}
+	return partOf(text)
+}
+
+// amounts returns the amounts of a text that are no per cent or fraction,
+// each as amountWithUnit's groups.
+func amounts(text string) [][]string {
+	var out [][]string
+	for _, m := range amountWithUnit.FindAllStringSubmatchIndex(text, -1) {
+		after := strings.TrimLeft(text[m[5]:], " ")
+		if strings.HasPrefix(after, "%") || strings.HasPrefix(after, "/") || m[4] > 0 && text[m[4]-1] == '/' ||
+			strings.HasPrefix(strings.ToLower(after), "per") {
+			continue
+		}
+		g := make([]string, 4)
+		for k := range 4 {
+			if m[2*k] >= 0 {
+				g[k] = text[m[2*k]:m[2*k+1]]
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+var (
+	// partOfIt finds a fraction or a per cent of an amount named before:
+	// "2/5 of it", "20% of them", "3/4 of the rope".
+	partOfIt = regexp.MustCompile(`(?i)\b(\d+\s*/\s*\d+|\d+(?:\.\d+)?\s*(?:%|per\s?cent))\s+of\s+(?:it|them|this|that|the\s+\w+)\b`)
+	// amountWithUnit is an amount with its unit: "15 m", "₹450", "80 kg".
+	amountWithUnit = regexp.MustCompile(`(?i)(₹\s*|rs\.?\s*)?\b(\d+(?:\.\d+)?)\s*(rupees|rs|kg|g|m|cm|km|l|ml|marks|students|people|apples)?\b`)
+)
+
+// numberPuzzle writes a number puzzle as an equation and solves it: "the
+// sum of a number and 12 is 30. what is the number?" is x + 12 = 30.
+func numberPuzzle(msg string) (string, bool) {
+	for _, p := range puzzles {
+		m := p.re.FindStringSubmatch(msg)
+		if m == nil {
+			continue
+		}
+		eq := strings.NewReplacer("A", m[1], "B", m[2]).Replace(p.eq)
+		if text, ok := solved("solve "+eq, mathRuns(eq)); ok && !strings.HasPrefix(text, "Yes") && !strings.HasPrefix(text, "Not quite") {
+			return "Call the number x. Then " + text, true
+		}
+	}
+	return "", false
+}
+
+// puzzles are the number puzzles numberPuzzle reads, with their equation
+// in A and B.
+var puzzles = []struct {
+	re *regexp.Regexp
+	eq string
+}{
+	{regexp.MustCompile(`(?i)\bsum\s+of\s+(?:a|the)\s+number\s+and\s+(\d+)\s+is\s+(\d+)\b`), "x + A = B"},
+	{regexp.MustCompile(`(?i)\b(?:a|the)\s+number\s+(?:increased\s+by|plus)\s+(\d+)\s+is\s+(\d+)\b`), "x + A = B"},
+	{regexp.MustCompile(`(?i)\b(\d+)\s+more\s+than\s+(?:a|the)\s+number\s+is\s+(\d+)\b`), "x + A = B"},
+	{regexp.MustCompile(`(?i)\b(?:a|the)\s+number\s+(?:decreased\s+by|minus)\s+(\d+)\s+is\s+(\d+)\b`), "x - A = B"},
+	{regexp.MustCompile(`(?i)\b(\d+)\s+less\s+than\s+(?:a|the)\s+number\s+is\s+(\d+)\b`), "x - A = B"},
+	{regexp.MustCompile(`(?i)\b(\d+)\s+times\s+(?:a|the)\s+number\s+is\s+(\d+)\b`), "Ax = B"},
 }
 
 // asksPartOf finds a doubt that asks for a fraction or a per cent of a
@@ -1210,7 +1294,7 @@ func noAgain(calc string) string {
 // through (see upThenDown).
 func selfContained(calc string) bool {
 	return strings.Contains(calc, ": with ") || strings.Contains(calc, " is of the new amount, not of the one you started with") ||
-		strings.HasPrefix(calc, "To find ")
+		strings.HasPrefix(calc, "To find ") || strings.HasPrefix(calc, "Call the number x.")
 }
 
 var (

@@ -341,3 +341,25 @@ func TestWrongValueSolvedInDoubts(t *testing.T) {
 		t.Errorf("a right value: %q, want no working after the Yes", x.text())
 	}
 }
+
+// TestWordProblemsWorked: a part of the one amount a word problem names,
+// and a number puzzle, are worked as a teacher shows them, without padding.
+func TestWordProblemsWorked(t *testing.T) {
+	for _, tc := range []struct{ topic, msg, want string }{
+		{"mathematics/fractions/multiplying-fractions", "a rope is 15 m long. 2/5 of it is cut off. how long is the cut piece?", "So 2/5 of 15 m = 6 m."},
+		{percentages, "there are 40 students. 25% of them wear glasses. how many wear glasses?", "So 25% of 40 students = 10 students."},
+		{"mathematics/linear-equations/solving-linear-equations", "the sum of a number and 12 is 30. what is the number?", "Call the number x. Then x + 12 = 30"},
+		{"mathematics/linear-equations/solving-linear-equations", "3 times a number is 27. find the number", "3x = 27, so x = 27 ÷ 3 = 9"},
+	} {
+		d := newDriver(t, sampleTopic(t, tc.topic), "word", tutor.ModeClarify)
+		if x := d.say(tc.msg); !strings.Contains(x.text(), tc.want) || len(sentences(x.text())) > 4 {
+			t.Errorf("%q: %q, want %q and nothing more", tc.msg, x.text(), tc.want)
+		}
+	}
+	// Two amounts, or the whole after the part, is no such problem.
+	for _, msg := range []string{"a rope is 15 m long and 2 m wide. 2/5 of it is cut off. how long?", "2/5 of it is cut off from a 15 m rope. how long?"} {
+		if s, ok := partOfWhole(msg); ok {
+			t.Errorf("partOfWhole(%q) = %q", msg, s)
+		}
+	}
+}
