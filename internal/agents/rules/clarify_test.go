@@ -584,6 +584,7 @@ func TestClarifyDoubtsOnceRefused(t *testing.T) {
 		{"science/states-of-matter/changes-of-state", "naphthalene balls melt and then evaporate right", "naphthalene balls slowly get smaller"},
 		{"science/states-of-matter/changes-of-state", "while ice is melting the temp keeps going up na", "the temperature stays at 0 °C"},
 		{multIntegers, "why do even negatives make positive", "an even number of negative factors"},
+		{multIntegers, "why is minus times minus a plus? it doesnt make sense", "the product is positive"},
 		// Hinglish words of the lesson's things.
 		{photosynthesis, "alcohol kyu daalte hai?", "to remove its green colour"},
 		{photosynthesis, "bhaiya stomata raat ko band hote hai kya?", "open and close it"},

@@ -726,6 +726,26 @@ type lessonText struct {
 	defines bool
 }
 
+// signsNamed writes "minus" and "plus" said of a sign, not between two
+// numbers, as the lessons' words: "why is minus times minus a plus?" asks
+// why a negative times a negative is a positive. "5 minus 3" is left.
+func signsNamed(s string) string {
+	return signWord.ReplaceAllStringFunc(s, func(m string) string {
+		w := signWord.FindStringSubmatch(m)
+		if strings.EqualFold(w[2], "minus") {
+			return w[1] + "negative"
+		}
+		return w[1] + "positive"
+	})
+}
+
+// lostTail finds a complaint after a doubt: "it doesn't make sense", "I
+// still don't get it".
+var lostTail = regexp.MustCompile(`(?i)[.?!,;]?\s*(?:(?:it|this|that)\s+)?(?:(?:does\s*n[o']?t|doesnt|dont|don't)\s+make\s+(?:any\s+)?sense|makes\s+no\s+sense|i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)(?:\s+(?:it|this|that))?)\W*$`)
+
+// signWord finds "minus" or "plus" with no number before it.
+var signWord = regexp.MustCompile(`(?i)(^|[^\d\s]\s*|\s)\b(minus|plus)\b`)
+
 // readLesson prepares the answer to a question from a topic; ok is false
 // when the question names nothing the lesson is about (see explain).
 func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) {
@@ -734,6 +754,12 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 	}
 	r := readingOf(t, src)
 	lt := lessonText{reading: r}
+	if strings.EqualFold(t.Subject, "mathematics") {
+		question = signsNamed(question) // "why is minus times minus a plus?"
+	}
+	if q := lostTail.ReplaceAllString(question, ""); strings.TrimSpace(q) != "" {
+		question = q // "…? it doesnt make sense": how the learner feels, not what they ask
+	}
 	// A word of the lesson's title or objectives that its text never
 	// uses ("variable") is still said in the words its text uses.
 	lt.q = askedTerms(question, func(w string) bool { return r.all[w] }, r.says)
