@@ -585,6 +585,7 @@ func TestClarifyDoubtsOnceRefused(t *testing.T) {
 		{"science/states-of-matter/changes-of-state", "while ice is melting the temp keeps going up na", "the temperature stays at 0 °C"},
 		{multIntegers, "why do even negatives make positive", "an even number of negative factors"},
 		{multIntegers, "why is minus times minus a plus? it doesnt make sense", "the product is positive"},
+		{"science/states-of-matter/changes-of-state", "does the temperature keep rising while water is boiling?", "it stays at 100 °C"},
 		// Hinglish words of the lesson's things.
 		{photosynthesis, "alcohol kyu daalte hai?", "to remove its green colour"},
 		{photosynthesis, "bhaiya stomata raat ko band hote hai kya?", "open and close it"},
