@@ -118,7 +118,18 @@
 // for an answer and a second try, the engine offers the bank's hardest
 // questions not yet asked, called harder only when they are; "what did we
 // learn?" hears what the lesson covered and the mistake to watch out for,
-// and a doubt is answered as between steps.
+// and a doubt is answered as between steps. "No thanks" to a question
+// after the lesson lets it go (TutorOutput.SetAside), and "ok" to the
+// goodbye asks nothing more.
+//
+// A wrong answer whose own working slips after a right start hears where:
+// "your working is right as far as 14/4 - 5/4", "check 36 + 18 again", or
+// the step where its equations change their solution ("from 4x = 36 to x
+// = 8"); per cents, rounded decimals and running totals are no slips. A
+// letter given to options the question names without letters earns
+// nothing and is asked for in words. A learner who asks for the answer of
+// a question the lesson left, or replaced with another, hears it worked
+// through.
 //
 // # clarify_doubts
 //
@@ -175,6 +186,18 @@
 // concept answered is reported in mastery_updates so that the domain
 // records it as discussed; a concept an earlier session discussed is
 // introduced as such.
+//
+// A science claim ("water boils at 90 degrees right?", "condensation takes
+// in heat right?") hears Yes or No first when a clause of the lesson
+// states the same temperature or the same thing, or the thing with one
+// word turned to its opposite, with every other term of the claim in that
+// clause and in its order (see temperature.go and facts.go); a lesson
+// holds back the verdict on a claim a question to come asks. "What is 2/3
+// of 12?", a part of the one amount a word problem names and a number
+// puzzle ("the sum of a number and 12 is 30") are worked step by step; a
+// value put forward for an unknown that is wrong hears how the equation
+// solves, in a doubts session. Hinglish words for the lessons' things
+// ("raat", "paani", "neela") read as their English.
 //
 // # Exams, welcomes, safety
 //
