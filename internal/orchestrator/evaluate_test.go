@@ -230,6 +230,8 @@ func TestListedByLowerCaseNoun(t *testing.T) {
 		{q, "16", "boys are 20 and girls are 16", answer.Correct},
 		{q, "16", "20 boys and 16 girls", answer.Correct},
 		{q, "16", "16", answer.Correct},
+		// A verb is no label: the list of values is a hedge.
+		{"A submarine is 120 m below sea level. It rises 45 m and then dives 70 m. How many metres below sea level is it now?", "145", "rises 45, dives 70, 145 m", answer.NotAttempt},
 	})
 }
 
@@ -238,6 +240,10 @@ func TestListedByLowerCaseNoun(t *testing.T) {
 func TestByRestated(t *testing.T) {
 	checkJudge(t, []judgeCase{
 		{"Divide 45 by 5.", "9", "45 by 5", answer.NotAttempt},
+		{"What is 45 divided by 5?", "9", "45 by 5", answer.NotAttempt},
+		{"Divide 45 by 5.", "9", "45 by 5 = 9", answer.Correct},
+		{"Divide 45 by 5.", "9", "9 because 45 by 5 is 9", answer.Correct},
+		{"A rectangle is 6 by 4 cm. What is its area in square cm?", "24", "6 by 4 = 24", answer.Correct},
 		{"Divide 45 by 5.", "9", "9", answer.Correct},
 		{"Solve 3x + 2x = 90.", "18", "x = 90 by 5", answer.Correct},
 	})

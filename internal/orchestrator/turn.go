@@ -485,7 +485,7 @@ func wordSet(ws ...string) map[string]bool {
 // reading a comparison or a list of values against what the question asks
 // (see compared and listed).
 func judge(exp answer.Expected, question, msg string) answer.Result {
-	if m := byPair.FindStringSubmatch(msg); m != nil && regexp.MustCompile(`(?i)\b`+m[1]+`\s+(?:by|upon)\s+`+m[2]+`\b`).MatchString(question) {
+	if m := byPair.FindStringSubmatch(msg); m != nil && regexp.MustCompile(`(?i)\b`+m[1]+`\s+(?:divided\s+)?(?:by|upon)\s+`+m[2]+`\b`).MatchString(question) {
 		// "45 by 5" to "Divide 45 by 5": the question's own division
 		// said back, not worked out.
 		return answer.Result{Verdict: answer.NotAttempt, Reason: "no answer: the question's own numbers"}
@@ -547,8 +547,10 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	return res, true
 }
 
-// byPair finds a division said as "45 by 5" (see answer's fractions).
-var byPair = regexp.MustCompile(`(?i)\b(\d+)\s+(?:by|upon)\s+(\d+)\b`)
+// byPair finds a reply that is only a division said as "45 by 5" (see
+// answer's fractions), with at most "x =" or "it's" before it: "45 by 5 =
+// 9" works it out.
+var byPair = regexp.MustCompile(`(?i)^\s*(?:[a-z]\s*=\s*|it'?s\s+|its\s+)?(\d+)\s+(?:by|upon)\s+(\d+)\s*[.!]?\s*$`)
 
 // shownLetters finds options shown with letters: "A) gas, B) liquid",
 // "(a) gas", "A. gas".
@@ -636,13 +638,14 @@ func listed(res answer.Result, exp answer.Expected, question, msg string) answer
 		}
 		bare = bare && len(ws) <= 2
 	}
-	switch {
-	case labelled >= 2:
+	if labelled >= 2 {
 		for _, it := range items {
 			if slices.ContainsFunc(strings.Fields(it), func(w string) bool { return asked[bareWord(w)] }) {
 				return answer.Evaluate(exp, it)
 			}
 		}
+	}
+	switch {
 	case labelled == 0 && bare:
 		right, wrong := false, false
 		for _, it := range items {
@@ -780,6 +783,14 @@ var (
 func questionNames(question string) (names, asked map[string]bool) {
 	names, asked = map[string]bool{}, map[string]bool{}
 	sentences := answer.SplitSentences(question)
+	// The things a question counts in pairs: "boys to girls", "pencils and
+	// erasers". A verb ("rises 45 m and then dives") is none.
+	pairedNouns := map[string]bool{}
+	for _, m := range nounPair.FindAllStringSubmatch(question, -1) {
+		if plural(m[1]) && plural(m[2]) {
+			pairedNouns[strings.ToLower(m[1])], pairedNouns[strings.ToLower(m[2])] = true, true
+		}
+	}
 	for k, sent := range sentences {
 		last := k == len(sentences)-1 && k > 0
 		for i, w := range strings.Fields(sent.Text) {
@@ -794,7 +805,7 @@ func questionNames(question string) (names, asked map[string]bool) {
 			// values of a reply: "boys" in "… of boys to girls is 5 : 4.
 			// … How many girls are there?".
 			noun := !capital && len(w) >= 3 && !askingWords[strings.ToLower(w)] && !fillerNouns[strings.ToLower(w)] &&
-				(last && containsWord(question[:sent.Start], w) || !last && k < len(sentences)-1 && containsWord(sentences[len(sentences)-1].Text, "many") && plural(w))
+				(last && containsWord(question[:sent.Start], w) || !last && k < len(sentences)-1 && pairedNouns[strings.ToLower(w)])
 			if !capital && !noun {
 				continue
 			}
@@ -806,6 +817,10 @@ func questionNames(question string) (names, asked map[string]bool) {
 	}
 	return names, asked
 }
+
+// nounPair finds two things named together: "boys to girls", "pencils
+// and erasers".
+var nounPair = regexp.MustCompile(`(?i)\b([a-z]{3,})\s+(?:to|and)\s+([a-z]{3,})\b`)
 
 // plural reports whether w reads as a plural noun: "boys", "marbles".
 func plural(w string) bool {
