@@ -158,7 +158,7 @@ func (p *Prechecker) Check(msg string) Precheck {
 	if digit {
 		return PrecheckNone
 	}
-	if len(w) <= p.maxStopWords && (containsAny(w, p.stop) || p.exactStop(w) || containsAny(w, p.stated) && stated(msg, w)) {
+	if len(w) <= p.maxStopWords && (containsAny(w, p.stop) || p.exactStop(w) || p.statedStop(msg, w)) {
 		return PrecheckStop
 	}
 	if containsAny(w, p.offTopic) {
@@ -185,24 +185,38 @@ func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
 	return pre
 }
 
-// stated reports whether a message, in words w, states rather than asks
-// or denies: no question mark, no question word first, no "not".
-func stated(msg string, w []string) bool {
-	if strings.ContainsAny(msg, "?？") || len(w) == 0 {
+// statedStop reports whether a message states a StopStated phrase: with
+// no question mark, and with only words of saying so around it ("I think
+// that's enough for today", "ok guys, done for now"). "One more question
+// and then done for today", "why are we done for today" and "I'm not
+// done for today" go on.
+func (p *Prechecker) statedStop(msg string, w []string) bool {
+	if strings.ContainsAny(msg, "?？") {
 		return false
 	}
-	switch w[0] {
-	case "is", "are", "was", "do", "does", "did", "can", "could", "will", "would", "should", "am", "shall", "kya":
-		return false
-	}
-	for _, x := range w {
-		switch x {
-		case "not", "isnt", "arent", "wasnt", "dont", "doesnt", "didnt", "never", "nahi", "cant", "cannot":
-			return false
+	for _, phrase := range p.stated {
+		for i := 0; i+len(phrase) <= len(w); i++ {
+			if !slices.Equal(w[i:i+len(phrase)], phrase) {
+				continue
+			}
+			rest := slices.Concat(w[:i], w[i+len(phrase):])
+			if !slices.ContainsFunc(rest, func(x string) bool { return !sayingSo[x] }) {
+				return true
+			}
 		}
 	}
-	return true
+	return false
 }
+
+// sayingSo are the words that may stand around a StopStated phrase.
+var sayingSo = func() map[string]bool {
+	m := map[string]bool{}
+	for _, x := range strings.Fields(`i think thats its im am we were are ok okay alright right so well yes yeah fine good lets
+		call it a day guys sir maam didi bhaiya thanks thank you hmm please bye na now then`) {
+		m[x] = true
+	}
+	return m
+}()
 
 // exactStop reports whether w is an exact stop phrase, give or take
 // fillers at either end. A phrase may end in a filler itself ("done for
