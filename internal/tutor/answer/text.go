@@ -101,6 +101,9 @@ outer:
 		if i > 0 && isNegator(hay[i-1].w) || i > 1 && isNegator(hay[i-2].w) && hay[i-1].w != "but" {
 			continue
 		}
+		if k := i + len(needle); k < len(hay) && hindiNot[hay[k].w] {
+			continue // "neela kala nahi": Hindi says "not" after
+		}
 		if k := i + len(needle); k < len(hay) && hay[k].start == hay[k-1].end && hay[k].w[0] >= '0' && hay[k].w[0] <= '9' {
 			continue // a formula goes on: H2O is not in "H2O2"
 		}
@@ -108,6 +111,9 @@ outer:
 	}
 	return -1
 }
+
+// hindiNot are the words of Hindi that deny what comes before them.
+var hindiNot = map[string]bool{"nahi": true, "nahin": true, "nai": true, "nahi.": true}
 
 // idkPhrases mark a reply that declines to answer.
 var idkPhrases = []string{
@@ -240,7 +246,7 @@ func findMisspelt(hay, needle []normWord) (int, int) {
 			if len(got) > len(want)+2 {
 				break
 			}
-			if slips(got) {
+			if slips(got) && (i+n >= len(hay) || !hindiNot[hay[i+n].w]) {
 				return i, n
 			}
 		}
