@@ -258,7 +258,7 @@ func solutionOf(msg string) (string, bool) {
 			continue
 		}
 		if text, ok := solved("solve "+writtenOut(r), [][]mathToken{r}); ok && !strings.HasPrefix(text, "Yes") && !strings.HasPrefix(text, "Not quite") {
-			return "To solve " + text, true
+			return "To solve it: " + text, true
 		}
 	}
 	return "", false

@@ -327,7 +327,7 @@ func TestPartsNamed(t *testing.T) {
 // put forward for an unknown shows how the equation solves.
 func TestWrongValueSolvedInDoubts(t *testing.T) {
 	for msg, want := range map[string]string{
-		"x + 7 = 10 … I got x = 17": "To solve x + 7 = 10",
+		"x + 7 = 10 … I got x = 17": "To solve it: x + 7 = 10",
 		"2x + 3 = 11 so x = 5?":     "so x = 8 ÷ 2 = 4",
 		"3(x - 2) = 12, is x = 5?":  "x = 18 ÷ 3 = 6",
 	} {

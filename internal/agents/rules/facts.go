@@ -154,8 +154,11 @@ var directions = wordSet(`in out up down away off into onto inside outside`)
 // factClause splits a sentence into the clauses a claim is checked
 // against one by one, so that the words of a claim cannot come from two
 // of them: "A liquid has a fixed volume but flows and takes the shape of
-// its container" says nothing of a liquid's fixed shape.
-var factClause = regexp.MustCompile(`(?i)\s*(?:[;:]|,\s*(?:and|but|so|which|while|whereas|because|as|though)?|\s(?:but|because|while|whereas|without|rather\s+than|unlike|except|instead\s+of)\s)\s*`)
+// its container" says nothing of a liquid's fixed shape, nor "Carbon
+// dioxide enters and oxygen leaves" of carbon dioxide leaving. "And"
+// splits "freezing and condensation" too, which costs a verdict on
+// freezing: a missed Yes is better than a false one.
+var factClause = regexp.MustCompile(`(?i)\s*(?:[;:]|,\s*(?:and|but|so|which|while|whereas|because|as|though)?|\s(?:and|but|because|while|whereas|without|rather\s+than|unlike|except|instead\s+of)\s)\s*`)
 
 // notSimply finds the words that make a clause or a claim more than a plain
 // statement: "without leaving any liquid behind", "only at the surface".

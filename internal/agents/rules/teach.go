@@ -44,7 +44,7 @@ func (l *lesson) pending() {
 		h := helpOf(q)
 		l.judge(q.Concept, tutor.ResultCorrect, h)
 		l.onward(bq, ev, h)
-	case asksLeftAnswer.MatchString(l.turn.Message) && !denies(l.turn.Message) && l.answerBefore(bq):
+	case asksLeftAnswer.MatchString(l.turn.Message) && !refusesAnswer.MatchString(l.turn.Message) && l.answerBefore(bq):
 		// "what was the answer to that?" right after another question
 		// took the place of one: that one, worked, then this one again.
 	case answer.AsksQuestionAgain(l.turn.Message):
@@ -1038,6 +1038,10 @@ func (l *lesson) answerBefore(bq tutor.BankQuestion) bool {
 // want the answer" nor "just tell me why".
 var asksLeftAnswer = regexp.MustCompile(`(?i)\bwhat\s*(?:'?s|\s+was|\s+is|\s+were)\s+the\s+(?:right\s+|correct\s+)?answers?\b|\banswers?\s+(?:to|for|of)\s+(?:that|this|the\s+(?:last|previous|earlier|other)|it)\b|\b(?:tell|show|give)\s+me\s+the\s+answer\b|\bwhat\s+was\s+(?:it|that)\b`)
 
+// refusesAnswer says the learner does not want the answer: "I don't want
+// the answer", "don't tell me the answer".
+var refusesAnswer = regexp.MustCompile(`(?i)\b(?:don'?t|do\s+not|dont|never)\s+(?:want|need|tell|give|show)\b`)
+
 // answerLeft works through the question one of the last two replies left
 // unanswered (see leave), for a learner who asks for its answer, then
 // offers to go on; it reports whether there was such a question.
@@ -1231,7 +1235,7 @@ func (l *lesson) atStep() {
 
 	case bareWhy(msg) && (l.why() || l.repeat()):
 		// "Why?" asks about the part just said, not to go on.
-	case asksLeftAnswer.MatchString(msg) && !denies(msg) && l.answerLeft():
+	case asksLeftAnswer.MatchString(msg) && !refusesAnswer.MatchString(msg) && l.answerLeft():
 		// "what was the answer to that one?" once it was left: it is no
 		// longer asked, so its worked solution gives nothing away.
 	case l.doubt(partsNamed(msg, l.lastReply())):
