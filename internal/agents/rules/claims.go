@@ -401,6 +401,9 @@ func equationSlip(msg string) (from, to string, ok bool) {
 		}
 		x := new(big.Rat).Quo(b, a)
 		if prev != nil && x.Cmp(prev) != 0 {
+			if side := sides[len(sides)-1]; isAssignment(r) && rounded(side, x, prev) {
+				continue // "3x = 10, x = 3.33": rounded, no slip
+			}
 			return prevText, writtenOut(r), true
 		}
 		prev, prevText, name = x, writtenOut(r), v
@@ -625,6 +628,9 @@ func partOfWhole(msg string) (string, bool) {
 	}
 	part := msg[m[2]:m[3]]
 	rest := msg[:m[0]] + " " + msg[m[1]:]
+	if partOfIt.MatchString(rest) || fractionOrPercent.MatchString(rest) || !asksThePart(msg, m[0]) {
+		return "", false // another part, or a question about what is left: not this sum
+	}
 	wholes := amounts(rest)
 	if len(wholes) != 1 || len(amounts(msg[m[1]:])) > 0 {
 		return "", false // the whole must come before, and alone
@@ -658,6 +664,51 @@ func amounts(text string) [][]string {
 	return out
 }
 
+// asksThePart reports whether the question a word problem ends with asks
+// for the part it names at index at: a word of the asking sentence is in
+// the part's sentence ("how many wear glasses?" of "25% of them wear
+// glasses"), and it asks for nothing left over ("how much is left?", "how
+// many boys?" of "3/4 of them are girls").
+func asksThePart(msg string, at int) bool {
+	sents := sentences(msg)
+	if len(sents) < 2 {
+		return false
+	}
+	ask := sents[len(sents)-1]
+	partSent := ""
+	for _, s := range sents {
+		if i := strings.Index(msg, s); i >= 0 && i <= at && at < i+len(s) {
+			partSent = s
+		}
+	}
+	if partSent == "" || partSent == ask {
+		return false
+	}
+	have := terms(partSent)
+	shared := false
+	for _, w := range terms(ask) {
+		switch {
+		case leftOver[w]:
+			return false
+		case slices.Contains(have, w):
+			shared = true
+		}
+	}
+	return shared
+}
+
+// leftOver are the words of a question about what a part leaves.
+var leftOver = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`left remaining remain rest other others not`) {
+		m[stem(w)] = true
+	}
+	return m
+}()
+
+// fractionOrPercent finds a fraction or a per cent.
+var fractionOrPercent = regexp.MustCompile(`\d+\s*/\s*\d+|\d+(?:\.\d+)?\s*(?:%|per\s?cent)`)
+
 var (
 	// partOfIt finds a fraction or a per cent of an amount named before:
 	// "2/5 of it", "20% of them", "3/4 of the rope".
@@ -684,17 +735,37 @@ func numberPuzzle(msg string) (string, bool) {
 
 // puzzles are the number puzzles numberPuzzle reads, with their equation
 // in A and B.
-var puzzles = []struct {
+var puzzles = func() []struct {
 	re *regexp.Regexp
 	eq string
-}{
-	{regexp.MustCompile(`(?i)\bsum\s+of\s+(?:a|the)\s+number\s+and\s+(\d+)\s+is\s+(\d+)\b`), "x + A = B"},
-	{regexp.MustCompile(`(?i)\b(?:a|the)\s+number\s+(?:increased\s+by|plus)\s+(\d+)\s+is\s+(\d+)\b`), "x + A = B"},
-	{regexp.MustCompile(`(?i)\b(\d+)\s+more\s+than\s+(?:a|the)\s+number\s+is\s+(\d+)\b`), "x + A = B"},
-	{regexp.MustCompile(`(?i)\b(?:a|the)\s+number\s+(?:decreased\s+by|minus)\s+(\d+)\s+is\s+(\d+)\b`), "x - A = B"},
-	{regexp.MustCompile(`(?i)\b(\d+)\s+less\s+than\s+(?:a|the)\s+number\s+is\s+(\d+)\b`), "x - A = B"},
-	{regexp.MustCompile(`(?i)\b(\d+)\s+times\s+(?:a|the)\s+number\s+is\s+(\d+)\b`), "Ax = B"},
-}
+} {
+	// Each puzzle is a whole statement: nothing but its opening before it
+	// ("so", "if"), and the end of a sentence after its number. "3 times
+	// a number plus 4 is 19" is none of them.
+	const (
+		start = `(?i)(?:^|[.?!]\s*)(?:(?:so|if|ok|okay|and|but)\s+)?(?:the\s+)?`
+		end   = `\s*(?:[.?!]|,\s*(?:what|find|how)|$)`
+		num   = `(\d+(?:\.\d+)?)`
+	)
+	ps := []struct {
+		re *regexp.Regexp
+		eq string
+	}{}
+	for _, p := range [][2]string{
+		{`sum\s+of\s+(?:a|the)\s+number\s+and\s+` + num + `\s+is\s+` + num, "x + A = B"},
+		{`(?:a|the)\s+number\s+(?:increased\s+by|plus)\s+` + num + `\s+is\s+` + num, "x + A = B"},
+		{num + `\s+more\s+than\s+(?:a|the)\s+number\s+is\s+` + num, "x + A = B"},
+		{`(?:a|the)\s+number\s+(?:decreased\s+by|minus)\s+` + num + `\s+is\s+` + num, "x - A = B"},
+		{num + `\s+less\s+than\s+(?:a|the)\s+number\s+is\s+` + num, "x - A = B"},
+		{num + `\s+times\s+(?:a|the)\s+number\s+is\s+` + num, "Ax = B"},
+	} {
+		ps = append(ps, struct {
+			re *regexp.Regexp
+			eq string
+		}{regexp.MustCompile(start + p[0] + end), p[1]})
+	}
+	return ps
+}()
 
 // asksPartOf finds a doubt that asks for a fraction or a per cent of a
 // number, and nothing else: "what is 2/3 of 12?", "find 15% of 80".

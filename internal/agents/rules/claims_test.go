@@ -363,3 +363,53 @@ func TestWordProblemsWorked(t *testing.T) {
 		}
 	}
 }
+
+// TestWordProblemsLeftAlone: a puzzle inside a longer statement, a part
+// beside another part, and a question about what a part leaves are not
+// worked as the simple sums they resemble.
+func TestWordProblemsLeftAlone(t *testing.T) {
+	for _, msg := range []string{
+		"3 times a number plus 4 is 19. what is the number?",
+		"twice a number minus 4 is 10. what is it?",
+		"3 times a number is 27 more than the number. find it",
+		"the sum of a number and 12 is 30 more than 8. what is the number?",
+	} {
+		if s, ok := numberPuzzle(msg); ok {
+			t.Errorf("numberPuzzle(%q) = %q", msg, s)
+		}
+	}
+	if s, ok := numberPuzzle("the number decreased by 5 is 2.5. what is it?"); !ok || !strings.Contains(s, "x = 7.5") {
+		t.Errorf("a decimal: %q, %v", s, ok)
+	}
+	for _, msg := range []string{
+		"A rope is 15 m long. 2/5 of it is cut off. How much rope is left?",
+		"A class has 40 students. 3/4 of them are girls. How many boys are there?",
+		"In a class of 40 students, 3/5 are boys. 1/2 of the boys play cricket. How many play cricket?",
+		"A tank holds 200 l. It is 3/4 full. 25% of the water is used. How much water is used?",
+	} {
+		if s, ok := partOfWhole(msg); ok {
+			t.Errorf("partOfWhole(%q) = %q", msg, s)
+		}
+	}
+	for in, want := range map[string]string{
+		"why does 5 minus 3 give 2?":       "why does 5 minus 3 give 2?",
+		"what is x minus y":                "what is x minus y",
+		"why is minus times minus a plus?": "why is negative times negative a positive?",
+		"(-3) minus 5":                     "(-3) minus 5",
+	} {
+		if got := signsNamed(in); got != want {
+			t.Errorf("signsNamed(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"why is it 8? it doesnt make sense": "why is it 8",
+		"what doesn't make sense":           "what doesn't make sense",
+	} {
+		if got := lostTail.ReplaceAllString(in, ""); got != want {
+			t.Errorf("lostTail of %q = %q, want %q", in, got, want)
+		}
+	}
+	if from, to, ok := equationSlip("3x = 10, x = 3.33"); ok {
+		t.Errorf("a rounded solution read as a slip from %q to %q", from, to)
+	}
+}

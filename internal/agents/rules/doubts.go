@@ -730,21 +730,36 @@ type lessonText struct {
 // numbers, as the lessons' words: "why is minus times minus a plus?" asks
 // why a negative times a negative is a positive. "5 minus 3" is left.
 func signsNamed(s string) string {
-	return signWord.ReplaceAllStringFunc(s, func(m string) string {
-		w := signWord.FindStringSubmatch(m)
-		if strings.EqualFold(w[2], "minus") {
-			return w[1] + "negative"
+	var b strings.Builder
+	last := 0
+	for _, m := range signWord.FindAllStringIndex(s, -1) {
+		before := strings.Fields(s[:m[0]])
+		if n := len(before); n > 0 {
+			prev := strings.TrimRight(before[n-1], ".,;:")
+			letter := len(prev) == 1 && !strings.EqualFold(prev, "a") && !strings.EqualFold(prev, "i")
+			if prev != "" && (unicode.IsDigit(rune(prev[len(prev)-1])) || prev[len(prev)-1] == ')' || letter) {
+				continue // "5 minus 3", "x minus y": a subtraction
+			}
 		}
-		return w[1] + "positive"
-	})
+		b.WriteString(s[last:m[0]])
+		if strings.EqualFold(s[m[0]:m[1]], "minus") {
+			b.WriteString("negative")
+		} else {
+			b.WriteString("positive")
+		}
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // lostTail finds a complaint after a doubt: "it doesn't make sense", "I
-// still don't get it".
-var lostTail = regexp.MustCompile(`(?i)[.?!,;]?\s*(?:(?:it|this|that)\s+)?(?:(?:does\s*n[o']?t|doesnt|dont|don't)\s+make\s+(?:any\s+)?sense|makes\s+no\s+sense|i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)(?:\s+(?:it|this|that))?)\W*$`)
+// still don't get it". It follows the doubt's end or names what it is
+// about ("it", "this"): "what doesn't make sense" is a doubt itself.
+var lostTail = regexp.MustCompile(`(?i)(?:[.?!,;]\s*(?:(?:it|this|that)\s+)?|\s(?:it|this|that)\s+)(?:(?:does\s*n[o']?t|doesnt|dont|don't)\s+make\s+(?:any\s+)?sense|makes\s+no\s+sense|i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)(?:\s+(?:it|this|that))?)\W*$`)
 
-// signWord finds "minus" or "plus" with no number before it.
-var signWord = regexp.MustCompile(`(?i)(^|[^\d\s]\s*|\s)\b(minus|plus)\b`)
+// signWord finds "minus" or "plus".
+var signWord = regexp.MustCompile(`(?i)\b(?:minus|plus)\b`)
 
 // readLesson prepares the answer to a question from a topic; ok is false
 // when the question names nothing the lesson is about (see explain).
