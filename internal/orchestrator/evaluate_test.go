@@ -230,6 +230,7 @@ func TestListedByLowerCaseNoun(t *testing.T) {
 		{q, "16", "boys are 20 and girls are 16", answer.Correct},
 		{q, "16", "20 boys and 16 girls", answer.Correct},
 		{q, "16", "16", answer.Correct},
+		{"In a class, the ratio of boys to the girls is 5 : 4. There are 25 boys. How many girls are there?", "20", "boys 20, girls 25", answer.Incorrect},
 		// A verb is no label: the list of values is a hedge.
 		{"A submarine is 120 m below sea level. It rises 45 m and then dives 70 m. How many metres below sea level is it now?", "145", "rises 45, dives 70, 145 m", answer.NotAttempt},
 	})

@@ -820,7 +820,7 @@ func questionNames(question string) (names, asked map[string]bool) {
 
 // nounPair finds two things named together: "boys to girls", "pencils
 // and erasers".
-var nounPair = regexp.MustCompile(`(?i)\b([a-z]{3,})\s+(?:to|and)\s+([a-z]{3,})\b`)
+var nounPair = regexp.MustCompile(`(?i)\b([a-z]{3,})\s+(?:to|and)\s+(?:the\s+|of\s+)?([a-z]{3,})\b`)
 
 // plural reports whether w reads as a plural noun: "boys", "marbles".
 func plural(w string) bool {

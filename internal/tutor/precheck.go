@@ -212,7 +212,8 @@ func (p *Prechecker) statedStop(msg string, w []string) bool {
 var sayingSo = func() map[string]bool {
 	m := map[string]bool{}
 	for _, x := range strings.Fields(`i think thats its im am we were are ok okay alright right so well yes yeah fine good lets
-		call it a day guys sir maam didi bhaiya thanks thank you hmm please bye na now then`) {
+		call it a day guys sir maam didi bhaiya thanks thank you hmm please bye na now then tired sleepy yaar bhai bro
+		already really quite really sorry for`) {
 		m[x] = true
 	}
 	return m

@@ -48,6 +48,8 @@ func TestPrecheck(t *testing.T) {
 		{"done for today na", PrecheckStop},
 		{"thats enough for today guys", PrecheckStop},
 		{"lets call it a day, done for today", PrecheckStop},
+		{"i'm tired, done for today", PrecheckStop},
+		{"enough for today yaar", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},

@@ -68,6 +68,7 @@ import (
 // penalised, and Incorrect when none is. Evaluate never panics and its result
 // depends only on its arguments.
 func Evaluate(exp Expected, reply string) (res Result) {
+	reply = hindiTag.ReplaceAllString(reply, "?")
 	// Typical answers and replies are short: lex them on the stack.
 	var ebuf, rbuf [24]token
 	etoks := appendTokens(ebuf[:0], exp.Answer)

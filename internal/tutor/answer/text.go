@@ -113,7 +113,11 @@ outer:
 }
 
 // hindiNot are the words of Hindi that deny what comes before them.
-var hindiNot = map[string]bool{"nahi": true, "nahin": true, "nai": true, "nahi.": true}
+var hindiNot = map[string]bool{"nahi": true, "nahin": true}
+
+// hindiTag is a Hindi question tag ending a reply: "liquid, nahi?" asks
+// "liquid, isn't it?", and denies nothing.
+var hindiTag = regexp.MustCompile(`(?i)[,\s]+(?:nahi|nahin)\s*\?+\s*$`)
 
 // idkPhrases mark a reply that declines to answer.
 var idkPhrases = []string{
