@@ -665,46 +665,43 @@ func amounts(text string) [][]string {
 }
 
 // asksThePart reports whether the question a word problem ends with asks
-// for the part it names at index at: a word of the asking sentence is in
-// the part's sentence ("how many wear glasses?" of "25% of them wear
-// glasses"), and it asks for nothing left over ("how much is left?", "how
-// many boys?" of "3/4 of them are girls").
+// for the part it names at index at, not what the part leaves: no word of
+// what is left ("left", "not", "after", "now"), and no plural the problem
+// names nowhere else ("how many boys?" of "3/4 of them are girls").
 func asksThePart(msg string, at int) bool {
+	ask := ""
 	sents := sentences(msg)
-	if len(sents) < 2 {
-		return false
-	}
-	ask := sents[len(sents)-1]
-	partSent := ""
-	for _, s := range sents {
-		if i := strings.Index(msg, s); i >= 0 && i <= at && at < i+len(s) {
-			partSent = s
-		}
-	}
-	if partSent == "" || partSent == ask {
-		return false
-	}
-	have := terms(partSent)
-	shared := false
-	for _, w := range terms(ask) {
-		switch {
-		case leftOver[w]:
+	switch {
+	case len(sents) >= 2:
+		ask = sents[len(sents)-1]
+	default:
+		i := strings.LastIndex(msg, ",")
+		if i < at {
 			return false
-		case slices.Contains(have, w):
-			shared = true
+		}
+		ask = msg[i+1:]
+	}
+	rest := strings.Replace(msg, ask, " ", 1)
+	if strings.Contains(rest, ask) || strings.TrimSpace(ask) == "" || strings.Index(msg, ask) <= at {
+		return false
+	}
+	others := terms(rest)
+	for _, w := range words(ask) {
+		if leftOver[w] || plural(w) && !slices.Contains(others, stem(w)) {
+			return false
 		}
 	}
-	return shared
+	return true
+}
+
+// plural reports whether w reads as a plural noun: "boys", "glasses".
+func plural(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") &&
+		!strings.HasSuffix(w, "is") && !strings.HasSuffix(w, "as")
 }
 
 // leftOver are the words of a question about what a part leaves.
-var leftOver = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`left remaining remain rest other others not`) {
-		m[stem(w)] = true
-	}
-	return m
-}()
+var leftOver = wordSet(`left remaining remain remains rest other others not after now still`)
 
 // fractionOrPercent finds a fraction or a per cent.
 var fractionOrPercent = regexp.MustCompile(`\d+\s*/\s*\d+|\d+(?:\.\d+)?\s*(?:%|per\s?cent)`)
@@ -718,19 +715,45 @@ var (
 )
 
 // numberPuzzle writes a number puzzle as an equation and solves it: "the
-// sum of a number and 12 is 30. what is the number?" is x + 12 = 30.
+// sum of a number and 12 is 30. what is the number?" is x + 12 = 30. The
+// puzzle must be a whole statement: "3 times a number plus 4 is 19" holds
+// "a number plus 4 is 19" but is not it.
 func numberPuzzle(msg string) (string, bool) {
 	for _, p := range puzzles {
-		m := p.re.FindStringSubmatch(msg)
-		if m == nil {
+		m := p.re.FindStringSubmatchIndex(msg)
+		if m == nil || partOfMore(msg[:m[0]], msg[m[1]:]) {
 			continue
 		}
-		eq := strings.NewReplacer("A", m[1], "B", m[2]).Replace(p.eq)
+		eq := strings.NewReplacer("A", msg[m[2]:m[3]], "B", msg[m[4]:m[5]]).Replace(p.eq)
 		if text, ok := solved("solve "+eq, mathRuns(eq)); ok && !strings.HasPrefix(text, "Yes") && !strings.HasPrefix(text, "Not quite") {
 			return "Call the number x. Then " + text, true
 		}
 	}
 	return "", false
+}
+
+// partOfMore reports whether the words around a puzzle make it part of a
+// longer one: a number, "times" or "of" before it ("3 times a number plus
+// 4 is 19"), or a comparison or more arithmetic after it ("… is 27 more
+// than the number").
+func partOfMore(before, after string) bool {
+	bw, aw := words(before), words(after)
+	if n := len(bw); n > 0 {
+		switch w := bw[n-1]; {
+		case isDigits(w), w == "times", w == "twice", w == "thrice", w == "double", w == "half", w == "of", w == "plus", w == "minus":
+			return true
+		}
+	}
+	if strings.HasPrefix(strings.TrimLeft(after, " "), ".") && len(after) > 1 && after[1] >= '0' && after[1] <= '9' {
+		return true // "2.5": the number goes on
+	}
+	if len(aw) > 0 {
+		switch aw[0] {
+		case "more", "less", "than", "times", "plus", "minus", "percent", "of":
+			return true
+		}
+	}
+	return false
 }
 
 // puzzles are the number puzzles numberPuzzle reads, with their equation
@@ -739,18 +762,11 @@ var puzzles = func() []struct {
 	re *regexp.Regexp
 	eq string
 } {
-	// Each puzzle is a whole statement: nothing but its opening before it
-	// ("so", "if"), and the end of a sentence after its number. "3 times
-	// a number plus 4 is 19" is none of them.
-	const (
-		start = `(?i)(?:^|[.?!]\s*)(?:(?:so|if|ok|okay|and|but)\s+)?(?:the\s+)?`
-		end   = `\s*(?:[.?!]|,\s*(?:what|find|how)|$)`
-		num   = `(\d+(?:\.\d+)?)`
-	)
-	ps := []struct {
+	const num = `(\d+(?:\.\d+)?)`
+	var ps []struct {
 		re *regexp.Regexp
 		eq string
-	}{}
+	}
 	for _, p := range [][2]string{
 		{`sum\s+of\s+(?:a|the)\s+number\s+and\s+` + num + `\s+is\s+` + num, "x + A = B"},
 		{`(?:a|the)\s+number\s+(?:increased\s+by|plus)\s+` + num + `\s+is\s+` + num, "x + A = B"},
@@ -762,7 +778,7 @@ var puzzles = func() []struct {
 		ps = append(ps, struct {
 			re *regexp.Regexp
 			eq string
-		}{regexp.MustCompile(start + p[0] + end), p[1]})
+		}{regexp.MustCompile(`(?i)\b` + p[0] + `\b`), p[1]})
 	}
 	return ps
 }()

@@ -381,11 +381,31 @@ func TestWordProblemsLeftAlone(t *testing.T) {
 	if s, ok := numberPuzzle("the number decreased by 5 is 2.5. what is it?"); !ok || !strings.Contains(s, "x = 7.5") {
 		t.Errorf("a decimal: %q, %v", s, ok)
 	}
+	for _, msg := range []string{"Solve: 3 times a number is 12", "please help: the sum of a number and 5 is 12",
+		"5 more than a number is 12; what is the number?", "if 3 times a number is 12 then what is the number?",
+		"3 times a number is 12 find the number"} {
+		if _, ok := numberPuzzle(msg); !ok {
+			t.Errorf("numberPuzzle(%q): not worked", msg)
+		}
+	}
+	for msg, want := range map[string]string{
+		"Ravi had 450 rupees. He spent 2/5 of it on books. How much did he spend?":              "= 180 rupees",
+		"A tank holds 80 l. 3/4 of it is filled. How much water is in it?":                      "= 60 l",
+		"A class has 40 students. 25% of them wear glasses. How many students is that?":         "= 10 students",
+		"There are 40 students in a class and 25% of them wear glasses, how many wear glasses?": "= 10 students",
+	} {
+		if s, ok := partOfWhole(msg); !ok || !strings.Contains(s, want) {
+			t.Errorf("partOfWhole(%q) = %q, %v; want %q", msg, s, ok, want)
+		}
+	}
 	for _, msg := range []string{
 		"A rope is 15 m long. 2/5 of it is cut off. How much rope is left?",
 		"A class has 40 students. 3/4 of them are girls. How many boys are there?",
 		"In a class of 40 students, 3/5 are boys. 1/2 of the boys play cricket. How many play cricket?",
 		"A tank holds 200 l. It is 3/4 full. 25% of the water is used. How much water is used?",
+		"A class has 40 students. 3/4 of them are girls. How many students are not girls?",
+		"Ravi had 450 rupees. He spent 2/5 of it on books. How much is not spent?",
+		"Ravi had 450 rupees. He spent 2/5 of it on books. How many rupees does he have after buying books?",
 	} {
 		if s, ok := partOfWhole(msg); ok {
 			t.Errorf("partOfWhole(%q) = %q", msg, s)
@@ -396,14 +416,19 @@ func TestWordProblemsLeftAlone(t *testing.T) {
 		"what is x minus y":                "what is x minus y",
 		"why is minus times minus a plus?": "why is negative times negative a positive?",
 		"(-3) minus 5":                     "(-3) minus 5",
+		"a minus b":                        "a minus b",
+		"2x minus 3":                       "2x minus 3",
+		"ten minus three":                  "ten minus three",
 	} {
 		if got := signsNamed(in); got != want {
 			t.Errorf("signsNamed(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for in, want := range map[string]string{
-		"why is it 8? it doesnt make sense": "why is it 8",
-		"what doesn't make sense":           "what doesn't make sense",
+		"why is it 8? it doesnt make sense":    "why is it 8",
+		"what doesn't make sense":              "what doesn't make sense",
+		"what is a prime number i dont get it": "what is a prime number",
+		"explain it i dont get it":             "explain it",
 	} {
 		if got := lostTail.ReplaceAllString(in, ""); got != want {
 			t.Errorf("lostTail of %q = %q, want %q", in, got, want)

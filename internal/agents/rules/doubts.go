@@ -736,9 +736,16 @@ func signsNamed(s string) string {
 		before := strings.Fields(s[:m[0]])
 		if n := len(before); n > 0 {
 			prev := strings.TrimRight(before[n-1], ".,;:")
-			letter := len(prev) == 1 && !strings.EqualFold(prev, "a") && !strings.EqualFold(prev, "i")
-			if prev != "" && (unicode.IsDigit(rune(prev[len(prev)-1])) || prev[len(prev)-1] == ')' || letter) {
-				continue // "5 minus 3", "x minus y": a subtraction
+			next := strings.Fields(s[m[1]:])
+			operand := func(w string) bool {
+				w = strings.Trim(w, ".,;:?!")
+				return w != "" && (strings.ContainsAny(w, "0123456789)²³") || numberWords[strings.ToLower(w)] ||
+					len(w) == 1 && !strings.EqualFold(w, "a") && !strings.EqualFold(w, "i"))
+			}
+			// "5 minus 3", "x minus y", "a minus b", "ten minus three":
+			// a subtraction, whose "minus" stands between two operands.
+			if operand(prev) || len(next) > 0 && operand(next[0]) && (len(prev) == 1 || numberWords[strings.ToLower(prev)]) {
+				continue
 			}
 		}
 		b.WriteString(s[last:m[0]])
@@ -756,7 +763,11 @@ func signsNamed(s string) string {
 // lostTail finds a complaint after a doubt: "it doesn't make sense", "I
 // still don't get it". It follows the doubt's end or names what it is
 // about ("it", "this"): "what doesn't make sense" is a doubt itself.
-var lostTail = regexp.MustCompile(`(?i)(?:[.?!,;]\s*(?:(?:it|this|that)\s+)?|\s(?:it|this|that)\s+)(?:(?:does\s*n[o']?t|doesnt|dont|don't)\s+make\s+(?:any\s+)?sense|makes\s+no\s+sense|i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)(?:\s+(?:it|this|that))?)\W*$`)
+var lostTail = regexp.MustCompile(`(?i)(?:(?:[.?!,;]\s*(?:(?:it|this|that)\s+)?|\s(?:it|this|that)\s+)(?:(?:does\s*n[o']?t|doesnt|dont|don't)\s+make\s+(?:any\s+)?sense|makes\s+no\s+sense)|[.?!,;]?\s+i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)(?:\s+(?:it|this|that))?)\W*$`)
+
+// numberWords are the numbers a learner writes in words.
+var numberWords = wordSet(`zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+	sixteen seventeen eighteen nineteen twenty thirty forty fifty hundred`)
 
 // signWord finds "minus" or "plus".
 var signWord = regexp.MustCompile(`(?i)\b(?:minus|plus)\b`)

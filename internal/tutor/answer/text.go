@@ -113,7 +113,7 @@ outer:
 }
 
 // hindiNot are the words of Hindi that deny what comes before them.
-var hindiNot = map[string]bool{"nahi": true, "nahin": true}
+var hindiNot = map[string]bool{"nahi": true, "nahin": true, "nai": true}
 
 // hindiTag is a Hindi question tag ending a reply: "liquid, nahi?" asks
 // "liquid, isn't it?", and denies nothing.
