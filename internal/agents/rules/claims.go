@@ -665,9 +665,11 @@ func amounts(text string) [][]string {
 }
 
 // asksThePart reports whether the question a word problem ends with asks
-// for the part it names at index at, not what the part leaves: no word of
-// what is left ("left", "not", "after", "now"), and no plural the problem
-// names nowhere else ("how many boys?" of "3/4 of them are girls").
+// for the part it names at index at, not what the part leaves: it shares a
+// word with the part's own sentence ("how many wear glasses?" of "25% of
+// them wear glasses"), and has no word of what is left ("left", "keep",
+// "not", "after", "empty") nor a plural the problem names nowhere else
+// ("how many boys?" of "3/4 of them are girls").
 func asksThePart(msg string, at int) bool {
 	ask := ""
 	sents := sentences(msg)
@@ -686,12 +688,37 @@ func asksThePart(msg string, at int) bool {
 		return false
 	}
 	others := terms(rest)
+	partSent := rest
+	if i := strings.LastIndexAny(rest[:min(at, len(rest))], ".?!,"); i >= 0 {
+		partSent = rest[i+1:]
+	}
+	part := terms(partSent)
+	shared := false
 	for _, w := range words(ask) {
 		if leftOver[w] || plural(w) && !slices.Contains(others, stem(w)) {
 			return false
 		}
+		if t := stem(pastOf(w)); !stopWords[w] && len(w) > 2 && slices.Contains(part, t) {
+			shared = true
+		}
 	}
-	return true
+	return shared
+}
+
+// pastOf returns the present of a few irregular past forms a word problem
+// uses ("spent" for "spend"), and any other word as it is.
+func pastOf(w string) string {
+	switch w {
+	case "spend":
+		return "spent"
+	case "keep":
+		return "kept"
+	case "buy":
+		return "bought"
+	case "sell":
+		return "sold"
+	}
+	return w
 }
 
 // plural reports whether w reads as a plural noun: "boys", "glasses".
@@ -701,7 +728,8 @@ func plural(w string) bool {
 }
 
 // leftOver are the words of a question about what a part leaves.
-var leftOver = wordSet(`left remaining remain remains rest other others not after now still`)
+var leftOver = wordSet(`left remaining remain remains rest other others not after now still keep kept save saved
+	empty unused dont doesnt didnt no without male female except besides`)
 
 // fractionOrPercent finds a fraction or a per cent.
 var fractionOrPercent = regexp.MustCompile(`\d+\s*/\s*\d+|\d+(?:\.\d+)?\s*(?:%|per\s?cent)`)
@@ -721,7 +749,7 @@ var (
 func numberPuzzle(msg string) (string, bool) {
 	for _, p := range puzzles {
 		m := p.re.FindStringSubmatchIndex(msg)
-		if m == nil || partOfMore(msg[:m[0]], msg[m[1]:]) {
+		if m == nil || partOfMore(msg[:m[0]], msg[m[5]:]) {
 			continue
 		}
 		eq := strings.NewReplacer("A", msg[m[2]:m[3]], "B", msg[m[4]:m[5]]).Replace(p.eq)
@@ -737,10 +765,17 @@ func numberPuzzle(msg string) (string, bool) {
 // 4 is 19"), or a comparison or more arithmetic after it ("… is 27 more
 // than the number").
 func partOfMore(before, after string) bool {
+	if strings.HasSuffix(strings.TrimRight(before, " "), "-") || strings.HasSuffix(strings.TrimRight(before, " "), "−") {
+		return true // "-3 times a number": the sign is the puzzle's
+	}
+	if a := strings.TrimLeft(after, " "); a != "" && strings.ContainsAny(a[:1], "/-+×*÷^%") {
+		return true // "is 2/3", "is 10 - 3": more than a number
+	}
 	bw, aw := words(before), words(after)
 	if n := len(bw); n > 0 {
 		switch w := bw[n-1]; {
-		case isDigits(w), w == "times", w == "twice", w == "thrice", w == "double", w == "half", w == "of", w == "plus", w == "minus":
+		case isDigits(w), w == "times", w == "twice", w == "thrice", w == "double", w == "half", w == "of", w == "plus", w == "minus",
+			w == "than", w == "the", w == "product", w == "sum", w == "difference", w == "and":
 			return true
 		}
 	}
@@ -749,7 +784,7 @@ func partOfMore(before, after string) bool {
 	}
 	if len(aw) > 0 {
 		switch aw[0] {
-		case "more", "less", "than", "times", "plus", "minus", "percent", "of":
+		case "more", "less", "than", "times", "plus", "minus", "percent", "of", "divided", "multiplied", "over", "by":
 			return true
 		}
 	}
@@ -768,7 +803,7 @@ var puzzles = func() []struct {
 		eq string
 	}
 	for _, p := range [][2]string{
-		{`sum\s+of\s+(?:a|the)\s+number\s+and\s+` + num + `\s+is\s+` + num, "x + A = B"},
+		{`(?:the\s+)?sum\s+of\s+(?:a|the)\s+number\s+and\s+` + num + `\s+is\s+` + num, "x + A = B"},
 		{`(?:a|the)\s+number\s+(?:increased\s+by|plus)\s+` + num + `\s+is\s+` + num, "x + A = B"},
 		{num + `\s+more\s+than\s+(?:a|the)\s+number\s+is\s+` + num, "x + A = B"},
 		{`(?:a|the)\s+number\s+(?:decreased\s+by|minus)\s+` + num + `\s+is\s+` + num, "x - A = B"},

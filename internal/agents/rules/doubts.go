@@ -763,7 +763,7 @@ func signsNamed(s string) string {
 // lostTail finds a complaint after a doubt: "it doesn't make sense", "I
 // still don't get it". It follows the doubt's end or names what it is
 // about ("it", "this"): "what doesn't make sense" is a doubt itself.
-var lostTail = regexp.MustCompile(`(?i)(?:(?:[.?!,;]\s*(?:(?:it|this|that)\s+)?|\s(?:it|this|that)\s+)(?:(?:does\s*n[o']?t|doesnt|dont|don't)\s+make\s+(?:any\s+)?sense|makes\s+no\s+sense)|[.?!,;]?\s+i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)(?:\s+(?:it|this|that))?)\W*$`)
+var lostTail = regexp.MustCompile(`(?i)(?:(?:[.?!,;]\s*(?:(?:it|this|that)\s+)?|\s(?:it|this|that)\s+)(?:(?:does\s*n[o']?t|doesnt|dont|don't)\s+make\s+(?:any\s+)?sense|makes\s+no\s+sense)|[.?!,;]\s*i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)(?:\s+(?:it|this|that))?|\s+i\s+(?:still\s+)?(?:don'?t|dont|do\s+not)\s+(?:get|understand)\s+(?:it|this|that))\W*$`)
 
 // numberWords are the numbers a learner writes in words.
 var numberWords = wordSet(`zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen

@@ -735,6 +735,7 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"Hindi na is a tag", Expected{Answer: "blue-black", Accept: []string{"blue black", "neela kala"}}, "neela kala na", Correct, ""},
 		{"Hindi nahi as a tag", Expected{Answer: "liquid"}, "liquid, nahi?", Correct, ""},
 		{"Hindi nai after", Expected{Answer: "liquid"}, "liquid nai", Incorrect, ""},
+		{"Hindi nai as a tag", Expected{Answer: "liquid"}, "liquid, nai?", Correct, ""},
 		{"plus as a sign, wrong", Expected{Answer: "-72"}, "plus 72", Incorrect, ""},
 		{"plus in a sum", Expected{Answer: "7"}, "3 plus 4 is 7", Correct, ""},
 		{"words over small", f25, "two over five", Correct, ""},

@@ -117,7 +117,7 @@ var hindiNot = map[string]bool{"nahi": true, "nahin": true, "nai": true}
 
 // hindiTag is a Hindi question tag ending a reply: "liquid, nahi?" asks
 // "liquid, isn't it?", and denies nothing.
-var hindiTag = regexp.MustCompile(`(?i)[,\s]+(?:nahi|nahin)\s*\?+\s*$`)
+var hindiTag = regexp.MustCompile(`(?i)[,\s]+(?:nahi|nahin|nai)\s*\?+\s*$`)
 
 // idkPhrases mark a reply that declines to answer.
 var idkPhrases = []string{
