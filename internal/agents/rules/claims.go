@@ -564,7 +564,7 @@ var asksSolve = regexp.MustCompile(`(?i)\b(?:solve|solving|find\s+(?:the\s+value
 var claimChecks = []func(string) (string, bool){percentEquals, reciprocalClaim, flippedDivision}
 
 // wordedChecks are the sums a doubt states in words, tried in order.
-var wordedChecks = []func(string) (string, bool){partOf, common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts, partOfWhole, numberPuzzle}
+var wordedChecks = []func(string) (string, bool){partOf, common, shared, unitRatio, simplifiedRatio, simplestRatio, unitary, compared, percentMeans, upThenDown, percentChange, percentOf, discounted, converts, partOfWhole, numberPuzzle, dividedUnknown, piecesFrom, howManyFor}
 
 // partOf works "what is 2/3 of 12?" and "what is 15% of 80?" step by step,
 // as a teacher shows it, rather than the product alone: a learner who asks
@@ -817,6 +817,105 @@ var puzzles = func() []struct {
 	}
 	return ps
 }()
+
+// dividedUnknown solves an unknown divided by a number: "x/3 = 7, what
+// is x?", "a number divided by 3 is 7": x = 7 × 3 = 21. (The linear
+// solver reads no division of the unknown.)
+func dividedUnknown(msg string) (string, bool) {
+	var name, d, v string
+	switch m := dividedEq.FindStringSubmatch(msg); {
+	case m != nil && strings.Count(msg, "=") == 1:
+		name, d, v = m[1], m[2], m[3]
+	default:
+		i := dividedPuzzle.FindStringSubmatchIndex(msg)
+		if i == nil || partOfMore(msg[:i[0]], msg[i[5]:]) {
+			return "", false
+		}
+		name, d, v = "x", msg[i[2]:i[3]], msg[i[4]:i[5]]
+	}
+	dv, ok1 := new(big.Rat).SetString(d)
+	vv, ok2 := new(big.Rat).SetString(v)
+	if !ok1 || !ok2 || dv.Sign() == 0 || len(d) > 6 || len(v) > 9 {
+		return "", false
+	}
+	x := new(big.Rat).Mul(vv, dv)
+	text := name + " ÷ " + d + " = " + v + ", so multiply both sides by " + d + ": " + name + " = " + v + " × " + d + " = " + decimalOrFraction(x) + "."
+	if name == "x" && dividedEq.FindStringSubmatch(msg) == nil {
+		return "Call the number x. Then " + text, true
+	}
+	return "To solve it: " + text, true
+}
+
+var (
+	// dividedEq is an unknown divided by a number: "x/3 = 7", "y ÷ 4 = -2".
+	dividedEq = regexp.MustCompile(`(?i)(?:^|[^\w./])([a-z])\s*(?:/|÷)\s*(\d+)\s*=\s*(-?\d+(?:\.\d+)?)(?:[^\w/.]|\.\s|\.$|$)`)
+	// dividedPuzzle is the same said in words.
+	dividedPuzzle = regexp.MustCompile(`(?i)\b(?:a|the)\s+number\s+divided\s+by\s+(\d+)\s+is\s+(\d+(?:\.\d+)?)\b`)
+)
+
+// piecesFrom works "how many 1/2 m pieces can be cut from 5 m of rope?":
+// the whole divided by one piece, when a whole number of pieces fit.
+func piecesFrom(msg string) (string, bool) {
+	m := piecesOf.FindStringSubmatch(msg)
+	if m == nil || m[2] != m[5] {
+		return "", false // "1/2 m pieces from 5 cm": units to convert first
+	}
+	piece, ok1 := new(big.Rat).SetString(strings.ReplaceAll(m[1], " ", ""))
+	whole, ok2 := new(big.Rat).SetString(m[4])
+	if !ok1 || !ok2 || piece.Sign() <= 0 || len(m[4]) > 9 {
+		return "", false
+	}
+	n := new(big.Rat).Quo(whole, piece)
+	if !n.IsInt() {
+		return "", false
+	}
+	unit := ""
+	if m[2] != "" {
+		unit = " " + m[2]
+	}
+	shown := strings.Join(strings.Fields(strings.ReplaceAll(m[1], "/", " / ")), "")
+	how := m[4] + " ÷ " + shown
+	if !piece.IsInt() {
+		how += " = " + m[4] + " × " + fractionString(new(big.Rat).Inv(piece))
+	}
+	return "Divide the whole by one piece: " + how + " = " + ratString(n) + ", so you get " + ratString(n) + " " + m[3] + " of " + shown + unit + ".", true
+}
+
+// piecesOf asks how many pieces of one size come from a whole of the same
+// unit.
+var piecesOf = regexp.MustCompile(`(?i)\bhow\s+many\s+(\d+\s*/\s*\d+|\d+(?:\.\d+)?)\s*(m|cm|mm|km|kg|g|l|ml)?\s*(pieces|packets|parts|bottles|bags|glasses|lengths|strips|bits|cups)\b[^?]*?\bfrom\s+(?:a\s+|an\s+)?(\d+(?:\.\d+)?)\s*(m|cm|mm|km|kg|g|l|ml)?\b`)
+
+// howManyFor works "if 3 pens cost 45 rupees, how many pens can I buy for
+// 60 rupees?": the price of one, then how many the money buys, when a
+// whole number does.
+func howManyFor(msg string) (string, bool) {
+	m := costOf.FindStringSubmatchIndex(msg)
+	if m == nil || notPlain.MatchString(msg) {
+		return "", false
+	}
+	count, noun, price := msg[m[2]:m[3]], strings.ToLower(msg[m[4]:m[5]]), msg[m[6]:m[7]]
+	f := buyFor.FindStringSubmatch(msg[m[1]:])
+	if f == nil || singular(strings.ToLower(f[1])) != singular(noun) {
+		return "", false
+	}
+	n, ok1 := new(big.Rat).SetString(count)
+	p, ok2 := new(big.Rat).SetString(price)
+	money, ok3 := new(big.Rat).SetString(strings.ReplaceAll(cmp.Or(f[2], f[3]), ",", ""))
+	if !ok1 || !ok2 || !ok3 || n.Sign() <= 0 || p.Sign() <= 0 {
+		return "", false
+	}
+	one := new(big.Rat).Quo(p, n)
+	k := new(big.Rat).Quo(money, one)
+	if !k.IsInt() || !new(big.Rat).Mul(one, big.NewRat(100, 1)).IsInt() {
+		return "", false
+	}
+	return "One " + singular(noun) + " costs " + price + " ÷ " + count + " = ₹" + decimalOrFraction(one) + ", so ₹" + ratString(money) +
+		" buys " + ratString(money) + " ÷ " + decimalOrFraction(one) + " = " + ratString(k) + " " + strings.ToLower(f[1]) + ".", true
+}
+
+// buyFor asks how many of a thing an amount buys: "how many pens can I buy
+// for 60 rupees", "how many pens for ₹60".
+var buyFor = regexp.MustCompile(`(?i)\bhow\s+many\s+(\w+)\b[^?]*?\bfor\s+(?:₹\s*|rs\.?\s*)?(?:(\d[\d,]*(?:\.\d+)?)\s*(?:rupees|rs)?|(\d[\d,]*(?:\.\d+)?))`)
 
 // asksPartOf finds a doubt that asks for a fraction or a per cent of a
 // number, and nothing else: "what is 2/3 of 12?", "find 15% of 80".
@@ -1416,7 +1515,8 @@ func noAgain(calc string) string {
 // through (see upThenDown).
 func selfContained(calc string) bool {
 	return strings.Contains(calc, ": with ") || strings.Contains(calc, " is of the new amount, not of the one you started with") ||
-		strings.HasPrefix(calc, "To find ") || strings.HasPrefix(calc, "Call the number x.")
+		strings.HasPrefix(calc, "To find ") || strings.HasPrefix(calc, "Call the number x.") ||
+		strings.HasPrefix(calc, "To solve it: ") || strings.HasPrefix(calc, "Divide the whole by one piece")
 }
 
 var (

@@ -350,6 +350,10 @@ func TestWordProblemsWorked(t *testing.T) {
 		{percentages, "there are 40 students. 25% of them wear glasses. how many wear glasses?", "So 25% of 40 students = 10 students."},
 		{"mathematics/linear-equations/solving-linear-equations", "the sum of a number and 12 is 30. what is the number?", "Call the number x. Then x + 12 = 30"},
 		{"mathematics/linear-equations/solving-linear-equations", "3 times a number is 27. find the number", "3x = 27, so x = 27 ÷ 3 = 9"},
+		{"mathematics/linear-equations/solving-linear-equations", "a number divided by 3 is 7. what is the number?", "x = 7 × 3 = 21"},
+		{"mathematics/linear-equations/solving-linear-equations", "x/3 = 7, what is x?", "x = 7 × 3 = 21"},
+		{"mathematics/fractions/dividing-fractions", "how many 1/2 m pieces can be cut from 5 m of rope?", "5 ÷ 1/2 = 5 × 2 = 10, so you get 10 pieces"},
+		{"mathematics/ratios-and-percentages/ratios-and-proportions", "if 3 pens cost 45 rupees, how many pens can I buy for 60 rupees?", "₹60 buys 60 ÷ 15 = 4 pens"},
 	} {
 		d := newDriver(t, sampleTopic(t, tc.topic), "word", tutor.ModeClarify)
 		if x := d.say(tc.msg); !strings.Contains(x.text(), tc.want) || len(sentences(x.text())) > 4 {
@@ -447,6 +451,12 @@ func TestWordProblemsLeftAlone(t *testing.T) {
 	} {
 		if got := lostTail.ReplaceAllString(in, ""); got != want {
 			t.Errorf("lostTail of %q = %q, want %q", in, got, want)
+		}
+	}
+	for _, msg := range []string{"x/3 + 1 = 7, what is x?", "2x/3 = 4", "a number divided by 3 is 7 more than 2. what is it?",
+		"how many 1/2 m pieces can be cut from 5 cm?", "how many 2/3 m pieces can be cut from 5 m?"} {
+		if s, ok := worked(msg); ok && (strings.Contains(s, "multiply both sides") || strings.Contains(s, "one piece")) {
+			t.Errorf("worked(%q) = %q", msg, s)
 		}
 	}
 	if from, to, ok := equationSlip("3x = 10, x = 3.33"); ok {
