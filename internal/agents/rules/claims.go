@@ -384,6 +384,13 @@ func slipIn(msg string) (step string, sum, ok bool) {
 // wrong from 2x - 7 = 9 (x = 8) to 2x = 2 (x = 1). It returns the two
 // equations as written; what the unknown is, is not said.
 func equationSlip(msg string) (from, to string, ok bool) {
+	from, to, _, ok = equationSlipAt(msg)
+	return from, to, ok
+}
+
+// equationSlipAt is equationSlip, with the solution of the equation
+// before the slip.
+func equationSlipAt(msg string) (from, to string, before *big.Rat, ok bool) {
 	var prev *big.Rat
 	var prevText, name string
 	for _, r := range mathRuns(inSymbols(msg)) {
@@ -404,11 +411,11 @@ func equationSlip(msg string) (from, to string, ok bool) {
 			if side := sides[len(sides)-1]; isAssignment(r) && rounded(side, x, prev) {
 				continue // "3x = 10, x = 3.33": rounded, no slip
 			}
-			return prevText, writtenOut(r), true
+			return prevText, writtenOut(r), prev, true
 		}
 		prev, prevText, name = x, writtenOut(r), v
 	}
-	return "", "", false
+	return "", "", nil, false
 }
 
 // rounded reports whether a side that is one decimal number is want

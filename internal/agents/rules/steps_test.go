@@ -897,3 +897,20 @@ func TestAnswerOfTheQuestionBefore(t *testing.T) {
 		t.Errorf("the answer before: %q, want %s worked, then %s again", x.text(), first.ID, now.ID)
 	}
 }
+
+// TestSlipBeforeKnownMistake: working that reaches an equation whose
+// solution is the answer, then slips onto the known mistake's value,
+// hears the slip, not the mistake it did not make; working that starts
+// from the mistake hears the mistake.
+func TestSlipBeforeKnownMistake(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "slip-first", tutor.ModeTeachMe)
+	d.untilAsked("twostep-1")
+	if x := d.say("4x = 36, x = 5.5"); !says(x.text(), mSlipStep) || !strings.Contains(x.text(), "4x = 36") {
+		t.Errorf("right equation, then the mistake's value: %q, want the slip from 4x = 36", x.text())
+	}
+	d = newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "slip-first-2", tutor.ModeTeachMe)
+	d.untilAsked("twostep-1")
+	if x := d.say("4x = 22, x = 5.5"); says(x.text(), mSlipStep) || !strings.Contains(x.text(), "subtracted 7") {
+		t.Errorf("the mistake itself: %q, want it named", x.text())
+	}
+}

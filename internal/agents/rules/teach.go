@@ -224,6 +224,11 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 			l.say(mTryAgain)
 			return
 		}
+	case attempt <= 2 && l.slipAfterRightEquation(bq):
+		// "3m = 2 - 11 = -9 so m = 3": the working reached an equation
+		// whose solution is the answer, then slipped; a known mistake
+		// that ends on the same wrong value is not what happened.
+		return
 	case spotted && did == addedBottoms:
 		// "4/6 + 1/6 = 5/12": the rule that sets it right is the clue.
 		fix := sameSizeParts
@@ -268,6 +273,20 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		return
 	}
 	l.say(mTryAgain)
+}
+
+// slipAfterRightEquation says where the working slipped when an equation
+// of it has the question's answer as its solution (see equationSlipAt),
+// and reports whether it did.
+func (l *lesson) slipAfterRightEquation(bq tutor.BankQuestion) bool {
+	from, to, before, ok := equationSlipAt(l.turn.Message)
+	if !ok || answer.Evaluate(bq.Expected(), decimalOrFraction(before)).Verdict != answer.Correct {
+		return false
+	}
+	l.say(mSlipStep, "{from}", from, "{to}", to)
+	l.out.Clues = append(l.out.Clues, from)
+	l.note("a slip from " + from + ", after right working")
+	return true
 }
 
 // slip says where the working of a wrong answer slipped (see slipIn), and
