@@ -1576,10 +1576,10 @@ func inSymbols(msg string) string {
 				op = "-"
 			}
 			sign := ""
-			if sub[3] != "" {
-				sign = "-"
+			if sub[3] != "" || sub[4] != "" {
+				sign = "-" // "negative 5", "-5"
 			}
-			return sub[1] + " " + op + " " + sign + sub[4]
+			return sub[1] + " " + op + " " + sign + sub[5]
 		})
 		if next == msg {
 			break
@@ -1592,7 +1592,7 @@ func inSymbols(msg string) string {
 var (
 	dividesInto   = regexp.MustCompile(`(?i)\b(?:divide|divided|split|share|shared|cut|break|broken|convert|converted|turn|turned)\s+(?:[\w₹]+\s+){0,3}into\b`)
 	comparesWords = regexp.MustCompile(`(?i)\b(?:more|less|greater|bigger|smaller|larger|fewer)\s+than\b`)
-	wordOp        = regexp.MustCompile(`(?i)(\d|\))\s+(divided\s+by|multiplied\s+by|times|into|plus|minus)\s+(?:(negative|minus)\s+)?(\d|\()`)
+	wordOp        = regexp.MustCompile(`(?i)(\d|\))\s+(divided\s+by|multiplied\s+by|times|into|plus|minus)\s+(?:(negative|minus)\s+|(-))?(\d|\()`)
 	negativeWord  = regexp.MustCompile(`(?i)(^|[^\d)\s]\s*|\s)(?:negative|minus)\s+(\d)`)
 )
 

@@ -26,6 +26,8 @@ func TestWorked(t *testing.T) {
 		{"how do i do 2 1/2 - 1 3/4", "2 1/2 - 1 3/4 = 3/4."},
 		{"is 50% of 20 = 10?", "Yes: 50% of 20 = 10."},
 		{"what is 20% of 50", "To find 20% of 50, take 20 hundredths of it: 20/100 × 50 = 1000 ÷ 100 = 10. So 20% of 50 = 10."},
+		{"what is 0 divided by -5?", "0 ÷ (-5) = 0."},
+		{"what is 12 times -3", "12 × (-3) = -36."},
 		{"what is 3/4 of 20?", "To find 3/4 of 20, divide 20 into 4 equal parts and take 3 of them: 20 ÷ 4 = 5, and 3 × 5 = 15. So 3/4 of 20 = 15."},
 		{"is 25% the same as 1/4?", "Yes: 25% = 1/4."},
 		{"is 0.5 the same as 5%?", "No: 0.5 = 50%, not 5%."},
