@@ -485,7 +485,9 @@ func wordSet(ws ...string) map[string]bool {
 // reading a comparison or a list of values against what the question asks
 // (see compared and listed).
 func judge(exp answer.Expected, question, msg string) answer.Result {
-	if m := byPair.FindStringSubmatch(msg); m != nil && regexp.MustCompile(`(?i)\b`+m[1]+`\s+(?:divided\s+)?(?:by|upon)\s+`+m[2]+`\b`).MatchString(question) {
+	if m := byPair.FindStringSubmatch(msg); m != nil && slices.ContainsFunc(questionDivision.FindAllStringSubmatch(question, -1), func(q []string) bool {
+		return q[1] == m[1] && q[2] == m[2]
+	}) {
 		// "45 by 5" to "Divide 45 by 5": the question's own division
 		// said back, not worked out.
 		return answer.Result{Verdict: answer.NotAttempt, Reason: "no answer: the question's own numbers"}
@@ -551,6 +553,10 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 // answer's fractions), with at most "x =" or "it's" before it: "45 by 5 =
 // 9" works it out.
 var byPair = regexp.MustCompile(`(?i)^\s*(?:[a-z]\s*=\s*|it'?s\s+|its\s+)?(\d+)\s+(?:by|upon)\s+(\d+)\s*[.!]?\s*$`)
+
+// questionDivision finds a division a question names: "divide 45 by 5",
+// "45 divided by 5".
+var questionDivision = regexp.MustCompile(`(?i)\b(\d+)\s+(?:divided\s+)?(?:by|upon)\s+(\d+)\b`)
 
 // shownLetters finds options shown with letters: "A) gas, B) liquid",
 // "(a) gas", "A. gas".
