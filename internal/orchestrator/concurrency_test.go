@@ -97,7 +97,7 @@ func TestTwoReplicasRaceOnOneSession(t *testing.T) {
 		}
 	}
 	var loserLogs int
-	f.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM agent_logs WHERE session_id = $1 AND input_summary LIKE '%second tab%'`, id).Scan(&loserLogs)
+	f.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM agent_log_entries WHERE session_id = $1 AND input_summary LIKE '%second tab%'`, id).Scan(&loserLogs)
 	if loserLogs != 0 || countRows(t, f.st, "session_turns", id) != 1 {
 		t.Fatalf("loser's rows: %d logs, %d turn records", loserLogs, countRows(t, f.st, "session_turns", id))
 	}
@@ -144,7 +144,7 @@ func TestTurnAfterAnotherReplicasTurn(t *testing.T) {
 			t.Fatalf("announced=%v: messages %+v", announced, msgs)
 		}
 		var started, turns int
-		f.st.Pool().QueryRow(ctx, `SELECT count(*), count(DISTINCT turn_id) FROM agent_logs WHERE session_id = $1 AND event = 'turn_started'`, id).Scan(&started, &turns)
+		f.st.Pool().QueryRow(ctx, `SELECT count(*), count(DISTINCT turn_id) FROM agent_log_entries WHERE session_id = $1 AND event = 'turn_started'`, id).Scan(&started, &turns)
 		if started != 3 || turns != 3 || countRows(t, f.st, "session_turns", id) != 3 {
 			t.Fatalf("announced=%v: %d turn traces of %d turns, %d turn records; want 3, 3, 3", announced, started, turns, countRows(t, f.st, "session_turns", id))
 		}

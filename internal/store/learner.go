@@ -218,8 +218,8 @@ WHERE s.learner_id = $1 ORDER BY t.session_id, t.version`
 SELECT l.session_id, l.turn_id, l.agent, l.event, coalesce(l.provider, ''), coalesce(l.model, ''), l.latency_ms,
     coalesce(l.input_tokens, 0), coalesce(l.output_tokens, 0), coalesce(l.cached_tokens, 0), coalesce(l.cost_usd, 0),
     coalesce(l.input_summary, ''), coalesce(l.prompt, ''), l.output, coalesce(l.reasoning, ''), coalesce(l.error, ''), l.created_at
-FROM agent_logs l JOIN sessions s ON s.id = l.session_id
-WHERE s.learner_id = $1 ORDER BY l.session_id, l.id`
+FROM agent_log_entries l JOIN sessions s ON s.id = l.session_id
+WHERE s.learner_id = $1 ORDER BY l.session_id, l.turn_version, l.seq`
 	exportUsageQuery = `
 SELECT coalesce(learner_id::text, ''), coalesce(session_id::text, ''), component, provider, model, attempts, latency_ms,
     input_tokens, output_tokens, cached_tokens, cost_usd, priced, coalesce(error_kind, ''), coalesce(prompt_hash, ''), created_at

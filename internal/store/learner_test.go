@@ -136,8 +136,10 @@ func TestExportLearner(t *testing.T) {
 	// Every table with a learner's or a session's rows is in the export: a
 	// new one must be exported (and deleted with the learner).
 	rows, err := s.Pool().Query(ctx, `
-SELECT DISTINCT table_name::text FROM information_schema.columns
-WHERE table_schema = current_schema() AND column_name IN ('learner_id', 'session_id') ORDER BY 1`)
+SELECT DISTINCT c.table_name::text FROM information_schema.columns c
+JOIN information_schema.tables t USING (table_schema, table_name)
+WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+    AND c.column_name IN ('learner_id', 'session_id') ORDER BY 1`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +162,7 @@ WHERE table_schema = current_schema() AND column_name IN ('learner_id', 'session
 		"sessions":         `SELECT count(*) FROM sessions WHERE learner_id = $1`,
 		"session_messages": `SELECT count(*) FROM session_messages WHERE session_id` + ofSessions,
 		"session_turns":    `SELECT count(*) FROM session_turns WHERE session_id` + ofSessions,
-		"agent_logs":       `SELECT count(*) FROM agent_logs WHERE session_id` + ofSessions,
+		"agent_logs":       `SELECT count(*) FROM agent_log_entries WHERE session_id` + ofSessions, // with the turns' entries
 		"llm_usage":        `SELECT count(*) FROM llm_usage WHERE learner_id = $1 OR session_id` + ofSessions,
 	}
 	for _, table := range tables {

@@ -74,7 +74,7 @@ func TestUsageAndSpend(t *testing.T) {
 func rowsOf(t *testing.T, s *store.Store, id uuid.UUID) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, table := range []string{"sessions", "session_messages", "session_turns", "agent_logs", "llm_usage"} {
+	for _, table := range []string{"sessions", "session_messages", "session_turns", "agent_log_entries", "llm_usage"} {
 		col := "session_id"
 		if table == "sessions" {
 			col = "id"

@@ -94,7 +94,7 @@ func TestCreateAndGetSession(t *testing.T) {
 	if got.Version != 1 || got.Mode != "teach_me" || got.Subject != "Mathematics" || *got.LearnerID != learner {
 		t.Fatalf("got %+v", got)
 	}
-	if string(got.State) != `{"turn": 0}` {
+	if string(got.State) != `{"turn":0}` { // the bytes as written
 		t.Fatalf("state = %s", got.State)
 	}
 	msgs, err := s.ListMessages(ctx, id)
@@ -127,7 +127,7 @@ func TestCommitTurnAppendsEverything(t *testing.T) {
 		t.Fatalf("message seqs (-want +got):\n%s", diff)
 	}
 	var logs int
-	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_logs WHERE session_id = $1`, id).Scan(&logs); err != nil || logs != 2 {
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_log_entries WHERE session_id = $1`, id).Scan(&logs); err != nil || logs != 2 {
 		t.Fatalf("agent logs = %d, %v; want 2", logs, err)
 	}
 }
@@ -185,7 +185,7 @@ func TestCommitTurnCompareAndSwap(t *testing.T) {
 	}
 	var turns, logs int
 	_ = s.Pool().QueryRow(ctx, `SELECT count(*) FROM session_turns WHERE session_id = $1`, id).Scan(&turns)
-	_ = s.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_logs WHERE session_id = $1`, id).Scan(&logs)
+	_ = s.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_log_entries WHERE session_id = $1`, id).Scan(&logs)
 	if turns != 1 || logs != 2 {
 		t.Fatalf("turn rows = %d, log rows = %d; want 1 and 2 (the winner's only)", turns, logs)
 	}

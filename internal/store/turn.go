@@ -52,7 +52,8 @@ type Turn struct {
 
 // CommitTurn writes a turn in one statement: the compare-and-swap update of
 // the state and its summary columns, the turn's messages (numbered after
-// the session's last one), its turn record and its agent-log rows. It
+// the session's last one) and its turn record, which holds the turn's
+// agent-log entries. It
 // returns the new version. With Announce, the commit announces the change
 // on SessionChannel (see WatchSessions).
 //
@@ -81,19 +82,8 @@ WITH upd AS (
     SELECT $1, upd.base + m.ord, m.role, m.content, $22
     FROM upd, unnest($4::text[], $5::text[]) WITH ORDINALITY AS m(role, content, ord)
 ), turn AS (
-    INSERT INTO session_turns (session_id, version, client_turn_id, response, created_at, message_sha256)
-    SELECT $1, upd.state_version, $6, $7, $22, $26 FROM upd
-), logs AS (
-    INSERT INTO agent_logs (session_id, turn_id, agent, event, provider, model, latency_ms,
-        input_tokens, output_tokens, cached_tokens, cost_usd, input_summary, prompt, output,
-        reasoning, error, created_at)
-    SELECT $1, l.turn_id, l.agent, l.event, l.provider, l.model, l.latency_ms,
-        l.input_tokens, l.output_tokens, l.cached_tokens, l.cost_usd, l.input_summary, l.prompt, l.output,
-        l.reasoning, l.error, l.created_at
-    FROM upd, jsonb_to_recordset($8::jsonb) AS l(turn_id text, agent text, event text, provider text,
-        model text, latency_ms int, input_tokens int, output_tokens int, cached_tokens int,
-        cost_usd double precision, input_summary text, prompt text, output jsonb, reasoning text,
-        error text, created_at timestamptz)
+    INSERT INTO session_turns (session_id, version, client_turn_id, response, created_at, message_sha256, logs)
+    SELECT $1, upd.state_version, $6, $7, $22, $26, $8::json FROM upd
 )
 SELECT state_version, CASE WHEN $25 THEN pg_notify('` + SessionChannel + `', $1::text || ':' || state_version) END FROM upd`
 
@@ -203,10 +193,10 @@ SELECT turn_id, agent, event, coalesce(provider, ''), coalesce(model, ''), laten
     coalesce(input_tokens, 0), coalesce(output_tokens, 0), coalesce(cached_tokens, 0), coalesce(cost_usd, 0),
     coalesce(input_summary, ''), coalesce(prompt, ''), output, coalesce(reasoning, ''), coalesce(error, ''), created_at
 FROM (
-    SELECT * FROM agent_logs
+    SELECT * FROM agent_log_entries
     WHERE session_id = $1 AND ($2 = '' OR turn_id = $2) AND ($3 = '' OR agent = $3)
-    ORDER BY id DESC LIMIT $4
-) l ORDER BY id`, sessionID, f.TurnID, f.Agent, limit)
+    ORDER BY turn_version DESC, seq DESC LIMIT $4
+) l ORDER BY turn_version, seq`, sessionID, f.TurnID, f.Agent, limit)
 	if err != nil {
 		return nil, interpretError("list agent logs", err)
 	}

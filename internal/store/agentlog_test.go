@@ -1,0 +1,135 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tutord/tutord/internal/pgtest"
+	"github.com/tutord/tutord/internal/store"
+)
+
+// withLoggedTurns creates a session whose creation writes one entry and
+// commits turns 1..n, each with the two entries of turn().
+func withLoggedTurns(t *testing.T, s *store.Store, n int) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	id := uuid.New()
+	err := s.CreateSession(ctx, store.NewSession{ID: id, Mode: "teach_me", State: json.RawMessage(`{}`),
+		Logs: []store.AgentLog{{TurnID: "turn_0", Agent: "welcome", Event: "completed"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= n; i++ {
+		if _, err := s.CommitTurn(ctx, turn(id, int64(i), i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return id
+}
+
+// entries names log entries as turn/agent.
+func entries(logs []store.AgentLog) []string {
+	var out []string
+	for _, l := range logs {
+		out = append(out, l.TurnID+"/"+l.Agent)
+	}
+	return out
+}
+
+func TestAgentLogsInOrder(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := withLoggedTurns(t, s, 3)
+	withLoggedTurns(t, s, 1) // another session's entries are not listed
+
+	all := []string{"turn_0/welcome",
+		"turn_1/orchestrator", "turn_1/master_tutor",
+		"turn_2/orchestrator", "turn_2/master_tutor",
+		"turn_3/orchestrator", "turn_3/master_tutor"}
+	for _, c := range []struct {
+		filter store.LogFilter
+		want   []string
+	}{
+		{store.LogFilter{}, all},
+		{store.LogFilter{Limit: 3}, all[4:]},
+		{store.LogFilter{TurnID: "turn_2"}, all[3:5]},
+		{store.LogFilter{Agent: "master_tutor", Limit: 1}, []string{all[2], all[4], all[6]}},
+		{store.LogFilter{TurnID: "turn_9"}, nil},
+	} {
+		logs, err := s.ListAgentLogs(ctx, id, c.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.want, entries(logs)); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", c.filter, diff)
+		}
+	}
+	logs, _ := s.ListAgentLogs(ctx, id, store.LogFilter{TurnID: "turn_1", Agent: "master_tutor"})
+	if len(logs) != 1 || logs[0].Provider != "rules" || *logs[0].LatencyMS != 3 || string(logs[0].Output) != `{"intent": "answer"}` ||
+		logs[0].CreatedAt.IsZero() {
+		t.Errorf("entry read back: %+v", logs)
+	}
+}
+
+// TestTurnLogsMigrateDown: rolling back the migration that moved turns'
+// entries into their turn records moves them back into agent_logs, in
+// order, and migrating up again lists the same entries.
+func TestTurnLogsMigrateDown(t *testing.T) {
+	connString := pgtest.ConnString(t)
+	pool, err := pgxpool.New(context.Background(), connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	s := store.New(pool)
+	id := withLoggedTurns(t, s, 2)
+	before, err := s.ListAgentLogs(context.Background(), id, store.LogFilter{})
+	if err != nil || len(before) != 5 {
+		t.Fatalf("before: %d entries, %v", len(before), err)
+	}
+
+	m, err := store.NewMigrator(connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.Down(1); err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	r, err := pool.Query(context.Background(), `SELECT turn_id || '/' || agent FROM agent_logs WHERE session_id = $1 ORDER BY id`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r.Next() {
+		var e string
+		if err := r.Scan(&e); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, e)
+	}
+	if diff := cmp.Diff(entries(before), rows); diff != "" {
+		t.Errorf("agent_logs rows after down (-want +got):\n%s", diff)
+	}
+	var stateType string
+	if err := pool.QueryRow(context.Background(), `SELECT pg_typeof(state_json)::text FROM sessions WHERE id = $1`, id).Scan(&stateType); err != nil || stateType != "jsonb" {
+		t.Errorf("state_json after down: %q, %v", stateType, err)
+	}
+
+	if err := m.Up(); err != nil {
+		t.Fatal(err)
+	}
+	pool.Reset() // the cached statements were prepared on the dropped view
+	after, err := s.ListAgentLogs(context.Background(), id, store.LogFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(entries(before), entries(after)); diff != "" {
+		t.Errorf("entries after down and up (-before +after):\n%s", diff)
+	}
+}
