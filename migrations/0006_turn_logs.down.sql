@@ -10,5 +10,6 @@ FROM agent_log_entries WHERE turn_version > 0
 ORDER BY session_id, turn_version, seq;
 
 DROP VIEW agent_log_entries;
-ALTER TABLE sessions ALTER COLUMN state_json TYPE jsonb USING state_json::jsonb;
+ALTER TABLE sessions ALTER COLUMN state_json TYPE jsonb USING state_json::jsonb,
+    ALTER COLUMN state_json SET COMPRESSION lz4;
 ALTER TABLE session_turns DROP COLUMN logs;

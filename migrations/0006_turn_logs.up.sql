@@ -10,9 +10,11 @@
 -- * Nothing queries inside the state document (the summary columns beside
 --   it are there for that), so parsing it into jsonb on every commit was
 --   wasted work. json keeps the text as sent, after checking its syntax.
-ALTER TABLE session_turns ADD COLUMN logs json;
+ALTER TABLE session_turns ADD COLUMN logs json COMPRESSION lz4;
 
-ALTER TABLE sessions ALTER COLUMN state_json TYPE json;
+-- A change of type resets the column's compression: lz4 again (see 0001).
+ALTER TABLE sessions ALTER COLUMN state_json TYPE json,
+    ALTER COLUMN state_json SET COMPRESSION lz4;
 
 -- Every agent-log entry of a session, in order: the agent_logs rows (by id),
 -- then each turn's entries (by version, then position in the turn).

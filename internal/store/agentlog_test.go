@@ -116,13 +116,15 @@ func TestTurnLogsMigrateDown(t *testing.T) {
 	if diff := cmp.Diff(entries(before), rows); diff != "" {
 		t.Errorf("agent_logs rows after down (-want +got):\n%s", diff)
 	}
-	var stateType string
-	if err := pool.QueryRow(context.Background(), `SELECT pg_typeof(state_json)::text FROM sessions WHERE id = $1`, id).Scan(&stateType); err != nil || stateType != "jsonb" {
-		t.Errorf("state_json after down: %q, %v", stateType, err)
+	if typ, compression := stateColumn(t, pool); typ != "jsonb" || compression != "l" {
+		t.Errorf("state_json after down: %s, compression %q; want jsonb, lz4", typ, compression)
 	}
 
 	if err := m.Up(); err != nil {
 		t.Fatal(err)
+	}
+	if typ, compression := stateColumn(t, pool); typ != "json" || compression != "l" {
+		t.Errorf("state_json after up: %s, compression %q; want json, lz4", typ, compression)
 	}
 	pool.Reset() // the cached statements were prepared on the dropped view
 	after, err := s.ListAgentLogs(context.Background(), id, store.LogFilter{})
@@ -132,4 +134,17 @@ func TestTurnLogsMigrateDown(t *testing.T) {
 	if diff := cmp.Diff(entries(before), entries(after)); diff != "" {
 		t.Errorf("entries after down and up (-before +after):\n%s", diff)
 	}
+}
+
+// stateColumn returns the type of sessions.state_json and its compression
+// method ("l" for lz4).
+func stateColumn(t *testing.T, pool *pgxpool.Pool) (typ, compression string) {
+	t.Helper()
+	err := pool.QueryRow(context.Background(), `
+SELECT format_type(atttypid, atttypmod), attcompression::text FROM pg_attribute
+WHERE attrelid = 'sessions'::regclass AND attname = 'state_json'`).Scan(&typ, &compression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ, compression
 }
