@@ -1,6 +1,10 @@
 package store
 
-import "github.com/google/uuid"
+import (
+	"context"
+
+	"github.com/google/uuid"
+)
 
 // ProgressQueries returns the progress queries by name, for the
 // benchmark's EXPLAIN ANALYZE.
@@ -18,4 +22,19 @@ func ProgressQueryArgs(name string, learner uuid.UUID) []any {
 		return []any{learner, 99 * 20, 20}
 	}
 	return []any{learner}
+}
+
+// WriteBatch commits turns as one group-commit batch and returns each
+// turn's version and error.
+func (s *Store) WriteBatch(ctx context.Context, turns []Turn) ([]int64, []error) {
+	batch := make([]*pendingTurn, len(turns))
+	for i, t := range turns {
+		batch[i] = &pendingTurn{turn: t}
+	}
+	s.writeBatch(ctx, batch)
+	versions, errs := make([]int64, len(turns)), make([]error, len(turns))
+	for i, p := range batch {
+		versions[i], errs[i] = p.version, p.err
+	}
+	return versions, errs
 }

@@ -67,7 +67,8 @@ type DBTX interface {
 type Store struct {
 	pool     *pgxpool.Pool
 	db       DBTX
-	announce bool // see Announce
+	announce bool       // see Announce
+	commits  *committer // group commit of turns; nil in a transaction
 }
 
 // Option configures a store.
@@ -82,6 +83,7 @@ func Announce() Option { return func(s *Store) { s.announce = true } }
 // New returns a store over pool.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
 	s := &Store{pool: pool, db: pool}
+	s.commits = &committer{s: s}
 	for _, o := range opts {
 		o(s)
 	}

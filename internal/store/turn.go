@@ -53,9 +53,10 @@ type Turn struct {
 // CommitTurn writes a turn in one statement: the compare-and-swap update of
 // the state and its summary columns, the turn's messages (numbered after
 // the session's last one) and its turn record, which holds the turn's
-// agent-log entries. It
-// returns the new version. With Announce, the commit announces the change
-// on SessionChannel (see WatchSessions).
+// agent-log entries. It returns the new version. With Announce, the commit
+// announces the change on SessionChannel (see WatchSessions). Turns that
+// sessions commit at the same time share a round trip and a transaction
+// (group commit), each with its own outcome.
 //
 // When the stored version is no longer t.Version it writes nothing and
 // returns a *StaleStateError with the current version and state. It returns
@@ -63,9 +64,16 @@ type Turn struct {
 // when the update would pause a second session on the same subtopic, and
 // ErrNotFound when the session does not exist.
 func (s *Store) CommitTurn(ctx context.Context, t Turn) (int64, error) {
-	// One statement is one implicit transaction and one round trip. The
-	// inserts select FROM upd, so a lost compare-and-swap inserts nothing.
-	const q = `
+	if s.commits != nil {
+		return s.commits.commit(ctx, t)
+	}
+	return s.commitOne(ctx, t)
+}
+
+// commitTurnQuery writes a turn: one statement is one implicit transaction
+// and one round trip. The inserts select FROM upd, so a lost
+// compare-and-swap inserts nothing.
+const commitTurnQuery = `
 WITH upd AS (
     UPDATE sessions SET
         state_json = $3, state_version = state_version + 1,
@@ -87,10 +95,12 @@ WITH upd AS (
 )
 SELECT state_version, CASE WHEN $25 THEN pg_notify('` + SessionChannel + `', $1::text || ':' || state_version) END FROM upd`
 
+// commitArgs returns the arguments of commitTurnQuery for t.
+func (s *Store) commitArgs(t Turn) ([]any, error) {
 	now := timeOrNow(t.Now)
 	logs, err := encodeLogs(t.Logs, now)
 	if err != nil {
-		return 0, fmt.Errorf("commit turn %s: %w", t.SessionID, err)
+		return nil, fmt.Errorf("commit turn %s: %w", t.SessionID, err)
 	}
 	response := t.Response
 	if len(response) == 0 {
@@ -98,12 +108,26 @@ SELECT state_version, CASE WHEN $25 THEN pg_notify('` + SessionChannel + `', $1:
 	}
 	roles, contents := splitMessages(t.Messages)
 	sm := t.Summary
-	var version int64
-	err = s.db.QueryRow(ctx, q, t.SessionID, t.Version, []byte(t.State), roles, contents,
+	return []any{t.SessionID, t.Version, []byte(t.State), roles, contents,
 		nullString(t.ClientTurnID), []byte(response), logs,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash).Scan(&version, nil)
+		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash}, nil
+}
+
+// commitOne commits a turn on its own.
+func (s *Store) commitOne(ctx context.Context, t Turn) (int64, error) {
+	args, err := s.commitArgs(t)
+	if err != nil {
+		return 0, err
+	}
+	var version int64
+	err = s.db.QueryRow(ctx, commitTurnQuery, args...).Scan(&version, nil)
+	return s.commitResult(ctx, t, version, err)
+}
+
+// commitResult maps the outcome of commitTurnQuery for t to CommitTurn's.
+func (s *Store) commitResult(ctx context.Context, t Turn, version int64, err error) (int64, error) {
 	switch {
 	case err == nil:
 		return version, nil

@@ -1,0 +1,116 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/store"
+)
+
+// TestWriteBatchOutcomes: the turns of a batch get the outcomes they would
+// get one by one. A lost compare-and-swap loses alone; a turn that breaks a
+// constraint (which rolls back the batch's transaction) fails alone, and
+// the others are written.
+func TestWriteBatchOutcomes(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	a, b, c := createSession(t, s, fixture{}), createSession(t, s, fixture{}), createSession(t, s, fixture{})
+
+	first := turn(a, 1, 1)
+	first.ClientTurnID = "t-1"
+	versions, errs := s.WriteBatch(ctx, []store.Turn{first, turn(b, 7, 1), turn(c, 1, 1), turn(c, 1, 2)})
+	var stale *store.StaleStateError
+	if errs[0] != nil || versions[0] != 2 || errs[2] != nil || versions[2] != 2 {
+		t.Fatalf("winners: versions %v, errors %v", versions, errs)
+	}
+	if !errors.As(errs[1], &stale) || stale.Expected != 7 || stale.Version != 1 {
+		t.Errorf("turn on a stale version: %v", errs[1])
+	}
+	if !errors.As(errs[3], &stale) || stale.Version != 2 {
+		t.Errorf("second turn of a session in one batch: %v; want it stale at version 2", errs[3])
+	}
+
+	again := turn(a, 2, 2)
+	again.ClientTurnID = "t-1"
+	versions, errs = s.WriteBatch(ctx, []store.Turn{turn(b, 1, 1), again, turn(c, 2, 2)})
+	if errs[0] != nil || errs[2] != nil || versions[0] != 2 || versions[2] != 3 {
+		t.Fatalf("beside a failing turn: versions %v, errors %v", versions, errs)
+	}
+	if !errors.Is(errs[1], store.ErrDuplicateTurn) {
+		t.Errorf("reused client turn id: %v; want ErrDuplicateTurn", errs[1])
+	}
+	for id, want := range map[uuid.UUID]map[string]int{
+		a: {"session_messages": 3, "session_turns": 1},
+		b: {"session_messages": 3, "session_turns": 1},
+		c: {"session_messages": 5, "session_turns": 2},
+	} {
+		got := rowsOf(t, s, id)
+		if got["session_messages"] != want["session_messages"] || got["session_turns"] != want["session_turns"] {
+			t.Errorf("session %s rows %v; want %v", id, got, want)
+		}
+	}
+}
+
+// TestCommitTurnConcurrently: many sessions committing at once (so that
+// their turns are grouped) each get every turn written, in order, with
+// the versions they expect.
+func TestCommitTurnConcurrently(t *testing.T) {
+	s := setup(t)
+	const sessions, turns = 16, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, sessions)
+	ids := make([]uuid.UUID, sessions)
+	for k := range ids {
+		ids[k] = createSession(t, s, fixture{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 1; n <= turns; n++ {
+				v, err := s.CommitTurn(context.Background(), turn(ids[k], int64(n), n))
+				if err == nil && v != int64(n+1) {
+					err = fmt.Errorf("version %d after turn %d", v, n)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, id := range ids {
+		msgs, err := s.ListMessages(context.Background(), id)
+		if err != nil || len(msgs) != 1+2*turns || msgs[len(msgs)-1].Content != fmt.Sprintf("reply %d", turns) {
+			t.Fatalf("session %s: %d messages, %v", id, len(msgs), err)
+		}
+	}
+}
+
+// TestCommitTurnCancelled: a turn whose context ends while it waits is
+// either written (it was already taken into a batch) and reported so, or
+// not written at all and reported cancelled.
+func TestCommitTurnCancelled(t *testing.T) {
+	s := setup(t)
+	for range 20 {
+		id := createSession(t, s, fixture{})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := s.CommitTurn(ctx, turn(id, 1, 1))
+		rows := rowsOf(t, s, id)
+		switch {
+		case err == nil && rows["session_turns"] == 1:
+		case errors.Is(err, context.Canceled) && rows["session_turns"] == 0 && rows["session_messages"] == 1:
+		default:
+			t.Fatalf("err %v with rows %v", err, rows)
+		}
+	}
+}
