@@ -16,8 +16,8 @@ import (
 // turn (the network round trip, the wake-up of its backend, the commit
 // record), and so does tutord (the syscalls of the exchange).
 //
-// A turn waits only while a batch is being written: with no batch in
-// flight it is written at once, alone. The batch is atomic, so when any of
+// A turn waits only while maxWriters batches are being written: otherwise
+// it is written at once, with whatever else is queued. The batch is atomic, so when any of
 // its statements fails (a constraint, a deadlock with another process) its
 // turns are written again one by one, each getting its own outcome.
 const (
