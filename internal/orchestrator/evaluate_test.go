@@ -163,6 +163,33 @@ func TestSignedFall(t *testing.T) {
 	}
 }
 
+// TestLetterWithoutOptions: a bare letter to a question without options
+// is no answer (the learner is asked for theirs), unless the answer is a
+// letter or the question shows lettered options.
+func TestLetterWithoutOptions(t *testing.T) {
+	sum := answer.Expected{Answer: "7/8"}
+	for _, c := range []struct {
+		exp           answer.Expected
+		question, msg string
+		want          answer.Verdict
+		reason        string
+	}{
+		{sum, "What is 3/4 + 1/8?", "B", answer.NotAttempt, answer.ReasonLetterNoOptions},
+		{sum, "What is 3/4 + 1/8?", "option c", answer.NotAttempt, answer.ReasonLetterNoOptions},
+		{sum, "What is 3/4 + 1/8?", "(d)", answer.NotAttempt, answer.ReasonLetterNoOptions},
+		{sum, "What is 3/4 + 1/8?", "7/8", answer.Correct, ""},
+		{sum, "What is 3/4 + 1/8?", "e", answer.NotAttempt, "no number in the reply"}, // as before: not a letter of options
+		{answer.Expected{Answer: "b", Kind: answer.KindText}, "Which letter comes after a?", "b", answer.Correct, ""},
+		{answer.Expected{Answer: "bee", Kind: answer.KindText, Accept: []string{"b"}}, "Which insect makes honey?", "b", answer.Correct, ""},
+		{answer.Expected{Answer: "solid", Kind: answer.KindText}, "Which keeps its shape? A) gas B) solid", "B", answer.Incorrect, ""},
+	} {
+		got := judge(c.exp, c.question, c.msg)
+		if got.Verdict != c.want || c.reason != "" && got.Reason != c.reason {
+			t.Errorf("%q for %q: %s (%s), want %s (%s)", c.msg, c.question, got.Verdict, got.Reason, c.want, c.reason)
+		}
+	}
+}
+
 // TestByPlace: an option picked by its place is read in the order the
 // learner saw the options: lettered, or as the question names them.
 func TestByPlace(t *testing.T) {

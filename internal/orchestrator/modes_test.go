@@ -176,7 +176,7 @@ func TestExamEarlierQuestion(t *testing.T) {
 // TestExamAnswerRequest: asking to be told the answer is no attempt (the
 // question stands, unjudged, and nothing is given away); a few words that
 // are no answer of the kind asked are an attempt, judged wrong, not a
-// message to ask the question again after.
+// message to ask the question again after. A bare letter is asked about.
 func TestExamAnswerRequest(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeExam)
@@ -192,7 +192,14 @@ func TestExamAnswerRequest(t *testing.T) {
 	for _, msg := range []string{"let me think", "hold on", "thanks", "sorry", "huh", "yeah", "k", "i forgot", "tell me", "answer please", "this is hard"} {
 		unjudged(t, f.turn(t, id, msg), 0, msg)
 	}
-	for i, msg := range []string{"boiling", "A", "it melts", "nothing"} {
+	// A bare letter, though the question has no options: the learner is
+	// asked for the answer itself.
+	if r := f.turn(t, id, "A"); !strings.Contains(r.Reply, "no options") || !strings.Contains(r.Reply, q.QuestionText) {
+		t.Fatalf("A: reply %q; want the answer itself asked for, and the question again", r.Reply)
+	} else {
+		unjudged(t, r, 0, "A")
+	}
+	for i, msg := range []string{"boiling", "a lot", "it melts", "nothing"} {
 		judgedWrong(t, f.turn(t, id, msg), i, msg)
 	}
 }

@@ -323,7 +323,7 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 		if s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
 			return "", IntentExamComplete, "", nil
 		}
-		if ev := turn.Evaluation; ev.Verdict == answer.NotAttempt && (strings.HasPrefix(ev.Reason, "hedged") || ev.Reason == answer.ReasonUnseenLetter) &&
+		if ev := turn.Evaluation; ev.Verdict == answer.NotAttempt && (strings.HasPrefix(ev.Reason, "hedged") || ev.Reason == answer.ReasonUnseenLetter || ev.Reason == answer.ReasonLetterNoOptions) &&
 			turn.Precheck == tutor.PrecheckNone {
 			// "12 or 14", "C" to options shown without letters: the tutor
 			// asks for one final answer, in words; the question stands,
@@ -521,6 +521,9 @@ func judge(exp answer.Expected, question, msg string) answer.Result {
 // nothing, and the learner is asked to say which one. A reply that is an
 // option's own text ("first" among the options) is left to the evaluator.
 func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
+	if len(exp.Options) == 0 {
+		return letterWithoutOptions(exp, question, msg)
+	}
 	k, ok := answer.OrdinalChoice(msg, len(exp.Options))
 	letter := !ok && len(exp.Options) > 0 && letterPick.MatchString(strings.TrimSpace(msg))
 	if !ok && !letter || slices.ContainsFunc(exp.Options, func(o string) bool { return strings.EqualFold(strings.TrimSpace(o), strings.TrimSpace(msg)) }) {
@@ -547,6 +550,18 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 	res := answer.Evaluate(exp, string(rune('A'+i)))
 	res.Extracted = exp.Options[i]
 	return res, true
+}
+
+// letterWithoutOptions judges a bare letter ("B", "option c") given to a
+// question with no options, as if it had some: no answer, and the learner
+// is asked for theirs. A question whose answer is a letter, or whose text
+// shows lettered options, keeps the letter for the evaluator.
+func letterWithoutOptions(exp answer.Expected, question, msg string) (answer.Result, bool) {
+	isLetter := func(s string) bool { return letterPick.MatchString(strings.TrimSpace(s)) }
+	if !isLetter(msg) || isLetter(exp.Answer) || slices.ContainsFunc(exp.Accept, isLetter) || shownLetters.MatchString(question) {
+		return answer.Result{}, false
+	}
+	return answer.Result{Kind: exp.KindOf(), Verdict: answer.NotAttempt, Reason: answer.ReasonLetterNoOptions}, true
 }
 
 // byPair finds a reply that is only a division said as "45 by 5" (see

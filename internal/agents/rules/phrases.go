@@ -104,6 +104,7 @@ const (
 	mSlipSum        // a wrong answer with a sum {step} worked wrong: that sum again
 	mSlipStep       // a wrong answer whose equations change solution from {from} to {to}: that step again
 	mInWords        // a letter given to options shown without letters: the option in words
+	mNoOptions      // a letter given to a question without options: the answer itself
 	mFactRight      // a claim a sentence of the lesson confirms: {fact}, that sentence
 	mFactWrong      // a claim a sentence of the lesson contradicts: {fact}, that sentence
 	mValueWrong     // a temperature a doubt puts forward, wrong: {value}, the claimed one
@@ -533,6 +534,10 @@ var phrasebook = map[move][]string{
 	mInWords: {
 		"The options had no letters{name}: which one do you mean? Write it in words.",
 		"Tell me the option in words, please: there were no letters to pick from.",
+	},
+	mNoOptions: {
+		"That question has no options to pick from{name}. What is your answer?",
+		"There were no options A to D there: write your answer itself, please.",
 	},
 	mFactRight: {
 		"Yes{name}. {fact}",

@@ -811,6 +811,21 @@ func TestLetterToOptionsWithoutLetters(t *testing.T) {
 	}
 }
 
+// TestLetterToQuestionWithoutOptions: "B" to a question without options
+// is no answer; the lesson and the exam ask for the answer itself.
+func TestLetterToQuestionWithoutOptions(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "letter-none", tutor.ModeTeachMe)
+	d.untilAnswering(40, func() bool { return d.pending() != nil })
+	ev := answer.Result{Verdict: answer.NotAttempt, Reason: answer.ReasonLetterNoOptions}
+	out, _ := teach(agents.Turn{State: d.state, Topic: d.topic, Message: "B", Evaluation: ev, Now: epoch})
+	if !says(out.Response, mNoOptions) || out.AnswerCorrect != nil {
+		t.Errorf("lesson: %q (judged %v), want the answer asked for, unjudged", out.Response, out.AnswerCorrect)
+	}
+	if out := exam(agents.Turn{State: d.state, Topic: d.topic, Message: "B", Evaluation: ev}); !says(out.Response, mNoOptions) {
+		t.Errorf("exam: %q, want the answer asked for", out.Response)
+	}
+}
+
 // TestAnswerOfALeftQuestion: once a question is left unanswered, a learner
 // who asks for its answer (within the next reply or two) hears it worked
 // through; while it is asked, only a clue.

@@ -1107,6 +1107,10 @@ func (l *lesson) noAnswer(q *tutor.Question, bq tutor.BankQuestion, ev answer.Re
 		// "C" to "… bigger than 4, smaller than 4 or equal to 4?".
 		l.say(mInWords)
 		l.note("asked for the option in words")
+	case ev.Reason == answer.ReasonLetterNoOptions:
+		// "B" to "What is 3/4 + 1/8?".
+		l.say(mNoOptions)
+		l.note("asked for an answer, not a letter")
 	case asksAnswer(msg) && (isQuestion(msg) || tutor.AsksForAnswer(msg)) && !asksMeaning(msg):
 		// "What's the answer?", "give me the answer pls": a clue instead.
 		l.out.Intent = tutor.IntentQuestion

@@ -46,10 +46,11 @@ func (*Tutor) Respond(ctx context.Context, t agents.Turn) (agents.TutorReply, ag
 
 // exam returns the tutor output of an exam turn. Exam answers go to the
 // exam evaluator and the domain words exam turns; the tutor only asks a
-// learner who hedged between two answers ("3:5 or 5:3") to pick one, or
-// one who gave a letter to options shown without letters to say it in
-// words, as a lesson does (see noAnswer), without judging the question. Anything else
-// is a turn sent to the tutor by mistake.
+// learner who hedged between two answers ("3:5 or 5:3") to pick one, one
+// who gave a letter to options shown without letters to say it in words,
+// and one who gave a letter to a question without options for the answer
+// itself, as a lesson does (see noAnswer), without judging the question.
+// Anything else is a turn sent to the tutor by mistake.
 func exam(t agents.Turn) tutor.TutorOutput {
 	out := tutor.TutorOutput{Response: examStay, Intent: tutor.IntentContinuation, TurnSummary: "Exam: stayed with the exam",
 		MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
@@ -58,6 +59,8 @@ func exam(t agents.Turn) tutor.TutorOutput {
 		out.Response, out.TurnSummary = newVoice(t.State).say(mChoose), "Exam: asked to choose one answer"
 	case t.Evaluation.Reason == answer.ReasonUnseenLetter:
 		out.Response, out.TurnSummary = newVoice(t.State).say(mInWords), "Exam: asked for the option in words"
+	case t.Evaluation.Reason == answer.ReasonLetterNoOptions:
+		out.Response, out.TurnSummary = newVoice(t.State).say(mNoOptions), "Exam: asked for an answer, not a letter"
 	}
 	return out
 }

@@ -690,6 +690,10 @@ const ReasonAnother = "names another answer beside the right one"
 // learner never saw which letter is which.
 const ReasonUnseenLetter = "a letter for options shown without letters"
 
+// ReasonLetterNoOptions is the reason of a NotAttempt for a bare letter
+// ("B") given to a question that has no options at all.
+const ReasonLetterNoOptions = "a letter for a question without options"
+
 // sayingWords make a side of "and" a statement rather than a name.
 var sayingWords = map[string]bool{
 	"it": true, "its": true, "it's": true, "is": true, "are": true, "was": true, "were": true, "they": true,
