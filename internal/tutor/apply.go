@@ -111,7 +111,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	case o.Unsafe != nil:
 		ev = append(ev, n.flagUnsafe(*o.Unsafe))
 	case n.Mode == ModeExam && (n.ExamFinished || n.ExamCurrentIdx >= len(n.ExamQuestions)):
-		fixed = ExamAlreadyCompleteReply
+		fixed = examAfterward(n, t, o.StudentMessage)
 		ev = append(ev, ExamAlreadyComplete{})
 	case pre == PrecheckStop:
 		ev = append(ev, stop(&n, EndStudentRequested)...)

@@ -79,7 +79,8 @@
 //   - After completion a teach_me session keeps tutoring until
 //     turn_count − 2 × total_steps > 10, then gets post-completion replies
 //     (PostCompletion); a completed doubts session always does. A finished
-//     exam answers with the fixed "already complete" text.
+//     exam answers with the fixed "already complete" text, followed by the
+//     review of each question the message names ("why was Q2 wrong?").
 //   - Completion by mode: teach_me past the last step, clarify_doubts on
 //     clarify_complete, exam on exam_finished (the reference's WebSocket
 //     never showed exams complete); exam progress is clamped to N of N.

@@ -1,6 +1,7 @@
 package tutor
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,6 +183,69 @@ func examFinalReply(s State, t *Topic) string {
 		}
 	}
 	return b.String()
+}
+
+// examAfterward is the reply to a message after the exam: the reference's
+// fixed text and, for each of the exam's questions the message names
+// ("why was Q2 wrong?", "what was the answer to question 3?", "the last
+// question"), what the learner answered and the right answer.
+func examAfterward(s State, t *Topic, msg string) string {
+	var b strings.Builder
+	b.WriteString(ExamAlreadyCompleteReply)
+	for _, k := range namedQuestions(msg, len(s.ExamQuestions)) {
+		q := s.ExamQuestions[k]
+		b.WriteString("\n\n" + q.Prompt() + "\n")
+		switch {
+		case q.StudentAnswer == nil || q.Result == nil:
+			b.WriteString("You did not answer it. The answer: " + q.ShownAnswer(t) + ".")
+		case *q.Result == ResultCorrect:
+			b.WriteString("You answered \"" + *q.StudentAnswer + "\": correct.")
+		case *q.Result == ResultPartial:
+			b.WriteString("You answered \"" + *q.StudentAnswer + "\": partly right. The answer: " + q.ShownAnswer(t) + ".")
+		default:
+			b.WriteString("You answered \"" + *q.StudentAnswer + "\": not right. The answer: " + q.ShownAnswer(t) + ".")
+		}
+	}
+	return b.String()
+}
+
+// questionNumber finds a question named by its number: "Q2", "question
+// 3", "no. 4", "#5"; questionOrdinal by its place: "the second question",
+// "the last one".
+var (
+	questionNumber  = regexp.MustCompile(`(?i)(?:\b(?:q|qn|ques|question|number)\s*|\bno\.\s*|#\s*)(\d{1,2})\b`)
+	questionOrdinal = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|1st|2nd|3rd|[4-9]th|10th)\s+(?:question|one|q)\b`)
+	ordinals        = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+)
+
+// namedQuestions returns the 0-based indexes, in the order named and each
+// once, of the questions among n that msg names.
+func namedQuestions(msg string, n int) []int {
+	type named struct{ at, k int }
+	var found []named
+	for _, m := range questionNumber.FindAllStringSubmatchIndex(msg, -1) {
+		k, _ := strconv.Atoi(msg[m[2]:m[3]])
+		found = append(found, named{m[0], k})
+	}
+	for _, m := range questionOrdinal.FindAllStringSubmatchIndex(msg, -1) {
+		w := strings.ToLower(msg[m[2]:m[3]])
+		k, ok := ordinals[w]
+		switch {
+		case w == "last":
+			k = n
+		case !ok:
+			k, _ = strconv.Atoi(strings.TrimRight(w, "stndrh"))
+		}
+		found = append(found, named{m[0], k})
+	}
+	slices.SortFunc(found, func(a, b named) int { return a.at - b.at })
+	var out []int
+	for _, f := range found {
+		if f.k >= 1 && f.k <= n && !slices.Contains(out, f.k-1) {
+			out = append(out, f.k-1)
+		}
+	}
+	return out
 }
 
 // applyExam records the answer to the current exam question, moves to the

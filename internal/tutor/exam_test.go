@@ -2,6 +2,7 @@ package tutor
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +97,34 @@ func TestExamTurns(t *testing.T) {
 	}
 	if diff := cmp.Diff([]Event{ExamAlreadyComplete{}}, ev); diff != "" {
 		t.Errorf("events (-want +got)\n%s", diff)
+	}
+	// A question named after the exam gets its review.
+	s, _ = ApplyTurn(s, tp, Outcome{Now: t0, StudentMessage: "why was Q2 wrong? and the last question?", Output: tutorSays(correct)})
+	want = ExamAlreadyCompleteReply + "\n\n**Question 2:** Question 2?\nYou answered \"7\": partly right. The answer: 2." +
+		"\n\n**Question 3:** Question 3?\nYou answered \"no idea\": not right. The answer: 3."
+	if r, _ := s.LastReply(); r != want {
+		t.Errorf("asked about Q2 and the last:\n%q\nwant\n%q", r, want)
+	}
+}
+
+func TestNamedQuestions(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		want []int
+	}{
+		{"why was Q2 wrong?", []int{1}},
+		{"what was the answer to question 3", []int{2}},
+		{"explain no. 4 and #1 please", []int{3, 0}},
+		{"the second question and the 3rd one", []int{1, 2}},
+		{"what about the last one", []int{6}},
+		{"q2 q2 question 2", []int{1}},
+		{"question 9", nil}, // beyond the exam
+		{"I got 5 out of 7", nil},
+		{"no 2 ways about it", nil},
+	} {
+		if got := namedQuestions(c.msg, 7); !slices.Equal(got, c.want) {
+			t.Errorf("namedQuestions(%q) = %v, want %v", c.msg, got, c.want)
+		}
 	}
 }
 

@@ -505,7 +505,8 @@ func (s State) ExtensionTurns(t *Topic) int { return s.TurnCount - 2*t.TotalStep
 // always once a clarify_doubts session is complete; for teach_me once the
 // plan is complete and either extension is off or the session has run more
 // than MaxExtensionTurns turns beyond 2 × total_steps. A finished exam is not
-// short-circuited: its turns get the fixed "already complete" reply.
+// short-circuited: its turns get the fixed "already complete" reply (see
+// examAfterward).
 func (s State) PostCompletion(t *Topic) bool {
 	switch s.Mode {
 	case ModeClarify:
