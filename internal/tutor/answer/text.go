@@ -266,9 +266,10 @@ func soundsAlike(a, b string) bool {
 }
 
 // byEar folds the spellings of one sound together: "ph" and "f", "y" and
-// "i", "ck" and "k", double letters and single ones.
+// "i", "ck" and "k", "tion", "sion" and "shun" ("evaporashun"), double
+// letters and single ones.
 func byEar(w string) string {
-	w = strings.NewReplacer("ph", "f", "ck", "k", "y", "i").Replace(w)
+	w = earSpellings.Replace(w)
 	var b strings.Builder
 	for i := 0; i < len(w); i++ {
 		if i == 0 || w[i] != w[i-1] {
@@ -277,6 +278,8 @@ func byEar(w string) string {
 	}
 	return b.String()
 }
+
+var earSpellings = strings.NewReplacer("ph", "f", "ck", "k", "y", "i", "tion", "shun", "sion", "shun", "shon", "shun", "shan", "shun")
 
 // oneSlip reports whether a and b are equal or differ by one letter
 // substituted, inserted, deleted, or two neighbours swapped.
