@@ -145,3 +145,13 @@ func TestHinglishWords(t *testing.T) {
 		t.Errorf("neela kala for blue-black: %s, %q", x.eval.Verdict, x.text())
 	}
 }
+
+// TestStarchBlack: "black" for the colour of starch with iodine, as many
+// learners see it, is right.
+func TestStarchBlack(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, photosynthesis), "black", tutor.ModeTeachMe)
+	d.untilAsked("starch-1")
+	if x := d.say("it goes black"); x.eval.Verdict != answer.Correct {
+		t.Errorf("it goes black for blue-black: %s, %q", x.eval.Verdict, x.text())
+	}
+}
