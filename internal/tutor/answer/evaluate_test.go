@@ -986,6 +986,29 @@ func TestAndAnother(t *testing.T) {
 	if got := AndAnother(exp0, "oxygen and hello", Evaluate(exp0, "oxygen and hello"), lesson); got.Verdict != Correct {
 		t.Errorf("beside a word the lesson does not use: %s, want correct", got.Verdict)
 	}
+	// A choice is its option's text: "glucose and fat" or "glucose and
+	// oxygen" for the option glucose has not picked one.
+	food := Expected{Answer: "B", Kind: KindChoice, Options: []string{"protein", "glucose", "fat", "vitamin C"}}
+	for _, reply := range []string{"glucose and fat", "glucose and oxygen", "fat and glucose"} {
+		if got := AndAnother(food, reply, Evaluate(food, reply), nil); got.Verdict != Partial || got.Reason != ReasonAnother {
+			t.Errorf("%q for the option glucose: %s (%s), want partial", reply, got.Verdict, got.Reason)
+		}
+	}
+	if got := Evaluate(food, "fat and glucose"); got.Verdict != Partial || got.Reason != ReasonAnother {
+		t.Errorf("fat and glucose: %s (%s), want partial from the evaluator", got.Verdict, got.Reason)
+	}
+	if got := Evaluate(food, "fat and protein"); got.Verdict != Incorrect {
+		t.Errorf("fat and protein: %s (%s), want incorrect", got.Verdict, got.Reason)
+	}
+	both := Expected{Answer: "C", Kind: KindChoice, Options: []string{"carbon dioxide", "water", "carbon dioxide and water"}}
+	if got := Evaluate(both, "carbon dioxide and water"); got.Verdict != Correct {
+		t.Errorf("an option that holds and: %s (%s), want correct", got.Verdict, got.Reason)
+	}
+	for _, reply := range []string{"glucose", "B", "glucose and it is a sugar"} {
+		if got := AndAnother(food, reply, Evaluate(food, reply), nil); got.Verdict != Correct {
+			t.Errorf("%q for the option glucose: %s (%s), want correct", reply, got.Verdict, got.Reason)
+		}
+	}
 	// Numbers are not words: "12 and 18" is for the evaluator alone.
 	exp := Expected{Answer: "6", Kind: KindInteger}
 	if got := AndAnother(exp, "6 and 12", Evaluate(exp, "6 and 12"), nil); got.Reason == ReasonAnother {

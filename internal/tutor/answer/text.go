@@ -2,6 +2,7 @@ package answer
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -716,7 +717,10 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 	}
 	first := -1
 	for k, m := range ms {
-		if !m.excluded && (first < 0 || m.tok < ms[first].tok) {
+		// The first option named; of two named from the same word, the
+		// longer ("carbon dioxide and water" over "carbon dioxide").
+		if !m.excluded && (first < 0 || m.tok < ms[first].tok ||
+			m.tok == ms[first].tok && m.span[1]-m.span[0] > ms[first].span[1]-ms[first].span[0]) {
 			first = k
 		}
 	}
@@ -732,10 +736,16 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 	res.Extracted = reply[chosen.span[0]:chosen.span[1]]
 	// "B or C": a hedge between options.
 	for _, m := range ms {
-		if m.excluded || m.idx == chosen.idx || m.tok <= chosen.tok {
-			continue
+		if m.excluded || m.idx == chosen.idx || m.tok <= chosen.tok || m.span[0] < chosen.span[1] {
+			continue // not after the chosen option, or inside its words
 		}
 		between := toks[chosen.tok+1 : m.tok]
+		if hasWord(between, "and") && len(between) <= 2 && (chosen.idx == want || m.idx == want) && !optionsWithAnd(exp.Options) {
+			// "fat and glucose": the right option named beside another.
+			res.Extracted = reply[chosen.span[0]:m.span[1]]
+			res.Verdict, res.Reason = Partial, ReasonAnother
+			return
+		}
 		if hasWord(between, "or") && len(between) <= 4 {
 			res.Extracted = reply[chosen.span[0]:m.span[1]]
 			if chosen.idx == want || m.idx == want {
@@ -751,6 +761,14 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 	} else {
 		res.Verdict = Incorrect
 	}
+}
+
+// optionsWithAnd reports whether an option's own text holds "and"
+// ("carbon dioxide and water"), which a reply naming it must not split.
+func optionsWithAnd(options []string) bool {
+	return slices.ContainsFunc(options, func(o string) bool {
+		return strings.Contains(" "+strings.ToLower(o)+" ", " and ")
+	})
 }
 
 func hasWord(toks []token, w string) bool {
