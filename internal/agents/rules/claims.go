@@ -98,10 +98,16 @@ func sums(msg string) (string, bool) {
 	}
 	unknown := ""
 	var values []*big.Rat
+	var written []string // each value as the doubt writes it, when a single number
 	for _, r := range runs {
 		// "x = 4": a value the doubt gives the unknown.
 		if v, ok := assigns(r); ok && (unknown == "" || unknown == r[0].text) {
 			values, unknown = append(values, v), r[0].text
+			w := ""
+			if len(r) == 3 && r[2].kind == mNum {
+				w = r[2].text
+			}
+			written = append(written, w)
 		}
 	}
 	var right, wrong string
@@ -114,7 +120,7 @@ func sums(msg string) (string, bool) {
 		switch {
 		case len(sides) == 2 && len(values) > 0 && usesVar(r, unknown) && !isAssignment(r):
 			var first string
-			for _, value := range values {
+			for k, value := range values {
 				l, lok := evalTokens(sides[0], unknown, value)
 				rv, rok := evalTokens(sides[1], unknown, value)
 				if !lok || !rok {
@@ -123,6 +129,12 @@ func sums(msg string) (string, bool) {
 				with := "with " + unknown + " = " + show(value) + ", " + showTokens(sides[0], unknown, value)
 				if l.Cmp(rv) == 0 {
 					return "Yes: " + with + " = " + show(l) + ", so both sides are equal.", true
+				}
+				if root, places, ok := roundedRoot(sides, unknown, value, written[k]); ok && first == "" {
+					// "3x = 10, is x = 3.33?": the root, rounded.
+					first = "Nearly: " + unknown + " = " + fractionString(root) + " exactly, and " + written[k] + " is that to " +
+						decimalPlaces(places) + ": " + showTokens(sides[0], unknown, value) + " = " + show(l) +
+						", just off " + claimed(sides[1], unknown, value, show(rv)) + "."
 				}
 				if first == "" {
 					first = "No: " + with + " = " + show(l) + ", not " + claimed(sides[1], unknown, value, show(rv)) + "."
@@ -1521,7 +1533,7 @@ func noAgain(calc string) string {
 // putting the value in (": with x = …"), or two changes in per cent worked
 // through (see upThenDown).
 func selfContained(calc string) bool {
-	return strings.Contains(calc, ": with ") || strings.Contains(calc, " is of the new amount, not of the one you started with") ||
+	return strings.Contains(calc, ": with ") || strings.HasPrefix(calc, "Nearly: ") || strings.Contains(calc, " is of the new amount, not of the one you started with") ||
 		strings.HasPrefix(calc, "To find ") || strings.HasPrefix(calc, "Call the number x.") ||
 		strings.HasPrefix(calc, "To solve it: ") || strings.HasPrefix(calc, "Divide the whole by one piece")
 }
@@ -2005,6 +2017,54 @@ func assigns(r []mathToken) (*big.Rat, bool) {
 		return nil, false
 	}
 	return evalTokens(r[2:], "", nil)
+}
+
+// roundedRoot returns the root of a linear equation (sides, in unknown)
+// when the decimal the learner wrote for it is that root rounded or cut
+// to the places written ("3.33" or "3.3" for 10/3), with the places.
+func roundedRoot(sides [][]mathToken, unknown string, value *big.Rat, written string) (*big.Rat, int, bool) {
+	dot := strings.IndexByte(written, '.')
+	if dot < 0 || len(sides) != 2 {
+		return nil, 0, false
+	}
+	places := len(written) - dot - 1
+	at := func(x int64) (*big.Rat, bool) {
+		l, lok := evalTokens(sides[0], unknown, big.NewRat(x, 1))
+		r, rok := evalTokens(sides[1], unknown, big.NewRat(x, 1))
+		if !lok || !rok {
+			return nil, false
+		}
+		return new(big.Rat).Sub(l, r), true
+	}
+	f0, ok0 := at(0)
+	f1, ok1 := at(1)
+	f2, ok2 := at(2)
+	if !ok0 || !ok1 || !ok2 {
+		return nil, 0, false
+	}
+	a := new(big.Rat).Sub(f1, f0)
+	if a.Sign() == 0 || new(big.Rat).Sub(f2, f1).Cmp(a) != 0 {
+		return nil, 0, false // no single root, or not linear
+	}
+	root := new(big.Rat).Quo(new(big.Rat).Neg(f0), a)
+	if root.Cmp(value) == 0 {
+		return nil, 0, false
+	}
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(places)), nil)
+	cut := new(big.Rat).SetFrac(new(big.Int).Quo(new(big.Int).Mul(root.Num(), scale), root.Denom()), scale) // towards 0
+	if root.FloatString(places) != value.FloatString(places) && cut.Cmp(value) != 0 {
+		return nil, 0, false
+	}
+	return root, places, true
+}
+
+// decimalPlaces says n decimal places: "1 decimal place", "2 decimal
+// places".
+func decimalPlaces(n int) string {
+	if n == 1 {
+		return "1 decimal place"
+	}
+	return strconv.Itoa(n) + " decimal places"
 }
 
 func isAssignment(r []mathToken) bool {

@@ -85,6 +85,10 @@ func TestWorked(t *testing.T) {
 		{"is x = 2 a solution of 3x - 1 = 5?", "Yes: with x = 2, 3 × 2 - 1 = 5, so both sides are equal."},
 		{"is x = 2 the answer to 2x(x+1) = 12?", "Yes: with x = 2, 2 × 2 × (2 + 1) = 12, so both sides are equal."},
 		{"is x = 4 or x = 5 the answer to 2x+3=11", "Yes: with x = 4, 2 × 4 + 3 = 11, so both sides are equal."},
+		// A root written as a rounded or cut decimal is nearly right.
+		{"3x = 10, is x = 3.33?", "Nearly: x = 10/3 exactly, and 3.33 is that to 2 decimal places: 3 × 3.33 = 9.99, just off 10."},
+		{"7x = 22 so x = 3.1?", "Nearly: x = 22/7 exactly, and 3.1 is that to 1 decimal place: 7 × 3.1 = 21.7, just off 22."},
+		{"3x = 10 so x = 3.34?", "No: with x = 3.34, 3 × 3.34 = 10.02, not 10."},
 		{"is 3 + 4 = 7 and 5 + 5 = 11?", "Not quite: 5 + 5 = 10, not 11."},
 		{"what's 15% of 200", "To find 15% of 200, take 15 hundredths of it: 15/100 × 200 = 3000 ÷ 100 = 30. So 15% of 200 = 30."},
 		{"what is 3 x 4", "3 × 4 = 12."},
@@ -463,5 +467,15 @@ func TestWordProblemsLeftAlone(t *testing.T) {
 	}
 	if from, to, ok := equationSlip("3x = 10, x = 3.33"); ok {
 		t.Errorf("a rounded solution read as a slip from %q to %q", from, to)
+	}
+}
+
+// TestNearlyInDoubts: a rounded root put forward in a doubts session gets
+// "Nearly" with the exact root, and nothing from the lesson after it.
+func TestNearlyInDoubts(t *testing.T) {
+	d := newDriver(t, sampleTopic(t, "mathematics/linear-equations/solving-linear-equations"), "nearly", tutor.ModeClarify)
+	text := d.say("3x = 10, is x = 3.33?").text()
+	if !strings.HasPrefix(text, "Nearly: x = 10/3 exactly") || strings.Contains(text, "2(x - 3)") {
+		t.Errorf("reply %q; want Nearly with the exact root, alone", text)
 	}
 }
