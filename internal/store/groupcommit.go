@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Group commit. Turns committed at the same time by different sessions are
@@ -17,9 +19,12 @@ import (
 // record), and so does tutord (the syscalls of the exchange).
 //
 // A turn waits only while maxWriters batches are being written: otherwise
-// it is written at once, with whatever else is queued. The batch is atomic, so when any of
-// its statements fails (a constraint, a deadlock with another process) its
-// turns are written again one by one, each getting its own outcome.
+// it is written at once, with whatever else is queued. The batch is
+// atomic: when the server refuses any of its statements (a constraint, a
+// deadlock with another process), nothing of it was written, and its turns
+// are written again one by one, each getting its own outcome. When what
+// became of a batch is unknown (the connection broke), each of its turns
+// gets the error.
 const (
 	maxBatch   = 32
 	maxWriters = 2                // batches in flight at once
@@ -61,7 +66,7 @@ func (c *committer) commit(ctx context.Context, t Turn) (int64, error) {
 	c.mu.Lock()
 	for i, q := range c.queue {
 		if q == p {
-			c.queue = append(c.queue[:i], c.queue[i+1:]...)
+			c.queue = slices.Delete(c.queue, i, i+1)
 			c.mu.Unlock()
 			return 0, ctx.Err()
 		}
@@ -81,9 +86,8 @@ func (c *committer) write() {
 			c.mu.Unlock()
 			return
 		}
-		batch := make([]*pendingTurn, n)
-		copy(batch, c.queue)
-		c.queue = append(c.queue[:0], c.queue[n:]...)
+		batch := slices.Clone(c.queue[:n])
+		c.queue = slices.Delete(c.queue, 0, n) // clears the tail: no finished turn stays referenced
 		c.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), maxWrite)
@@ -117,25 +121,35 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 		return
 	}
 	results := make([]error, len(queued))
-	failed := false
+	var failure error // the first error other than a lost compare-and-swap
 	br := s.pool.SendBatch(ctx, b)
 	for i, p := range queued {
 		results[i] = br.QueryRow().Scan(&p.version, nil)
-		if results[i] != nil && !errors.Is(results[i], pgx.ErrNoRows) {
-			failed = true
+		if results[i] != nil && !errors.Is(results[i], pgx.ErrNoRows) && failure == nil {
+			failure = results[i]
 		}
 	}
-	if err := br.Close(); err != nil {
-		failed = true
+	if err := br.Close(); err != nil && failure == nil {
+		failure = err
 	}
-	if failed {
-		// Nothing of the batch was written: each turn on its own.
+	var refused *pgconn.PgError
+	switch {
+	case failure == nil:
+		for i, p := range queued {
+			p.version, p.err = s.commitResult(ctx, p.turn, p.version, results[i])
+		}
+	case errors.As(failure, &refused):
+		// The server refused a statement, so it rolled the batch's
+		// transaction back: nothing of it was written. Each turn on its
+		// own, for its own outcome.
 		for _, p := range queued {
 			p.version, p.err = s.commitOne(ctx, p.turn)
 		}
-		return
-	}
-	for i, p := range queued {
-		p.version, p.err = s.commitResult(ctx, p.turn, p.version, results[i])
+	default:
+		// What became of the batch is unknown (the connection broke, the
+		// time ran out): each turn gets the error, as a lone commit would.
+		for _, p := range queued {
+			p.version, p.err = 0, interpretError("commit turn "+p.turn.SessionID.String(), failure)
+		}
 	}
 }

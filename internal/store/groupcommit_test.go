@@ -56,6 +56,26 @@ func TestWriteBatchOutcomes(t *testing.T) {
 	}
 }
 
+// TestWriteBatchUnknownFate: a batch that never reached the server (its
+// time ran out) gives each turn the error, not a verdict of its own.
+func TestWriteBatchUnknownFate(t *testing.T) {
+	s := setup(t)
+	a, b := createSession(t, s, fixture{}), createSession(t, s, fixture{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, errs := s.WriteBatch(ctx, []store.Turn{turn(a, 1, 1), turn(b, 1, 1)})
+	for i, err := range errs {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("turn %d: %v; want the cancellation", i, err)
+		}
+	}
+	for _, id := range []uuid.UUID{a, b} {
+		if got := rowsOf(t, s, id); got["session_turns"] != 0 {
+			t.Errorf("session %s rows %v; want no turn written", id, got)
+		}
+	}
+}
+
 // TestCommitTurnConcurrently: many sessions committing at once (so that
 // their turns are grouped) each get every turn written, in order, with
 // the versions they expect.
