@@ -148,3 +148,34 @@ WHERE attrelid = 'sessions'::regclass AND attname = 'state_json'`).Scan(&typ, &c
 	}
 	return typ, compression
 }
+
+// TestAgentLogsWithNUL: a NUL character in a model's text (escaped as
+// \u0000 in JSON) is stored as U+FFFD, so the entries stay readable; an
+// escaped backslash before "u0000" is text and stays as it is.
+func TestAgentLogsWithNUL(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := createSession(t, s, fixture{})
+	tr := turn(id, 1, 1)
+	tr.State = json.RawMessage(`{"turn":1,"said":"a\u0000b"}`)
+	tr.Logs = []store.AgentLog{{TurnID: "turn_1", Agent: "master_tutor", Event: "completed",
+		Reasoning: "weird \x00 byte", Output: json.RawMessage(`{"text":"x\u0000y","path":"C:\\u0000"}`)}}
+	if _, err := s.CommitTurn(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	logs, err := s.ListAgentLogs(ctx, id, store.LogFilter{})
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("%d entries, %v", len(logs), err)
+	}
+	var out struct{ Text, Path string }
+	if err := json.Unmarshal(logs[0].Output, &out); err != nil || out.Text != "x\uFFFDy" || out.Path != `C:\u0000` {
+		t.Errorf("output %s (%+v, %v)", logs[0].Output, out, err)
+	}
+	if logs[0].Reasoning != "weird \uFFFD byte" {
+		t.Errorf("reasoning %q", logs[0].Reasoning)
+	}
+	got, err := s.GetSession(ctx, id)
+	if err != nil || string(got.State) != `{"turn":1,"said":"a\ufffdb"}` {
+		t.Errorf("state %s, %v", got.State, err)
+	}
+}

@@ -109,7 +109,7 @@ FROM ins, jsonb_to_recordset($26::jsonb) AS l(turn_id text, agent text, event te
 	}
 	roles, contents := splitMessages(n.Messages)
 	sm := n.Summary
-	_, err = s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), []byte(n.State),
+	_, err = s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), withoutNUL(n.State),
 		roles, contents,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -108,8 +109,8 @@ func (s *Store) commitArgs(t Turn) ([]any, error) {
 	}
 	roles, contents := splitMessages(t.Messages)
 	sm := t.Summary
-	return []any{t.SessionID, t.Version, []byte(t.State), roles, contents,
-		nullString(t.ClientTurnID), []byte(response), logs,
+	return []any{t.SessionID, t.Version, withoutNUL(t.State), roles, contents,
+		nullString(t.ClientTurnID), withoutNUL(response), logs,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
 		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
 		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash}, nil
@@ -169,7 +170,33 @@ func encodeLogs(logs []AgentLog, now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode agent logs: %w", err)
 	}
-	return b, nil
+	return withoutNUL(b), nil
+}
+
+// withoutNUL returns the JSON document b with every escaped NUL character
+// ("\u0000", which a model's text can hold) written as U+FFFD instead:
+// PostgreSQL stores such a document as json, but cannot read it back
+// into records or jsonb.
+func withoutNUL(b []byte) []byte {
+	const nul = `\u0000`
+	if !bytes.Contains(b, []byte(nul)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if bytes.HasPrefix(b[i:], []byte(nul)) {
+			out = append(out, `\ufffd`...)
+			i += len(nul) - 1
+			continue
+		}
+		out = append(out, b[i], b[i+1]) // another escape, "\\" among them
+		i++
+	}
+	return out
 }
 
 // TurnRecord is a committed turn as a retry finds it.
