@@ -182,6 +182,14 @@ func TestLetterWithoutOptions(t *testing.T) {
 		{answer.Expected{Answer: "b", Kind: answer.KindText}, "Which letter comes after a?", "b", answer.Correct, ""},
 		{answer.Expected{Answer: "bee", Kind: answer.KindText, Accept: []string{"b"}}, "Which insect makes honey?", "b", answer.Correct, ""},
 		{answer.Expected{Answer: "solid", Kind: answer.KindText}, "Which keeps its shape? A) gas B) solid", "B", answer.Incorrect, ""},
+		{answer.Expected{Answer: "solid", Kind: answer.KindText}, "Which keeps its shape? A: gas, B: solid", "B", answer.Incorrect, ""},
+		{answer.Expected{Answer: "solid", Kind: answer.KindText}, "Which keeps its shape? a. gas b. solid", "b", answer.Incorrect, ""},
+		// A letter that names something of the answer or the question.
+		{answer.Expected{Answer: "vitamin C", Kind: answer.KindText}, "Which vitamin prevents scurvy?", "C", answer.Incorrect, ""},
+		{answer.Expected{Answer: "angle B", Kind: answer.KindText}, "In triangle ABC, angle A is 50° and angle C is 70°. Which angle is the largest?", "B", answer.Incorrect, ""},
+		{answer.Expected{Answer: "5", Kind: answer.KindInteger}, "If d + 3 = 8, what is d?", "d", answer.NotAttempt, "no number in the reply"},
+		// "a" in a question is an article.
+		{sum, "What is 3/4 + 1/8? Write a fraction.", "a", answer.NotAttempt, answer.ReasonLetterNoOptions},
 	} {
 		got := judge(c.exp, c.question, c.msg)
 		if got.Verdict != c.want || c.reason != "" && got.Reason != c.reason {

@@ -557,8 +557,17 @@ func byPlace(exp answer.Expected, question, msg string) (answer.Result, bool) {
 // is asked for theirs. A question whose answer is a letter, or whose text
 // shows lettered options, keeps the letter for the evaluator.
 func letterWithoutOptions(exp answer.Expected, question, msg string) (answer.Result, bool) {
-	isLetter := func(s string) bool { return letterPick.MatchString(strings.TrimSpace(s)) }
-	if !isLetter(msg) || isLetter(exp.Answer) || slices.ContainsFunc(exp.Accept, isLetter) || shownLetters.MatchString(question) {
+	m := letterPick.FindStringSubmatch(strings.TrimSpace(msg))
+	if m == nil || shownLetters.MatchString(question) {
+		return answer.Result{}, false
+	}
+	// "C" for vitamin C, "B" for angle B: the letter names something of
+	// the answer or the question (where "a" is only an article).
+	named := func(s string) bool {
+		return slices.ContainsFunc(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }),
+			func(w string) bool { return strings.EqualFold(w, m[1]) })
+	}
+	if named(exp.Answer) || slices.ContainsFunc(exp.Accept, named) || !strings.EqualFold(m[1], "a") && named(question) {
 		return answer.Result{}, false
 	}
 	return answer.Result{Kind: exp.KindOf(), Verdict: answer.NotAttempt, Reason: answer.ReasonLetterNoOptions}, true
@@ -574,8 +583,8 @@ var byPair = regexp.MustCompile(`(?i)^\s*(?:[a-z]\s*=\s*|it'?s\s+|its\s+)?(\d+)\
 var questionDivision = regexp.MustCompile(`(?i)\b(\d+)\s+(?:divided\s+)?(?:by|upon)\s+(\d+)\b`)
 
 // shownLetters finds options shown with letters: "A) gas, B) liquid",
-// "(a) gas", "A. gas".
-var shownLetters = regexp.MustCompile(`(?:^|\s)(?:[A-Da-d]\)|\([A-Da-d]\)|[A-D]\.)\s`)
+// "(a) gas", "A. gas", "a. gas", "A: gas".
+var shownLetters = regexp.MustCompile(`(?:^|\s)(?:[A-Da-d]\)|\([A-Da-d]\)|[A-Da-d][.:])\s`)
 
 // letterPick reads a reply that is only an option's letter: "C", "(c)",
 // "option C".
