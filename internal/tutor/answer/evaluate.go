@@ -625,23 +625,11 @@ func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) 
 // that could be an answer (a word of the lesson, say): "oxygen and
 // thanks" names nothing.
 func AndAnother(exp Expected, reply string, res Result, names func(other string) bool) Result {
-	if res.Verdict != Correct {
-		return res
-	}
-	switch res.Kind {
-	case KindText:
-	case KindChoice:
-		// "glucose and fat" for the option glucose: the option's text is
-		// the answer.
-		text := exp.Answer
-		if i, ok := choiceLetter(exp.Answer); ok && i < len(exp.Options) {
-			text = exp.Options[i]
-		}
-		exp = Expected{Answer: text, Kind: KindText}
-	default:
-		return res
-	}
-	if strings.Contains(" "+strings.ToLower(exp.Answer)+" ", " and ") {
+	// A choice is left to the evaluator, which reads two options named
+	// with "and" as partly right: beside the right option, words of the
+	// lesson are as often true ("melting and boiling" for what takes in
+	// heat) as not.
+	if res.Verdict != Correct || res.Kind != KindText || strings.Contains(" "+strings.ToLower(exp.Answer)+" ", " and ") {
 		return res
 	}
 	var buf [24]token

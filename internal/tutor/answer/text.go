@@ -740,8 +740,9 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 			continue // not after the chosen option, or inside its words
 		}
 		between := toks[chosen.tok+1 : m.tok]
-		if hasWord(between, "and") && len(between) <= 2 && (chosen.idx == want || m.idx == want) && !optionsWithAnd(exp.Options) {
-			// "fat and glucose": the right option named beside another.
+		if (hasWord(between, "and") || hasWord(between, "aur")) && len(between) <= 2 && (chosen.idx == want || m.idx == want) && !optionsWithAnd(exp.Options) {
+			// "fat and glucose", "glucose aur fat": the right option named
+			// beside another.
 			res.Extracted = reply[chosen.span[0]:m.span[1]]
 			res.Verdict, res.Reason = Partial, ReasonAnother
 			return
