@@ -209,13 +209,15 @@ func examAfterward(s State, t *Topic, msg string) string {
 	return b.String()
 }
 
-// questionNumber finds a question named by its number: "Q2", "question
-// 3", "no. 4", "#5"; questionOrdinal by its place: "the second question",
-// "the last one".
+// questionNumber finds questions named by their numbers: "Q2", "Q.2",
+// "Q-3", "q no 2", "question 3", "questions 2 and 3", "no. 4", "#5";
+// questionOrdinal by their places: "the second question", "the last one",
+// "the second last question".
 var (
-	questionNumber  = regexp.MustCompile(`(?i)(?:\b(?:q|qn|ques|question|number)\s*|\bno\.\s*|#\s*)(\d{1,2})\b`)
-	questionOrdinal = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|1st|2nd|3rd|[4-9]th|10th)\s+(?:question|one|q)\b`)
+	questionNumber  = regexp.MustCompile(`(?i)(?:\b(?:q|qn|que|ques|questions?|number)\s*(?:no\.?\s*)?[.:-]?\s*|\bno\.\s*|#\s*)(\d{1,2}(?:\s*(?:,|and|&|aur)\s*\d{1,2})*)\b`)
+	questionOrdinal = regexp.MustCompile(`(?i)\b(?:(second)\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|1st|2nd|3rd|[4-9]th|10th)\s+(?:question|one|q)\b`)
 	ordinals        = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+	digitRuns       = regexp.MustCompile(`\d+`)
 )
 
 // namedQuestions returns the 0-based indexes, in the order named and each
@@ -224,13 +226,17 @@ func namedQuestions(msg string, n int) []int {
 	type named struct{ at, k int }
 	var found []named
 	for _, m := range questionNumber.FindAllStringSubmatchIndex(msg, -1) {
-		k, _ := strconv.Atoi(msg[m[2]:m[3]])
-		found = append(found, named{m[0], k})
+		for _, d := range digitRuns.FindAllStringIndex(msg[m[2]:m[3]], -1) {
+			k, _ := strconv.Atoi(msg[m[2]+d[0] : m[2]+d[1]])
+			found = append(found, named{m[2] + d[0], k})
+		}
 	}
 	for _, m := range questionOrdinal.FindAllStringSubmatchIndex(msg, -1) {
-		w := strings.ToLower(msg[m[2]:m[3]])
+		w := strings.ToLower(msg[m[4]:m[5]])
 		k, ok := ordinals[w]
 		switch {
+		case w == "last" && m[2] >= 0:
+			k = n - 1 // "second last"
 		case w == "last":
 			k = n
 		case !ok:

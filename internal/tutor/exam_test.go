@@ -121,6 +121,12 @@ func TestNamedQuestions(t *testing.T) {
 		{"question 9", nil}, // beyond the exam
 		{"I got 5 out of 7", nil},
 		{"no 2 ways about it", nil},
+		{"Q.2 and Q-3", []int{1, 2}},
+		{"q no 4 ka answer kya tha", []int{3}},
+		{"que 5?", []int{4}},
+		{"why were questions 2 and 6 wrong", []int{1, 5}},
+		{"the second last question", []int{5}},
+		{"second question", []int{1}},
 	} {
 		if got := namedQuestions(c.msg, 7); !slices.Equal(got, c.want) {
 			t.Errorf("namedQuestions(%q) = %v, want %v", c.msg, got, c.want)
