@@ -60,7 +60,7 @@ func worked(msg string) (string, bool) {
 		}
 	}
 	text, ok := sums(msg)
-	if yes != "" && !(ok && (strings.HasPrefix(text, "No") || strings.HasPrefix(text, "Not quite"))) {
+	if yes != "" && !(ok && (strings.HasPrefix(text, "No") || strings.HasPrefix(text, "Not quite") || strings.HasPrefix(text, "Nearly"))) {
 		return yes, true
 	}
 	return text, ok
@@ -104,8 +104,14 @@ func sums(msg string) (string, bool) {
 		if v, ok := assigns(r); ok && (unknown == "" || unknown == r[0].text) {
 			values, unknown = append(values, v), r[0].text
 			w := ""
-			if len(r) == 3 && r[2].kind == mNum {
+			switch {
+			case len(r) == 3 && r[2].kind == mNum:
 				w = r[2].text
+			case len(r) == 4 && r[2].kind == mOp && r[2].text == "-" && r[3].kind == mNum:
+				w = "-" + r[3].text
+			}
+			if strings.HasSuffix(w, "%") {
+				w = "" // a per cent is no decimal written for the root
 			}
 			written = append(written, w)
 		}
@@ -130,9 +136,13 @@ func sums(msg string) (string, bool) {
 				if l.Cmp(rv) == 0 {
 					return "Yes: " + with + " = " + show(l) + ", so both sides are equal.", true
 				}
-				if root, places, ok := roundedRoot(sides, unknown, value, written[k]); ok && first == "" {
-					// "3x = 10, is x = 3.33?": the root, rounded.
-					first = "Nearly: " + unknown + " = " + fractionString(root) + " exactly, and " + written[k] + " is that to " +
+				if root, places, rounded, ok := roundedRoot(sides, unknown, value, written[k]); ok && first == "" {
+					// "3x = 10, is x = 3.33?": the root, rounded or cut.
+					how := " is that to "
+					if !rounded {
+						how = " is that cut to "
+					}
+					first = "Nearly: " + unknown + " = " + fractionString(root) + " exactly, and " + written[k] + how +
 						decimalPlaces(places) + ": " + showTokens(sides[0], unknown, value) + " = " + show(l) +
 						", just off " + claimed(sides[1], unknown, value, show(rv)) + "."
 				}
@@ -2021,41 +2031,49 @@ func assigns(r []mathToken) (*big.Rat, bool) {
 
 // roundedRoot returns the root of a linear equation (sides, in unknown)
 // when the decimal the learner wrote for it is that root rounded or cut
-// to the places written ("3.33" or "3.3" for 10/3), with the places.
-func roundedRoot(sides [][]mathToken, unknown string, value *big.Rat, written string) (*big.Rat, int, bool) {
+// to the places written ("3.33" or "3.3" for 10/3), with the places and
+// whether it was rounded (else cut).
+func roundedRoot(sides [][]mathToken, unknown string, value *big.Rat, written string) (root *big.Rat, places int, rounded, ok bool) {
 	dot := strings.IndexByte(written, '.')
 	if dot < 0 || len(sides) != 2 {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
-	places := len(written) - dot - 1
-	at := func(x int64) (*big.Rat, bool) {
-		l, lok := evalTokens(sides[0], unknown, big.NewRat(x, 1))
-		r, rok := evalTokens(sides[1], unknown, big.NewRat(x, 1))
+	places = len(written) - dot - 1
+	at := func(x *big.Rat) (*big.Rat, bool) {
+		l, lok := evalTokens(sides[0], unknown, x)
+		r, rok := evalTokens(sides[1], unknown, x)
 		if !lok || !rok {
 			return nil, false
 		}
 		return new(big.Rat).Sub(l, r), true
 	}
-	f0, ok0 := at(0)
-	f1, ok1 := at(1)
-	f2, ok2 := at(2)
-	if !ok0 || !ok1 || !ok2 {
-		return nil, 0, false
+	f0, ok0 := at(big.NewRat(0, 1))
+	f1, ok1 := at(big.NewRat(1, 1))
+	if !ok0 || !ok1 {
+		return nil, 0, false, false
 	}
 	a := new(big.Rat).Sub(f1, f0)
-	if a.Sign() == 0 || new(big.Rat).Sub(f2, f1).Cmp(a) != 0 {
-		return nil, 0, false // no single root, or not linear
+	if a.Sign() == 0 {
+		return nil, 0, false, false
 	}
-	root := new(big.Rat).Quo(new(big.Rat).Neg(f0), a)
-	if root.Cmp(value) == 0 {
-		return nil, 0, false
+	// The root of the line through x = 0 and x = 1; the equation's own
+	// root only if it holds there (a cubic can pass through both points).
+	root = new(big.Rat).Quo(new(big.Rat).Neg(f0), a)
+	if f, ok := at(root); !ok || f.Sign() != 0 || root.Cmp(value) == 0 {
+		return nil, 0, false, false
+	}
+	if f, ok := at(big.NewRat(2, 1)); !ok || new(big.Rat).Sub(f, f1).Cmp(a) != 0 {
+		return nil, 0, false, false // not linear: maybe more roots than one
 	}
 	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(places)), nil)
 	cut := new(big.Rat).SetFrac(new(big.Int).Quo(new(big.Int).Mul(root.Num(), scale), root.Denom()), scale) // towards 0
-	if root.FloatString(places) != value.FloatString(places) && cut.Cmp(value) != 0 {
-		return nil, 0, false
+	switch {
+	case root.FloatString(places) == value.FloatString(places):
+		return root, places, true, true
+	case cut.Cmp(value) == 0:
+		return root, places, false, true
 	}
-	return root, places, true
+	return nil, 0, false, false
 }
 
 // decimalPlaces says n decimal places: "1 decimal place", "2 decimal

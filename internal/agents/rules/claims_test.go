@@ -89,6 +89,12 @@ func TestWorked(t *testing.T) {
 		{"3x = 10, is x = 3.33?", "Nearly: x = 10/3 exactly, and 3.33 is that to 2 decimal places: 3 × 3.33 = 9.99, just off 10."},
 		{"7x = 22 so x = 3.1?", "Nearly: x = 22/7 exactly, and 3.1 is that to 1 decimal place: 7 × 3.1 = 21.7, just off 22."},
 		{"3x = 10 so x = 3.34?", "No: with x = 3.34, 3 × 3.34 = 10.02, not 10."},
+		{"3x = 20, is x = 6.6?", "Nearly: x = 20/3 exactly, and 6.6 is that cut to 1 decimal place: 3 × 6.6 = 19.8, just off 20."},
+		{"3x = -10, is x = -3.33?", "Nearly: x = -10/3 exactly, and -3.33 is that to 2 decimal places: 3 × (-3.33) = -9.99, just off -10."},
+		{"0.5 = 50% so 3x = 10 so x = 3.33?", "Nearly: x = 10/3 exactly, and 3.33 is that to 2 decimal places: 3 × 3.33 = 9.99, just off 10."},
+		// A cubic through the same points at x = 0 and 1 has other roots.
+		{"x(x-1)(x-2) + 3x = 10, is x = 3.33?", "No: with x = 3.33, 3.33 × (3.33 - 1) × (3.33 - 2) + 3 × 3.33 = 20309337/1000000, not 10."},
+		{"3x = 1, is x = 33.33%?", "No: with x = 0.3333, 3 × 0.3333 = 0.9999, not 1."},
 		{"is 3 + 4 = 7 and 5 + 5 = 11?", "Not quite: 5 + 5 = 10, not 11."},
 		{"what's 15% of 200", "To find 15% of 200, take 15 hundredths of it: 15/100 × 200 = 3000 ÷ 100 = 30. So 15% of 200 = 30."},
 		{"what is 3 x 4", "3 × 4 = 12."},
