@@ -150,14 +150,16 @@ WHERE attrelid = 'sessions'::regclass AND attname = 'state_json'`).Scan(&typ, &c
 }
 
 // TestAgentLogsWithNUL: a NUL character in a model's text (escaped as
-// \u0000 in JSON) is stored as U+FFFD, so the entries stay readable; an
-// escaped backslash before "u0000" is text and stays as it is.
+// \u0000 in JSON) is stored as U+FFFD, so the entries stay readable and a
+// reply holding one is written; an escaped backslash before "u0000" is
+// text and stays as it is.
 func TestAgentLogsWithNUL(t *testing.T) {
 	s := setup(t)
 	ctx := context.Background()
 	id := createSession(t, s, fixture{})
 	tr := turn(id, 1, 1)
 	tr.State = json.RawMessage(`{"turn":1,"said":"a\u0000b"}`)
+	tr.Messages = []store.NewMessage{{Role: "student", Content: "hi"}, {Role: "teacher", Content: "odd \x00 reply"}}
 	tr.Logs = []store.AgentLog{{TurnID: "turn_1", Agent: "master_tutor", Event: "completed",
 		Reasoning: "weird \x00 byte", Output: json.RawMessage(`{"text":"x\u0000y","path":"C:\\u0000"}`)}}
 	if _, err := s.CommitTurn(ctx, tr); err != nil {
@@ -177,5 +179,8 @@ func TestAgentLogsWithNUL(t *testing.T) {
 	got, err := s.GetSession(ctx, id)
 	if err != nil || string(got.State) != `{"turn":1,"said":"a\ufffdb"}` {
 		t.Errorf("state %s, %v", got.State, err)
+	}
+	if msgs, err := s.ListMessages(ctx, id); err != nil || len(msgs) != 3 || msgs[2].Content != "odd \uFFFD reply" {
+		t.Errorf("messages %+v, %v", msgs, err)
 	}
 }

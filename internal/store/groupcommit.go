@@ -138,10 +138,11 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 		for i, p := range queued {
 			p.version, p.err = s.commitResult(ctx, p.turn, p.version, results[i])
 		}
-	case errors.As(failure, &refused):
+	case errors.As(failure, &refused) && refused.Severity == "ERROR", pgconn.SafeToRetry(failure):
 		// The server refused a statement, so it rolled the batch's
-		// transaction back: nothing of it was written. Each turn on its
-		// own, for its own outcome.
+		// transaction back, or the batch was never sent: nothing of it
+		// was written. Each turn on its own, for its own outcome. (A
+		// FATAL error, the backend shut down, can come after the commit.)
 		for _, p := range queued {
 			p.version, p.err = s.commitOne(ctx, p.turn)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -248,7 +249,8 @@ func splitMessages(ms []NewMessage) (roles, contents []string) {
 	roles = make([]string, len(ms))
 	contents = make([]string, len(ms))
 	for i, m := range ms {
-		roles[i], contents[i] = m.Role, m.Content
+		// PostgreSQL's text cannot hold NUL, which a model's reply can.
+		roles[i], contents[i] = m.Role, strings.ReplaceAll(m.Content, "\x00", "\uFFFD")
 	}
 	return roles, contents
 }
