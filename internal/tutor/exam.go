@@ -214,8 +214,8 @@ func examAfterward(s State, t *Topic, msg string) string {
 // questionOrdinal by their places: "the second question", "the last one",
 // "the second last question".
 var (
-	questionNumber  = regexp.MustCompile(`(?i)(?:\b(?:q|qn|que|ques|questions?|number)\s*(?:no\.?\s*)?[.:-]?\s*|\bno\.\s*|#\s*)(\d{1,2}(?:\s*(?:,|and|&|aur)\s*\d{1,2})*)\b`)
-	questionOrdinal = regexp.MustCompile(`(?i)\b(?:(second)\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|1st|2nd|3rd|[4-9]th|10th)\s+(?:question|one|q)\b`)
+	questionNumber  = regexp.MustCompile(`(?i)(?:\b(?:q|qn|que|ques|questions?|number)\s*(?:no\.?\s*)?[.:-]?\s*|\bno\.\s*|#\s*)(\d{1,2}(?:\s*(?:and|&|aur)\s*\d{1,2})*)\b`)
+	questionOrdinal = regexp.MustCompile(`(?i)\b(?:(second|2nd)\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|1st|2nd|3rd|[4-9]th|10th)\s+(?:question|one|q)\b`)
 	ordinals        = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 	digitRuns       = regexp.MustCompile(`\d+`)
 )

@@ -127,6 +127,8 @@ func TestNamedQuestions(t *testing.T) {
 		{"why were questions 2 and 6 wrong", []int{1, 5}},
 		{"the second last question", []int{5}},
 		{"second question", []int{1}},
+		{"the 2nd last question", []int{5}},
+		{"question 3, 2 of my answers were guesses", []int{2}},
 	} {
 		if got := namedQuestions(c.msg, 7); !slices.Equal(got, c.want) {
 			t.Errorf("namedQuestions(%q) = %v, want %v", c.msg, got, c.want)

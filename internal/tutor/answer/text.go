@@ -764,11 +764,13 @@ func evalChoice(exp Expected, etoks []token, reply string, toks []token, res *Re
 	}
 }
 
-// optionsWithAnd reports whether an option's own text holds "and"
-// ("carbon dioxide and water"), which a reply naming it must not split.
+// optionsWithAnd reports whether an option's own text holds "and" or
+// "aur" ("carbon dioxide and water"), which a reply naming it must not
+// split.
 func optionsWithAnd(options []string) bool {
 	return slices.ContainsFunc(options, func(o string) bool {
-		return strings.Contains(" "+strings.ToLower(o)+" ", " and ")
+		o = " " + strings.ToLower(o) + " "
+		return strings.Contains(o, " and ") || strings.Contains(o, " aur ")
 	})
 }
 
