@@ -5,7 +5,11 @@
 // the database (WatchSessions).
 //
 // The store never interprets a session's state document: callers pass the
-// JSON and, beside it, the summary columns that listings read.
+// JSON and, beside it, the summary columns that listings read. A turn's
+// agent-log entries are stored in its turn record (session_turns.logs);
+// the agent_log_entries view lists them with the agent_logs rows written
+// outside turns. Turns committed at the same time by different sessions
+// share a round trip and a transaction (see groupcommit.go).
 package store
 
 import (
