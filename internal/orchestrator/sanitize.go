@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,30 +16,37 @@ import (
 // student" in the third person and diagnostic labels (the reference's
 // sanitizer patterns, with its colon quirk fixed), structured-output field
 // names and JSON fragments, and talk of being an AI or of instructions.
-var internalLanguage = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:(?:the|this|that) (?:student|learner)(?:'?s)?|the message contains|the answer is incorrect because|student appears to|misconception detected|the response should|the user)\b`),
-	regexp.MustCompile(`(?i)\b(?:assessment|diagnostic)\s*:`),
-	regexp.MustCompile(`\b(?:expected_answer|answer_correct|mastery_signal|mastery_updates|mastery_estimates|misconceptions_detected|advance_to_step|question_asked|question_concept|session_complete|turn_summary|needs_remediation)\b`),
-	regexp.MustCompile(`(?i)\bmastery\s*(?:score|estimate)s?\b|\bmastery\s*[:=]\s*\d|\bmastery\s+(?:is|was|level|now)\s+(?:now\s+|at\s+|about\s+)?\d`),
-	regexp.MustCompile(`[{\[,]\s*"[A-Za-z_]+"\s*:|[{\[,]\s*['‘“][A-Za-z_]+['’”]\s?:`),
-	regexp.MustCompile(`(?i)\bas an? (?:ai|a\.i\.|artificial intelligence|language model|assistant)\b|\b(?:i['’]?m|i am) (?:just |only )?(?:an? )?(?:ai|a\.i\.|artificial intelligence|chatbot|bot)\b|\blanguage model\b|\bsystem prompt\b`),
+//
+// Each pattern comes with lowercase fragments one of which every match of
+// it contains: a reply that holds none of a pattern's fragments is clean of
+// it without running the expression, which is most replies and most
+// patterns.
+var internalLanguage = []struct {
+	re    *regexp.Regexp
+	hints []string
+}{
+	{regexp.MustCompile(`(?i)\b(?:(?:the|this|that) (?:student|learner)(?:'?s)?|the message contains|the answer is incorrect because|student appears to|misconception detected|the response should|the user)\b`),
+		[]string{"student", "learner", "message contains", "incorrect because", "misconception detected", "response should", "the user"}},
+	{regexp.MustCompile(`(?i)\b(?:assessment|diagnostic)\s*:`), []string{"assessment", "diagnostic"}},
+	{regexp.MustCompile(`\b(?:expected_answer|answer_correct|mastery_signal|mastery_updates|mastery_estimates|misconceptions_detected|advance_to_step|question_asked|question_concept|session_complete|turn_summary|needs_remediation)\b`),
+		[]string{"_"}},
+	{regexp.MustCompile(`(?i)\bmastery\s*(?:score|estimate)s?\b|\bmastery\s*[:=]\s*\d|\bmastery\s+(?:is|was|level|now)\s+(?:now\s+|at\s+|about\s+)?\d`),
+		[]string{"mastery"}},
+	{regexp.MustCompile(`[{\[,]\s*"[A-Za-z_]+"\s*:|[{\[,]\s*['‘“][A-Za-z_]+['’”]\s?:`), []string{"\"", "':", "' :", "’:", "’ :", "”:", "” :"}},
+	{regexp.MustCompile(`(?i)\bas an? (?:(?:ai|artificial intelligence|language model|assistant)\b|a\.i\.)|\b(?:i['’]?m|i am) (?:just |only )?(?:an? )?(?:(?:ai|artificial intelligence|chatbot|bot)\b|a\.i\.)|\blanguage model\b|\bsystem prompt\b`),
+		[]string{"as a", "i'm ", "i’m ", "im ", "i am ", "language model", "system prompt"}},
 }
 
-// internalHints are lowercase fragments one of which every match of
-// internalLanguage contains: a reply with none of them is clean without
-// running the expressions.
-var internalHints = []string{"student", "message contains", "incorrect because", "learner", "misconception", "response should",
-	"user", "assessment", "diagnostic", "_", "mastery", "\"", "ai", "a.i.", "artificial", "bot", "language model", "assistant", "system prompt",
-	"':", "' :", "’:", "’ :", "”:", "” :"}
-
-func mayHoldInternalLanguage(reply string) bool {
+// internalPatterns returns the expressions of internalLanguage that reply
+// holds a fragment of, appended to dst.
+func internalPatterns(dst []*regexp.Regexp, reply string) []*regexp.Regexp {
 	low := strings.ToLower(reply)
-	for _, h := range internalHints {
-		if strings.Contains(low, h) {
-			return true
+	for _, p := range internalLanguage {
+		if slices.ContainsFunc(p.hints, func(h string) bool { return strings.Contains(low, h) }) {
+			dst = append(dst, p.re)
 		}
 	}
-	return false
+	return dst
 }
 
 // problem is one sentence of a reply that must not be shown.
@@ -57,15 +65,10 @@ type protected struct {
 // or give a protected answer away.
 func findProblems(reply string, answers []protected, dialogue []answer.Utterance) []problem {
 	var out []problem
-	internal := mayHoldInternalLanguage(reply)
-	for _, sent := range answer.SplitSentences(reply) {
-		if !internal {
-			break
-		}
-		for _, re := range internalLanguage {
-			if re.MatchString(sent.Text) {
+	if patterns := internalPatterns(make([]*regexp.Regexp, 0, len(internalLanguage)), reply); len(patterns) > 0 {
+		for _, sent := range answer.SplitSentences(reply) {
+			if slices.ContainsFunc(patterns, func(re *regexp.Regexp) bool { return re.MatchString(sent.Text) }) {
 				out = append(out, problem{sent, "internal language"})
-				break
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,24 +75,35 @@ func TestCleanMessage(t *testing.T) {
 	}
 }
 
-// TestInternalHintsCoverThePatterns: every phrase the expressions catch
-// contains one of the prefilter's fragments, so the prefilter never lets
+// TestInternalHintsCoverThePatterns: every phrase a pattern catches
+// contains one of that pattern's fragments, so the prefilter never lets
 // internal language through.
 func TestInternalHintsCoverThePatterns(t *testing.T) {
 	for _, s := range []string{"The student's answer", "the message contains", "The answer is incorrect because", "the learner",
 		"Student appears to", "Misconception detected", "The response should", "the user", "Assessment: ok", "Diagnostic: x",
-		"expected_answer", "needs_remediation", "mastery score", "mastery: 3", `{"x": 1}`, "As an AI", "a language model", "my system prompt",
-		"This student", "that learner's", "mastery is now 0.5", "{'x': 1}", "[‘x’ : 1", "{“x”: 1}", "I’m an AI", "I am just a bot"} {
+		"expected_answer", "needs_remediation", "mastery score", "mastery: 3", `{"x": 1}`, "As an AI", "as a language model", "a language model",
+		"my system prompt", "This student", "that learner's", "mastery is now 0.5", "{'x': 1}", "[‘x’ : 1", "{“x”: 1}", "I’m an AI",
+		"I am just a bot", "im only a chatbot", "I'M AN A.I.", "As an assistant, I"} {
 		hit := false
-		for _, re := range internalLanguage {
-			hit = hit || re.MatchString(s)
+		for _, p := range internalLanguage {
+			if !p.re.MatchString(s) {
+				continue
+			}
+			hit = true
+			if !slices.Contains(internalPatterns(nil, s), p.re) {
+				t.Errorf("%q matches %v but the prefilter skips it", s, p.re)
+			}
 		}
 		if !hit {
 			t.Errorf("%q: no pattern matches (test data is wrong)", s)
 		}
-		if !mayHoldInternalLanguage(s) {
-			t.Errorf("%q matches a pattern but the prefilter skips it", s)
+		if ps := findProblems(s, nil, nil); len(ps) != 1 {
+			t.Errorf("findProblems(%q) = %v, want the sentence", s, ps)
 		}
+	}
+	// Words that merely hold "ai" or "bot" run no expression.
+	if ps := internalPatterns(nil, "Explain it again: both sides are equal, as we said."); len(ps) > 0 {
+		t.Errorf("a plain reply runs %d expressions", len(ps))
 	}
 }
 
