@@ -207,28 +207,28 @@ func definesWord(sents []string, word string) bool {
 	if !ok {
 		return definesSpelling(low, word)
 	}
-	// Any spelling of the word: "the HCF" defines "highest common
-	// factor".
-	for w, d := range glossary {
-		if d == def && definesSpelling(low, w) {
-			return true
-		}
-	}
-	return false
+	return definesMeaning(low, def)
 }
 
-// definedWords returns the definitions of the glossary words that one of
-// sents says what they are (see definesWord), whatever spelling it uses.
-func definedWords(sents []string) map[string]bool {
-	low := lowered(sents)
-	defined := map[string]bool{}
-	for w, def := range glossary {
-		if !defined[def] && definesSpelling(low, w) {
-			defined[def] = true
-		}
-	}
-	return defined
+// definesMeaning is definesWord for the glossary definition def, on
+// lower-case sentences: any spelling of it counts ("the HCF" defines
+// "highest common factor").
+func definesMeaning(low []string, def string) bool {
+	return slices.ContainsFunc(spellings[def], func(w string) bool { return definesSpelling(low, w) })
 }
+
+// spellings maps each definition of the glossary to its words, in
+// alphabetical order.
+var spellings = func() map[string][]string {
+	m := map[string][]string{}
+	for w, def := range glossary {
+		m[def] = append(m[def], w)
+	}
+	for _, ws := range m {
+		slices.Sort(ws)
+	}
+	return m
+}()
 
 func lowered(sents []string) []string {
 	low := make([]string, len(sents))

@@ -1705,14 +1705,13 @@ func (l *lesson) meaning() bool {
 // lesson in maths that says "the order matters" is not about matter.
 func wordsUsed(piece, step []string, subject string, n int) []string {
 	text := " " + strings.Join(words(strings.Join(piece, " ")), " ") + " "
-	defined := definedWords(step)
 	type use struct {
 		at, end int
 		def     string
 	}
 	var uses []use
 	for w, def := range glossary {
-		if s := glossarySubject[w]; defined[def] || s != "" && !strings.EqualFold(s, subject) {
+		if s := glossarySubject[w]; s != "" && !strings.EqualFold(s, subject) {
 			continue
 		}
 		at, end := strings.Index(text, " "+w+" "), len(w)
@@ -1723,6 +1722,20 @@ func wordsUsed(piece, step []string, subject string, n int) []string {
 			uses = append(uses, use{at, at + end, def})
 		}
 	}
+	// Words whose meaning the step says are left out. Few words of the
+	// glossary are in a piece, so this looks at the step only for those.
+	if len(uses) == 0 {
+		return nil
+	}
+	low, defined := lowered(step), map[string]bool{}
+	uses = slices.DeleteFunc(uses, func(u use) bool {
+		d, ok := defined[u.def]
+		if !ok {
+			d = definesMeaning(low, u.def)
+			defined[u.def] = d
+		}
+		return d
+	})
 	// First use first, and of words at the same place the longest ("number
 	// line" before "number").
 	slices.SortFunc(uses, func(a, b use) int {
