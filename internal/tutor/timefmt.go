@@ -52,24 +52,48 @@ func (t Time) String() string { return string(t.AppendFormat(nil)) }
 
 // AppendFormat appends the naive ISO-8601 form to b.
 func (t Time) AppendFormat(b []byte) []byte {
-	b = t.t.AppendFormat(b, naiveLayout)
+	// The fields by hand: a state document holds a time per message, and
+	// time.Time.AppendFormat reads its layout every time.
+	if year, month, day := t.t.Date(); year >= 0 && year <= 9999 {
+		hour, minute, sec := t.t.Clock()
+		b = appendDigits(b, year, 4)
+		b = appendDigits(append(b, '-'), int(month), 2)
+		b = appendDigits(append(b, '-'), day, 2)
+		b = appendDigits(append(b, 'T'), hour, 2)
+		b = appendDigits(append(b, ':'), minute, 2)
+		b = appendDigits(append(b, ':'), sec, 2)
+	} else {
+		b = t.t.AppendFormat(b, naiveLayout)
+	}
 	us := t.t.Nanosecond() / 1000
 	if us == 0 {
 		return b
 	}
-	b = append(b, '.')
-	for div := 100000; div > 0; div /= 10 {
-		b = append(b, byte('0'+us/div%10))
+	return appendDigits(append(b, '.'), us, 6)
+}
+
+// appendDigits appends the n lowest decimal digits of v ≥ 0, with leading
+// zeros.
+func appendDigits(b []byte, v, n int) []byte {
+	for div := pow10(n - 1); div > 0; div /= 10 {
+		b = append(b, byte('0'+v/div%10))
 	}
 	return b
 }
 
-// MarshalJSON implements json.Marshaler.
-func (t Time) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 28)
-	b = append(b, '"')
-	b = t.AppendFormat(b)
-	return append(b, '"'), nil
+func pow10(n int) int {
+	p := 1
+	for range n {
+		p *= 10
+	}
+	return p
+}
+
+// MarshalText implements encoding.TextMarshaler, which encoding/json
+// writes as a JSON string. (A json.Marshaler's output would be parsed and
+// compacted again on every document that holds the time.)
+func (t Time) MarshalText() ([]byte, error) {
+	return t.AppendFormat(make([]byte, 0, 26)), nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler. JSON null leaves t unchanged.

@@ -17,6 +17,10 @@ func TestTimeMarshal(t *testing.T) {
 		{"leading zeros kept", time.Date(2026, 2, 27, 10, 11, 12, 5000, time.UTC), `"2026-02-27T10:11:12.000005"`},
 		{"nanoseconds truncated", time.Date(2026, 2, 27, 10, 11, 12, 999, time.UTC), `"2026-02-27T10:11:12"`},
 		{"converted to UTC, no offset", time.Date(2026, 2, 27, 15, 41, 12, 0, time.FixedZone("IST", 5*3600+1800)), `"2026-02-27T10:11:12"`},
+		{"zero time", time.Time{}, `"0001-01-01T00:00:00"`},
+		{"single-digit fields padded", time.Date(7, 1, 2, 3, 4, 5, 60000000, time.UTC), `"0007-01-02T03:04:05.060000"`},
+		{"last second of year 9999", time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC), `"9999-12-31T23:59:59.999999"`},
+		{"a five-digit year as the layout writes it", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), `"10000-01-01T00:00:00"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
