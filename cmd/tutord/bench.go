@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,16 +25,8 @@ import (
 
 // benchReport is what `tutord bench` measures.
 type benchReport struct {
-	Saturation struct {
-		Learners   int     `json:"learners"`
-		TurnsPerS  float64 `json:"turns_per_s"`
-		Errors     int     `json:"errors"`
-		PgbenchTPS float64 `json:"pgbench_tps"`
-		Ratio      float64 `json:"ratio"`
-		P50MS      float64 `json:"p50_ms"`
-		P99MS      float64 `json:"p99_ms"`
-	} `json:"saturation"`
-	Latency struct {
+	Saturation satReport `json:"saturation"`
+	Latency    struct {
 		Learners  int     `json:"learners"`
 		ThinkS    float64 `json:"mean_think_s"`
 		TurnsPerS float64 `json:"turns_per_s"`
@@ -53,13 +46,15 @@ type benchReport struct {
 // runBench starts tutord serve as a child process on a fresh embedded
 // database (rules engine, no rate limits) and measures it over loopback:
 // saturation with closed-loop learners beside pgbench's reference turn on
-// the same database, latency under half that load, and the server's memory
-// per idle WebSocket.
+// the same database, the two taking turns in rounds so that both see the
+// same machine, latency under half that load, and the server's memory per
+// idle WebSocket.
 func runBench(ctx context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("tutord bench", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	duration := fs.Duration("duration", 10*time.Second, "length of each load phase")
 	saturation := fs.Int("learners", 32, "closed-loop learners of the saturation phase")
+	rounds := fs.Int("rounds", 3, "rounds of the saturation phase, each a load phase then pgbench for as long")
 	latency := fs.Int("latency-learners", 200, "learners of the latency phase (with think time)")
 	idle := fs.Int("idle", 5000, "idle WebSockets to hold (0 skips)")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
@@ -69,7 +64,7 @@ func runBench(ctx context.Context, e env, args []string) error {
 		}
 		return usageError{err.Error()}
 	}
-	if fs.NArg() > 0 || *duration <= 0 || *saturation < 1 || *latency < 1 || *idle < 0 {
+	if fs.NArg() > 0 || *duration <= 0 || *saturation < 1 || *rounds < 1 || *latency < 1 || *idle < 0 {
 		return usageError{"bench takes no arguments; durations and counts must be positive"}
 	}
 	exe, err := os.Executable()
@@ -92,21 +87,14 @@ func runBench(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	var rep benchReport
-	fmt.Fprintf(e.stderr, "saturation: %d learners for %s\n", *saturation, *duration)
-	sat, err := loadgen.Run(ctx, t, *saturation, *duration, 0, 1)
-	if err != nil {
-		return err
-	}
-	rep.Saturation.Learners, rep.Saturation.TurnsPerS, rep.Saturation.Errors = sat.Learners, sat.TurnsPerS, sat.Errors
-	rep.Saturation.P50MS, rep.Saturation.P99MS = float64(sat.Latency.P50)/1e6, float64(sat.Latency.P99)/1e6
-	fmt.Fprintf(e.stderr, "pgbench: %d clients for %s on the same database\n", *saturation, *duration)
 	if err := createPgbenchSessions(ctx, srv.connString, *saturation); err != nil {
 		return err
 	}
-	if rep.Saturation.PgbenchTPS, err = bench.Pgbench(ctx, srv.connString, *saturation, *duration); err != nil {
+	sat, err := saturate(ctx, e, t, srv.connString, *saturation, *rounds, *duration)
+	if err != nil {
 		return err
 	}
-	rep.Saturation.Ratio = rep.Saturation.TurnsPerS / rep.Saturation.PgbenchTPS
+	rep.Saturation = sat
 
 	// Half the saturation throughput, offered by many learners who think
 	// between turns.
@@ -143,14 +131,72 @@ func runBench(ctx context.Context, e env, args []string) error {
 		return json.NewEncoder(e.stdout).Encode(rep)
 	}
 	s, l, i := rep.Saturation, rep.Latency, rep.Idle
-	fmt.Fprintf(e.stdout, "saturation  %d learners: %.0f turns/s (p50 %.1f ms, p99 %.1f ms, %d errors); pgbench %.0f tps; ratio %.2f\n",
-		s.Learners, s.TurnsPerS, s.P50MS, s.P99MS, s.Errors, s.PgbenchTPS, s.Ratio)
+	fmt.Fprintf(e.stdout, "saturation  %d learners, %d rounds: %.0f turns/s (p50 %.1f ms, p99 %.1f ms, %d errors); pgbench %.0f tps; ratio %.2f (rounds %s)\n",
+		s.Learners, s.Rounds, s.TurnsPerS, s.P50MS, s.P99MS, s.Errors, s.PgbenchTPS, s.Ratio, roundList(s.Ratios))
 	fmt.Fprintf(e.stdout, "latency     %d learners, think %.1f s: %.0f turns/s; p50 %.1f ms, p95 %.1f ms, p99 %.1f ms (%d errors)\n",
 		l.Learners, l.ThinkS, l.TurnsPerS, l.P50MS, l.P95MS, l.P99MS, l.Errors)
 	if i.Connections > 0 {
 		fmt.Fprintf(e.stdout, "idle        %d WebSockets: RSS %d → %d KB, %.1f KB per connection\n", i.Connections, i.RSSBeforeKB, i.RSSAfterKB, i.KBPerConnect)
 	}
 	return nil
+}
+
+// satReport is the saturation phase's figures.
+type satReport struct {
+	Learners   int       `json:"learners"`
+	Rounds     int       `json:"rounds"`
+	TurnsPerS  float64   `json:"turns_per_s"` // over all rounds
+	Errors     int       `json:"errors"`
+	PgbenchTPS float64   `json:"pgbench_tps"` // the mean over the rounds
+	Ratio      float64   `json:"ratio"`       // the median over the rounds of turns/s ÷ pgbench's tps
+	Ratios     []float64 `json:"round_ratios"`
+	P50MS      float64   `json:"p50_ms"`
+	P99MS      float64   `json:"p99_ms"`
+}
+
+// saturate runs rounds rounds of closed-loop learners for d, each
+// followed by pgbench with as many clients for as long on the same
+// database.
+func saturate(ctx context.Context, e env, t loadgen.Target, connString string, learners, rounds int, d time.Duration) (satReport, error) {
+	rep := satReport{Learners: learners, Rounds: rounds}
+	var turns int
+	var elapsed time.Duration
+	var lat []time.Duration
+	for r := range rounds {
+		fmt.Fprintf(e.stderr, "saturation round %d/%d: %d learners for %s, then pgbench with %d clients\n", r+1, rounds, learners, d, learners)
+		res, err := loadgen.Run(ctx, t, learners, d, 0, 1)
+		if err != nil {
+			return rep, err
+		}
+		tps, err := bench.Pgbench(ctx, connString, learners, d)
+		if err != nil {
+			return rep, err
+		}
+		turns, elapsed, rep.Errors = turns+res.Turns, elapsed+res.Duration, rep.Errors+res.Errors
+		lat = append(lat, res.Samples...)
+		rep.PgbenchTPS += tps / float64(rounds)
+		if tps > 0 {
+			rep.Ratios = append(rep.Ratios, res.TurnsPerS/tps)
+		}
+	}
+	if elapsed > 0 {
+		rep.TurnsPerS = float64(turns) / elapsed.Seconds()
+	}
+	if n := len(rep.Ratios); n > 0 {
+		sorted := slices.Sorted(slices.Values(rep.Ratios))
+		rep.Ratio = sorted[n/2]
+	}
+	l := loadgen.Summarise(lat)
+	rep.P50MS, rep.P99MS = float64(l.P50)/1e6, float64(l.P99)/1e6
+	return rep, nil
+}
+
+func roundList(rs []float64) string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = strconv.FormatFloat(r, 'f', 2, 64)
+	}
+	return strings.Join(s, ", ")
 }
 
 type child struct {

@@ -30,7 +30,7 @@ func commands() []command {
 		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
 		{"token", "--sub ID [--admin] [--ttl D] [--id]", "mint a development token signed with TUTORD_JWT_SECRET", runToken},
 		{"eval", "run SUITE | import-mathdial FILE | leak-bench FILE | compare OLD NEW", "evaluate a tutord: scenario suites, MathDial replay, leak benchmark", runEval},
-		{"bench", "[--duration D] [--learners N] [--latency-learners N] [--idle N] [--json]", "measure a throwaway server: saturation beside pgbench, latency, memory per idle WebSocket", runBench},
+		{"bench", "[--duration D] [--learners N] [--rounds N] [--latency-learners N] [--idle N] [--json]", "measure a throwaway server: saturation beside pgbench, latency, memory per idle WebSocket", runBench},
 		{"version", "", "print the version", runVersion},
 	}
 }

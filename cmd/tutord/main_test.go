@@ -274,6 +274,9 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"migrate", "sideways"}, `unknown action "sideways"`, 2},
 		{[]string{"serve", "extra"}, "serve takes no arguments", 2},
 		{[]string{"serve", "--no-such-flag"}, "flag provided but not defined", 2},
+		{[]string{"bench", "--rounds", "0"}, "counts must be positive", 2},
+		{[]string{"bench", "--duration", "-1s"}, "durations and counts must be positive", 2},
+		{[]string{"bench", "extra"}, "bench takes no arguments", 2},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -42,7 +42,8 @@ func (l Latencies) String() string {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-func summarise(lat []time.Duration) Latencies {
+// Summarise returns the percentiles of lat, which it sorts.
+func Summarise(lat []time.Duration) Latencies {
 	if len(lat) == 0 {
 		return Latencies{}
 	}
@@ -59,6 +60,7 @@ type Result struct {
 	Errors    int // turns answered with an error frame, or dropped
 	TurnsPerS float64
 	Latency   Latencies
+	Samples   []time.Duration // every turn's latency, in increasing order
 }
 
 // messages are what the simulated learners say, in turn: an attempt, a
@@ -272,7 +274,7 @@ func Run(ctx context.Context, t Target, learners int, d time.Duration, think tim
 	elapsed := time.Since(start)
 	return Result{
 		Learners: learners, Duration: elapsed, Turns: int(turns.Load()), Errors: int(failed.Load()),
-		TurnsPerS: float64(turns.Load()) / elapsed.Seconds(), Latency: summarise(lat),
+		TurnsPerS: float64(turns.Load()) / elapsed.Seconds(), Latency: Summarise(lat), Samples: lat,
 	}, nil
 }
 
