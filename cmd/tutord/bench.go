@@ -100,6 +100,9 @@ func runBench(ctx context.Context, e env, args []string) error {
 	// between turns.
 	think := time.Duration(float64(*latency) / (0.5 * sat.TurnsPerS) * float64(time.Second))
 	fmt.Fprintf(e.stderr, "latency: %d learners, mean think %s, for %s\n", *latency, think.Round(time.Millisecond), *duration)
+	if err := checkpoint(ctx, srv.connString); err != nil {
+		return err
+	}
 	lat, err := loadgen.Run(ctx, t, *latency, *duration, think, 2)
 	if err != nil {
 		return err
@@ -164,8 +167,14 @@ func saturate(ctx context.Context, e env, t loadgen.Target, connString string, l
 	var lat []time.Duration
 	for r := range rounds {
 		fmt.Fprintf(e.stderr, "saturation round %d/%d: %d learners for %s, then pgbench with %d clients\n", r+1, rounds, learners, d, learners)
+		if err := checkpoint(ctx, connString); err != nil {
+			return rep, err
+		}
 		res, err := loadgen.Run(ctx, t, learners, d, 0, 1)
 		if err != nil {
+			return rep, err
+		}
+		if err := checkpoint(ctx, connString); err != nil {
 			return rep, err
 		}
 		tps, err := bench.Pgbench(ctx, connString, learners, d)
@@ -189,6 +198,22 @@ func saturate(ctx context.Context, e env, t loadgen.Target, connString string, l
 	l := loadgen.Summarise(lat)
 	rep.P50MS, rep.P99MS = float64(l.P50)/1e6, float64(l.P99)/1e6
 	return rep, nil
+}
+
+// checkpoint flushes the database's dirty pages before a load phase, so
+// that no phase runs under a checkpoint that the writes of the phases
+// before it forced: the rounds write gigabytes of WAL, more than
+// max_wal_size.
+func checkpoint(ctx context.Context, connString string) error {
+	db, err := pgx.Connect(ctx, connString)
+	if err != nil {
+		return err
+	}
+	defer db.Close(ctx)
+	if _, err := db.Exec(ctx, "CHECKPOINT"); err != nil {
+		return fmt.Errorf("checkpoint before a load phase: %w", err)
+	}
+	return nil
 }
 
 func roundList(rs []float64) string {
