@@ -64,7 +64,11 @@ const maxTokens = 4096
 
 // lex splits s into tokens and folds number words ("twenty-five", "three
 // quarters", "3 out of 4", "75 percent") into number tokens.
-func lex(s string) []token { return appendTokens(nil, s) }
+func lex(s string) []token {
+	// Room for a token per four bytes, which most texts need no more
+	// than: one allocation instead of a doubling series.
+	return appendTokens(make([]token, 0, min(maxTokens, len(s)/4+1)), s)
+}
 
 // appendTokens is lex appending to dst, so that callers can lex short texts
 // into a buffer on their stack.
