@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
@@ -40,13 +41,26 @@ var internalLanguage = []struct {
 // internalPatterns returns the expressions of internalLanguage that reply
 // holds a fragment of, appended to dst.
 func internalPatterns(dst []*regexp.Regexp, reply string) []*regexp.Regexp {
-	low := strings.ToLower(reply)
+	low := strings.Map(foldForHints, reply)
 	for _, p := range internalLanguage {
 		if slices.ContainsFunc(p.hints, func(h string) bool { return strings.Contains(low, h) }) {
 			dst = append(dst, p.re)
 		}
 	}
 	return dst
+}
+
+// foldForHints lowers r as (?i) matches it: strings.ToLower keeps the long
+// s (ſ), which (?i) takes for an s. It also makes every space that \s
+// matches a plain one, as the fragments write it.
+func foldForHints(r rune) rune {
+	switch r {
+	case 'ſ':
+		return 's'
+	case '\t', '\n', '\f', '\r':
+		return ' '
+	}
+	return unicode.ToLower(r)
 }
 
 // problem is one sentence of a reply that must not be shown.

@@ -83,7 +83,9 @@ func TestInternalHintsCoverThePatterns(t *testing.T) {
 		"Student appears to", "Misconception detected", "The response should", "the user", "Assessment: ok", "Diagnostic: x",
 		"expected_answer", "needs_remediation", "mastery score", "mastery: 3", `{"x": 1}`, "As an AI", "as a language model", "a language model",
 		"my system prompt", "This student", "that learner's", "mastery is now 0.5", "{'x': 1}", "[‘x’ : 1", "{“x”: 1}", "I’m an AI",
-		"I am just a bot", "im only a chatbot", "I'M AN A.I.", "As an assistant, I"} {
+		"I am just a bot", "im only a chatbot", "I'M AN A.I.", "As an assistant, I",
+		// (?i) takes a long s for an s, and \s a tab for a space.
+		"The uſer", "the ſtudent", "Aſſessment: x", "maſtery score", "aſ an AI", "syſtem prompt", "{'answer'\t: 3}", "mastery\tscore"} {
 		hit := false
 		for _, p := range internalLanguage {
 			if !p.re.MatchString(s) {
