@@ -134,7 +134,7 @@ func runBench(ctx context.Context, e env, args []string) error {
 		return json.NewEncoder(e.stdout).Encode(rep)
 	}
 	s, l, i := rep.Saturation, rep.Latency, rep.Idle
-	fmt.Fprintf(e.stdout, "saturation  %d learners, %d rounds: %.0f turns/s (p50 %.1f ms, p99 %.1f ms, %d errors); pgbench %.0f tps; ratio %.2f (rounds %s)\n",
+	fmt.Fprintf(e.stdout, "saturation  %d learners, %d rounds: %.0f turns/s (p50 %.1f ms, p99 %.1f ms, %d errors); pgbench %.0f tps (mean); median round's ratio %.2f (rounds %s)\n",
 		s.Learners, s.Rounds, s.TurnsPerS, s.P50MS, s.P99MS, s.Errors, s.PgbenchTPS, s.Ratio, roundList(s.Ratios))
 	fmt.Fprintf(e.stdout, "latency     %d learners, think %.1f s: %.0f turns/s; p50 %.1f ms, p95 %.1f ms, p99 %.1f ms (%d errors)\n",
 		l.Learners, l.ThinkS, l.TurnsPerS, l.P50MS, l.P95MS, l.P99MS, l.Errors)
@@ -151,7 +151,7 @@ type satReport struct {
 	TurnsPerS  float64   `json:"turns_per_s"` // over all rounds
 	Errors     int       `json:"errors"`
 	PgbenchTPS float64   `json:"pgbench_tps"` // the mean over the rounds
-	Ratio      float64   `json:"ratio"`       // the median over the rounds of turns/s ÷ pgbench's tps
+	Ratio      float64   `json:"ratio"`       // the median over the rounds of turns/s ÷ pgbench's tps (the upper one of an even count)
 	Ratios     []float64 `json:"round_ratios"`
 	P50MS      float64   `json:"p50_ms"`
 	P99MS      float64   `json:"p99_ms"`
@@ -181,12 +181,13 @@ func saturate(ctx context.Context, e env, t loadgen.Target, connString string, l
 		if err != nil {
 			return rep, err
 		}
+		if tps <= 0 {
+			return rep, fmt.Errorf("pgbench ran no transactions in round %d", r+1)
+		}
 		turns, elapsed, rep.Errors = turns+res.Turns, elapsed+res.Duration, rep.Errors+res.Errors
 		lat = append(lat, res.Samples...)
 		rep.PgbenchTPS += tps / float64(rounds)
-		if tps > 0 {
-			rep.Ratios = append(rep.Ratios, res.TurnsPerS/tps)
-		}
+		rep.Ratios = append(rep.Ratios, res.TurnsPerS/tps)
 	}
 	if elapsed > 0 {
 		rep.TurnsPerS = float64(turns) / elapsed.Seconds()
@@ -211,7 +212,7 @@ func checkpoint(ctx context.Context, connString string) error {
 	}
 	defer db.Close(ctx)
 	if _, err := db.Exec(ctx, "CHECKPOINT"); err != nil {
-		return fmt.Errorf("checkpoint before a load phase: %w", err)
+		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return nil
 }

@@ -96,6 +96,17 @@ func (t Time) MarshalText() ([]byte, error) {
 	return t.AppendFormat(make([]byte, 0, 26)), nil
 }
 
+// UnmarshalText implements encoding.TextUnmarshaler, the inverse of
+// MarshalText (for a Time used as a map key, say).
+func (t *Time) UnmarshalText(text []byte) error {
+	p, err := ParseTime(string(text))
+	if err != nil {
+		return err
+	}
+	*t = p
+	return nil
+}
+
 // UnmarshalJSON implements json.Unmarshaler. JSON null leaves t unchanged.
 func (t *Time) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {

@@ -93,3 +93,22 @@ func TestTimeUnmarshalRejectsNonStrings(t *testing.T) {
 		t.Errorf("null changed the time or failed: %v, %v", got, err)
 	}
 }
+
+// A Time as a map key goes through MarshalText and UnmarshalText.
+func TestTimeAsMapKey(t *testing.T) {
+	in := map[Time]int{NewTime(time.Date(2026, 2, 27, 10, 11, 12, 5000, time.UTC)): 1}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[Time]int
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if len(out) != 1 || out[NewTime(time.Date(2026, 2, 27, 10, 11, 12, 5000, time.UTC))] != 1 {
+		t.Fatalf("round trip of %s gave %v", b, out)
+	}
+	if err := json.Unmarshal([]byte(`{"yesterday": 1}`), &out); err == nil {
+		t.Fatal("a key that is no time was accepted")
+	}
+}

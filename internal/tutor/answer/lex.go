@@ -66,8 +66,10 @@ const maxTokens = 4096
 // quarters", "3 out of 4", "75 percent") into number tokens.
 func lex(s string) []token {
 	// Room for a token per four bytes, which most texts need no more
-	// than: one allocation instead of a doubling series.
-	return appendTokens(make([]token, 0, min(maxTokens, len(s)/4+1)), s)
+	// than: one allocation instead of a doubling series. Past 256 tokens
+	// the slice grows as it must, so that a long text of few tokens does
+	// not take room for thousands.
+	return appendTokens(make([]token, 0, min(256, len(s)/4+1)), s)
 }
 
 // appendTokens is lex appending to dst, so that callers can lex short texts
