@@ -24,8 +24,9 @@ import (
 // with a learner who answers the pending question (wrong, then right),
 // beside pgbench with bench/pgbench-turn.sql and as many clients on the same
 // server; the two take turns in pgtest.BenchRounds rounds. Metrics: turns/s,
-// p50_ms, p99_ms, pgbench_tps and ratio = the median over the rounds of
-// turns/s ÷ pgbench_tps.
+// p50_ms, p99_ms, pgbench_tps, ratio = the median over the rounds of
+// turns/s ÷ pgbench_tps, and cpu_us/turn = the CPU time the orchestrator's
+// process (not the database) spent per turn.
 func BenchmarkProcessTurn(b *testing.B) {
 	f := setup(b)
 	for _, n := range []int{1, 8, 32} {
@@ -93,6 +94,7 @@ func BenchmarkProcessTurn(b *testing.B) {
 			b.ReportMetric(ms(percentile(lat, 0.99)), "p99_ms")
 			b.ReportMetric(r.PgbenchTPS, "pgbench_tps")
 			b.ReportMetric(r.Ratio, "ratio")
+			b.ReportMetric(float64(r.CPUPerOp)/float64(time.Microsecond), "cpu_us/turn")
 		})
 	}
 }

@@ -32,6 +32,9 @@ type RoundsResult struct {
 	Rate       float64 // operations per second over all rounds
 	PgbenchTPS float64 // pgbench's mean rate over the rounds
 	Ratio      float64 // the median over the rounds of the rate ÷ pgbench's rate
+	// CPUPerOp is the CPU time this process (not the database) spent per
+	// operation while the operations ran.
+	CPUPerOp time.Duration
 }
 
 // Rounds times b.N operations in BenchRounds rounds, each followed by
@@ -41,7 +44,7 @@ type RoundsResult struct {
 // and returns its rate.
 func Rounds(b *testing.B, run func(round, upTo int) error, pgbench func(time.Duration) float64) RoundsResult {
 	b.Helper()
-	var total time.Duration
+	var total, cpu time.Duration
 	var ratios []float64
 	var tpsSum float64
 	done := 0
@@ -49,11 +52,12 @@ func Rounds(b *testing.B, run func(round, upTo int) error, pgbench func(time.Dur
 	for r := range BenchRounds {
 		upTo := b.N * (r + 1) / BenchRounds
 		b.StartTimer()
-		start := time.Now()
+		start, cpuStart := time.Now(), processCPU()
 		if err := run(r, upTo); err != nil {
 			b.Fatal(err)
 		}
 		elapsed := time.Since(start)
+		cpu += processCPU() - cpuStart
 		b.StopTimer()
 		total += elapsed
 		tps := pgbench(max(elapsed, 3*time.Second))
@@ -66,6 +70,9 @@ func Rounds(b *testing.B, run func(round, upTo int) error, pgbench func(time.Dur
 	res := RoundsResult{PgbenchTPS: tpsSum / BenchRounds}
 	if total > 0 {
 		res.Rate = float64(b.N) / total.Seconds()
+	}
+	if b.N > 0 {
+		res.CPUPerOp = cpu / time.Duration(b.N)
 	}
 	if len(ratios) > 0 {
 		slices.Sort(ratios)

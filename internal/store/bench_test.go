@@ -43,8 +43,9 @@ func benchTurn(id uuid.UUID, version int64, n int) store.Turn {
 // sessions committing concurrently, beside bench/pgbench-turn.sql run with
 // pgbench on the same server with as many clients. The two take turns in
 // pgtest.BenchRounds rounds, so that a machine whose speed drifts (a shared
-// VM) slows both alike. Metrics: turns/s (the store), pgbench_tps, and ratio
-// = the median over the rounds of turns/s ÷ pgbench_tps.
+// VM) slows both alike. Metrics: turns/s (the store), pgbench_tps, ratio =
+// the median over the rounds of turns/s ÷ pgbench_tps, and cpu_us/turn = the
+// CPU time the benchmark's process (not the database) spent per turn.
 func BenchmarkCommitTurn(b *testing.B) {
 	connString := pgtest.ConnString(b)
 	pool := openPool(b, connString, 40)
@@ -87,6 +88,7 @@ func BenchmarkCommitTurn(b *testing.B) {
 			b.ReportMetric(r.Rate, "turns/s")
 			b.ReportMetric(r.PgbenchTPS, "pgbench_tps")
 			b.ReportMetric(r.Ratio, "ratio")
+			b.ReportMetric(float64(r.CPUPerOp)/float64(time.Microsecond), "cpu_us/turn")
 		})
 	}
 }
