@@ -3,12 +3,15 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // Group commit. Turns committed at the same time by different sessions are
@@ -101,43 +104,35 @@ func (c *committer) write() {
 
 // writeBatch commits the turns of batch and sets their outcomes.
 func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
-	if len(batch) == 1 {
-		p := batch[0]
-		p.version, p.err = s.commitOne(ctx, p.turn)
-		return
-	}
-	b := &pgx.Batch{}
 	queued := make([]*pendingTurn, 0, len(batch))
+	args := make([][]any, 0, len(batch))
 	for _, p := range batch {
-		args, err := s.commitArgs(p.turn)
+		a, err := s.commitArgs(p.turn)
 		if err != nil {
 			p.err = err
 			continue
 		}
-		b.Queue(commitTurnQuery, args...)
 		queued = append(queued, p)
+		args = append(args, a)
 	}
 	if len(queued) == 0 {
 		return
 	}
-	results := make([]error, len(queued))
-	var failure error // the first error other than a lost compare-and-swap
-	br := s.pool.SendBatch(ctx, b)
-	for i, p := range queued {
-		results[i] = br.QueryRow().Scan(&p.version, nil)
-		if results[i] != nil && !errors.Is(results[i], pgx.ErrNoRows) && failure == nil {
-			failure = results[i]
-		}
-	}
-	if err := br.Close(); err != nil && failure == nil {
-		failure = err
-	}
+	versions := make([]int64, len(queued)) // 0: the compare-and-swap was lost
+	failure := s.sendCommits(ctx, args, versions)
 	var refused *pgconn.PgError
 	switch {
 	case failure == nil:
 		for i, p := range queued {
-			p.version, p.err = s.commitResult(ctx, p.turn, p.version, results[i])
+			var err error
+			if versions[i] == 0 {
+				err = pgx.ErrNoRows
+			}
+			p.version, p.err = s.commitResult(ctx, p.turn, versions[i], err)
 		}
+	case len(queued) == 1 && errors.As(failure, &refused):
+		p := queued[0]
+		p.version, p.err = s.commitResult(ctx, p.turn, 0, failure)
 	case errors.As(failure, &refused) && refused.Severity == "ERROR", pgconn.SafeToRetry(failure):
 		// The server refused a statement, so it rolled the batch's
 		// transaction back, or the batch was never sent: nothing of it
@@ -154,3 +149,101 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 		}
 	}
 }
+
+// commitStatement is the name commitTurnQuery is prepared under on each
+// connection that writes batches.
+const commitStatement = "tutord_commit_turn"
+
+// sendCommits runs commitTurnQuery once per argument list, in one round
+// trip and one transaction, and sets versions[i] to the version statement
+// i returned (0 when its compare-and-swap was lost). It returns the first
+// error: a statement the server refused (the transaction then rolled
+// back), or a failure of the connection.
+//
+// It drives the connection below pgx, for memory: a turn's state and trace
+// are kilobytes, and pgx would copy each argument into a buffer of its own
+// before copying it into the message, then grow the message buffer a
+// little at a time for the whole batch. Here the json arguments go into
+// the message as they are, only the small ones are encoded (by pgx's type
+// map, in the formats pgx would choose), and each turn is handed to the
+// socket as soon as it is encoded; the server still answers them all
+// after the last, in one transaction.
+func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	sd, err := conn.Conn().Prepare(ctx, commitStatement, commitTurnQuery)
+	if err != nil {
+		return err
+	}
+	types := conn.Conn().TypeMap()
+	values := make([][]byte, len(sd.ParamOIDs))
+	formats := make([]int16, len(sd.ParamOIDs))
+	var scratch []byte // the encoded small arguments of one statement
+	pipe := conn.Conn().PgConn().StartPipeline(ctx)
+	defer pipe.Close()
+	for _, a := range args {
+		if len(a) != len(sd.ParamOIDs) {
+			return unsent{fmt.Errorf("commit turn: %d arguments for %d parameters", len(a), len(sd.ParamOIDs))}
+		}
+		scratch = scratch[:0]
+		for i, arg := range a {
+			oid := sd.ParamOIDs[i]
+			if doc, ok := arg.([]byte); ok && oid == pgtype.JSONOID {
+				values[i], formats[i] = doc, pgtype.TextFormatCode
+				continue
+			}
+			formats[i] = types.FormatCodeForOID(oid)
+			start := len(scratch)
+			out, err := types.Encode(oid, formats[i], arg, scratch)
+			if err != nil {
+				return unsent{fmt.Errorf("commit turn: argument %d: %w", i+1, err)}
+			}
+			if out == nil { // NULL
+				values[i] = nil
+				continue
+			}
+			scratch = out
+			values[i] = scratch[start:len(scratch):len(scratch)]
+		}
+		pipe.SendQueryStatement(sd, values, formats, nil)
+		if err := pipe.Flush(); err != nil {
+			return unsent{err}
+		}
+	}
+	if err := pipe.Sync(); err != nil {
+		return err
+	}
+	for i := range versions {
+		res, err := pipe.GetResults()
+		if err != nil {
+			return err
+		}
+		r, ok := res.(*pgconn.ResultReader)
+		if !ok {
+			return fmt.Errorf("commit turn: unexpected result %T", res)
+		}
+		for r.NextRow() {
+			if versions[i], err = strconv.ParseInt(string(r.Values()[0]), 10, 64); err != nil {
+				return fmt.Errorf("commit turn: version: %w", err)
+			}
+		}
+		if _, err := r.Close(); err != nil {
+			return err
+		}
+	}
+	if _, err := pipe.GetResults(); err != nil {
+		return err
+	}
+	return pipe.Close()
+}
+
+// unsent is an error that stopped a batch before its end was sent: the
+// server commits nothing of a batch without it (the connection is closed
+// instead), so each turn may be written again on its own.
+type unsent struct{ error }
+
+func (e unsent) SafeToRetry() bool { return true }
+func (e unsent) Unwrap() error     { return e.error }
