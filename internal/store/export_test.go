@@ -38,3 +38,9 @@ func (s *Store) WriteBatch(ctx context.Context, turns []Turn) ([]int64, []error)
 	}
 	return versions, errs
 }
+
+// EncodeLogs is encodeLogs, for the tests of its JSON.
+var EncodeLogs = encodeLogs
+
+// WithoutNUL is withoutNUL.
+var WithoutNUL = withoutNUL

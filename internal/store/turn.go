@@ -155,24 +155,6 @@ func (s *Store) staleOrMissing(ctx context.Context, id uuid.UUID, expected int64
 	return &StaleStateError{SessionID: id.String(), Expected: expected, Version: version, State: state}
 }
 
-func encodeLogs(logs []AgentLog, now time.Time) ([]byte, error) {
-	if len(logs) == 0 {
-		return []byte("[]"), nil
-	}
-	withTimes := make([]AgentLog, len(logs))
-	for i, l := range logs {
-		if l.CreatedAt.IsZero() {
-			l.CreatedAt = now
-		}
-		withTimes[i] = l
-	}
-	b, err := json.Marshal(withTimes)
-	if err != nil {
-		return nil, fmt.Errorf("encode agent logs: %w", err)
-	}
-	return withoutNUL(b), nil
-}
-
 // withoutNUL returns the JSON document b with every escaped NUL character
 // ("\u0000", which a model's text can hold) written as U+FFFD instead:
 // PostgreSQL stores such a document as json, but cannot read it back
