@@ -23,6 +23,7 @@ type Store interface {
 	ImportGuidelines(ctx context.Context, gs []store.GuidelineImport, now time.Time) (store.ImportResult, error)
 	ListGuidelines(ctx context.Context) ([]store.Guideline, error)
 	GetGuideline(ctx context.Context, id uuid.UUID) (store.Guideline, error)
+	GuidelineHead(ctx context.Context, id uuid.UUID) (planID uuid.UUID, approved bool, err error)
 	GetPlanVersion(ctx context.Context, id uuid.UUID) (store.PlanVersion, error)
 }
 
@@ -134,18 +135,20 @@ func NewSource(st Store) *Source {
 // Current returns the lesson of a guideline at its current plan version,
 // approved or not (the caller decides who may start it), and whether the
 // guideline is approved. It returns ErrNotFound for an unknown guideline.
-// The guideline is read every time; its lesson comes from the cache when
-// the current plan version is there, as Version's does.
+// The guideline's current plan version and approval are read every time;
+// its lesson comes from the cache when that plan version is there, as
+// Version's does.
 func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Topic, bool, error) {
-	g, err := s.st.GetGuideline(ctx, guidelineID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, false, fmt.Errorf("guideline %s: %w", guidelineID, ErrNotFound)
-	}
+	planID, approved, err := s.st.GuidelineHead(ctx, guidelineID)
 	if err != nil {
-		return nil, false, err
+		return nil, false, guidelineError(guidelineID, err)
 	}
-	if t := s.get(g.Plan.ID); t != nil {
-		return t, g.Approved, nil
+	if t := s.get(planID); t != nil {
+		return t, approved, nil
+	}
+	g, err := s.st.GetGuideline(ctx, guidelineID)
+	if err != nil {
+		return nil, false, guidelineError(guidelineID, err)
 	}
 	t, err := topicOf(g, g.Plan)
 	if err != nil {
@@ -153,6 +156,15 @@ func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Top
 	}
 	s.put(g.Plan.ID, t)
 	return t, g.Approved, nil
+}
+
+// guidelineError is ErrNotFound for a guideline the store does not have,
+// and the store's error otherwise.
+func guidelineError(id uuid.UUID, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("guideline %s: %w", id, ErrNotFound)
+	}
+	return err
 }
 
 // Version returns the lesson of a plan version, with its guideline's
@@ -170,11 +182,8 @@ func (s *Source) Version(ctx context.Context, planVersionID uuid.UUID) (*tutor.T
 		return nil, err
 	}
 	g, err := s.st.GetGuideline(ctx, p.GuidelineID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("guideline %s: %w", p.GuidelineID, ErrNotFound)
-	}
 	if err != nil {
-		return nil, err
+		return nil, guidelineError(p.GuidelineID, err)
 	}
 	t, err := topicOf(g, p)
 	if err != nil {

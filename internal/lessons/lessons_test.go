@@ -2,6 +2,7 @@ package lessons_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -110,5 +111,42 @@ func TestSessionsKeepTheirPlanVersion(t *testing.T) {
 	}
 	if _, err := src.Version(ctx, uuid.New()); err == nil {
 		t.Fatal("unknown plan version: no error")
+	}
+}
+
+// TestCurrentSeesApprovalAtOnce: the lesson of a guideline is cached, but
+// whether the guideline is approved is not: a withdrawn subtopic is
+// reported withdrawn on the next session start, with the same lesson.
+func TestCurrentSeesApprovalAtOnce(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(pgtest.Pool(t))
+	if _, err := lessons.Import(ctx, st, sample(t), time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	src := lessons.NewSource(st)
+	entries, err := st.CurriculumSubtopics(ctx, store.CurriculumFilter{Country: "India", Board: "CBSE", Grade: 7, Subject: "Mathematics", Topic: "Fractions"})
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("subtopics: %v, %v", entries, err)
+	}
+	id := entries[0].GuidelineID
+	first, approved, err := src.Current(ctx, id)
+	if err != nil || !approved {
+		t.Fatalf("first read: approved %v, %v", approved, err)
+	}
+	g, err := st.GetGuideline(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []bool{false, true} {
+		if _, err := st.SetApproved(ctx, g.Key, want, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		got, approved, err := src.Current(ctx, id)
+		if err != nil || approved != want || got != first {
+			t.Errorf("after approving %v: approved %v, same lesson %v, %v", want, approved, got == first, err)
+		}
+	}
+	if _, _, err := src.Current(ctx, uuid.New()); !errors.Is(err, lessons.ErrNotFound) {
+		t.Errorf("unknown guideline: %v; want ErrNotFound", err)
 	}
 }

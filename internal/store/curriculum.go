@@ -179,6 +179,15 @@ FROM guidelines g JOIN plan_versions p ON p.id = g.current_plan_id WHERE g.id = 
 	return g, interpretError("get guideline "+id.String(), err)
 }
 
+// GuidelineHead returns the current plan version of a subtopic and whether
+// it is approved, without the plan: what starting a session needs when the
+// plan is cached. It returns ErrNotFound as GetGuideline does.
+func (s *Store) GuidelineHead(ctx context.Context, id uuid.UUID) (planID uuid.UUID, approved bool, err error) {
+	err = s.db.QueryRow(ctx, `SELECT current_plan_id, approved FROM guidelines WHERE id = $1 AND current_plan_id IS NOT NULL`, id).
+		Scan(&planID, &approved)
+	return planID, approved, interpretError("get guideline "+id.String(), err)
+}
+
 // ListGuidelines returns every subtopic with its current plan, ordered by
 // country, board, grade and key.
 func (s *Store) ListGuidelines(ctx context.Context) ([]Guideline, error) {
