@@ -22,7 +22,7 @@ import (
 // record), and so does tutord (the syscalls of the exchange).
 //
 // A turn waits only while maxWriters batches are being written: otherwise
-// it is written at once, with whatever else is queued. The batch is
+// its own goroutine writes it at once, with whatever else is queued. The batch is
 // atomic: when the server refuses any of its statements (a constraint, a
 // deadlock with another process), nothing of it was written, and its turns
 // are written again one by one, each getting its own outcome. When what
@@ -49,18 +49,27 @@ type pendingTurn struct {
 }
 
 // commit queues t, makes sure a writer will take it, and waits for the
-// outcome. When ctx ends before a writer took the turn, the turn is not
+// outcome. When fewer than maxWriters batches are being written, the
+// caller writes the batch itself, saving a hand-over to another goroutine
+// and back. When ctx ends before a writer took the turn, the turn is not
 // written and commit returns ctx's error; once taken, the turn's outcome
 // is returned whatever ctx does.
 func (c *committer) commit(ctx context.Context, t Turn) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	p := &pendingTurn{turn: t, done: make(chan struct{})}
 	c.mu.Lock()
 	c.queue = append(c.queue, p)
-	if c.writers < maxWriters {
+	lead := c.writers < maxWriters
+	if lead {
 		c.writers++
-		go c.write()
 	}
 	c.mu.Unlock()
+	if lead {
+		c.write(p)
+		return p.version, p.err
+	}
 	select {
 	case <-p.done:
 		return p.version, p.err
@@ -79,13 +88,20 @@ func (c *committer) commit(ctx context.Context, t Turn) (int64, error) {
 	return p.version, p.err
 }
 
-// write writes batches until the queue is empty.
-func (c *committer) write() {
+// write writes batches until the queue is empty. Called by the committer
+// of mine, it stops once mine is written and leaves what remains queued
+// to a goroutine.
+func (c *committer) write(mine *pendingTurn) {
 	for {
 		c.mu.Lock()
 		n := min(len(c.queue), maxBatch)
 		if n == 0 {
 			c.writers--
+			c.mu.Unlock()
+			return
+		}
+		if mine != nil && mine.written() {
+			go c.write(nil)
 			c.mu.Unlock()
 			return
 		}
@@ -99,6 +115,16 @@ func (c *committer) write() {
 		for _, p := range batch {
 			close(p.done)
 		}
+	}
+}
+
+// written reports whether p's outcome is set.
+func (p *pendingTurn) written() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -184,7 +210,12 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 	var scratch []byte // the encoded small arguments of one statement
 	pipe := conn.Conn().PgConn().StartPipeline(ctx)
 	defer pipe.Close()
-	for _, a := range args {
+	for k, a := range args {
+		if k > 0 { // hand the last turn to the socket before encoding the next
+			if err := pipe.Flush(); err != nil {
+				return unsent{err}
+			}
+		}
 		if len(a) != len(sd.ParamOIDs) {
 			return unsent{fmt.Errorf("commit turn: %d arguments for %d parameters", len(a), len(sd.ParamOIDs))}
 		}
@@ -209,11 +240,8 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 			values[i] = scratch[start:len(scratch):len(scratch)]
 		}
 		pipe.SendQueryStatement(sd, values, formats, nil)
-		if err := pipe.Flush(); err != nil {
-			return unsent{err}
-		}
 	}
-	if err := pipe.Sync(); err != nil {
+	if err := pipe.Sync(); err != nil { // sends the last turn with the end of the batch
 		return err
 	}
 	for i := range versions {
