@@ -1,7 +1,6 @@
 package tutor
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"time"
@@ -422,16 +421,6 @@ func (s State) normalized() State {
 		s.EngineConfig.Components = map[string]ComponentConfig{}
 	}
 	return s
-}
-
-// stateJSON has State's fields without its methods, to marshal without
-// recursing into MarshalJSON.
-type stateJSON State
-
-// MarshalJSON implements json.Marshaler: every key is present, empty lists
-// are [] and empty objects {}.
-func (s State) MarshalJSON() ([]byte, error) {
-	return json.Marshal(stateJSON(s.normalized()))
 }
 
 // IsComplete reports whether the session has ended, by mode: teach_me once
