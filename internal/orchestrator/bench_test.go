@@ -25,8 +25,9 @@ import (
 // beside pgbench with bench/pgbench-turn.sql and as many clients on the same
 // server; the two take turns in pgtest.BenchRounds rounds. Metrics: turns/s,
 // p50_ms, p99_ms, pgbench_tps, ratio = the median over the rounds of
-// turns/s ÷ pgbench_tps, and cpu_us/turn = the CPU time the orchestrator's
-// process (not the database) spent per turn.
+// turns/s ÷ pgbench_tps, and cpu_us/turn = the CPU time the benchmark's
+// process (the orchestrator and its learners, not the database) spent per
+// turn.
 func BenchmarkProcessTurn(b *testing.B) {
 	f := setup(b)
 	for _, n := range []int{1, 8, 32} {

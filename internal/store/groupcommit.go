@@ -22,7 +22,7 @@ import (
 // record), and so does tutord (the syscalls of the exchange).
 //
 // A turn waits only while maxWriters batches are being written: otherwise
-// its own goroutine writes it at once, with whatever else is queued. The batch is
+// its own goroutine writes what is queued at once, its turn among it. The batch is
 // atomic: when the server refuses any of its statements (a constraint, a
 // deadlock with another process), nothing of it was written, and its turns
 // are written again one by one, each getting its own outcome. When what
@@ -35,10 +35,10 @@ const (
 )
 
 type committer struct {
-	s       *Store
-	mu      sync.Mutex
-	queue   []*pendingTurn
-	writers int // goroutines writing batches
+	writeBatch func(ctx context.Context, batch []*pendingTurn) // sets the outcome of each turn
+	mu         sync.Mutex
+	queue      []*pendingTurn
+	writers    int // goroutines writing batches
 }
 
 type pendingTurn struct {
@@ -68,6 +68,7 @@ func (c *committer) commit(ctx context.Context, t Turn) (int64, error) {
 	c.mu.Unlock()
 	if lead {
 		c.write(p)
+		<-p.done // another writer may have taken p into a batch it is writing
 		return p.version, p.err
 	}
 	select {
@@ -89,8 +90,8 @@ func (c *committer) commit(ctx context.Context, t Turn) (int64, error) {
 }
 
 // write writes batches until the queue is empty. Called by the committer
-// of mine, it stops once mine is written and leaves what remains queued
-// to a goroutine.
+// of mine, it stops sooner when mine is written, leaving what remains
+// queued to a goroutine.
 func (c *committer) write(mine *pendingTurn) {
 	for {
 		c.mu.Lock()
@@ -110,7 +111,7 @@ func (c *committer) write(mine *pendingTurn) {
 		c.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), maxWrite)
-		c.s.writeBatch(ctx, batch)
+		c.writeBatch(ctx, batch)
 		cancel()
 		for _, p := range batch {
 			close(p.done)
@@ -159,7 +160,7 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 	case len(queued) == 1 && errors.As(failure, &refused):
 		p := queued[0]
 		p.version, p.err = s.commitResult(ctx, p.turn, 0, failure)
-	case errors.As(failure, &refused) && refused.Severity == "ERROR", pgconn.SafeToRetry(failure):
+	case errors.As(failure, &refused) && refused.SeverityUnlocalized == "ERROR", pgconn.SafeToRetry(failure):
 		// The server refused a statement, so it rolled the batch's
 		// transaction back, or the batch was never sent: nothing of it
 		// was written. Each turn on its own, for its own outcome. (A
@@ -197,17 +198,17 @@ const commitStatement = "tutord_commit_turn"
 func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return err
+		return unsent{err}
 	}
 	defer conn.Release()
 	sd, err := conn.Conn().Prepare(ctx, commitStatement, commitTurnQuery)
 	if err != nil {
-		return err
+		return unsent{err}
 	}
 	types := conn.Conn().TypeMap()
 	values := make([][]byte, len(sd.ParamOIDs))
 	formats := make([]int16, len(sd.ParamOIDs))
-	var scratch []byte // the encoded small arguments of one statement
+	scratch := make([]byte, 0, 256) // the encoded small arguments of one statement; not nil, or an empty value would be NULL
 	pipe := conn.Conn().PgConn().StartPipeline(ctx)
 	defer pipe.Close()
 	for k, a := range args {
@@ -227,6 +228,10 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 				continue
 			}
 			formats[i] = types.FormatCodeForOID(oid)
+			switch arg.(type) {
+			case string, *string: // as pgx sends them
+				formats[i] = pgtype.TextFormatCode
+			}
 			start := len(scratch)
 			out, err := types.Encode(oid, formats[i], arg, scratch)
 			if err != nil {

@@ -67,11 +67,18 @@ func appendLog(b []byte, l AgentLog, now time.Time) ([]byte, error) {
 	b = appendStringField(b, "prompt", l.Prompt)
 	if len(l.Output) > 0 {
 		b = append(b, `,"output":`...)
+		start := len(b)
 		out := bytes.NewBuffer(b)
 		if err := json.Compact(out, l.Output); err != nil {
 			return nil, fmt.Errorf("output: %w", err)
 		}
 		b = out.Bytes()
+		if doc := b[start:]; bytes.ContainsAny(doc, "<>&\u2028\u2029") {
+			// json.Marshal escapes these in a raw document as in a string.
+			var escaped bytes.Buffer
+			json.HTMLEscape(&escaped, doc)
+			b = append(b[:start], escaped.Bytes()...)
+		}
 	}
 	b = appendStringField(b, "reasoning", l.Reasoning)
 	b = appendStringField(b, "error", l.Error)
@@ -81,6 +88,9 @@ func appendLog(b []byte, l AgentLog, now time.Time) ([]byte, error) {
 	}
 	if y := at.Year(); y < 0 || y > 9999 {
 		return nil, errors.New("created_at: year outside of range [0,9999]")
+	}
+	if _, offset := at.Zone(); offset <= -24*60*60 || offset >= 24*60*60 {
+		return nil, errors.New("created_at: timezone hour outside of range [0,23]")
 	}
 	b = append(b, `,"created_at":"`...)
 	b = at.AppendFormat(b, time.RFC3339Nano)

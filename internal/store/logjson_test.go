@@ -40,6 +40,8 @@ func TestEncodeLogsWritesWhatEncodingJSONWrites(t *testing.T) {
 			InputSummary: "Student: 3/4", Prompt: "System:\n\tbe kind", Output: json.RawMessage(`{"response": "ok",  "n": [1, 2]}`),
 			Reasoning: "r", Error: "e", CreatedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 5*3600+1800))}},
 		"zero latency kept": {{TurnID: "turn_3", Agent: "a", Event: "e", LatencyMS: new(int)}},
+		"output with HTML and line separators": {{TurnID: "turn_5", Agent: "a", Event: "e",
+			Output: json.RawMessage("{\"response\": \"x < 3 & y > 2 \u2028 \\u003c\"}")}},
 		"escapes": {{TurnID: "turn_4", Agent: "a\"b\\c", Event: "\x00\x01\x1f\b\f\n\r\t", InputSummary: "<b>&amp;</b> é 🙂",
 			Prompt: "bad \xff\xfe utf-8 \xe2\x82", Reasoning: "\x7f del"}},
 		"small and large costs": {{TurnID: "a", Agent: "a", Event: "e", CostUSD: 1e-7}, {TurnID: "b", Agent: "a", Event: "e", CostUSD: 2.5e21},
@@ -69,6 +71,7 @@ func TestEncodeLogsRefusesWhatJSONCannotHold(t *testing.T) {
 		"NaN cost": {TurnID: "t", Agent: "a", Event: "e", CostUSD: math.NaN()},
 		"infinite": {TurnID: "t", Agent: "a", Event: "e", CostUSD: math.Inf(1)},
 		"year":     {TurnID: "t", Agent: "a", Event: "e", CreatedAt: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		"zone":     {TurnID: "t", Agent: "a", Event: "e", CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("", 24*3600+60))},
 	} {
 		if _, err := store.EncodeLogs([]store.AgentLog{l}, now); err == nil || !strings.Contains(err.Error(), "encode agent logs") {
 			t.Errorf("%s: %v; want an encode agent logs error", name, err)
@@ -80,13 +83,14 @@ func TestEncodeLogsRefusesWhatJSONCannotHold(t *testing.T) {
 func FuzzEncodeLogs(f *testing.F) {
 	f.Add("turn_1", "Student: \u2028\u2029 <&>", "\xff", 0.5)
 	f.Add("", "\x00", "\"\\", 1e-9)
+	f.Add("t", "s", "x < 3 & y > 2 \u2028", 0.0)
 	now := time.Unix(1700000000, 5).UTC()
 	f.Fuzz(func(t *testing.T, id, summary, prompt string, cost float64) {
 		if math.IsNaN(cost) || math.IsInf(cost, 0) {
 			return
 		}
 		logs := []store.AgentLog{{TurnID: id, Agent: "a", Event: "e", InputSummary: summary, Prompt: prompt, CostUSD: cost,
-			Output: json.RawMessage(`{"s":` + string(mustMarshal(t, prompt)) + `}`)}}
+			Output: json.RawMessage(`{"s":` + string(rawString(t, prompt)) + `}`)}}
 		got, err := store.EncodeLogs(logs, now)
 		if err != nil {
 			t.Fatal(err)
@@ -97,12 +101,16 @@ func FuzzEncodeLogs(f *testing.F) {
 	})
 }
 
-func mustMarshal(t *testing.T, v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
+// rawString is s as a JSON string with <, > and & as they are, as a
+// model's output can have them.
+func rawString(t *testing.T, s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // BenchmarkEncodeLogs encodes a rules-engine turn's trace of five entries,

@@ -72,7 +72,7 @@ type Store struct {
 	pool     *pgxpool.Pool
 	db       DBTX
 	announce bool       // see Announce
-	commits  *committer // group commit of turns; nil in a transaction
+	commits  *committer // group commit of turns; nil in a transaction, or without prepared statements
 }
 
 // Option configures a store.
@@ -87,7 +87,12 @@ func Announce() Option { return func(s *Store) { s.announce = true } }
 // New returns a store over pool.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
 	s := &Store{pool: pool, db: pool}
-	s.commits = &committer{s: s}
+	// Group commit writes over a prepared statement: a connection string
+	// that asks for none (default_query_exec_mode, as some poolers need)
+	// gets its turns committed one by one, in the mode it asks for.
+	if pool.Config().ConnConfig.DefaultQueryExecMode == pgx.QueryExecModeCacheStatement {
+		s.commits = &committer{writeBatch: s.writeBatch}
+	}
 	for _, o := range opts {
 		o(s)
 	}
