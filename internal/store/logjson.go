@@ -73,7 +73,7 @@ func appendLog(b []byte, l AgentLog, now time.Time) ([]byte, error) {
 			return nil, fmt.Errorf("output: %w", err)
 		}
 		b = out.Bytes()
-		if doc := b[start:]; bytes.ContainsAny(doc, "<>&\u2028\u2029") {
+		if doc := b[start:]; bytes.IndexAny(doc, "<>&") >= 0 || bytes.Contains(doc, lineSep) || bytes.Contains(doc, paragraphSep) {
 			// json.Marshal escapes these in a raw document as in a string.
 			var escaped bytes.Buffer
 			json.HTMLEscape(&escaped, doc)
@@ -116,3 +116,5 @@ func appendIntField(b []byte, key string, v int) []byte {
 	b = append(b, `":`...)
 	return strconv.AppendInt(b, int64(v), 10)
 }
+
+var lineSep, paragraphSep = []byte("\u2028"), []byte("\u2029")
