@@ -73,7 +73,7 @@ func appendLog(b []byte, l AgentLog, now time.Time) ([]byte, error) {
 			return nil, fmt.Errorf("output: %w", err)
 		}
 		b = out.Bytes()
-		if doc := b[start:]; bytes.IndexAny(doc, "<>&") >= 0 || bytes.Contains(doc, lineSep) || bytes.Contains(doc, paragraphSep) {
+		if doc := b[start:]; bytes.ContainsAny(doc, "<>&") || bytes.Contains(doc, lineSep) || bytes.Contains(doc, paragraphSep) {
 			// json.Marshal escapes these in a raw document as in a string.
 			var escaped bytes.Buffer
 			json.HTMLEscape(&escaped, doc)
