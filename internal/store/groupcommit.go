@@ -22,12 +22,12 @@ import (
 // record), and so does tutord (the syscalls of the exchange).
 //
 // A turn waits only while maxWriters batches are being written: otherwise
-// its own goroutine writes what is queued at once, its turn among it. The batch is
-// atomic: when the server refuses any of its statements (a constraint, a
-// deadlock with another process), nothing of it was written, and its turns
-// are written again one by one, each getting its own outcome. When what
-// became of a batch is unknown (the connection broke), each of its turns
-// gets the error.
+// its own goroutine writes what is queued at once. The batch is atomic:
+// when the server refuses any of its statements (a constraint, a deadlock
+// with another process), nothing of it was written, and its turns are
+// written again one by one, each getting its own outcome. When what became
+// of a batch is unknown (the connection broke), each of its turns gets the
+// error.
 const (
 	maxBatch   = 32
 	maxWriters = 2                // batches in flight at once
@@ -208,7 +208,9 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 	types := conn.Conn().TypeMap()
 	values := make([][]byte, len(sd.ParamOIDs))
 	formats := make([]int16, len(sd.ParamOIDs))
-	scratch := make([]byte, 0, 256) // the encoded small arguments of one statement; not nil, or an empty value would be NULL
+	// The encoded small arguments of one statement. Not nil: an empty value
+	// encoded into a nil buffer would come back nil, which is NULL.
+	scratch := make([]byte, 0, 256)
 	pipe := conn.Conn().PgConn().StartPipeline(ctx)
 	defer pipe.Close()
 	for k, a := range args {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,14 @@ func TestEncodeLogsWritesWhatEncodingJSONWrites(t *testing.T) {
 			Prompt: "bad \xff\xfe utf-8 \xe2\x82", Reasoning: "\x7f del"}},
 		"small and large costs": {{TurnID: "a", Agent: "a", Event: "e", CostUSD: 1e-7}, {TurnID: "b", Agent: "a", Event: "e", CostUSD: 2.5e21},
 			{TurnID: "c", Agent: "a", Event: "e", CostUSD: 0.000001}, {TurnID: "d", Agent: "a", Event: "e", CostUSD: -3.25}, {TurnID: "e", Agent: "a", Event: "e", CostUSD: 123456789}},
+	}
+	// An AgentLog field added later, and forgotten by the encoder, must
+	// show here: the "every field" entry sets them all.
+	every := reflect.ValueOf(cases["every field"][0])
+	for i := range every.NumField() {
+		if every.Field(i).IsZero() {
+			t.Errorf("the every-field case leaves %s unset", every.Type().Field(i).Name)
+		}
 	}
 	for name, logs := range cases {
 		got, err := store.EncodeLogs(logs, now)
