@@ -27,13 +27,14 @@ import (
 // p50_ms, p99_ms, pgbench_tps, ratio = the median over the rounds of
 // turns/s ÷ pgbench_tps, and cpu_us/turn = the CPU time the benchmark's
 // process (the orchestrator and its learners, not the database) spent per
-// turn.
+// turn. turns/session shows how often a learner finished the lesson and
+// started another (CreateSession).
 func BenchmarkProcessTurn(b *testing.B) {
 	f := setup(b)
 	for _, n := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
 			ctx := context.Background()
-			var next atomic.Int64
+			var next, created atomic.Int64
 			var mu sync.Mutex
 			var lat []time.Duration
 			sessions := make([]orchestrator.Session, n)
@@ -61,6 +62,7 @@ func BenchmarkProcessTurn(b *testing.B) {
 									return
 								}
 								*se = c.Session
+								created.Add(1)
 							}
 							msg := "ok"
 							if q := se.State.LastQuestion; q != nil {
@@ -96,6 +98,7 @@ func BenchmarkProcessTurn(b *testing.B) {
 			b.ReportMetric(r.PgbenchTPS, "pgbench_tps")
 			b.ReportMetric(r.Ratio, "ratio")
 			b.ReportMetric(float64(r.CPUPerOp)/float64(time.Microsecond), "cpu_us/turn")
+			b.ReportMetric(float64(next.Load())/float64(created.Load()), "turns/session")
 		})
 	}
 }
