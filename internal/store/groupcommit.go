@@ -189,12 +189,11 @@ const commitStatement = "tutord_commit_turn"
 //
 // It drives the connection below pgx, for memory: a turn's state and trace
 // are kilobytes, and pgx would copy each argument into a buffer of its own
-// before copying it into the message, then grow the message buffer a
-// little at a time for the whole batch. Here the json arguments go into
-// the message as they are, only the small ones are encoded (by pgx's type
-// map, in the formats pgx would choose), and each turn is handed to the
-// socket as soon as it is encoded; the server still answers them all
-// after the last, in one transaction.
+// before copying it into the message. Here the json arguments go into the
+// message as they are, and only the small ones are encoded (by pgx's type
+// map, in the formats pgx would choose). The whole batch goes to the socket
+// in one write with its end: a write per turn cost a system call on each
+// side and a wake-up of the server for each turn.
 func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -213,12 +212,7 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 	scratch := make([]byte, 0, 256)
 	pipe := conn.Conn().PgConn().StartPipeline(ctx)
 	defer pipe.Close()
-	for k, a := range args {
-		if k > 0 { // hand the last turn to the socket before encoding the next
-			if err := pipe.Flush(); err != nil {
-				return unsent{err}
-			}
-		}
+	for _, a := range args {
 		if len(a) != len(sd.ParamOIDs) {
 			return unsent{fmt.Errorf("commit turn: %d arguments for %d parameters", len(a), len(sd.ParamOIDs))}
 		}
@@ -248,7 +242,7 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 		}
 		pipe.SendQueryStatement(sd, values, formats, nil)
 	}
-	if err := pipe.Sync(); err != nil { // sends the last turn with the end of the batch
+	if err := pipe.Sync(); err != nil { // sends the batch with its end
 		return err
 	}
 	for i := range versions {
