@@ -134,10 +134,23 @@ func (s *Safety) Check(ctx context.Context, role, text string, st tutor.State) (
 		return agents.SafetyVerdict{}, agents.Call{Agent: agents.NameSafety, Provider: Provider, Err: err}, err
 	}
 	v := s.classify(role, text, st)
-	c := call(agents.NameSafety, v)
+	var c agents.Call
+	if v == safe {
+		c = agents.Call{Agent: agents.NameSafety, Provider: Provider, Output: safeOutput, Attempts: 1}
+	} else {
+		c = call(agents.NameSafety, v)
+	}
 	c.Reasoning = v.Reasoning
 	return v, c, nil
 }
+
+// safe is the verdict on a message no rule matches, which is nearly every
+// message; safeOutput is its encoding, shared by the calls that return it
+// (an agent's output is read, never written).
+var (
+	safe       = agents.SafetyVerdict{Safe: true, Reasoning: "no safety pattern matched"}
+	safeOutput = call(agents.NameSafety, safe).Output
+)
 
 func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdict {
 	norm := normalizeForSafety(text)
@@ -166,7 +179,7 @@ func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdic
 		}
 	}
 	if hit == nil {
-		return agents.SafetyVerdict{Safe: true, Reasoning: "no safety pattern matched"}
+		return safe
 	}
 	v := agents.SafetyVerdict{
 		Category:  hit.category,

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -27,8 +28,12 @@ func check(t *testing.T, s *Safety, role, msg string, st tutor.State) agents.Saf
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Provider != Provider || c.Agent != agents.NameSafety || len(c.Output) == 0 {
+	if c.Provider != Provider || c.Agent != agents.NameSafety || c.Reasoning != v.Reasoning {
 		t.Errorf("call record %+v", c)
+	}
+	// The log shows the verdict the caller acted on.
+	if want, _ := json.Marshal(v); string(c.Output) != string(want) {
+		t.Errorf("call output %s, want %s", c.Output, want)
 	}
 	return v
 }
