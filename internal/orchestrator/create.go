@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -113,7 +112,7 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 		welcome += "\n\n" + st.ExamQuestions[0].Prompt() // "**Question 1:** ..."
 	}
 	st = tutor.AddReply(st, now, welcome)
-	raw, err := json.Marshal(st)
+	raw, err := st.MarshalJSON() // not json.Marshal: it would compact the result again
 	if err != nil {
 		return Created{}, err
 	}

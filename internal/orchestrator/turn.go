@@ -1056,7 +1056,7 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	}
 	done := o.now()
 	lat := int(done.Sub(r.now) / time.Millisecond)
-	out, _ := json.Marshal(map[string]any{"intent": intent, "events": eventNames(events)})
+	out, _ := json.Marshal(turnCompleted{Events: eventNames(events), Intent: intent})
 	r.logs = append(r.logs, store.AgentLog{TurnID: r.turnID, Agent: "orchestrator", Event: "turn_completed", LatencyMS: &lat, Output: out, CreatedAt: done})
 	v, err := o.st.CommitTurn(ctx, store.Turn{
 		SessionID: r.se.Row.ID, Version: r.se.Row.Version, State: raw, Summary: summary(next, t),
@@ -1074,6 +1074,12 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	se.State, se.Row.State, se.Row.Version, se.Row.Summary, se.Row.UpdatedAt = next, raw, v, summary(next, t), done
 	o.cache.put(se)
 	return TurnResult{Reply: reply, Intent: intent, Session: se, Events: events, Response: respJSON, Committed: true}, nil
+}
+
+// turnCompleted is the output of a turn's turn_completed log entry.
+type turnCompleted struct {
+	Events []string `json:"events"`
+	Intent string   `json:"intent"`
 }
 
 // log records an agent call that started at start in the turn's trace.
