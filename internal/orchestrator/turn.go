@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/jsonenc"
 	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
@@ -1110,7 +1111,7 @@ func agentLog(turnID string, c agents.Call, start time.Time, input string) store
 	if c.Err != nil {
 		l.Event, l.Error = "failed", c.Err.Error()
 	}
-	if len(l.Output) > 0 && !json.Valid(l.Output) {
+	if len(l.Output) > 0 && !jsonenc.Valid(l.Output) {
 		l.Output = nil
 	}
 	return l

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -67,17 +65,9 @@ func appendLog(b []byte, l AgentLog, now time.Time) ([]byte, error) {
 	b = appendStringField(b, "prompt", l.Prompt)
 	if len(l.Output) > 0 {
 		b = append(b, `,"output":`...)
-		start := len(b)
-		out := bytes.NewBuffer(b)
-		if err := json.Compact(out, l.Output); err != nil {
+		var err error
+		if b, err = jsonenc.AppendRaw(b, l.Output); err != nil {
 			return nil, fmt.Errorf("output: %w", err)
-		}
-		b = out.Bytes()
-		if doc := b[start:]; bytes.ContainsAny(doc, "<>&") || bytes.Contains(doc, lineSep) || bytes.Contains(doc, paragraphSep) {
-			// json.Marshal escapes these in a raw document as in a string.
-			var escaped bytes.Buffer
-			json.HTMLEscape(&escaped, doc)
-			b = append(b[:start], escaped.Bytes()...)
 		}
 	}
 	b = appendStringField(b, "reasoning", l.Reasoning)
@@ -116,5 +106,3 @@ func appendIntField(b []byte, key string, v int) []byte {
 	b = append(b, `":`...)
 	return strconv.AppendInt(b, int64(v), 10)
 }
-
-var lineSep, paragraphSep = []byte("\u2028"), []byte("\u2029")
