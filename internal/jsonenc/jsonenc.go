@@ -1,7 +1,7 @@
-// Package jsonenc appends JSON strings and numbers byte for byte as
-// encoding/json writes them, for the encoders of the documents tutord writes
-// on every turn (the session state, the turn's trace), which append their
-// fields by hand instead of by reflection.
+// Package jsonenc appends JSON strings, numbers and raw documents byte for
+// byte as encoding/json writes them, for the encoders of the documents
+// tutord writes on every turn (the session state, the turn's trace), which
+// append their fields by hand instead of by reflection.
 package jsonenc
 
 import (
