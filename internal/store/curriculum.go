@@ -91,7 +91,7 @@ WHERE (g.subject, g.subject_key, g.topic_key, g.topic_title, g.subtopic_key, g.s
 RETURNING id, xmax = 0`
 	var id uuid.UUID
 	err = s.db.QueryRow(ctx, upsert, uuid.New(), g.Country, g.Board, g.Grade, g.Subject, g.SubjectKey, g.TopicKey,
-		g.TopicTitle, g.SubtopicKey, g.SubtopicTitle, g.Key, g.Approved, []byte(g.Guideline), nullString(g.SourceFile), now).
+		g.TopicTitle, g.SubtopicKey, g.SubtopicTitle, g.Key, g.Approved, s.doc(g.Guideline), nullString(g.SourceFile), now).
 		Scan(&id, &created)
 	switch {
 	case err == nil:
@@ -121,7 +121,7 @@ WITH v AS (
     RETURNING id
 )
 UPDATE guidelines SET current_plan_id = (SELECT id FROM v), updated_at = $5 WHERE id = $2`
-	if _, err := s.db.Exec(ctx, addVersion, uuid.New(), id, g.PlanHash, []byte(g.Plan), now); err != nil {
+	if _, err := s.db.Exec(ctx, addVersion, uuid.New(), id, g.PlanHash, s.doc(g.Plan), now); err != nil {
 		return false, false, false, interpretError("add plan version", err)
 	}
 	return created, updated, true, nil

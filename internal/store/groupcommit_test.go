@@ -2,10 +2,13 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -132,28 +135,97 @@ func TestCommitTurnCancelled(t *testing.T) {
 	}
 }
 
-// TestCommitTurnWithoutPreparedStatements: a connection string that asks
-// for no prepared statements (as some connection poolers need) still gets
-// its turns committed, one by one.
-func TestCommitTurnWithoutPreparedStatements(t *testing.T) {
-	cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
-	if err != nil {
+// assertSameJSON fails t unless got and want are the same JSON value (jsonb
+// columns give back their own spacing).
+func assertSameJSON(t *testing.T, what string, got, want json.RawMessage) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("%s: %v in %s", what, err, got)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
 		t.Fatal(err)
 	}
-	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe // default_query_exec_mode=cache_describe
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: %s, want %s", what, got, want)
 	}
-	t.Cleanup(pool.Close)
-	s := store.New(pool)
-	id := createSession(t, s, fixture{})
-	for v := int64(1); v <= 3; v++ {
-		if got, err := s.CommitTurn(context.Background(), turn(id, v, int(v))); err != nil || got != v+1 {
-			t.Fatalf("turn on version %d: %d, %v", v, got, err)
-		}
-	}
-	if rows := rowsOf(t, s, id); rows["session_turns"] != 3 {
-		t.Errorf("rows %v; want 3 turns", rows)
+}
+
+// TestEveryQueryExecMode: a connection string may ask for any of pgx's
+// query modes (default_query_exec_mode; poolers need exec or
+// simple_protocol). In each, a guideline imports, a session is created and
+// takes turns (grouped only over prepared statements, one by one
+// otherwise), and every JSON document reads back as written.
+func TestEveryQueryExecMode(t *testing.T) {
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
+		pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		t.Run(mode.String(), func(t *testing.T) {
+			cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.ConnConfig.DefaultQueryExecMode = mode
+			pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(pool.Close)
+			s := store.New(pool)
+			ctx := context.Background()
+
+			g := guidelineImport("adding", "Adding fractions", `teach halves <first> & then quarters`, "h1")
+			if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{g}, time.Time{}); err != nil {
+				t.Fatalf("import: %v", err)
+			}
+			gs, err := s.ListGuidelines(ctx)
+			if err != nil || len(gs) != 1 {
+				t.Fatalf("guidelines %v, %v", gs, err)
+			}
+			got, err := s.GetGuideline(ctx, gs[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertSameJSON(t, "guideline", got.Guideline, g.Guideline)
+			assertSameJSON(t, "plan", got.Plan.Plan, g.Plan)
+
+			id := createSession(t, s, fixture{})
+			var wg sync.WaitGroup
+			others := make([]uuid.UUID, 4) // turns at once, for a batch where there are batches
+			for i := range others {
+				others[i] = createSession(t, s, fixture{})
+			}
+			for _, o := range others {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if _, err := s.CommitTurn(ctx, turn(o, 1, 1)); err != nil {
+						t.Errorf("turn on %s: %v", o, err)
+					}
+				}()
+			}
+			for v := int64(1); v <= 3; v++ {
+				tr := turn(id, v, int(v))
+				tr.Summary.MasteryByConcept = map[string]float64{"Halves": 0.5}
+				if got, err := s.CommitTurn(ctx, tr); err != nil || got != v+1 {
+					t.Fatalf("turn on version %d: %d, %v", v, got, err)
+				}
+			}
+			wg.Wait()
+			se, err := s.GetSession(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(se.State) != `{"turn":3}` || se.Summary.MasteryByConcept["Halves"] != 0.5 {
+				t.Errorf("state %s, mastery %v", se.State, se.Summary.MasteryByConcept)
+			}
+			logs, err := s.ListAgentLogs(ctx, id, store.LogFilter{})
+			if err != nil || len(logs) != 6 {
+				t.Fatalf("logs %+v, %v; want 6", logs, err)
+			}
+			assertSameJSON(t, "log output", logs[5].Output, json.RawMessage(`{"intent":"answer"}`))
+			if rows := rowsOf(t, s, id); rows["session_turns"] != 3 || rows["session_messages"] != 7 {
+				t.Errorf("rows %v; want 3 turns and 7 messages", rows)
+			}
+		})
 	}
 }

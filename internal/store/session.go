@@ -110,11 +110,11 @@ FROM ins, jsonb_to_recordset($26::jsonb) AS l(turn_id text, agent text, event te
 	}
 	roles, contents := splitMessages(n.Messages)
 	sm := n.Summary
-	_, err = s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), withoutNUL(n.State),
+	_, err = s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), s.doc(withoutNUL(n.State)),
 		roles, contents,
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
-		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
-		timeOrNow(n.Now), sm.ExamCorrect, sm.ExamQuestions, n.PlanVersion, logs)
+		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), s.doc(masteryJSON(sm.MasteryByConcept)),
+		timeOrNow(n.Now), sm.ExamCorrect, sm.ExamQuestions, n.PlanVersion, s.doc(logs))
 	return interpretError("create session "+n.ID.String(), err)
 }
 

@@ -73,6 +73,7 @@ type Store struct {
 	db       DBTX
 	announce bool       // see Announce
 	commits  *committer // group commit of turns; nil in a transaction, or without prepared statements
+	textJSON bool       // send JSON documents as strings: see doc
 }
 
 // Option configures a store.
@@ -90,13 +91,28 @@ func New(pool *pgxpool.Pool, opts ...Option) *Store {
 	// Group commit writes over a prepared statement: a connection string
 	// that asks for none (default_query_exec_mode, as some poolers need)
 	// gets its turns committed one by one, in the mode it asks for.
-	if pool.Config().ConnConfig.DefaultQueryExecMode == pgx.QueryExecModeCacheStatement {
+	switch pool.Config().ConnConfig.DefaultQueryExecMode {
+	case pgx.QueryExecModeCacheStatement:
 		s.commits = &committer{writeBatch: s.writeBatch}
+	case pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol:
+		s.textJSON = true
 	}
 	for _, o := range opts {
 		o(s)
 	}
 	return s
+}
+
+// doc returns the JSON document b as the argument of a json or jsonb
+// parameter. pgx encodes a []byte by the parameter's type when it knows
+// it, which it does not in the exec and simple_protocol query modes: there
+// it sends a []byte as bytea, which the server refuses as JSON, and a
+// string as text.
+func (s *Store) doc(b []byte) any {
+	if s.textJSON {
+		return string(b)
+	}
+	return b
 }
 
 // Pool returns the underlying pool.
@@ -106,7 +122,7 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 // commits when fn returns nil and rolls back otherwise.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		return fn(&Store{pool: s.pool, db: tx, announce: s.announce})
+		return fn(&Store{pool: s.pool, db: tx, announce: s.announce, textJSON: s.textJSON})
 	})
 }
 

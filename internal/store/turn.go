@@ -109,10 +109,10 @@ func (s *Store) commitArgs(t Turn) ([]any, error) {
 	}
 	roles, contents := splitMessages(t.Messages)
 	sm := t.Summary
-	return []any{t.SessionID, t.Version, withoutNUL(t.State), roles, contents,
-		nullString(t.ClientTurnID), withoutNUL(response), logs,
+	return []any{t.SessionID, t.Version, s.doc(withoutNUL(t.State)), roles, contents,
+		nullString(t.ClientTurnID), s.doc(withoutNUL(response)), s.doc(logs),
 		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
-		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), masteryJSON(sm.MasteryByConcept),
+		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), s.doc(masteryJSON(sm.MasteryByConcept)),
 		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash}, nil
 }
 
