@@ -187,13 +187,15 @@ const commitStatement = "tutord_commit_turn"
 // error: a statement the server refused (the transaction then rolled
 // back), or a failure of the connection.
 //
-// It drives the connection below pgx, for memory: a turn's state and trace
-// are kilobytes, and pgx would copy each argument into a buffer of its own
+// It drives the connection below pgx: a turn's state and trace are
+// kilobytes, and pgx would copy each argument into a buffer of its own
 // before copying it into the message. Here the json arguments go into the
 // message as they are, and only the small ones are encoded (by pgx's type
 // map, in the formats pgx would choose). The whole batch goes to the socket
 // in one write with its end: a write per turn cost a system call on each
-// side and a wake-up of the server for each turn.
+// side and a wake-up of the server for each turn. The price is pgx's
+// message buffer, which grows to hold the batch (and is let go after the
+// write).
 func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -243,7 +245,9 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 		pipe.SendQueryStatement(sd, values, formats, nil)
 	}
 	if err := pipe.Sync(); err != nil { // sends the batch with its end
-		return err
+		// The write failed before its last bytes, the end of the batch,
+		// went out: the server commits none of it.
+		return unsent{err}
 	}
 	for i := range versions {
 		res, err := pipe.GetResults()

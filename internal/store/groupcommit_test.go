@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,6 +82,64 @@ func TestWriteBatchUnknownFate(t *testing.T) {
 			t.Errorf("session %s rows %v; want no turn written", id, got)
 		}
 	}
+}
+
+// TestWriteBatchCutShort: a batch whose write broke off part way never
+// sent its end, so the server committed none of it: each turn is written
+// again on its own, and commits.
+func TestWriteBatchCutShort(t *testing.T) {
+	cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 1    // the connection the warm-up prepared the statement on
+	var cut atomic.Bool // the next write of a batch breaks off half way
+	dial := cfg.ConnConfig.DialFunc
+	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		return &cuttingConn{Conn: c, cut: &cut}, err
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	s := store.New(pool)
+	a, b, warm := createSession(t, s, fixture{}), createSession(t, s, fixture{}), createSession(t, s, fixture{})
+	if _, errs := s.WriteBatch(context.Background(), []store.Turn{turn(warm, 1, 1)}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	cut.Store(true)
+	versions, errs := s.WriteBatch(context.Background(), []store.Turn{turn(a, 1, 1), turn(b, 1, 1)})
+	if cut.Load() {
+		t.Fatal("the batch's write was not cut")
+	}
+	for i, err := range errs {
+		if err != nil || versions[i] != 2 {
+			t.Errorf("turn %d: version %d, %v; want 2 and no error", i, versions[i], err)
+		}
+	}
+	for _, id := range []uuid.UUID{a, b} {
+		if got := rowsOf(t, s, id); got["session_turns"] != 1 {
+			t.Errorf("session %s rows %v; want its turn written once", id, got)
+		}
+	}
+}
+
+// cuttingConn writes half of a write of 512 bytes or more and fails,
+// once cut is set (and clears it).
+type cuttingConn struct {
+	net.Conn
+	cut *atomic.Bool
+}
+
+func (c *cuttingConn) Write(p []byte) (int, error) {
+	if len(p) >= 512 && c.cut.CompareAndSwap(true, false) {
+		n, _ := c.Conn.Write(p[:len(p)/2])
+		c.Conn.Close()
+		return n, errors.New("connection cut")
+	}
+	return c.Conn.Write(p)
 }
 
 // TestCommitTurnConcurrently: many sessions committing at once (so that
