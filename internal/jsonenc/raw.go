@@ -7,8 +7,9 @@ import (
 
 // AppendRaw appends the JSON document src as json.Marshal writes a
 // json.RawMessage: without insignificant space, and with <, >, &, U+2028
-// and U+2029 escaped. It returns an error, and b unchanged, when src is
-// not one valid JSON value.
+// and U+2029 escaped. It returns an error, and b[:len(b)] unchanged, when
+// src is not one valid JSON value; an empty src is not (json.Marshal
+// writes a nil RawMessage as null).
 //
 // It checks and copies a document a few times faster than json.Compact,
 // whose scanner steps through the document a byte at a time: it walks

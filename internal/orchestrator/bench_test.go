@@ -27,8 +27,8 @@ import (
 // p50_ms, p99_ms, pgbench_tps, ratio = the median over the rounds of
 // turns/s ÷ pgbench_tps, and cpu_us/turn = the CPU time the benchmark's
 // process (the orchestrator and its learners, not the database) spent per
-// turn. turns/session shows how often a learner finished the lesson and
-// started another (CreateSession).
+// turn. turns/session is the turns per session created (CreateSession):
+// each learner starts a session, and another when it finishes the lesson.
 func BenchmarkProcessTurn(b *testing.B) {
 	f := setup(b)
 	for _, n := range []int{1, 8, 32} {

@@ -149,7 +149,7 @@ func (s *Safety) Check(ctx context.Context, role, text string, st tutor.State) (
 // (an agent's output is read, never written).
 var (
 	safe       = agents.SafetyVerdict{Safe: true, Reasoning: "no safety pattern matched"}
-	safeOutput = call(agents.NameSafety, safe).Output
+	safeOutput = slices.Clip(call(agents.NameSafety, safe).Output) // an append copies
 )
 
 func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdict {
