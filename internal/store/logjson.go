@@ -11,8 +11,9 @@ import (
 
 // encodeLogs returns the JSON array of logs that a turn record holds, with
 // now as the time of the entries that have none. It writes what
-// json.Marshal would, in half the time: a turn's trace is encoded on every
-// commit, and its bytes are most of a turn's.
+// json.Marshal would, in about a quarter of the time (BenchmarkEncodeLogs):
+// a turn's trace is encoded on every commit, and its bytes are most of a
+// turn's.
 func encodeLogs(logs []AgentLog, now time.Time) ([]byte, error) {
 	if len(logs) == 0 {
 		return []byte("[]"), nil
