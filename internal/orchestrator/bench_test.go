@@ -25,9 +25,10 @@ import (
 // beside pgbench with bench/pgbench-turn.sql and as many clients on the same
 // server; the two take turns in pgtest.BenchRounds rounds. Metrics: turns/s,
 // p50_ms, p99_ms, pgbench_tps, ratio = the median over the rounds of
-// turns/s ÷ pgbench_tps, and cpu_us/turn = the CPU time the benchmark's
-// process (the orchestrator and its learners, not the database) spent per
-// turn. turns/session is the turns per session created (CreateSession):
+// turns/s ÷ pgbench_tps (ratio_min and ratio_max: the lowest and highest
+// round's), and cpu_us/turn = the CPU time the benchmark's process (the
+// orchestrator and its learners, not the database) spent per turn.
+// turns/session is the turns per session created (CreateSession):
 // each learner starts a session, and another when it finishes the lesson.
 func BenchmarkProcessTurn(b *testing.B) {
 	f := setup(b)
@@ -97,6 +98,8 @@ func BenchmarkProcessTurn(b *testing.B) {
 			b.ReportMetric(ms(percentile(lat, 0.99)), "p99_ms")
 			b.ReportMetric(r.PgbenchTPS, "pgbench_tps")
 			b.ReportMetric(r.Ratio, "ratio")
+			b.ReportMetric(r.RatioMin, "ratio_min")
+			b.ReportMetric(r.RatioMax, "ratio_max")
 			b.ReportMetric(float64(r.CPUPerOp)/float64(time.Microsecond), "cpu_us/turn")
 			b.ReportMetric(float64(next.Load())/float64(created.Load()), "turns/session")
 		})

@@ -32,6 +32,9 @@ type RoundsResult struct {
 	Rate       float64 // operations per second over all rounds
 	PgbenchTPS float64 // pgbench's mean rate over the rounds
 	Ratio      float64 // the median over the rounds of the rate ÷ pgbench's rate
+	// RatioMin and RatioMax are the lowest and the highest round's ratio:
+	// how far the machine's speed moved the rounds apart.
+	RatioMin, RatioMax float64
 	// CPUPerOp is the CPU time this process (not the database) spent per
 	// operation while the operations ran.
 	CPUPerOp time.Duration
@@ -77,6 +80,7 @@ func Rounds(b *testing.B, run func(round, upTo int) error, pgbench func(time.Dur
 	if len(ratios) > 0 {
 		slices.Sort(ratios)
 		res.Ratio = ratios[len(ratios)/2]
+		res.RatioMin, res.RatioMax = ratios[0], ratios[len(ratios)-1]
 	}
 	return res
 }

@@ -44,8 +44,9 @@ func benchTurn(id uuid.UUID, version int64, n int) store.Turn {
 // pgbench on the same server with as many clients. The two take turns in
 // pgtest.BenchRounds rounds, so that a machine whose speed drifts (a shared
 // VM) slows both alike. Metrics: turns/s (the store), pgbench_tps, ratio =
-// the median over the rounds of turns/s ÷ pgbench_tps, and cpu_us/turn = the
-// CPU time the benchmark's process (not the database) spent per turn.
+// the median over the rounds of turns/s ÷ pgbench_tps (ratio_min and
+// ratio_max: the lowest and highest round's), and cpu_us/turn = the CPU time
+// the benchmark's process (not the database) spent per turn.
 func BenchmarkCommitTurn(b *testing.B) {
 	connString := pgtest.ConnString(b)
 	pool := openPool(b, connString, 40)
@@ -88,6 +89,8 @@ func BenchmarkCommitTurn(b *testing.B) {
 			b.ReportMetric(r.Rate, "turns/s")
 			b.ReportMetric(r.PgbenchTPS, "pgbench_tps")
 			b.ReportMetric(r.Ratio, "ratio")
+			b.ReportMetric(r.RatioMin, "ratio_min")
+			b.ReportMetric(r.RatioMax, "ratio_max")
 			b.ReportMetric(float64(r.CPUPerOp)/float64(time.Microsecond), "cpu_us/turn")
 		})
 	}
