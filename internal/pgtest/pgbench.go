@@ -47,9 +47,8 @@ type RoundsResult struct {
 // and returns its rate.
 func Rounds(b *testing.B, run func(round, upTo int) error, pgbench func(time.Duration) float64) RoundsResult {
 	b.Helper()
-	var total, cpu time.Duration
-	var ratios []float64
-	var tpsSum float64
+	var cpu time.Duration
+	rounds := make([]round, 0, BenchRounds)
 	done := 0
 	b.StopTimer()
 	for r := range BenchRounds {
@@ -62,20 +61,45 @@ func Rounds(b *testing.B, run func(round, upTo int) error, pgbench func(time.Dur
 		elapsed := time.Since(start)
 		cpu += processCPU() - cpuStart
 		b.StopTimer()
-		total += elapsed
 		tps := pgbench(max(elapsed, 3*time.Second))
-		tpsSum += tps
-		if n := upTo - done; n > 0 && tps > 0 {
-			ratios = append(ratios, float64(n)/elapsed.Seconds()/tps)
-		}
+		rounds = append(rounds, round{ops: upTo - done, elapsed: elapsed, tps: tps})
 		done = upTo
 	}
-	res := RoundsResult{PgbenchTPS: tpsSum / BenchRounds}
-	if total > 0 {
-		res.Rate = float64(b.N) / total.Seconds()
-	}
+	res := summarize(rounds)
 	if b.N > 0 {
 		res.CPUPerOp = cpu / time.Duration(b.N)
+	}
+	return res
+}
+
+// round is one round of Rounds: ops operations in elapsed, then pgbench at
+// tps.
+type round struct {
+	ops     int
+	elapsed time.Duration
+	tps     float64
+}
+
+// summarize returns the rates and ratios of rounds (all but CPUPerOp). A
+// round without operations or without a pgbench rate has no ratio.
+func summarize(rounds []round) RoundsResult {
+	var res RoundsResult
+	var ops int
+	var total time.Duration
+	var ratios []float64
+	for _, r := range rounds {
+		ops += r.ops
+		total += r.elapsed
+		res.PgbenchTPS += r.tps
+		if r.ops > 0 && r.elapsed > 0 && r.tps > 0 {
+			ratios = append(ratios, float64(r.ops)/r.elapsed.Seconds()/r.tps)
+		}
+	}
+	if len(rounds) > 0 {
+		res.PgbenchTPS /= float64(len(rounds))
+	}
+	if total > 0 {
+		res.Rate = float64(ops) / total.Seconds()
 	}
 	if len(ratios) > 0 {
 		slices.Sort(ratios)
