@@ -1064,6 +1064,15 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 		Messages:     []store.NewMessage{{Role: "student", Content: r.msg}, {Role: "teacher", Content: reply}},
 		ClientTurnID: r.clientTurnID, MessageHash: r.digest, Response: respJSON, Logs: r.logs, Now: done,
 	})
+	if errors.Is(err, store.ErrAnotherPaused) && next.IsPaused && !r.se.State.IsPaused {
+		// The turn ended a lesson's sitting (the learner's goodbye, the
+		// time limit) while the learner has another lesson on the
+		// subtopic paused, and only one may be. A turn has no such error
+		// to give, so the sitting ends without the pause: the lesson stays
+		// open, and its next message starts a new sitting.
+		r.logs = r.logs[:len(r.logs)-1] // the turn_completed entry, written again
+		return r.commit(ctx, tutor.EndSitting(next), withoutPause(events), reply, intent)
+	}
 	if errors.Is(err, store.ErrDuplicateTurn) {
 		return TurnResult{}, &duplicateTurn{err}
 	}
@@ -1075,6 +1084,14 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	se.State, se.Row.State, se.Row.Version, se.Row.Summary, se.Row.UpdatedAt = next, raw, v, summary(next, t), done
 	o.cache.put(se)
 	return TurnResult{Reply: reply, Intent: intent, Session: se, Events: events, Response: respJSON, Committed: true}, nil
+}
+
+// withoutPause returns events without their Paused event.
+func withoutPause(events []tutor.Event) []tutor.Event {
+	return slices.DeleteFunc(slices.Clone(events), func(e tutor.Event) bool {
+		_, paused := e.(tutor.Paused)
+		return paused
+	})
 }
 
 // turnCompleted is the output of a turn's turn_completed log entry.

@@ -114,7 +114,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 		fixed = examAfterward(n, t, o.StudentMessage)
 		ev = append(ev, ExamAlreadyComplete{})
 	case pre == PrecheckStop:
-		ev = append(ev, stop(&n, EndStudentRequested)...)
+		ev = append(ev, stop(&n, t, EndStudentRequested)...)
 		fixed = endReply(n, t)
 		if n.Mode == ModeTeachMe && !n.IsComplete(t) && asksBreak(o.StudentMessage) {
 			fixed = BreakReplyLead + n.PauseSummary(t).Message
@@ -143,7 +143,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 
 	if !ended && timeUp && !n.IsComplete(t) {
 		ev = append(ev, TimeLimitReached{})
-		ev = append(ev, stop(&n, EndTimeLimit)...)
+		ev = append(ev, stop(&n, t, EndTimeLimit)...)
 		fixed = endReply(n, t)
 	}
 	if reply == "" {

@@ -165,6 +165,17 @@ func Resume(s State, now time.Time) (State, error) {
 	return n.normalized(), nil
 }
 
+// EndSitting undoes the pause of a lesson that a turn ended (see Stop) and
+// ends its sitting only: the lesson stays open, and its next turn starts a
+// new sitting with a fresh time limit. The orchestrator uses it when the
+// learner already has another lesson on the subtopic paused.
+func EndSitting(s State) State {
+	n := s.Clone()
+	n.IsPaused = false
+	n.StartedAt = nil
+	return n.normalized()
+}
+
 // EndClarify ends a doubts session. Errors: ErrWrongMode ("Only Clarify
 // Doubts sessions can use this endpoint"), ErrAlreadyEnded.
 func EndClarify(s State, now time.Time) (State, error) {
@@ -183,17 +194,21 @@ func EndClarify(s State, now time.Time) (State, error) {
 // Stop ends a session at the learner's request or at the time limit, by
 // mode: a teach_me session pauses (it can be resumed), a doubts session
 // completes, an exam ends early with its results. Ending what has already
-// ended changes nothing but updated_at.
-func Stop(s State, now time.Time, reason EndReason) (State, []Event) {
+// ended changes nothing but updated_at: a finished lesson is not paused,
+// as there is nothing left to resume.
+func Stop(s State, t *Topic, now time.Time, reason EndReason) (State, []Event) {
 	n := s.Clone()
-	ev := stop(&n, reason)
+	ev := stop(&n, t, reason)
 	n.UpdatedAt = NewTime(now)
 	return n.normalized(), ev
 }
 
-func stop(n *State, reason EndReason) []Event {
+func stop(n *State, t *Topic, reason EndReason) []Event {
 	switch n.Mode {
 	case ModeTeachMe:
+		if n.IsComplete(t) {
+			return nil
+		}
 		n.IsPaused = true
 		return []Event{Paused{Reason: reason}}
 	case ModeClarify:

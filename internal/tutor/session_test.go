@@ -150,12 +150,24 @@ func TestEndClarify(t *testing.T) {
 func TestStop(t *testing.T) {
 	tp := planOf(2)
 	s := newState(t, ModeClarify, tp)
-	s, ev := Stop(s, t0, EndStudentRequested)
+	s, ev := Stop(s, tp, t0, EndStudentRequested)
 	if !s.ClarifyComplete || len(ev) != 1 {
 		t.Fatalf("complete %v, events %v", s.ClarifyComplete, ev)
 	}
-	if _, ev = Stop(s, t0, EndStudentRequested); len(ev) != 0 {
+	if _, ev = Stop(s, tp, t0, EndStudentRequested); len(ev) != 0 {
 		t.Errorf("stopping an ended session: %v", ev)
+	}
+
+	lesson := newState(t, ModeTeachMe, tp)
+	paused, ev := Stop(lesson, tp, t0, EndTimeLimit)
+	if !paused.IsPaused || len(ev) != 1 || ev[0] != (Paused{Reason: EndTimeLimit}) {
+		t.Errorf("a lesson under way: paused %v, events %v", paused.IsPaused, ev)
+	}
+	// A finished lesson has nothing to resume: it is not paused, so it is
+	// neither offered for resuming nor holds its subtopic's paused place.
+	lesson.CurrentStep = tp.TotalSteps() + 1
+	if done, ev := Stop(lesson, tp, t0, EndStudentRequested); done.IsPaused || len(ev) != 0 {
+		t.Errorf("a finished lesson: paused %v, events %v", done.IsPaused, ev)
 	}
 }
 
