@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,6 +55,16 @@ func TestGetCurriculum(t *testing.T) {
 	_, body = get(t, srv.URL+"/curriculum?country=India&board=ICSE&grade=7")
 	if s, ok := body["subjects"].([]any); !ok || len(s) != 0 {
 		t.Fatalf("unknown board: %v", body)
+	}
+
+	// A grade nobody teaches has nothing, however large.
+	for _, q := range []string{"grade=3000000000", "grade=-3000000000", "grade=9223372036854775807&subject=Mathematics",
+		"grade=3000000000&subject=Mathematics&topic=Fractions"} {
+		code, body := get(t, srv.URL+"/curriculum?country=India&board=CBSE&"+q)
+		key := map[int]string{1: "subjects", 2: "topics", 3: "subtopics"}[strings.Count(q, "=")]
+		if l, ok := body[key].([]any); code != 200 || !ok || len(l) != 0 {
+			t.Errorf("%s: %d %v, want 200 and no %s", q, code, body, key)
+		}
 	}
 
 	for _, tt := range []struct{ query, loc, typ string }{

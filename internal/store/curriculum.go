@@ -245,18 +245,22 @@ type SubtopicEntry struct {
 	Key         string
 }
 
+// The curriculum queries compare grades as bigint: a grade asked for may
+// be any integer, and one beyond the column's int4 has no subjects rather
+// than failing to encode.
+
 // CurriculumSubjects returns the distinct subjects with approved subtopics, sorted.
 func (s *Store) CurriculumSubjects(ctx context.Context, f CurriculumFilter) ([]string, error) {
 	return s.strings(ctx, "list subjects", `
 SELECT DISTINCT subject FROM guidelines
-WHERE approved AND country = $1 AND board = $2 AND grade = $3 ORDER BY subject`, f.Country, f.Board, f.Grade)
+WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint ORDER BY subject`, f.Country, f.Board, f.Grade)
 }
 
 // CurriculumTopics returns the distinct topics of a subject with approved subtopics, sorted.
 func (s *Store) CurriculumTopics(ctx context.Context, f CurriculumFilter) ([]string, error) {
 	return s.strings(ctx, "list topics", `
 SELECT DISTINCT topic_title FROM guidelines
-WHERE approved AND country = $1 AND board = $2 AND grade = $3 AND subject = $4 ORDER BY topic_title`,
+WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint AND subject = $4 ORDER BY topic_title`,
 		f.Country, f.Board, f.Grade, f.Subject)
 }
 
@@ -264,7 +268,7 @@ WHERE approved AND country = $1 AND board = $2 AND grade = $3 AND subject = $4 O
 func (s *Store) CurriculumSubtopics(ctx context.Context, f CurriculumFilter) ([]SubtopicEntry, error) {
 	rows, err := s.db.Query(ctx, `
 SELECT subtopic_title, id, key FROM guidelines
-WHERE approved AND country = $1 AND board = $2 AND grade = $3 AND subject = $4 AND topic_title = $5
+WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint AND subject = $4 AND topic_title = $5
 ORDER BY subtopic_title, key`, f.Country, f.Board, f.Grade, f.Subject, f.Topic)
 	if err != nil {
 		return nil, interpretError("list subtopics", err)
