@@ -137,7 +137,6 @@ func New(d Deps, opts ...Options) *Server {
 	if s.metrics != nil {
 		e.Use(s.metrics.httpMiddleware)
 	}
-	limit := middleware.BodyLimit("1M")
 
 	e.GET("/", s.root)
 	e.GET("/health", s.health)
@@ -148,7 +147,9 @@ func New(d Deps, opts ...Options) *Server {
 		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()))
 	}
 
-	api := e.Group("", s.withCaller)
+	// The body limits come first: the request validator reads the whole
+	// body, and a body over the limit must be refused before it is read.
+	api := e.Group("", bodyLimits(), s.withCaller)
 	if o.Validator != nil {
 		api.Use(o.Validator)
 	}
@@ -161,31 +162,48 @@ func New(d Deps, opts ...Options) *Server {
 	api.GET("/sessions/report-card", s.reportCard)
 	api.GET("/sessions/subtopic-progress", s.subtopicProgress)
 	api.GET("/sessions/resumable", s.resumable)
-	api.POST("/sessions", s.createSession, limit)
-	api.POST("/sessions/:id/step", s.step, limit)
-	api.POST("/sessions/:id/pause", s.pause, limit)
-	api.POST("/sessions/:id/resume", s.resume, limit)
-	api.POST("/sessions/:id/end-clarify", s.endClarify, limit)
-	api.POST("/sessions/:id/end-exam", s.endExam, limit)
+	api.POST("/sessions", s.createSession)
+	api.POST("/sessions/:id/step", s.step)
+	api.POST("/sessions/:id/pause", s.pause)
+	api.POST("/sessions/:id/resume", s.resume)
+	api.POST("/sessions/:id/end-clarify", s.endClarify)
+	api.POST("/sessions/:id/end-exam", s.endExam)
 	api.GET("/sessions/:id/summary", s.summary)
 	api.GET("/sessions/:id/replay", s.getSession)
 	api.GET("/sessions/:id/agent-logs", s.agentLogs)
 	api.GET("/sessions/:id", s.getSession)
 	api.GET("/sessions/ws/:id", s.websocket)
 
-	api.POST("/transcribe", s.transcribe, middleware.BodyLimit("26M"))
+	api.POST("/transcribe", s.transcribe)
 
 	api.GET("/profile", s.getProfile)
-	api.PUT("/profile", s.putProfile, limit)
+	api.PUT("/profile", s.putProfile)
 	api.GET("/profile/export", s.exportProfile)
-	api.POST("/auth/sync", s.authSync, limit)
-	api.POST("/auth/phone/provision", s.phoneProvision, limit)
+	api.POST("/auth/sync", s.authSync)
+	api.POST("/auth/phone/provision", s.phoneProvision)
 	api.DELETE("/auth/admin/user", s.deleteUser)
 
 	api.GET("/api/admin/llm-config", s.listLLMConfig)
 	api.GET("/api/admin/llm-config/options", s.llmConfigOptions)
-	api.PUT("/api/admin/llm-config/:component", s.putLLMConfig, limit)
+	api.PUT("/api/admin/llm-config/:component", s.putLLMConfig)
 	return s
+}
+
+// bodyLimits limits request bodies: 26 MB for an upload to /transcribe (a
+// 25 MB file and its form), 1 MB for anything else. A body over the limit
+// is a 413, from its Content-Length before anything is read, or as soon as
+// reading passes the limit.
+func bodyLimits() echo.MiddlewareFunc {
+	small, upload := middleware.BodyLimit("1M"), middleware.BodyLimit("26M")
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		smallNext, uploadNext := small(next), upload(next)
+		return func(c echo.Context) error {
+			if c.Path() == "/transcribe" {
+				return uploadNext(c)
+			}
+			return smallNext(c)
+		}
+	}
 }
 
 // Handler returns the server's http.Handler.

@@ -1,9 +1,14 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -262,8 +267,50 @@ func TestBodyLimit(t *testing.T) {
 			t.Errorf("POST %s with a 1 MB body: %d %s; want 413 too_large", path, r.Status, truncate(r.Body, 200))
 		}
 	}
-	// Nothing happened to the session.
-	if doc := s.do("GET", "/sessions/"+id, nil, "").JSON(t); doc["is_paused"] != false {
-		t.Fatalf("the session was paused by a refused request")
+	// A body over the limit is refused before it is read: from its
+	// Content-Length, without waiting for the 50 MB announced; and, sent
+	// in chunks without a length, once reading passes the limit.
+	for _, path := range []string{"/sessions/" + id + "/step", "/sessions/" + id + "/pause"} {
+		head := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", path, 50<<20)
+		if status := rawStatus(t, s.URL, head+`{"student_reply":"`+strings.Repeat("a", 1<<20)); status != 413 {
+			t.Errorf("POST %s announcing 50 MB: %d, want 413 before the body is sent", path, status)
+		}
+		body := fmt.Sprintf("6\r\n%s\r\n", `{"x":"`)
+		for range 21 {
+			body += fmt.Sprintf("%x\r\n%s\r\n", 64<<10, strings.Repeat("a", 64<<10))
+		}
+		head = fmt.Sprintf("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n", path)
+		if status := rawStatus(t, s.URL, head+body); status != 413 {
+			t.Errorf("POST %s with 1.3 MB in chunks: %d, want 413", path, status)
+		}
 	}
+	// Nothing happened to the session.
+	if doc := s.do("GET", "/sessions/"+id, nil, "").JSON(t); doc["is_paused"] != false || doc["turn_count"] != float64(0) {
+		t.Fatalf("a refused request changed the session: paused %v, turns %v", doc["is_paused"], doc["turn_count"])
+	}
+}
+
+// rawStatus writes req to the server at url as it is, without finishing
+// its body, and returns the status of the response.
+func rawStatus(t *testing.T, url, req string) int {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A server that waits for the rest of the body never answers: the
+	// deadline ends the wait.
+	if err := conn.SetDeadline(time.Now().Add(20 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	// The server may answer and close before it has all of req: the
+	// write's error is not the test's.
+	go func() { _, _ = io.WriteString(conn, req) }()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no response: %v", err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }

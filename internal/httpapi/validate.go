@@ -52,6 +52,9 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 			return &echo.HTTPError{Code: http.StatusBadRequest, Message: me.Error(), Internal: me}
 		},
 		ErrorHandler: func(c echo.Context, err *echo.HTTPError) error {
+			if errors.Is(err.Internal, echo.ErrStatusRequestEntityTooLarge) {
+				return echo.ErrStatusRequestEntityTooLarge // reading the body passed its limit
+			}
 			if items := fieldErrors(err.Internal); len(items) > 0 {
 				return validationError(items...)
 			}
