@@ -6,10 +6,12 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,8 +259,8 @@ func TestLLMConfigRoutes(t *testing.T) {
 		t.Fatalf("config/models: %s", r.Body)
 	}
 	admin := token(t, "root", true)
-	if r := s.do("GET", "/api/admin/llm-config", nil, token(t, "x", false)); r.Status != 403 {
-		t.Fatalf("non-admin list: %d", r.Status)
+	if r := s.do("GET", "/api/admin/llm-config", nil, token(t, "x", false)); r.Status != 403 || r.code(t) != "forbidden" || r.JSON(t)["detail"] != "Admin access required" {
+		t.Fatalf("non-admin list: %d %s", r.Status, r.Body)
 	}
 	r = s.do("PUT", "/api/admin/llm-config/tutor", map[string]any{"provider": "openai", "model_id": "gpt-5.2"}, admin)
 	if r.Status != 200 || r.JSON(t)["model_id"] != "gpt-5.2" {
@@ -445,5 +447,37 @@ func TestLearnerDeletedThroughAnotherReplica(t *testing.T) {
 	}
 	if r := b.do("POST", "/sessions", createBody(s.subject[fractions], ""), tok); r.Status != 200 {
 		t.Fatalf("the request after: %d %s", r.Status, r.Body)
+	}
+}
+
+// Profile text is limited by characters, not bytes, and a field over the
+// limit is named and changes nothing.
+func TestProfileTextLimitCountsCharacters(t *testing.T) {
+	s := newServer(t)
+	access := token(t, "learner-hindi", false)
+	about := strings.Repeat("अ", 2000) // 3 bytes each
+	r := s.do("PUT", "/profile", map[string]any{"about_me": about}, access)
+	if r.Status != 200 || r.JSON(t)["about_me"] != about {
+		t.Fatalf("about_me of 2000 characters: %d %s", r.Status, truncate(r.Body, 300))
+	}
+	r = s.do("PUT", "/profile", map[string]any{"about_me": about + "अ", "school_name": strings.Repeat("s", 2001), "name": "Asha"}, access)
+	if r.Status != 422 {
+		t.Fatalf("fields over the limit: %d %s", r.Status, truncate(r.Body, 300))
+	}
+	var got []string
+	for _, d := range r.JSON(t)["detail"].([]any) {
+		e := d.(map[string]any)
+		got = append(got, fmt.Sprint(e["type"], e["loc"], " ", e["msg"]))
+	}
+	slices.Sort(got)
+	want := []string{
+		"string_too_long[body about_me] String should have at most 2000 characters",
+		"string_too_long[body school_name] String should have at most 2000 characters",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("errors %q, want %q", got, want)
+	}
+	if m := s.do("GET", "/profile", nil, access).JSON(t); m["about_me"] != about || m["name"] != nil {
+		t.Errorf("a refused update changed the profile: name %v, about_me changed %v", m["name"], m["about_me"] != about)
 	}
 }

@@ -153,7 +153,7 @@ func requireAdmin(c echo.Context) error {
 		return errUnauthorized("Not authenticated")
 	}
 	if !who.admin() {
-		return &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "Admin only"}
+		return &Error{Status: http.StatusForbidden, Code: "forbidden", Message: "Admin access required"}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
@@ -82,6 +83,9 @@ type profileUpdate struct {
 	PreferredExamples []string `json:"preferred_examples"`
 }
 
+// maxProfileText is the most characters a profile's text field holds.
+const maxProfileText = 2000
+
 // putProfile writes the fields given (a field cannot be cleared, as in the
 // reference); onboarding completes once name, age, grade and board are set.
 func (s *Server) putProfile(c echo.Context) error {
@@ -113,10 +117,12 @@ func (s *Server) putProfile(c echo.Context) error {
 		_, tzErr := time.LoadLocation(*u.TimeZone)
 		check(tzErr == nil && *u.TimeZone != "" && *u.TimeZone != "Local", "time_zone", "Unknown time zone; use an IANA name such as Asia/Kolkata", *u.TimeZone)
 	}
-	for _, p := range []*string{u.Name, u.Board, u.SchoolName, u.AboutMe, u.Country} {
-		if p != nil && len(*p) > 2000 {
-			bad = append(bad, fieldError{Type: "string_too_long", Loc: []any{"body"}, Msg: "Text fields are limited to 2000 characters", Input: nil})
-			break
+	for _, f := range []struct {
+		name  string
+		value *string
+	}{{"name", u.Name}, {"board", u.Board}, {"school_name", u.SchoolName}, {"about_me", u.AboutMe}, {"country", u.Country}} {
+		if f.value != nil && utf8.RuneCountInString(*f.value) > maxProfileText {
+			bad = append(bad, fieldError{Type: "string_too_long", Loc: []any{"body", f.name}, Msg: fmt.Sprintf("String should have at most %d characters", maxProfileText), Input: nil})
 		}
 	}
 	if len(bad) > 0 {

@@ -351,12 +351,11 @@ func wantedType(se *openapi3.SchemaError, reason string) string {
 // (2020-12) or "number must be at least 1" (3.0) both give "1".
 func limit(reason string) string {
 	if i := strings.LastIndex(reason, "want "); i >= 0 {
-		return strings.TrimSpace(reason[i+len("want "):])
+		reason = strings.TrimSpace(reason[i+len("want "):])
+	} else if i := strings.LastIndexByte(reason, ' '); i >= 0 {
+		reason = reason[i+1:]
 	}
-	if i := strings.LastIndexByte(reason, ' '); i >= 0 {
-		return reason[i+1:]
-	}
-	return reason
+	return strings.ReplaceAll(reason, ",", "") // "2,000" as pydantic writes it: 2000
 }
 
 func plural(n, noun string) string {
