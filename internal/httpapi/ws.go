@@ -92,11 +92,46 @@ func decodeClientFrame(data []byte) (clientFrame, error) {
 		}
 	}
 	if sc := f.Payload.StudentContext; len(sc) > 0 && string(sc) != "null" {
-		if err := json.Unmarshal(sc, new(tutor.StudentContext)); err != nil {
-			return f, frameError("payload.student_context", err)
+		if err := checkStudentContext(sc); err != nil {
+			return f, err
 		}
 	}
 	return f, nil
+}
+
+// checkStudentContext validates a chat's student_context as the spec's
+// StudentContextInput has it (grade 1 to 12 and board required, a known
+// language level), though the turn does not use it: the contract has it
+// accepted, validated and ignored.
+func checkStudentContext(raw json.RawMessage) error {
+	const path = "payload.student_context"
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &present); err != nil {
+		return frameError(path, err)
+	}
+	var sc tutor.StudentContext
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		return frameError(path, err)
+	}
+	for _, field := range []string{"grade", "board"} {
+		if v, ok := present[field]; !ok || string(v) == "null" {
+			return fmt.Errorf("%s.%s: Field required", path, field)
+		}
+	}
+	switch {
+	case sc.Grade < 1:
+		return fmt.Errorf("%s.grade: Input should be greater than or equal to 1", path)
+	case sc.Grade > 12:
+		return fmt.Errorf("%s.grade: Input should be less than or equal to 12", path)
+	}
+	if _, ok := present["language_level"]; ok {
+		switch sc.LanguageLevel {
+		case "simple", "standard", "advanced":
+		default:
+			return fmt.Errorf("%s.language_level: Input should be 'simple', 'standard' or 'advanced'", path)
+		}
+	}
+	return nil
 }
 
 // frameError describes why a client frame, or its part at path, did not

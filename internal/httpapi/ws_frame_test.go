@@ -33,6 +33,14 @@ func TestDecodeClientFrameErrors(t *testing.T) {
 		{`{"type":"chat","payload":{"message":"hi","client_turn_id":"turn-1"}}`, ""},
 		{`{"type":"chat","payload":{"message":"hi","client_turn_id":""}}`, ""},
 		{`{"type":"chat","payload":{"student_context":{"grade":7,"board":"CBSE"}}}`, ""},
+		{`{"type":"chat","payload":{"student_context":{"grade":12,"board":"CBSE","language_level":"advanced","student_name":null}}}`, ""},
+		{`{"type":"chat","payload":{"student_context":{}}}`, "payload.student_context.grade: Field required"},
+		{`{"type":"chat","payload":{"student_context":{"grade":7}}}`, "payload.student_context.board: Field required"},
+		{`{"type":"chat","payload":{"student_context":{"grade":null,"board":"CBSE"}}}`, "payload.student_context.grade: Field required"},
+		{`{"type":"chat","payload":{"student_context":{"grade":0,"board":"CBSE"}}}`, "payload.student_context.grade: Input should be greater than or equal to 1"},
+		{`{"type":"chat","payload":{"student_context":{"grade":99,"board":"CBSE"}}}`, "payload.student_context.grade: Input should be less than or equal to 12"},
+		{`{"type":"chat","payload":{"student_context":{"grade":7,"board":"CBSE","language_level":"expert"}}}`,
+			"payload.student_context.language_level: Input should be 'simple', 'standard' or 'advanced'"},
 	} {
 		name := tt.frame
 		if len(name) > 80 {

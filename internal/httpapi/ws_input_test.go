@@ -26,6 +26,10 @@ func TestWebSocketRefusesBadFrames(t *testing.T) {
 			"Invalid message format: payload: Input should be a valid dictionary"},
 		{"grade a string", `{"type":"chat","payload":{"message":"ready","student_context":{"grade":"x"}}}`,
 			"Invalid message format: payload.student_context.grade: Input should be a valid integer"},
+		{"grade out of range", `{"type":"chat","payload":{"message":"ready","student_context":{"grade":99,"board":"CBSE"}}}`,
+			"Invalid message format: payload.student_context.grade: Input should be less than or equal to 12"},
+		{"no board", `{"type":"chat","payload":{"message":"ready","student_context":{"grade":7}}}`,
+			"Invalid message format: payload.student_context.board: Field required"},
 		{"not JSON", `nope`, "Invalid message format: Invalid JSON"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
