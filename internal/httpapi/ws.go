@@ -599,8 +599,10 @@ func (s *Server) catchUp(ctx context.Context, w *wsConn, version int64) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if se, err := s.deps.Sessions.Load(ctx, w.session); err == nil && se.Row.Version > version {
-		s.hub.advance(w.session, se.Row.Version)
-		w.deliver(ctx, sessionFrame(se))
+		// To every connection on the session, not just the new one: the
+		// change is recorded as broadcast, so its own notice, if still to
+		// come, reaches no one.
+		s.broadcast(w.session, se)
 	}
 }
 

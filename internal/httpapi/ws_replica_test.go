@@ -110,3 +110,68 @@ func TestWebSocketUpdateSurvivesAFailedRead(t *testing.T) {
 		t.Fatalf("frame %s %v, want the state after the turn", f.Type, f.state(t)["turn_count"])
 	}
 }
+
+// holdFirstOpen holds, once armed, the session load of the next WebSocket
+// being opened (the one load without a deadline) until release.
+type holdFirstOpen struct {
+	httpapi.Sessions
+	armed, held, release chan struct{}
+	taken                atomic.Bool
+}
+
+func (h *holdFirstOpen) Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error) {
+	se, err := h.Sessions.Load(ctx, id)
+	if _, deadline := ctx.Deadline(); !deadline {
+		select {
+		case <-h.armed:
+			if h.taken.CompareAndSwap(false, true) {
+				close(h.held)
+				<-h.release
+			}
+		default:
+		}
+	}
+	return se, err
+}
+
+// A change that another replica commits while a WebSocket opens here
+// reaches the new connection by its catch-up, and the connections already
+// open too, though the change's own notice then brings nothing new.
+func TestWebSocketCatchUpReachesEveryConnection(t *testing.T) {
+	hold := &holdFirstOpen{armed: make(chan struct{}), held: make(chan struct{}), release: make(chan struct{})}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		hold.Sessions = d.Sessions
+		d.Sessions = hold
+	})
+	id := s.newSession(fractions, "", "")
+	open := s.joined(t, id, "")
+	close(hold.armed)
+	dialed := make(chan *wsClient, 1)
+	go func() {
+		w, _, err := s.dial(t, id, "")
+		if err != nil {
+			t.Error(err)
+		}
+		dialed <- w
+	}()
+	<-hold.held // the new connection has read the session before the turn
+	// The other replica's turn, committed to the same database.
+	res, err := s.o.ProcessTurn(context.Background(), uuid.MustParse(id), "ok", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(hold.release)
+	w := <-dialed
+	if w == nil {
+		t.FailNow()
+	}
+	w.read() // the state before the turn
+	w.read() // the welcome
+	if f := w.read(); f.Type != "state_update" || f.state(t)["turn_count"] != float64(1) {
+		t.Fatalf("the new connection's catch-up: %s %s", f.Type, f.Payload.State)
+	}
+	s.srv.SessionChanged(uuid.MustParse(id), res.Session.Row.Version) // the turn's notice
+	if f := open.read(); f.Type != "state_update" || f.state(t)["turn_count"] != float64(1) {
+		t.Fatalf("the connection open before: %s %s, want the state after the turn", f.Type, f.Payload.State)
+	}
+}
