@@ -389,20 +389,46 @@ FROM sessions WHERE learner_id = $1`, learnerID).
 	if err != nil {
 		loc = time.UTC
 	}
-	rows, err := s.db.Query(ctx, `
-SELECT DISTINCT d FROM (
-    SELECT (created_at AT TIME ZONE $2)::date AS d FROM sessions WHERE learner_id = $1
-    UNION SELECT (updated_at AT TIME ZONE $2)::date FROM sessions WHERE learner_id = $1
-) days ORDER BY d DESC LIMIT 400`, learnerID, loc.String())
+	st.StreakDays, err = s.streak(ctx, learnerID, now.In(loc))
 	if err != nil {
 		return Stats{}, interpretError("stats", err)
 	}
-	days, err := pgx.CollectRows(rows, pgx.RowTo[time.Time])
-	if err != nil {
-		return Stats{}, interpretError("stats", err)
-	}
-	st.StreakDays = streak(days, now.In(loc))
 	return st, nil
+}
+
+// streak returns the learner's streak as of now: the active days (a
+// session started, a turn taken, a session changed otherwise), as dates in
+// now's time zone. The database groups the moments of activity into
+// quarter hours (every time zone's offset today is a whole number of
+// them, so none straddles a midnight) and the dates are taken here: the
+// database would read a name such as CET as an abbreviation without
+// summer time, where Go follows the zone's rules.
+func (s *Store) streak(ctx context.Context, learnerID uuid.UUID, now time.Time) (int, error) {
+	rows, err := s.db.Query(ctx, `
+SELECT DISTINCT date_bin('15 minutes', t, timestamptz 'epoch') FROM (
+    SELECT created_at AS t FROM sessions WHERE learner_id = $1
+    UNION ALL SELECT updated_at FROM sessions WHERE learner_id = $1
+    UNION ALL SELECT st.created_at FROM session_turns st JOIN sessions se ON se.id = st.session_id WHERE se.learner_id = $1
+) activity`, learnerID)
+	if err != nil {
+		return 0, err
+	}
+	moments, err := pgx.CollectRows(rows, pgx.RowTo[time.Time])
+	if err != nil {
+		return 0, err
+	}
+	seen := map[time.Time]bool{}
+	var days []time.Time
+	for _, m := range moments {
+		y, mo, d := m.In(now.Location()).Date()
+		day := time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)
+		if !seen[day] {
+			seen[day] = true
+			days = append(days, day)
+		}
+	}
+	slices.SortFunc(days, func(a, b time.Time) int { return b.Compare(a) })
+	return streak(days, now), nil
 }
 
 // streak counts consecutive days in days (distinct dates, newest first)

@@ -192,6 +192,52 @@ func TestStats(t *testing.T) {
 	}
 }
 
+// The streak counts every day with activity: a turn in a session started
+// days before counts for the turn's day, in the learner's time zone.
+func TestStreakCountsEveryActiveDay(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	at := func(day, hour, min int) time.Time { return time.Date(2026, 7, day, hour, min, 0, 0, time.UTC) }
+	turnAt := func(id uuid.UUID, version int64, when time.Time) {
+		t.Helper()
+		if _, err := s.CommitTurn(ctx, store.Turn{SessionID: id, Version: version, State: json.RawMessage(`{}`),
+			Summary: store.Summary{CurrentStep: 1, TotalSteps: 4}, Now: when}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	learner := newLearner(t, s)
+	id := addSession(t, s, learner, progressSession{mode: "teach_me", created: at(8, 9, 0)})
+	turnAt(id, 1, at(9, 9, 0))
+	turnAt(id, 2, at(10, 9, 0))
+	if st, err := s.Stats(ctx, learner, "UTC", at(10, 18, 0)); err != nil || st.StreakDays != 3 {
+		t.Errorf("a session started two days ago, with a turn yesterday and today: streak %d, %v; want 3", st.StreakDays, err)
+	}
+
+	// 22:30 UTC on 9 July is 00:30 on 10 July in central European summer
+	// time: CET, read as the zone it names, has the learner active on the
+	// 10th and the 11th.
+	cet := newLearner(t, s)
+	id = addSession(t, s, cet, progressSession{mode: "teach_me", created: at(9, 22, 30)})
+	turnAt(id, 1, at(11, 10, 0))
+	for _, tz := range []string{"CET", "Europe/Berlin"} {
+		if st, err := s.Stats(ctx, cet, tz, at(11, 12, 0)); err != nil || st.StreakDays != 2 {
+			t.Errorf("%s: streak %d, %v; want 2", tz, st.StreakDays, err)
+		}
+	}
+
+	// A long streak is counted in full.
+	long := newLearner(t, s)
+	first := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	const days = 401
+	for i := range days {
+		addSession(t, s, long, progressSession{mode: "clarify_doubts", created: first.AddDate(0, 0, i)})
+	}
+	if st, err := s.Stats(ctx, long, "UTC", first.AddDate(0, 0, days-1)); err != nil || st.StreakDays != days {
+		t.Errorf("a session every day for %d days: streak %d, %v", days, st.StreakDays, err)
+	}
+}
+
 func TestRoundLikePython(t *testing.T) {
 	for _, tt := range []struct {
 		x    float64
