@@ -14,7 +14,8 @@ import (
 )
 
 // seedProgress fills a database with one learner who has 2,000 sessions
-// over 40 subtopics, and 1,000 other learners with 100 sessions each.
+// over 40 subtopics, of ten turns each, and 1,000 other learners with 100
+// sessions each.
 func seedProgress(b *testing.B, s *store.Store) uuid.UUID {
 	b.Helper()
 	ctx := context.Background()
@@ -60,6 +61,13 @@ SELECT gen_random_uuid(), w.learner_id, m.mode, g.ids[1 + (w.n % 40)], 'Mathemat
 FROM owners w, g,
 LATERAL (SELECT (ARRAY['teach_me', 'teach_me', 'exam', 'clarify_doubts'])[1 + w.n % 4] AS mode) m`
 	if _, err := s.Pool().Exec(ctx, seed, learner.ID); err != nil {
+		b.Fatal(err)
+	}
+	// The learner's turn records: ten turns a session, a minute apart.
+	if _, err := s.Pool().Exec(ctx, `
+INSERT INTO session_turns (session_id, version, response, created_at)
+SELECT id, v, 'null', created_at + (v || ' minutes')::interval
+FROM sessions, generate_series(2, 11) v WHERE learner_id = $1`, learner.ID); err != nil {
 		b.Fatal(err)
 	}
 	// VACUUM too, as autovacuum would have done by the time a real learner
