@@ -159,8 +159,9 @@ func toOpenAIRequest(model string, req *Request, compat bool) (openai.ChatComple
 
 	reasoning := !compat && openaiReasoningModel(model)
 	// OpenAI's reasoning models reject temperature, except GPT-5.1 and
-	// later with reasoning effort none.
-	samples := !reasoning || req.Effort == EffortNone && openaiEffort(model, EffortNone) == shared.ReasoningEffortNone
+	// later with reasoning effort none, which is also their default.
+	noEffort := req.Effort == EffortNone || req.Effort == EffortDefault
+	samples := !reasoning || noEffort && openaiEffort(model, EffortNone) == shared.ReasoningEffortNone
 	if req.Temperature != nil && samples {
 		p.Temperature = openai.Float(*req.Temperature)
 	}
