@@ -409,16 +409,21 @@ func TestAdapterUnknownModel(t *testing.T) {
 }
 
 // TestGeminiTakesEveryOutputSchema sends each checked output schema, as the
-// response schema and as a tool's parameters, to the Gemini fake, which
+// response schema and as a tool's parameters (in two requests: Gemini 2.5
+// takes no tools beside structured output), to the Gemini fake, which
 // refuses enum members the real API refuses.
 func TestGeminiTakesEveryOutputSchema(t *testing.T) {
 	pc := providerCases()[3]
 	for _, s := range geminiSchemas(t) {
 		t.Run(s.Name(), func(t *testing.T) {
-			srv := pc.newFake(t, llmtest.Reply{Text: "{}"})
+			srv := pc.newFake(t, llmtest.Reply{Text: "{}"}, llmtest.Reply{Text: "{}"})
 			c, _ := pc.newTestClient(t, srv, nil)
 			req := tutorRequest()
 			req.Output = s
+			if _, err := c.Generate(context.Background(), &req); err != nil {
+				t.Fatal(err)
+			}
+			req = tutorRequest()
 			req.Tools = []Tool{{Name: "record", Parameters: s}}
 			if _, err := c.Generate(context.Background(), &req); err != nil {
 				t.Fatal(err)

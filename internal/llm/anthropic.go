@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -178,6 +179,14 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 		case RoleUser:
 			t = turn{true, []anthropic.ContentBlockParamUnion{anthropic.NewTextBlock(m.Content)}}
 		case RoleAssistant:
+			for _, c := range m.ToolCalls {
+				// The reply's thinking, which the API wants back, first.
+				blocks, err := anthropicThinkingBlocks(c.Signature)
+				if err != nil {
+					return p, "", err
+				}
+				t.blocks = append(t.blocks, blocks...)
+			}
 			if m.Content != "" {
 				t.blocks = append(t.blocks, anthropic.NewTextBlock(m.Content))
 			}
@@ -204,7 +213,11 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 		}
 	}
 
+	// A forced tool choice cannot be combined with extended thinking: the
+	// call the caller forces wins, and the model does not think first.
+	forced := len(req.Tools) > 0 && (req.ToolChoice.Mode == ToolChoiceRequired || req.ToolChoice.Mode == ToolChoiceTool)
 	switch budget := anthropicThinkingBudget(req.Effort); {
+	case forced:
 	case budget > 0 && anthropicAdaptive(model):
 		// Budgeted thinking is deprecated on these models: they decide
 		// how much to think, guided by the effort. The budget still
@@ -300,8 +313,13 @@ func fromAnthropicResponse(msg *anthropic.Message, outputTool string) (*Response
 		resp.StopReason = StopOther
 	}
 	var text strings.Builder
+	var thinking []anthropicThinking
 	for _, b := range msg.Content {
 		switch b.Type {
+		case "thinking":
+			thinking = append(thinking, anthropicThinking{Type: b.Type, Thinking: b.Thinking, Signature: b.Signature})
+		case "redacted_thinking":
+			thinking = append(thinking, anthropicThinking{Type: b.Type, Data: b.Data})
 		case "text":
 			text.WriteString(b.Text)
 		case "tool_use":
@@ -323,7 +341,49 @@ func fromAnthropicResponse(msg *anthropic.Message, outputTool string) (*Response
 	if outputTool != "" && resp.StopReason == StopToolUse && len(resp.ToolCalls) == 0 {
 		resp.StopReason = StopEnd
 	}
+	if len(thinking) > 0 && len(resp.ToolCalls) > 0 {
+		// With extended thinking, the assistant turn that called tools must
+		// go back with its thinking, unchanged, ahead of the calls.
+		sig, err := json.Marshal(thinking)
+		if err != nil {
+			return resp, err
+		}
+		resp.ToolCalls[0].Signature = sig
+	}
 	return resp, nil
+}
+
+// anthropicThinking is a thinking or redacted_thinking block of a reply,
+// kept in the Signature of the reply's first tool call.
+type anthropicThinking struct {
+	Type      string `json:"type"`
+	Thinking  string `json:"thinking,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Data      string `json:"data,omitempty"`
+}
+
+// anthropicThinkingBlocks returns the thinking blocks kept in a tool
+// call's signature (none when it is empty).
+func anthropicThinkingBlocks(sig []byte) ([]anthropic.ContentBlockParamUnion, error) {
+	if len(sig) == 0 {
+		return nil, nil
+	}
+	var kept []anthropicThinking
+	if err := json.Unmarshal(sig, &kept); err != nil {
+		return nil, &Error{Kind: KindInvalidRequest, Message: "a tool call's signature is not an Anthropic reply's thinking: " + err.Error()}
+	}
+	blocks := make([]anthropic.ContentBlockParamUnion, len(kept))
+	for i, k := range kept {
+		switch k.Type {
+		case "thinking":
+			blocks[i] = anthropic.NewThinkingBlock(k.Signature, k.Thinking)
+		case "redacted_thinking":
+			blocks[i] = anthropic.NewRedactedThinkingBlock(k.Data)
+		default:
+			return nil, &Error{Kind: KindInvalidRequest, Message: fmt.Sprintf("a tool call's signature holds a %q block", k.Type)}
+		}
+	}
+	return blocks, nil
 }
 
 // anthropicError maps an error of the anthropic SDK.

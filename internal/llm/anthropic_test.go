@@ -65,6 +65,26 @@ func TestToAnthropicRequest(t *testing.T) {
 					{"type":"text","text":"thanks"}]}],
 			  "tools":[{"name":"lookup","description":"Look a concept up.","strict":true,"input_schema":` + lookupSchema + `}],
 			  "tool_choice":{"type":"any"}}`, ""},
+		{"a forced tool goes without thinking, which the API refuses beside it",
+			Request{Messages: chat, Tools: []Tool{lookupTool}, ToolChoice: ToolChoice{Mode: ToolChoiceTool, Name: "lookup"}, Effort: EffortLow},
+			`{"model":"claude-haiku-4-5","max_tokens":4096,
+			  "messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}],
+			  "tools":[{"name":"lookup","description":"Look a concept up.","strict":true,"input_schema":` + lookupSchema + `}],
+			  "tool_choice":{"type":"tool","name":"lookup"}}`, ""},
+		{"the thinking before a tool call goes back first in its turn",
+			Request{Messages: []Message{
+				{Role: RoleUser, Content: "What is a fraction?"},
+				{Role: RoleAssistant, Content: "Let me look.", ToolCalls: []ToolCall{{ID: "toolu_1", Name: "lookup", Arguments: json.RawMessage(`{"concept":"fraction"}`),
+					Signature: []byte(`[{"type":"thinking","thinking":"Look it up.","signature":"sig1"},{"type":"redacted_thinking","data":"enc"}]`)}}},
+				{Role: RoleTool, ToolCallID: "toolu_1", Content: "part of a whole"},
+			}, Tools: []Tool{lookupTool}, Effort: EffortLow},
+			`{"model":"claude-haiku-4-5","max_tokens":5120,"thinking":{"type":"enabled","budget_tokens":1024},
+			  "messages":[
+				{"role":"user","content":[{"type":"text","text":"What is a fraction?"}]},
+				{"role":"assistant","content":[{"type":"thinking","thinking":"Look it up.","signature":"sig1"},{"type":"redacted_thinking","data":"enc"},
+					{"type":"text","text":"Let me look."},{"type":"tool_use","id":"toolu_1","name":"lookup","input":{"concept":"fraction"}}]},
+				{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":false,"content":[{"type":"text","text":"part of a whole"}]}]}],
+			  "tools":[{"name":"lookup","description":"Look a concept up.","strict":true,"input_schema":` + lookupSchema + `}]}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, tool, err := toAnthropicRequest("claude-haiku-4-5", &tc.req)
@@ -99,6 +119,13 @@ func TestFromAnthropicResponse(t *testing.T) {
 		{"tool calls", `{"model":"m","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_2","name":"lookup","input":{"concept":"y"}}],"stop_reason":"tool_use",` + usage + `}`, "",
 			&Response{Text: "Checking.", StopReason: StopToolUse, Model: "m", Usage: wantUsage, ToolCalls: []ToolCall{
 				{ID: "toolu_2", Name: "lookup", Arguments: json.RawMessage(`{"concept":"y"}`)},
+			}}, ""},
+		{"tool calls after thinking keep it, to be sent back", `{"model":"m","content":[{"type":"thinking","thinking":"Look it up.","signature":"sig1"},{"type":"redacted_thinking","data":"enc"},
+			{"type":"tool_use","id":"toolu_3","name":"lookup","input":{"concept":"y"}},{"type":"tool_use","id":"toolu_4","name":"lookup","input":{"concept":"z"}}],"stop_reason":"tool_use",` + usage + `}`, "",
+			&Response{StopReason: StopToolUse, Model: "m", Usage: wantUsage, ToolCalls: []ToolCall{
+				{ID: "toolu_3", Name: "lookup", Arguments: json.RawMessage(`{"concept":"y"}`),
+					Signature: []byte(`[{"type":"thinking","thinking":"Look it up.","signature":"sig1"},{"type":"redacted_thinking","data":"enc"}]`)},
+				{ID: "toolu_4", Name: "lookup", Arguments: json.RawMessage(`{"concept":"z"}`)},
 			}}, ""},
 		{"cut off", `{"model":"m","content":[{"type":"text","text":"Hel"}],"stop_reason":"max_tokens",` + usage + `}`, "",
 			&Response{Text: "Hel", StopReason: StopMaxTokens, Model: "m", Usage: wantUsage}, ""},

@@ -99,6 +99,12 @@ func (b *googleBackend) stream(ctx context.Context, model string, req *Request, 
 	return fromGoogleResponse(mergeGoogleChunks(chunks))
 }
 
+// googleBefore3 reports whether model is of a Gemini series before 3.
+func googleBefore3(model string) bool {
+	m := strings.TrimPrefix(strings.ToLower(model), "models/")
+	return strings.HasPrefix(m, "gemini-1") || strings.HasPrefix(m, "gemini-2")
+}
+
 // toGoogleRequest converts req to generateContent arguments.
 func toGoogleRequest(model string, req *Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
 	cfg := &genai.GenerateContentConfig{
@@ -159,6 +165,11 @@ func toGoogleRequest(model string, req *Request) ([]*genai.Content, *genai.Gener
 		contents = append(contents, c)
 	}
 
+	if req.Output != nil && len(req.Tools) > 0 && googleBefore3(model) {
+		// Answered with 400 INVALID_ARGUMENT: structured output beside
+		// function calling came with Gemini 3.
+		return nil, nil, &Error{Kind: KindInvalidRequest, Message: model + " cannot combine structured output with tools (Gemini 3 models can)"}
+	}
 	if s := req.Output; s != nil {
 		cfg.ResponseMIMEType = "application/json"
 		cfg.ResponseJsonSchema = s.gemini

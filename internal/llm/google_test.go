@@ -80,6 +80,19 @@ func TestToGoogleRequestRejectsBadToolCalls(t *testing.T) {
 	}
 }
 
+// Structured output beside function calling came with Gemini 3: the API
+// refuses it from earlier models, and so does tutord, before sending.
+func TestToGoogleRequestStructuredOutputWithTools(t *testing.T) {
+	req := Request{Messages: []Message{{Role: RoleUser, Content: "x"}}, Output: schemaOf[lookupArgs](), Tools: []Tool{lookupTool}}
+	if _, _, err := toGoogleRequest("gemini-2.5-flash", &req); KindOf(err) != KindInvalidRequest {
+		t.Errorf("gemini-2.5-flash: %v, want invalid request", err)
+	}
+	_, cfg, err := toGoogleRequest("gemini-3-flash-preview", &req)
+	if err != nil || cfg.ResponseMIMEType != "application/json" || len(cfg.Tools) != 1 {
+		t.Errorf("gemini-3-flash-preview: %v, mime %q, %d tools", err, cfg.ResponseMIMEType, len(cfg.Tools))
+	}
+}
+
 func TestFromGoogleResponse(t *testing.T) {
 	const usage = `"usageMetadata":{"promptTokenCount":200,"candidatesTokenCount":40,"thoughtsTokenCount":10,"cachedContentTokenCount":150,"totalTokenCount":250}`
 	wantUsage := Usage{InputTokens: 200, OutputTokens: 50, CachedInputTokens: 150}

@@ -44,7 +44,9 @@ type ToolCall struct {
 	// schema before use: not every provider enforces it.
 	Arguments json.RawMessage
 	// Signature is opaque provider state that must be sent back with the call
-	// in the next request (Gemini's thought signature). Empty elsewhere.
+	// in the next request: Gemini's thought signature, or the thinking that
+	// came before Anthropic's calls (on a reply's first call). Empty
+	// elsewhere.
 	Signature []byte
 }
 
