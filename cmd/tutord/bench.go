@@ -247,7 +247,7 @@ func (c *child) stop() {
 func startChild(ctx context.Context, exe, dir string, env ...string) (*child, error) {
 	cmd := exec.CommandContext(ctx, exe, "serve")
 	cmd.Env = append(os.Environ(), "TUTORD_DATA_DIR="+dir, "TUTORD_DATABASE_URL=", "TUTORD_ADDR=127.0.0.1:0",
-		"TUTORD_LOG_FORMAT=json", "TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0",
+		"TUTORD_LOG_FORMAT=json", "TUTORD_LOG_LEVEL=info", "TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0",
 		"TUTORD_WS_PER_SESSION=0", "TUTORD_WS_PER_CALLER=0", "TUTORD_DB_MAX_CONNS=40")
 	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()
@@ -260,14 +260,26 @@ func startChild(ctx context.Context, exe, dir string, env ...string) (*child, er
 	c := &child{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{}),
 		connString: "host=" + filepath.Join(dir, "run") + " user=tutord dbname=tutord sslmode=disable"}
 	addr := make(chan string, 1)
+	lastErr := make(chan string, 1) // why the child stopped, if it says
 	go func() {
 		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		var last string
 		for sc.Scan() {
-			var rec struct{ Msg, Addr string }
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "listening" {
+			var rec struct{ Msg, Addr, Err string }
+			if json.Unmarshal(sc.Bytes(), &rec) != nil {
+				// Not a log record: a fatal start-up error ("tutord: ...").
+				last = strings.TrimSpace(sc.Text())
+				continue
+			}
+			switch {
+			case rec.Msg == "listening":
 				addr <- rec.Addr
+			case rec.Err != "":
+				last = rec.Msg + ": " + rec.Err
 			}
 		}
+		lastErr <- last
 		io.Copy(io.Discard, stderr)
 	}()
 	go func() { cmd.Wait(); close(c.done) }()
@@ -276,6 +288,9 @@ func startChild(ctx context.Context, exe, dir string, env ...string) (*child, er
 		c.url = "http://" + a
 		return c, nil
 	case <-c.done:
+		if why := <-lastErr; why != "" {
+			return nil, fmt.Errorf("tutord serve exited during start-up: %s", why)
+		}
 		return nil, fmt.Errorf("tutord serve exited during start-up")
 	case <-time.After(2 * time.Minute):
 		c.stop()

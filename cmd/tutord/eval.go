@@ -37,7 +37,7 @@ func embeddedServer(exe string) eval.Embedded {
 		if err != nil {
 			return "", nil, err
 		}
-		extra := []string{"TUTORD_JWT_SECRET=" + cfg.JWTSecret, "TUTORD_JWT_ISSUER=", "TUTORD_JWT_AUDIENCE=",
+		extra := []string{"TUTORD_JWT_SECRET=" + cfg.JWTSecret, "TUTORD_JWT_JWKS_URL=", "TUTORD_JWT_ISSUER=", "TUTORD_JWT_AUDIENCE=",
 			"TUTORD_JWT_ADMIN_CLAIM=role=admin", "TUTORD_ALLOW_ANONYMOUS=true", "TUTORD_LOAD_SAMPLE=true"}
 		if cfg.CurriculumDir != "" {
 			extra = append(extra, "TUTORD_CURRICULUM_DIR="+cfg.CurriculumDir)
