@@ -68,7 +68,8 @@ func printUsage(w io.Writer) {
 	tw.Flush()
 	fmt.Fprint(w, "\nFlags of serve and of commands that use the database (each overrides its variable):\n")
 	fs := flag.NewFlagSet("tutord", flag.ContinueOnError)
-	addCommonFlags(fs, &config.Config{})
+	defaults := defaultConfig()
+	addCommonFlags(fs, &defaults)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprint(w, "\nSettings (environment variables):\n")
@@ -85,28 +86,80 @@ func addCommonFlags(fs *flag.FlagSet, c *config.Config) {
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "auto, json or text (TUTORD_LOG_FORMAT)")
 }
 
+// defaultConfig is the configuration of an empty environment.
+func defaultConfig() config.Config {
+	cfg, _ := config.Load(map[string]string{})
+	return cfg
+}
+
 // loadConfig reads the configuration from the environment, applies the
-// flags in args on top, validates the result, and returns the remaining
-// arguments.
+// flags in args on top (before, between or after the arguments, as in
+// "llm-config set tutor openai gpt-5.2 --effort low"; "--" ends them),
+// validates the result, and returns the remaining arguments. --help
+// prints the command's usage and flags, with their defaults.
 func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (config.Config, []string, error) {
+	if helpRequested(args) {
+		printCommandUsage(e.stdout, name, extra)
+		return config.Config{}, nil, errHelp
+	}
 	cfg, err := config.Load(e.environ)
 	if err != nil {
 		return cfg, nil, err
 	}
 	fs := flag.NewFlagSet("tutord "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard) // the error says what is wrong; --help is above
 	addCommonFlags(fs, &cfg)
 	if extra != nil {
 		extra(fs)
 	}
-	fs.Usage = func() { printUsage(e.stdout) }
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return cfg, nil, errHelp
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return cfg, nil, usageError{err.Error() + "; run tutord " + name + " --help for its flags"}
 		}
-		return cfg, nil, usageError{err.Error()}
+		after := fs.Args()
+		if n := len(args) - len(after); n > 0 && args[n-1] == "--" {
+			rest = append(rest, after...)
+			break
+		}
+		if len(after) == 0 {
+			break
+		}
+		rest, args = append(rest, after[0]), after[1:]
 	}
-	return cfg, fs.Args(), cfg.Validate()
+	return cfg, rest, cfg.Validate()
+}
+
+// helpRequested reports whether args ask for help before any "--".
+func helpRequested(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// printCommandUsage prints a command's usage line and its flags with their
+// defaults.
+func printCommandUsage(w io.Writer, name string, extra func(*flag.FlagSet)) {
+	for _, c := range commands() {
+		if c.name == name {
+			fmt.Fprintf(w, "Usage: tutord %s [flags] %s\n\n%s.\n\nFlags:\n", c.name, c.usage, c.summary)
+		}
+	}
+	fs := flag.NewFlagSet("tutord "+name, flag.ContinueOnError)
+	defaults := defaultConfig()
+	addCommonFlags(fs, &defaults)
+	if extra != nil {
+		extra(fs)
+	}
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprint(w, "\nThe flags override their environment variables; tutord --help lists every variable.\n")
 }
 
 func runVersion(_ context.Context, e env, args []string) error {

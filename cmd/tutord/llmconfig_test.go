@@ -55,4 +55,11 @@ func TestLLMConfigCommand(t *testing.T) {
 	if out, _, _ := run(nil, "llm-config", "list"); !strings.Contains(out, "safety          rules") {
 		t.Fatalf("after reset:\n%s", out)
 	}
+	// The README's form: flags after the arguments.
+	if out, errOut, code := run([]string{"OPENAI_API_KEY=sk-test"}, "llm-config", "set", "tutor", "openai", "gpt-5.2", "--effort", "low"); code != 0 || !strings.Contains(out, "tutor now uses openai gpt-5.2") {
+		t.Fatalf("set with the flag last: exit %d, %s %s", code, out, errOut)
+	}
+	if out, _, _ := run(nil, "llm-config", "list"); !strings.Contains(out, "tutor           openai    gpt-5.2  low") {
+		t.Fatalf("after set with the flag last:\n%s", out)
+	}
 }

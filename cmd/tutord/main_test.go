@@ -294,9 +294,34 @@ func TestHelpListsEverySetting(t *testing.T) {
 	if err := run(context.Background(), []string{"--help"}, nil, nil, &out, io.Discard); err != errHelp {
 		t.Fatalf("err = %v", err)
 	}
-	for _, want := range []string{"TUTORD_ADDR", ":8080", "TUTORD_DATABASE_URL", "TUTORD_DATA_DIR", "TUTORD_MIGRATE", "TUTORD_LOG_LEVEL", "TUTORD_LOG_FORMAT", "migrate up | down N | version", "-addr"} {
+	for _, want := range []string{"TUTORD_ADDR", ":8080", "TUTORD_DATABASE_URL", "TUTORD_DATA_DIR", "TUTORD_MIGRATE", "TUTORD_LOG_LEVEL", "TUTORD_LOG_FORMAT", "migrate up | down N | version", "-addr",
+		// The flags with their defaults.
+		"(TUTORD_MIGRATE) (default true)", `(TUTORD_ADDR) (default ":8080")`, `(TUTORD_LOG_LEVEL) (default "info")`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("--help does not mention %q", want)
+		}
+	}
+}
+
+// A command's --help lists its own flags, wherever it is on the line.
+func TestCommandHelpListsItsFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"llm-config", "--help"}, []string{"Usage: tutord llm-config", "-effort", "-temperature", "-max-output-tokens", "-database-url"}},
+		{[]string{"llm-config", "set", "tutor", "-h"}, []string{"-effort"}},
+		{[]string{"token", "--help"}, []string{"Usage: tutord token", "-email", "-name"}},
+		{[]string{"migrate", "--help"}, []string{"Usage: tutord migrate [flags] up | down N | version", "(default true)"}},
+	} {
+		var out bytes.Buffer
+		if err := run(context.Background(), tc.args, map[string]string{}, strings.NewReader(""), &out, io.Discard); err != errHelp {
+			t.Fatalf("%v: err = %v", tc.args, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("tutord %s does not show %q:\n%s", strings.Join(tc.args, " "), w, out.String())
+			}
 		}
 	}
 }
@@ -317,6 +342,9 @@ func TestMigrateUpDownVersion(t *testing.T) {
 	if out := run("migrate", "version"); !strings.Contains(out, "schema version 0") {
 		t.Fatalf("fresh database: %s", out)
 	}
+	if errOut, code := runBinary(t, env, "migrate", "down", "1"); code != 1 || !strings.Contains(lastLine(errOut), "only 0 migrations are applied") {
+		t.Errorf("down 1 on a fresh database: exit %d, %q", code, lastLine(errOut))
+	}
 	latest := run("migrate", "up")
 	if strings.Contains(latest, "schema version 0 ") {
 		t.Fatalf("after up: %s", latest)
@@ -329,6 +357,14 @@ func TestMigrateUpDownVersion(t *testing.T) {
 	}
 	if out := run("migrate", "up"); out != latest {
 		t.Fatalf("up after down: %q, want %q", out, latest)
+	}
+	// Rolling back more than is applied is refused, and changes nothing.
+	errOut, code := runBinary(t, env, "migrate", "down", strconv.Itoa(n+1))
+	if want := fmt.Sprintf("only %d migrations are applied; nothing was rolled back", n); code != 1 || !strings.Contains(lastLine(errOut), want) {
+		t.Errorf("down %d: exit %d, %q; want %q", n+1, code, lastLine(errOut), want)
+	}
+	if out := run("migrate", "version"); out != latest {
+		t.Fatalf("after a refused down: %q, want %q", out, latest)
 	}
 }
 

@@ -67,10 +67,19 @@ func (m *Migrator) Up() error {
 	return nil
 }
 
-// Down rolls back the last n applied migrations.
+// Down rolls back the last n applied migrations. It refuses, changing
+// nothing, when fewer than n are applied.
 func (m *Migrator) Down(n int) error {
 	if n <= 0 {
 		return fmt.Errorf("migrate down: the number of migrations must be positive, got %d", n)
+	}
+	// Migrations are numbered 1, 2, 3...: at version v, v are applied.
+	v, _, err := m.Version()
+	if err != nil {
+		return err
+	}
+	if uint(n) > v {
+		return fmt.Errorf("migrate down %d: only %d migrations are applied; nothing was rolled back", n, v)
 	}
 	if err := m.m.Steps(-n); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return fmt.Errorf("migrate down %d: %w", n, err)
