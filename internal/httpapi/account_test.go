@@ -481,3 +481,38 @@ func TestProfileTextLimitCountsCharacters(t *testing.T) {
 		t.Errorf("a refused update changed the profile: name %v, about_me changed %v", m["name"], m["about_me"] != about)
 	}
 }
+
+// A token that does not verify is a 401 in the reference's words
+// (CONTRACT §1.2: "Invalid token: Signature has expired."), without the JWT
+// library's own text after them.
+func TestTokenErrorSaysOnlyWhy(t *testing.T) {
+	s := newServer(t)
+	expired, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: "learner-expired", ClientID: "tutord-test",
+		TTL: time.Hour, IssuedAt: time.Now().Add(-2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/sessions/history", "/profile"} {
+		r := s.do("GET", path, nil, expired)
+		if r.Status != 401 {
+			t.Fatalf("%s: %d %s; want 401", path, r.Status, r.Body)
+		}
+		if d, _ := r.JSON(t)["detail"].(string); d != "Invalid token: Signature has expired." {
+			t.Errorf("%s: detail %q, want %q", path, d, "Invalid token: Signature has expired.")
+		}
+	}
+	// The same at POST /auth/sync with an expired ID token (CONTRACT §2.9:
+	// "verification errors → 401 as in §1.2").
+	expiredID, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: "learner-expired", TokenUse: auth.UseID,
+		ClientID: "tutord-test", TTL: time.Hour, IssuedAt: time.Now().Add(-2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.do("POST", "/auth/sync", nil, expiredID)
+	if r.Status != 401 {
+		t.Fatalf("/auth/sync: %d %s; want 401", r.Status, r.Body)
+	}
+	if d, _ := r.JSON(t)["detail"].(string); d != "Invalid token: Signature has expired." {
+		t.Errorf("/auth/sync: detail %q, want %q", d, "Invalid token: Signature has expired.")
+	}
+}

@@ -32,8 +32,23 @@ func authError(err error) error {
 	if errors.Is(err, auth.ErrKeysUnavailable) {
 		return errKeysUnavailable
 	}
+	var ae *auth.Error
+	if errors.As(err, &ae) {
+		return shownError{ae.Message, err}
+	}
 	return err
 }
+
+// shownError is a verification failure as the client is told it ("Invalid
+// token: Signature has expired."), without its cause, which stays for
+// errors.Is and errors.As.
+type shownError struct {
+	message string
+	cause   error
+}
+
+func (e shownError) Error() string { return e.message }
+func (e shownError) Unwrap() error { return e.cause }
 
 func identity(c auth.Claims) Identity {
 	return Identity{Subject: c.Subject, Admin: c.Admin, Email: c.Email, Phone: c.Phone, Name: c.Name, AuthProvider: auth.AuthProvider(c)}

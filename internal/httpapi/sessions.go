@@ -418,6 +418,13 @@ func nonEmpty(s string) *string {
 	return &s
 }
 
+// bodyTooLarge reports whether err is a read of the request body that
+// passed its limit (see bodyLimits).
+func bodyTooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.Is(err, echo.ErrStatusRequestEntityTooLarge) || errors.As(err, &mbe)
+}
+
 // bindJSON decodes a JSON body, turning malformed JSON into the
 // reference's 422 json_invalid error, and strings that cannot be stored
 // (NUL characters, invalid UTF-8) into a 422 naming them, except in the
@@ -425,8 +432,7 @@ func nonEmpty(s string) *string {
 func bindJSON(c echo.Context, v any, cleaned ...string) error {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		if bodyTooLarge(err) {
 			return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "Request body too large"}
 		}
 		return errJSONInvalid // a body cut short is malformed JSON

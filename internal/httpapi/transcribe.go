@@ -51,8 +51,7 @@ func (s *Server) transcribe(c echo.Context) error {
 	}
 	fh, err := c.FormFile("file")
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		if bodyTooLarge(err) {
 			return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
 		}
 		return validationError(missing("body", "file"))
@@ -88,13 +87,12 @@ func (s *Server) transcribe(c echo.Context) error {
 // for logs.
 func transcriptionError(err error) error {
 	var se *stt.Error
-	var mbe *http.MaxBytesError
 	switch {
 	case errors.Is(err, ErrTranscriberUnavailable):
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Transcription is temporarily unavailable; please try again", Err: err}
 	case errors.Is(err, context.Canceled):
 		return err
-	case errors.As(err, &mbe):
+	case bodyTooLarge(err):
 		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)", Err: err}
 	case errors.As(err, &se) && se.Message != "":
 		return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed: " + se.Message, Err: err}

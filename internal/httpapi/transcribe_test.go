@@ -144,3 +144,49 @@ func TestTranscribeRejectedAudio(t *testing.T) {
 		t.Fatalf("detail %q, want %q", body.Detail, want)
 	}
 }
+
+// An upload over the body limit
+// sent without Content-Length (chunked, as browsers and curl -T do for
+// streams) must be refused as too large (413 too_large, as the route
+// documents), not as a request that lacks its file field (422).
+func TestChunkedOversizedUploadIs413(t *testing.T) {
+	whisper := newWhisperStub(t)
+	s := newServer(t, whisper.transcriber())
+
+	var head bytes.Buffer
+	mw := multipart.NewWriter(&head)
+	part, _ := mw.CreateFormFile("file", "recording.wav")
+	part.Write(testWAV)
+	// The rest of the 27 MiB file is streamed, and the form closed after it.
+	var tail bytes.Buffer
+	tw := multipart.NewWriter(&tail)
+	tw.SetBoundary(mw.Boundary())
+	tw.Close()
+	body := io.MultiReader(&head, io.LimitReader(zeros{}, 27<<20), &tail)
+
+	req, err := http.NewRequest("POST", s.URL+"/transcribe", io.NopCloser(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ContentLength = -1 // chunked
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("27 MiB chunked upload: %d %s; want 413 too_large", resp.StatusCode, out)
+	}
+	if n := whisper.calls.Load(); n != 0 {
+		t.Fatalf("the oversized upload reached the speech-to-text server (%d calls)", n)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
