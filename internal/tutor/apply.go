@@ -131,7 +131,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 		}
 		switch n.Mode {
 		case ModeClarify:
-			ev = append(ev, applyClarify(&n, t, g.Output, pre)...)
+			ev = append(ev, applyClarify(&n, t, g.Output)...)
 		case ModeExam:
 			var e []Event
 			e, fixed = applyExam(&n, t, o, g)
@@ -291,11 +291,10 @@ func countOffTopic(n *State, offTopic bool) []Event {
 // applyClarify applies a doubts-session turn: the concepts the tutor names
 // are the concepts discussed; plan concepts among them count as covered (a
 // concept outside the plan never enters the covered set); intent "done" or
-// session_complete ends the session.
-func applyClarify(n *State, t *Topic, out *TutorOutput, pre Precheck) []Event {
+// session_complete ends the session. Off-topic messages are not counted:
+// the count is a lesson's (CONTRACT §9.1, §9.8).
+func applyClarify(n *State, t *Topic, out *TutorOutput) []Event {
 	var ev []Event
-	offTopic := pre == PrecheckOffTopic || (out != nil && out.Intent == IntentOffTopic)
-	ev = append(ev, countOffTopic(n, offTopic)...)
 	if out == nil {
 		return ev
 	}
@@ -326,6 +325,11 @@ func applyClarify(n *State, t *Topic, out *TutorOutput, pre Precheck) []Event {
 func recordMisconception(n *State, concept, description string, now Time) Event {
 	// Stored descriptions are cut; compare in the same form.
 	description = truncateRunes(strings.Join(strings.Fields(description), " "), descriptionRunes)
+	// The step's concept is a weak area, whether the misconception is new
+	// or came back on another step.
+	if !slices.Contains(n.WeakAreas, concept) {
+		n.WeakAreas = append(n.WeakAreas, concept)
+	}
 	for i := range n.Misconceptions {
 		m := &n.Misconceptions[i]
 		if sameDescription(m.Description, description) {
@@ -346,9 +350,6 @@ func recordMisconception(n *State, concept, description string, now Time) Event 
 	n.Misconceptions = append(n.Misconceptions, Misconception{
 		Concept: concept, Description: description, DetectedAt: now, Count: 1, LastDetectedAt: now,
 	})
-	if !slices.Contains(n.WeakAreas, concept) {
-		n.WeakAreas = append(n.WeakAreas, concept)
-	}
 	return MisconceptionRecorded{Concept: concept, Description: description, Count: 1}
 }
 

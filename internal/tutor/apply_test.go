@@ -560,3 +560,36 @@ func TestBreakReply(t *testing.T) {
 		t.Errorf("a goodbye: reply %q", r)
 	}
 }
+
+// CONTRACT §9.1: each misconception adds the current step's concept to
+// weak_areas (once); one that comes back on a later step adds that step's.
+func TestRecurringMisconceptionAddsItsStepsConcept(t *testing.T) {
+	tp := planOf(3)
+	s := newState(t, ModeTeachMe, tp)
+	mis := func(o *TutorOutput) { o.MisconceptionsDetected = []string{"adds the denominators"} }
+	s, _ = run(s, tp,
+		turnAt(1, "2/5", tutorSays(mis)),       // on step 1 (c1)
+		turnAt(2, "ok", tutorSays(advance(2))), // now on step 2 (c2)
+		turnAt(3, "3/7", tutorSays(mis)),       // same mistake, on c2
+	)
+	if s.CurrentStep != 2 {
+		t.Fatalf("current_step = %d, want 2", s.CurrentStep)
+	}
+	if !slices.Equal(s.WeakAreas, []string{"c1", "c2"}) {
+		t.Errorf("weak_areas = %v, want [c1 c2]: the misconception detected on step 2 must add c2", s.WeakAreas)
+	}
+}
+
+// CONTRACT §9.1, §9.8: the off-topic count is a lesson's; a doubts session
+// does not count.
+func TestClarifyDoesNotCountOffTopic(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeClarify, tp)
+	s, _ = run(s, tp,
+		turnAt(1, "do you like football", tutorSays(intent(IntentOffTopic))),
+		turnAt(2, "and cricket", tutorSays(intent(IntentOffTopic))),
+	)
+	if s.OffTopicCount != 0 {
+		t.Errorf("clarify_doubts off_topic_count = %d, want 0 (§9.8 has no off-topic counting)", s.OffTopicCount)
+	}
+}
