@@ -149,7 +149,7 @@ func runSuite(ctx context.Context, args []string, env Env) error {
 	}
 	rep := &report.Report{
 		Tool: report.Tool, Suite: suiteName, URL: base, StartedAt: start.UTC(), Seed: o.seed, Concurrency: o.concurrency,
-		Auth: authName, Summary: runner.Summarize(results, elapsed, len(suite.Issues)),
+		Auth: authName, Summary: runner.Summarize(results, elapsed, len(scenario.FilesOf(suite.Issues))),
 		Judge:   report.Judge{Status: "skipped", Reason: "no judge model is configured; only the deterministic metrics were computed"},
 		Invalid: suite.Issues, Scenarios: results,
 	}
@@ -168,7 +168,7 @@ func runSuite(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if rep.Failed() {
-		return &FailedError{Failed: rep.Summary.Failed, Errors: rep.Summary.Errors, Invalid: len(rep.Invalid)}
+		return &FailedError{Failed: rep.Summary.Failed, Errors: rep.Summary.Errors, Invalid: len(rep.InvalidFiles())}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -122,10 +123,22 @@ func Compare(old, cur *Report, threshold float64) Comparison {
 		}
 		c.Scenarios = append(c.Scenarios, ch)
 	}
+	invalid := cur.InvalidFiles()
 	for _, s := range old.Scenarios {
-		if !seen[s.Name] {
-			c.Scenarios = append(c.Scenarios, StatusChange{Name: s.Name, Old: string(s.Status)})
+		if seen[s.Name] {
+			continue
 		}
+		// Gone from the run: left out of the suite, or its file no longer
+		// reads, which fails what passed.
+		ch := StatusChange{Name: s.Name, Old: string(s.Status)}
+		if slices.Contains(invalid, s.File) {
+			ch.New = "invalid"
+			if s.Status == runner.Passed {
+				ch.Regression = true
+				c.Regressions = append(c.Regressions, fmt.Sprintf("scenario %s: %s → invalid file %s", s.Name, s.Status, s.File))
+			}
+		}
+		c.Scenarios = append(c.Scenarios, ch)
 	}
 	return c
 }

@@ -87,10 +87,16 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		}
 		s.Cases = append(s.Cases, c)
 	}
-	for _, is := range r.Invalid {
+	for _, file := range r.InvalidFiles() {
+		var problems []string
+		for _, is := range r.Invalid {
+			if is.File == file {
+				problems = append(problems, is.String())
+			}
+		}
 		s.Cases = append(s.Cases, junitCase{
-			Name: filepath.Base(is.File), Classname: name + ".invalid", Time: "0", File: is.File,
-			Error: &junitProblem{Message: "invalid scenario file", Type: "invalid", Text: is.String()},
+			Name: filepath.Base(file), Classname: name + ".invalid", Time: "0", File: file,
+			Error: &junitProblem{Message: "invalid scenario file", Type: "invalid", Text: strings.Join(problems, "\n")},
 		})
 		s.Errors++
 	}

@@ -57,7 +57,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(b, "Run of `%s` against %s on %s · seed %d · concurrency %d · learners: %s.\n\n",
 		r.Suite, r.URL, r.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC"), r.Seed, r.Concurrency, r.Auth)
 	fmt.Fprintf(b, "**%d of %d scenarios passed**, %d failed, %d errors, %d invalid files; %d learner messages in %s s.\n\n",
-		s.Passed, s.Scenarios, s.Failed, s.Errors, len(r.Invalid), s.Turns, seconds(s.Duration))
+		s.Passed, s.Scenarios, s.Failed, s.Errors, len(r.InvalidFiles()), s.Turns, seconds(s.Duration))
 
 	b.WriteString("## Metrics\n\n| metric | value | what it counts |\n|---|---|---|\n")
 	for _, m := range metricRows(s) {

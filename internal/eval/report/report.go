@@ -50,6 +50,10 @@ func (r *Report) Failed() bool {
 	return r.Summary.Failed > 0 || r.Summary.Errors > 0 || len(r.Invalid) > 0
 }
 
+// InvalidFiles returns the scenario files left out for their problems,
+// each once.
+func (r *Report) InvalidFiles() []string { return scenario.FilesOf(r.Invalid) }
+
 // Compact returns the report without the scenarios' transcripts: totals,
 // metrics and each scenario's outcome.
 func (r *Report) Compact() *Report {

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tutord/tutord/internal/yamldoc"
@@ -35,4 +36,15 @@ func asError(is *yamldoc.Issues) error {
 		return nil
 	}
 	return &Error{Issues: list}
+}
+
+// FilesOf returns the files that issues are about, each once, in order.
+func FilesOf(issues []Issue) []string {
+	var files []string
+	for _, is := range issues {
+		if !slices.Contains(files, is.File) {
+			files = append(files, is.File)
+		}
+	}
+	return files
 }
