@@ -118,12 +118,15 @@ func measure(turns []Turn, mode string, doc *client.Document) Metrics {
 				}
 			}
 			lat = append(lat, t.Latency)
-			switch t.State.Result() {
-			case "correct":
+			// A message answered with an error frame judged nothing; the
+			// state after it holds the turn before's result.
+			switch result := t.State.Result(); {
+			case t.Error != "":
+			case result == "correct":
 				m.AnswersCorrect++
-			case "partial":
+			case result == "partial":
 				m.AnswersPartial++
-			case "incorrect":
+			case result == "incorrect":
 				m.AnswersIncorrect++
 			}
 		}

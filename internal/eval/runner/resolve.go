@@ -25,44 +25,48 @@ type resolver struct {
 	country, board string
 
 	mu     sync.Mutex
-	found  map[string]place
-	walked map[int]bool // grades walked in full
+	found  map[string]map[int]place // key → grade → place
+	walked map[int]bool             // grades walked in full
 }
 
 func newResolver(c *client.Client, bank *learner.Bank, country, board string) *resolver {
-	return &resolver{c: c, bank: bank, country: country, board: board, found: map[string]place{}, walked: map[int]bool{}}
+	return &resolver{c: c, bank: bank, country: country, board: board, found: map[string]map[int]place{}, walked: map[int]bool{}}
 }
 
 // resolve returns the place of the subtopic with the full key. grade, when
-// not 0, is the grade to look in; else the bank's grade of the subtopic, or
-// every grade.
+// not 0, is the learner's grade: the subtopic of that grade when it has
+// one, else the subtopic in the bank's grade, or in any grade. The answer
+// does not depend on what was resolved before.
 func (r *resolver) resolve(ctx context.Context, key string, grade int) (place, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if p, ok := r.found[key]; ok {
-		return p, nil
-	}
 	country, board := r.country, r.board
-	if s, ok := r.bank.Subtopic(key); ok {
+	s, inBank := r.bank.Subtopic(key)
+	if inBank {
 		country, board = s.Country, s.Board
-		if grade == 0 || grade == s.Grade {
+	}
+	var grades []int
+	if grade != 0 {
+		grades = append(grades, grade)
+	}
+	if inBank {
+		grades = append(grades, s.Grade)
+	}
+	for g := 1; g <= 12; g++ {
+		grades = append(grades, g)
+	}
+	for _, g := range grades {
+		if p, ok := r.found[key][g]; ok {
+			return p, nil
+		}
+		if inBank && g == s.Grade {
 			if err := r.subtopics(ctx, client.CurriculumQuery{Country: country, Board: board, Grade: s.Grade, Subject: s.Subject, Topic: s.TopicTitle}); err != nil {
 				return place{}, err
 			}
-			if p, ok := r.found[key]; ok {
-				return p, nil
-			}
-		}
-	}
-	grades := []int{grade}
-	if grade == 0 {
-		grades = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
-	}
-	for _, g := range grades {
-		if err := r.walk(ctx, country, board, g); err != nil {
+		} else if err := r.walk(ctx, country, board, g); err != nil {
 			return place{}, err
 		}
-		if p, ok := r.found[key]; ok {
+		if p, ok := r.found[key][g]; ok {
 			return p, nil
 		}
 	}
@@ -103,9 +107,13 @@ func (r *resolver) subtopics(ctx context.Context, q client.CurriculumQuery) erro
 		return err
 	}
 	for _, e := range cur.Subtopics {
-		if e.Key != "" {
-			r.found[e.Key] = place{GuidelineID: e.GuidelineID, Grade: q.Grade, Board: q.Board}
+		if e.Key == "" {
+			continue
 		}
+		if r.found[e.Key] == nil {
+			r.found[e.Key] = map[int]place{}
+		}
+		r.found[e.Key][q.Grade] = place{GuidelineID: e.GuidelineID, Grade: q.Grade, Board: q.Board}
 	}
 	return nil
 }
