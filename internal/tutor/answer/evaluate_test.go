@@ -427,6 +427,7 @@ func TestEvaluateRatios(t *testing.T) {
 	runEvalCases(t, []evalCase{
 		{"same", r, "3:5", Correct, "3:5"},
 		{"spaced", r, "3 : 5", Correct, "3 : 5"},
+		{"the ratio sign", r, "3\u22365", Correct, "3\u22365"},
 		{"to", r, "3 to 5", Correct, "3 to 5"},
 		{"is to", r, "3 is to 5", Correct, "3 is to 5"},
 		{"words", r, "three to five", Correct, ""},

@@ -161,6 +161,8 @@ func symText(r rune, raw string) string {
 		return "*"
 	case '÷':
 		return "/"
+	case '∶': // the ratio sign, as in 3∶5
+		return ":"
 	case '²':
 		return "²"
 	}
