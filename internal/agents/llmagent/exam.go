@@ -172,7 +172,7 @@ func (e *ExamEvaluator) Judge(ctx context.Context, t agents.Turn, q tutor.ExamQu
 		Difficulty: string(q.Difficulty),
 		Type:       string(q.QuestionType),
 		Expected:   oneLine(q.ExpectedAnswer),
-		Answer:     strings.TrimSpace(t.Message),
+		Answer:     quoted(t.Message),
 	}
 	if bq, ok := t.Topic.Question(q.QuestionID); ok {
 		data.Expected = oneLine(bq.Answer)

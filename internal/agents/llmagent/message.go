@@ -76,7 +76,7 @@ func (pc *PostCompletion) Reply(ctx context.Context, t agents.Turn) (string, age
 		Mode:    string(s.Mode),
 		Covered: nonBlank(s.ConceptsCovered),
 		History: historyView(s.History, postCompletionHistory),
-		Message: strings.TrimSpace(t.Message),
+		Message: quoted(t.Message),
 	}
 	if t.Topic != nil {
 		lesson := newLessonView(t.Topic)

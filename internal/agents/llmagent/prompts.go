@@ -278,6 +278,24 @@ func historyView(h []tutor.Message, n int) []string {
 // break the layout of a prompt.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// quoted prepares a learner's text for a prompt's """ block: it keeps its
+// lines, but none can close the block (three quotes become one) or open a
+// section of its own (a line starting with "#" is indented), so the prompt
+// has the same sections whatever the learner writes.
+func quoted(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		for strings.Contains(l, `"""`) {
+			l = strings.ReplaceAll(l, `"""`, `"`)
+		}
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			l = "  " + strings.TrimSpace(l)
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
+}
+
 func orDefault(s, def string) string {
 	if s == "" {
 		return def

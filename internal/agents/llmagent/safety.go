@@ -40,7 +40,7 @@ func (sf *Safety) Check(ctx context.Context, role, text string, s tutor.State) (
 			flags = append(flags, f)
 		}
 	}
-	data := safetyCheck{Role: role, Text: strings.TrimSpace(text), Flags: flags}
+	data := safetyCheck{Role: role, Text: quoted(text), Flags: flags}
 	p, err := renderPrompt(tmplSafetySystem, newStudentView(s.StudentContext), tmplSafetyCheck, data)
 	if err != nil {
 		c, err := sf.a.refuse(err)

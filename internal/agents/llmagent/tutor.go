@@ -163,7 +163,7 @@ func newTeachTurn(t agents.Turn) teachTurn {
 		TimeUp:      g.TimeUp,
 		Correction:  oneLine(t.Correction),
 		History:     historyView(s.History, historyLines),
-		Message:     strings.TrimSpace(t.Message),
+		Message:     quoted(t.Message),
 		Student:     newStudentView(s.StudentContext),
 	}
 	if st, ok := s.CurrentStepData(tp); ok {
@@ -266,6 +266,7 @@ func newPending(t agents.Turn, q tutor.Question, reveal bool) *pendingView {
 		p.Reveal = true
 		p.Answer = oneLine(q.ExpectedAnswer)
 		if bq, ok := t.Topic.Question(q.QuestionID); ok {
+			p.Answer = oneLine(bq.ShownAnswer()) // a choice's text, not its letter
 			p.Solution = strings.TrimSpace(bq.Solution)
 		}
 	}
@@ -326,7 +327,7 @@ func newClarifyTurn(t agents.Turn) clarifyTurn {
 		OffTopic:   t.Precheck == tutor.PrecheckOffTopic,
 		Correction: oneLine(t.Correction),
 		History:    historyView(s.History, historyLines),
-		Message:    strings.TrimSpace(t.Message),
+		Message:    quoted(t.Message),
 		Student:    newStudentView(s.StudentContext),
 	}
 	for _, d := range t.PastDiscussions[:min(len(t.PastDiscussions), maxPastDiscussions)] {
@@ -373,8 +374,12 @@ func bankQuestion(t *tutor.Topic, s tutor.State, out *tutor.TutorOutput) *tutor.
 		if !slices.ContainsFunc(concepts, func(c string) bool { return strings.EqualFold(c, bq.Concept) }) {
 			continue
 		}
+		// The bank's question, asked as it is or inside a longer text
+		// ("Now try this: what is 2/9 + 5/9?"); not a longer question of
+		// the tutor's own that begins with it, which the tutor's expected
+		// answer tells apart.
 		text := normalize(bq.Text)
-		if text == asked || strings.Contains(asked, text) {
+		if text == asked || strings.Contains(asked, text) && (expected == "" || answer.Evaluate(bq.Expected(), expected).Verdict == answer.Correct) {
 			q := *bq
 			return &q
 		}
