@@ -46,26 +46,41 @@ func (g Guideline) Stored() (guideline, plan []byte, err error) {
 	return guideline, plan, err
 }
 
-// FromStored rebuilds a subtopic from what the store keeps.
+// FromStored rebuilds a subtopic from what the store keeps, as its file
+// has it: without a plan when the stored one is the default plan.
 func FromStored(key string, guideline, plan []byte) (Subtopic, error) {
+	s, p, err := fromStored(key, guideline, plan)
+	if !p.DefaultPlan {
+		s.Plan = p.Plan
+	}
+	return s, err
+}
+
+// LessonFromStored rebuilds the subtopic a plan version teaches: as
+// FromStored, but always with the version's own steps. A default plan is
+// made from the title and teaching approach of its version's time, which
+// an import may have changed since; a session keeps the lesson it started.
+func LessonFromStored(key string, guideline, plan []byte) (Subtopic, error) {
+	s, p, err := fromStored(key, guideline, plan)
+	s.Plan = p.Plan
+	return s, err
+}
+
+func fromStored(key string, guideline, plan []byte) (Subtopic, StoredPlan, error) {
 	var g StoredGuideline
 	if err := json.Unmarshal(guideline, &g); err != nil {
-		return Subtopic{}, fmt.Errorf("stored guideline: %w", err)
+		return Subtopic{}, StoredPlan{}, fmt.Errorf("stored guideline: %w", err)
 	}
 	var p StoredPlan
 	if err := json.Unmarshal(plan, &p); err != nil {
-		return Subtopic{}, fmt.Errorf("stored plan: %w", err)
+		return Subtopic{}, StoredPlan{}, fmt.Errorf("stored plan: %w", err)
 	}
-	s := Subtopic{
+	return Subtopic{
 		Key: key, Title: g.Title, Status: g.Status, TeachingApproach: g.TeachingApproach,
 		LearningObjectives: g.LearningObjectives, CommonMisconceptions: g.CommonMisconceptions,
 		Prerequisites: g.Prerequisites, RequiredDepth: g.RequiredDepth,
 		Mastery: p.Mastery, Questions: p.Questions,
-	}
-	if !p.DefaultPlan {
-		s.Plan = p.Plan
-	}
-	return s, nil
+	}, p, nil
 }
 
 // LessonMeta places a subtopic in the curriculum for TopicOf.

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,9 +105,19 @@ func Export(ctx context.Context, st Store) ([]*curriculum.File, error) {
 		return a.topic < b.topic
 	})
 	out := make([]*curriculum.File, len(keys))
+	taken := map[string]bool{}
 	for i, k := range keys {
 		out[i] = files[k]
-		out[i].Name = out[i].Path()
+		// Names that make the same slug (two boards in Devanagari, "CBSE"
+		// and "cbse") would share a path: the later file gets a number,
+		// so that nothing is written over. Its content says where it
+		// belongs.
+		name := out[i].Path()
+		for n := 2; taken[name]; n++ {
+			name = strings.TrimSuffix(out[i].Path(), ".yaml") + "-" + strconv.Itoa(n) + ".yaml"
+		}
+		taken[name] = true
+		out[i].Name = name
 	}
 	return out, nil
 }
@@ -213,7 +225,7 @@ func (s *Source) put(id uuid.UUID, t *tutor.Topic) {
 }
 
 func topicOf(g store.Guideline, p store.PlanVersion) (*tutor.Topic, error) {
-	sub, err := curriculum.FromStored(g.SubtopicKey, g.Guideline, p.Plan)
+	sub, err := curriculum.LessonFromStored(g.SubtopicKey, g.Guideline, p.Plan)
 	if err != nil {
 		return nil, fmt.Errorf("lesson %s version %d: %w", g.Key, p.Version, err)
 	}
