@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
 )
 
 // Decoder fills Go values from a YAML syntax tree by their yaml struct
@@ -329,6 +331,14 @@ func NumberValue(n ast.Node) (float64, bool) {
 	switch x := n.(type) {
 	case *ast.FloatNode:
 		return x.Value, !math.IsNaN(x.Value) && !math.IsInf(x.Value, 0)
+	case *ast.StringNode:
+		// The parser reads an exponent without a point (1e-05, as YAML
+		// writes small numbers) as a plain string; quoted, it is one.
+		if x.Token == nil || x.Token.Type != token.StringType || !exponent.MatchString(x.Value) {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(x.Value, 64)
+		return f, err == nil && !math.IsInf(f, 0)
 	case *ast.IntegerNode:
 		switch v := x.Value.(type) {
 		case int64:
@@ -403,3 +413,6 @@ func isNil(n ast.Node) bool {
 	v := reflect.ValueOf(n)
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
+
+// exponent is a number in exponent notation, as YAML 1.2 has it.
+var exponent = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+$`)

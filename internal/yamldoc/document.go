@@ -1,6 +1,7 @@
 package yamldoc
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/goccy/go-yaml"
@@ -21,6 +22,8 @@ func Document(data []byte, kind string, is *Issues) (body ast.Node, ok bool) {
 			body, ok = nil, false
 		}
 	}()
+	// YAML allows a byte order mark at the start, as editors may save one.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	tree, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		line, msg := 0, err.Error()
