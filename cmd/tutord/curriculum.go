@@ -104,10 +104,12 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 }
 
 // importAtStart imports the shipped sample curriculum (with the embedded
-// database, or when TUTORD_LOAD_SAMPLE=true) and TUTORD_CURRICULUM_DIR.
-// Imports are idempotent, so this is cheap on every start.
+// database and no TUTORD_CURRICULUM_DIR, or when TUTORD_LOAD_SAMPLE=true)
+// and TUTORD_CURRICULUM_DIR. Imports are idempotent, so this is cheap on
+// every start. (Both at once, a directory that revises a sample subtopic
+// would take it back and forth, a plan version each way, at every start.)
 func importAtStart(ctx context.Context, cfg config.Config, db *database, log *slog.Logger) error {
-	if cfg.LoadSample == "true" || (cfg.LoadSample == "auto" && db.cluster != nil) {
+	if cfg.LoadSample == "true" || (cfg.LoadSample == "auto" && db.cluster != nil && cfg.CurriculumDir == "") {
 		files, err := curriculum.LoadFS(curricula.FS())
 		if err != nil {
 			return fmt.Errorf("sample curriculum: %w", err)

@@ -33,7 +33,7 @@ type Config struct {
 	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
 	ReplicaSync      bool          `env:"TUTORD_REPLICA_SYNC" envDefault:"false" help:"set when several tutord processes share the database: each announces its sessions' changes (PostgreSQL NOTIFY) and updates its WebSockets on the others'"`
 	CurriculumDir    string        `env:"TUTORD_CURRICULUM_DIR" help:"curriculum YAML files imported at start (idempotent)"`
-	LoadSample       string        `env:"TUTORD_LOAD_SAMPLE" envDefault:"auto" help:"import the shipped sample curriculum at start: true, false, or auto (with the embedded database)"`
+	LoadSample       string        `env:"TUTORD_LOAD_SAMPLE" envDefault:"auto" help:"import the shipped sample curriculum at start: true, false, or auto (with the embedded database and no TUTORD_CURRICULUM_DIR)"`
 
 	AllowAnonymous     bool          `env:"TUTORD_ALLOW_ANONYMOUS" envDefault:"true" help:"allow sessions without a token (a development default; set false in production)"`
 	AnonymousRetention time.Duration `env:"TUTORD_ANONYMOUS_RETENTION" envDefault:"720h" help:"delete anonymous sessions idle this long"`

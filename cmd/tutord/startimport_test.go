@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Restarting with the same TUTORD_CURRICULUM_DIR, which revises a shipped
+// subtopic, changes nothing: the sample is not imported beside it.
+func TestRestartWithCurriculumDirMakesNoPlanVersions(t *testing.T) {
+	dir := dataDir(t)
+	cur := filepath.Join(dir, "curriculum")
+	sample, err := os.ReadFile("../../curricula/india/cbse/grade-7/mathematics/fractions.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old = "          2/9 + 5/9 = (2 + 5)/9 = 7/9.\n"
+	if !strings.Contains(string(sample), old) {
+		t.Fatal("the sample changed; update the test")
+	}
+	revised := strings.Replace(string(sample), old, old+"          So the sum is 7/9.\n", 1)
+	if err := os.MkdirAll(cur, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cur, "fractions.yaml"), []byte(revised), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	env := []string{"TUTORD_DATA_DIR=" + dir, "TUTORD_CURRICULUM_DIR=" + cur}
+	for range 2 { // start, stop, start again with nothing changed
+		p := startServe(t, env...)
+		p.waitReady(t)
+		p.stop(t)
+	}
+	p := startServe(t, env...)
+	p.waitReady(t)
+	defer p.stop(t)
+
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, "host="+filepath.Join(dir, "run")+" user=tutord dbname=tutord sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	var versions int
+	if err := db.QueryRow(ctx, `
+SELECT count(*) FROM plan_versions p JOIN guidelines g ON g.id = p.guideline_id
+WHERE g.board = 'CBSE' AND g.grade = 7 AND g.key = 'mathematics/fractions/adding-and-subtracting-fractions'`).Scan(&versions); err != nil {
+		t.Fatal(err)
+	}
+	// The first start imports the directory's version; the restarts add
+	// nothing.
+	if versions != 1 {
+		t.Errorf("after three starts with the same TUTORD_CURRICULUM_DIR the revised subtopic has %d plan versions; want 1", versions)
+	}
+}
