@@ -111,34 +111,11 @@ func TestWebSocketUpdateSurvivesAFailedRead(t *testing.T) {
 	}
 }
 
-// holdFirstOpen holds, once armed, the session load of the next WebSocket
-// being opened (the one load without a deadline) until release.
-type holdFirstOpen struct {
-	httpapi.Sessions
-	armed, held, release chan struct{}
-	taken                atomic.Bool
-}
-
-func (h *holdFirstOpen) Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error) {
-	se, err := h.Sessions.Load(ctx, id)
-	if _, deadline := ctx.Deadline(); !deadline {
-		select {
-		case <-h.armed:
-			if h.taken.CompareAndSwap(false, true) {
-				close(h.held)
-				<-h.release
-			}
-		default:
-		}
-	}
-	return se, err
-}
-
 // A change that another replica commits while a WebSocket opens here
 // reaches the new connection by its catch-up, and the connections already
 // open too, though the change's own notice then brings nothing new.
 func TestWebSocketCatchUpReachesEveryConnection(t *testing.T) {
-	hold := &holdFirstOpen{armed: make(chan struct{}), held: make(chan struct{}), release: make(chan struct{})}
+	hold := &holdFirstLoad{armed: make(chan struct{}), held: make(chan struct{}), release: make(chan struct{})}
 	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
 		hold.Sessions = d.Sessions
 		d.Sessions = hold
