@@ -125,8 +125,8 @@ func isClauseEnd(t token) bool {
 }
 
 // excluded reports whether the number at toks[i] is ruled out as the answer:
-// negated ("not 5", "5 is wrong"), set aside ("instead of 5"), or a label
-// ("Step 3", list numbering).
+// negated ("not 5", "5 is wrong"), set aside ("instead of 5"), compared with
+// ("more than 5"), or a label ("Step 3", list numbering).
 func excluded(toks []token, i int) bool {
 	// Look back within the clause.
 	for k, n := i-1, 0; k >= 0 && n < 4; k, n = k-1, n+1 {
@@ -143,8 +143,12 @@ func excluded(toks []token, i int) bool {
 		if n == 0 && labelWords[t.text] {
 			return true
 		}
-		if k > 0 && (t.text == "of" && (toks[k-1].text == "instead" || toks[k-1].text == "out") ||
-			t.text == "than" && (toks[k-1].text == "rather" || toks[k-1].text == "other")) {
+		if k > 0 && t.text == "of" && (toks[k-1].text == "instead" || toks[k-1].text == "out") {
+			return true
+		}
+		// A number after "than" is what the answer is compared with, or set
+		// aside: "more than 10", "bigger than 10", "rather than 10".
+		if t.text == "than" {
 			return true
 		}
 		if t.text == "except" || t.text == "unlike" {
