@@ -69,6 +69,24 @@ func TestCurriculumCommands(t *testing.T) {
 	if !strings.Contains(string(exported), "status: draft") {
 		t.Fatal("the export does not record the unapproved subtopic as a draft")
 	}
+	if out, _, code = tutord(t, dir, "curriculum", "import", exportDir2); code != 0 || !strings.Contains(out, "0 subtopics created, 0 updated, 12 unchanged, 0 new plan versions") {
+		t.Fatalf("re-import of the export with a draft: exit %d, %q", code, out)
+	}
+
+	// Another board may use the same keys: its file imports beside the
+	// first board's, in one import or later, and the export of both
+	// imports back.
+	os.Remove(filepath.Join(bad, "b.yaml"))
+	if out, errOut, code = tutord(t, dir, "curriculum", "import", bad, "../../curricula/india/cbse/grade-7/science/states-of-matter.yaml"); code != 0 || !strings.Contains(out, "created") {
+		t.Fatalf("import of another board's subtopics: exit %d, %q %s", code, out, errOut)
+	}
+	exportDir3 := filepath.Join(dir, "export3")
+	if out, _, code = tutord(t, dir, "curriculum", "--out", exportDir3, "export"); code != 0 || !strings.Contains(out, "exported 7 files") {
+		t.Fatalf("export of two boards: exit %d, %q", code, out)
+	}
+	if out, errOut, code = tutord(t, dir, "curriculum", "import", exportDir3); code != 0 || !strings.Contains(out, "0 subtopics created, 0 updated, 14 unchanged, 0 new plan versions") {
+		t.Fatalf("re-import of the export of two boards: exit %d, %q %s", code, out, errOut)
+	}
 }
 
 func TestCurriculumUsage(t *testing.T) {

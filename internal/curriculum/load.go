@@ -18,8 +18,9 @@ import (
 // order, so the result does not depend on the order of the paths.
 //
 // Besides what [Parse] checks, LoadPaths checks the set as a whole: a full
-// subtopic key appears once, files that share a topic agree on its title,
-// and prerequisites name subtopics of the set without forming a cycle. The
+// subtopic key appears once in a country, board and grade, files that share
+// a topic agree on its title, and prerequisites name subtopics of the set
+// without forming a cycle. The
 // error, if any, is a *ValidationError listing the problems of every file,
 // or an error reading the files.
 func LoadPaths(paths ...string) ([]*File, error) {
@@ -135,6 +136,15 @@ func (r subtopicRef) field(format string, args ...any) string {
 	return fmt.Sprintf("subtopics[%d].", r.i) + fmt.Sprintf(format, args...)
 }
 
+// subtopicID identifies a subtopic as the store does: a full key is unique
+// within a country, board and grade, and another board or grade may use it
+// for a subtopic of its own.
+type subtopicID struct {
+	country, board string
+	grade          int
+	key            string
+}
+
 // checkSet checks what only the whole set of files can tell.
 func checkSet(set []*parsed) {
 	type topicID struct {
@@ -143,8 +153,9 @@ func checkSet(set []*parsed) {
 		subject, key   string
 	}
 	topics := map[topicID]*parsed{}
-	subtopics := map[string]subtopicRef{}
-	var order []string
+	subtopics := map[subtopicID]subtopicRef{}
+	byKey := map[string][]subtopicID{}
+	var order []subtopicID
 	complete := true
 	for _, p := range set {
 		f := p.file
@@ -163,64 +174,84 @@ func checkSet(set []*parsed) {
 				continue
 			}
 			ref := subtopicRef{p, i}
-			k := key(f.Subject, f.Topic.Key, s.Key)
-			if other, ok := subtopics[k]; ok {
+			sid := subtopicID{f.Country, f.Board, f.Grade, key(f.Subject, f.Topic.Key, s.Key)}
+			if other, ok := subtopics[sid]; ok {
 				if other.p != p { // duplicates within a file are reported by Parse
-					p.errorf(ref.field("key"), "duplicate subtopic %q: also at %s", k, other.p.where(other.field("key")))
+					p.errorf(ref.field("key"), "duplicate subtopic %q: also at %s", sid.key, other.p.where(other.field("key")))
 				}
 				continue
 			}
-			subtopics[k] = ref
-			order = append(order, k)
+			subtopics[sid] = ref
+			byKey[sid.key] = append(byKey[sid.key], sid)
+			order = append(order, sid)
 		}
 	}
 	if !complete {
 		return // a file that could not be read may hold the prerequisites
 	}
-	for _, k := range order {
-		ref := subtopics[k]
+	// A prerequisite names a full key: the subtopics of that key in the
+	// same country and board, any grade, or, when there are none, wherever
+	// the key is.
+	prereqs := func(sid subtopicID, pre string) []subtopicID {
+		all := byKey[pre]
+		var near []subtopicID
+		for _, o := range all {
+			if o.country == sid.country && o.board == sid.board {
+				near = append(near, o)
+			}
+		}
+		if len(near) > 0 {
+			return near
+		}
+		return all
+	}
+	for _, sid := range order {
+		ref := subtopics[sid]
 		for j, pre := range ref.subtopic().Prerequisites {
-			if _, ok := subtopics[pre]; !ok && keyPattern.MatchString(pre) {
+			if len(byKey[pre]) == 0 && keyPattern.MatchString(pre) {
 				ref.p.errorf(ref.field("prerequisites[%d]", j), "unknown subtopic %q", pre)
 			}
 		}
 	}
-	checkCycles(order, subtopics)
+	checkCycles(order, subtopics, prereqs)
 }
 
 // checkCycles reports each cycle of prerequisites once, at the subtopic
 // where the search closes it.
-func checkCycles(order []string, subtopics map[string]subtopicRef) {
+func checkCycles(order []subtopicID, subtopics map[subtopicID]subtopicRef, prereqs func(subtopicID, string) []subtopicID) {
 	const (
 		unseen = iota
 		active
 		done
 	)
-	state := map[string]int{}
-	var stack []string
-	var visit func(k string)
-	visit = func(k string) {
-		state[k] = active
-		stack = append(stack, k)
-		ref := subtopics[k]
+	state := map[subtopicID]int{}
+	var stack []subtopicID
+	var visit func(sid subtopicID)
+	visit = func(sid subtopicID) {
+		state[sid] = active
+		stack = append(stack, sid)
+		ref := subtopics[sid]
 		for j, pre := range ref.subtopic().Prerequisites {
-			if _, ok := subtopics[pre]; !ok {
-				continue
-			}
-			switch state[pre] {
-			case unseen:
-				visit(pre)
-			case active:
-				cycle := append(slices.Clone(stack[slices.Index(stack, pre):]), pre)
-				ref.p.errorf(ref.field("prerequisites[%d]", j), "prerequisites form a cycle: %s", strings.Join(cycle, " → "))
+			for _, next := range prereqs(sid, pre) {
+				switch state[next] {
+				case unseen:
+					visit(next)
+				case active:
+					var cycle []string
+					for _, s := range stack[slices.Index(stack, next):] {
+						cycle = append(cycle, s.key)
+					}
+					cycle = append(cycle, next.key)
+					ref.p.errorf(ref.field("prerequisites[%d]", j), "prerequisites form a cycle: %s", strings.Join(cycle, " → "))
+				}
 			}
 		}
 		stack = stack[:len(stack)-1]
-		state[k] = done
+		state[sid] = done
 	}
-	for _, k := range order {
-		if state[k] == unseen {
-			visit(k)
+	for _, sid := range order {
+		if state[sid] == unseen {
+			visit(sid)
 		}
 	}
 }

@@ -100,6 +100,37 @@ func TestLoadFS(t *testing.T) {
 	}
 }
 
+// TestLoadSameKeyInTwoBoards: a full key is unique within a country, board
+// and grade, as the store has it; another board may teach a subtopic of the
+// same key, and prerequisites are looked up in the board first.
+func TestLoadSameKeyInTwoBoards(t *testing.T) {
+	icse := func(doc string) string { return strings.Replace(doc, "board: CBSE", "board: ICSE", 1) }
+	fsys := fstest.MapFS{
+		// first needs second in CBSE and second needs first in ICSE: no
+		// cycle, since each board has its own subtopics.
+		"cbse/first.yaml":  {Data: []byte(subtopicDoc("first", "mathematics/fractions/second"))},
+		"cbse/second.yaml": {Data: []byte(subtopicDoc("second"))},
+		"icse/first.yaml":  {Data: []byte(icse(subtopicDoc("first")))},
+		"icse/second.yaml": {Data: []byte(icse(subtopicDoc("second", "mathematics/fractions/first")))},
+		"icse/grade8.yaml": {Data: []byte(strings.Replace(icse(subtopicDoc("first")), "grade: 7", "grade: 8", 1))},
+	}
+	files, err := LoadFS(fsys)
+	if err != nil {
+		t.Fatalf("LoadFS: %v", err)
+	}
+	if len(files) != 5 {
+		t.Errorf("LoadFS = %d files, want 5", len(files))
+	}
+
+	// A cycle within one board is still one.
+	fsys["icse/first.yaml"] = &fstest.MapFile{Data: []byte(icse(subtopicDoc("first", "mathematics/fractions/second")))}
+	_, err = LoadFS(fsys)
+	var verr *ValidationError
+	if !errors.As(err, &verr) || !strings.Contains(err.Error(), "prerequisites form a cycle") {
+		t.Errorf("LoadFS with a cycle in ICSE: %v, want a cycle reported", err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -11,6 +11,8 @@ import (
 
 // StoredGuideline is the part of a subtopic that a re-import updates in
 // place: its teaching text. It is what the store keeps as the guideline.
+// The status is not part of it: the store keeps it as the subtopic's
+// approval, which approve and unapprove change.
 type StoredGuideline struct {
 	Title                string   `json:"title"`
 	TeachingApproach     string   `json:"teaching_approach"`
@@ -18,7 +20,6 @@ type StoredGuideline struct {
 	CommonMisconceptions []string `json:"common_misconceptions"`
 	Prerequisites        []string `json:"prerequisites"`
 	RequiredDepth        Depth    `json:"required_depth"`
-	Status               Status   `json:"status"`
 }
 
 // StoredPlan is the part of a subtopic that is versioned: what a session
@@ -37,7 +38,7 @@ func (g Guideline) Stored() (guideline, plan []byte, err error) {
 	guideline, err = json.Marshal(StoredGuideline{
 		Title: s.Title, TeachingApproach: s.TeachingApproach, LearningObjectives: s.LearningObjectives,
 		CommonMisconceptions: s.CommonMisconceptions, Prerequisites: s.Prerequisites,
-		RequiredDepth: s.RequiredDepth, Status: s.Status,
+		RequiredDepth: s.RequiredDepth,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -47,7 +48,8 @@ func (g Guideline) Stored() (guideline, plan []byte, err error) {
 }
 
 // FromStored rebuilds a subtopic from what the store keeps, as its file
-// has it: without a plan when the stored one is the default plan.
+// has it: without a plan when the stored one is the default plan. Its
+// status is left empty for the caller to set from the stored approval.
 func FromStored(key string, guideline, plan []byte) (Subtopic, error) {
 	s, p, err := fromStored(key, guideline, plan)
 	if !p.DefaultPlan {
@@ -76,7 +78,7 @@ func fromStored(key string, guideline, plan []byte) (Subtopic, StoredPlan, error
 		return Subtopic{}, StoredPlan{}, fmt.Errorf("stored plan: %w", err)
 	}
 	return Subtopic{
-		Key: key, Title: g.Title, Status: g.Status, TeachingApproach: g.TeachingApproach,
+		Key: key, Title: g.Title, TeachingApproach: g.TeachingApproach,
 		LearningObjectives: g.LearningObjectives, CommonMisconceptions: g.CommonMisconceptions,
 		Prerequisites: g.Prerequisites, RequiredDepth: g.RequiredDepth,
 		Mastery: p.Mastery, Questions: p.Questions,
