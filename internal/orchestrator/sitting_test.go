@@ -179,3 +179,57 @@ func TestTimeLimitWhileAnotherLessonIsPaused(t *testing.T) {
 		t.Errorf("next sitting: started %v, paused %v", r.Session.State.StartedAt, r.Session.State.IsPaused)
 	}
 }
+
+// finishLesson drives a doubling lesson with always-right answers until it
+// is complete.
+func finishLesson(t *testing.T, f *fixture, id uuid.UUID) orchestrator.TurnResult {
+	t.Helper()
+	r := f.turn(t, id, "yes, I'm ready")
+	for i := 0; !r.Session.State.IsComplete(r.Session.Topic); i++ {
+		if i > 40 {
+			t.Fatal("lesson did not complete in 40 turns")
+		}
+		msg := "ok"
+		if r.Session.State.LastQuestion != nil {
+			msg = pendingAnswer(t, r.Session)
+		}
+		r = f.turn(t, id, msg)
+	}
+	return r
+}
+
+// POST /pause on a finished lesson answers with its summary but does not
+// pause it, as a goodbye does not: a paused one would be offered for
+// resuming and take the learner's one paused place on the subtopic.
+func TestPauseLeavesAFinishedLessonUnpaused(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	l, err := f.st.EnsureLearner(ctx, "finished-lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newLesson := func() uuid.UUID {
+		c, err := f.o.CreateSession(ctx, orchestrator.CreateRequest{LearnerID: &l.ID, GuidelineID: f.guidelines[doubling], Mode: tutor.ModeTeachMe,
+			Student: tutor.StudentContext{Grade: 7, Board: "CBSE", LanguageLevel: "standard", PreferredExamples: tutor.DefaultPreferredExamples()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Session.Row.ID
+	}
+	done := newLesson()
+	finishLesson(t, f, done)
+	_, perr := f.o.Pause(ctx, done)
+	se, err := f.o.Load(ctx, done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perr == nil && se.State.IsPaused {
+		t.Errorf("a finished lesson was paused (it is now resumable)")
+	}
+	// The learner starts the lesson again and pauses it.
+	again := newLesson()
+	f.turn(t, again, "yes, I'm ready")
+	if _, err := f.o.Pause(ctx, again); err != nil {
+		t.Errorf("pausing a running lesson failed because of the finished one: %v", err)
+	}
+}

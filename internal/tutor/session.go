@@ -140,13 +140,16 @@ func (s State) PauseSummary(t *Topic) PauseSummary {
 }
 
 // Pause pauses a teach_me session; pausing a paused session succeeds again.
-// Errors: ErrWrongMode ("Only Teach Me sessions can be paused").
+// A finished lesson answers with its summary but is not paused, as Stop
+// leaves it: there is nothing left to resume, and a paused one would take
+// the learner's one paused place on the subtopic. Errors: ErrWrongMode
+// ("Only Teach Me sessions can be paused").
 func Pause(s State, t *Topic, now time.Time) (State, PauseSummary, error) {
 	if s.Mode != ModeTeachMe {
 		return s, PauseSummary{}, &Error{Code: ErrWrongMode.Code, Message: "Only Teach Me sessions can be paused"}
 	}
 	n := s.Clone()
-	n.IsPaused = true
+	n.IsPaused = !s.IsComplete(t)
 	n.UpdatedAt = NewTime(now)
 	n = n.normalized()
 	return n, n.PauseSummary(t), nil
