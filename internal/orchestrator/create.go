@@ -144,13 +144,13 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 	return created, nil
 }
 
-// fallbackWelcome is the reference's welcome when no agent wrote one.
 // screenWelcome holds a welcome to the rules of every reply: sentences with
 // internal language, or with the answer to an exam question, are replaced
 // with a safe sentence, and a welcome the safety check flags gives way to
 // the fixed one. It returns the welcome to send and the safety check's
 // log entries.
 func (o *Orchestrator) screenWelcome(ctx context.Context, set agents.Set, st tutor.State, t *tutor.Topic, welcome string) (string, []store.AgentLog) {
+	welcome = unwrapJSON(welcome)
 	var answers []protected
 	for _, q := range st.ExamQuestions {
 		answers = append(answers, protected{q.Expected(t), q.QuestionText})
@@ -162,7 +162,7 @@ func (o *Orchestrator) screenWelcome(ctx context.Context, set agents.Set, st tut
 	n := strconv.Itoa(len(st.ExamQuestions))
 	if ps := findProblems(mask(maskTopic(welcome, t), n+" questions", n+" question", n+"-question"), answers, nil); len(ps) > 0 {
 		o.log.Warn("welcome needs repair", "session_id", st.SessionID, "problem", ps[0].reason)
-		welcome = redact(welcome, ps)
+		welcome, _ = redact(welcome, ps)
 	}
 	v, calls := o.checkSafety(ctx, set, "tutor", welcome, st)
 	logs := make([]store.AgentLog, len(calls))
@@ -211,6 +211,7 @@ func mask(text string, phrases ...string) string {
 	return string(b)
 }
 
+// fallbackWelcome is the reference's welcome when no agent wrote one.
 func fallbackWelcome(s tutor.State, t *tutor.Topic) string {
 	switch s.Mode {
 	case tutor.ModeClarify:

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +18,8 @@ import (
 // student" in the third person and diagnostic labels (the reference's
 // sanitizer patterns, with its colon quirk fixed), structured-output field
 // names and JSON fragments, and talk of being an AI or of instructions.
+// Word problems are left alone: "3/4 of the students walk", "she works as
+// an assistant".
 //
 // Each pattern comes with lowercase fragments one of which every match of
 // it contains: a reply that holds none of a pattern's fragments is clean of
@@ -26,7 +29,7 @@ var internalLanguage = []struct {
 	re    *regexp.Regexp
 	hints []string
 }{
-	{regexp.MustCompile(`(?i)\b(?:(?:the|this|that) (?:student|learner)(?:'?s)?|the message contains|the answer is incorrect because|student appears to|misconception detected|the response should|the user)\b`),
+	{regexp.MustCompile(`(?i)\b(?:(?:the|this|that) (?:student|learner)(?:'s)?|the message contains|the answer is incorrect because|student appears to|misconception detected|the response should|the user)\b`),
 		[]string{"student", "learner", "message contains", "incorrect because", "misconception detected", "response should", "the user"}},
 	{regexp.MustCompile(`(?i)\b(?:assessment|diagnostic)\s*:`), []string{"assessment", "diagnostic"}},
 	{regexp.MustCompile(`\b(?:expected_answer|answer_correct|mastery_signal|mastery_updates|mastery_estimates|misconceptions_detected|advance_to_step|question_asked|question_concept|session_complete|turn_summary|needs_remediation)\b`),
@@ -34,7 +37,7 @@ var internalLanguage = []struct {
 	{regexp.MustCompile(`(?i)\bmastery\s*(?:score|estimate)s?\b|\bmastery\s*[:=]\s*\d|\bmastery\s+(?:is|was|level|now)\s+(?:now\s+|at\s+|about\s+)?\d`),
 		[]string{"mastery"}},
 	{regexp.MustCompile(`[{\[,]\s*"[A-Za-z_]+"\s*:|[{\[,]\s*['‘“][A-Za-z_]+['’”]\s?:`), []string{"\"", "':", "' :", "’:", "’ :", "”:", "” :"}},
-	{regexp.MustCompile(`(?i)\bas an? (?:(?:ai|artificial intelligence|language model|assistant)\b|a\.i\.)|\b(?:i['’]?m|i am) (?:just |only )?(?:an? )?(?:(?:ai|artificial intelligence|chatbot|bot)\b|a\.i\.)|\blanguage model\b|\bsystem prompt\b`),
+	{regexp.MustCompile(`(?i)\bas an? (?:(?:ai|artificial intelligence|language model|(?:virtual|digital) assistant)\b|a\.i\.)|\b(?:i['’]?m|i am) (?:just |only )?(?:an? )?(?:(?:ai|artificial intelligence|chatbot|bot)\b|a\.i\.)|\blanguage model\b|\bsystem prompt\b`),
 		[]string{"as a", "i'm ", "i’m ", "im ", "i am ", "language model", "system prompt"}},
 }
 
@@ -101,7 +104,9 @@ func findProblems(reply string, answers []protected, dialogue []answer.Utterance
 
 // protectedAnswers lists the answers this turn's reply must not reveal:
 // the pending question's, until the learner has given it or the explain
-// phase allows it, and that of any new question the reply asks. The
+// phase allows it, the exam question that stands (the tutor speaks in an
+// exam only to ask which of two answers the learner means), and that of
+// any new question the reply asks. The
 // pending answer may be shown only when the guardrails allow it both
 // before the tutor's move (turn.Guard) and with it: a right intermediate
 // step (tutor.TutorOutput.RightStep) is no wrong attempt, so it never
@@ -111,6 +116,10 @@ func protectedAnswers(turn agents.Turn, out *tutor.Outcome) []protected {
 	s, t := turn.State, turn.Topic
 	if s.Mode == tutor.ModeTeachMe && s.LastQuestion != nil && !(turn.Guard.MayRevealAnswer && tutor.Guard(s, t, *out).MayRevealAnswer) {
 		ps = append(ps, protected{s.LastQuestion.Expected(t), s.LastQuestion.QuestionText})
+	}
+	if s.Mode == tutor.ModeExam && !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
+		q := s.ExamQuestions[s.ExamCurrentIdx]
+		ps = append(ps, protected{q.Expected(t), q.QuestionText})
 	}
 	switch {
 	case out.NextQuestion != nil:
@@ -139,7 +148,16 @@ func dialogue(s tutor.State, msg string) []answer.Utterance {
 // reply with problems is regenerated once with a corrective instruction;
 // whatever still breaks a rule is replaced sentence by sentence with a safe
 // sentence. The reference only logged such replies; tutord repairs them.
+//
+// A reply that is a JSON object, as a model may double-encode its answer,
+// is read as its "response" text. When the route kept the tutor's words
+// but not its move (an exam's hedge, where the question stands unjudged),
+// a regenerated reply brings no move either. When a sentence that asked
+// the turn's new question is replaced, the question is asked again after
+// the reply, so that the learner sees the question their next message is
+// checked against.
 func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome, reply string, canRegenerate bool) string {
+	reply = unwrapJSON(reply)
 	dl := dialogue(turn.State, turn.Message)
 	problems := findProblems(reply, protectedAnswers(turn, out), dl)
 	if len(problems) == 0 {
@@ -153,16 +171,56 @@ func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome
 		r.log(call, start, "Regenerate: "+problems[0].reason)
 		if err == nil {
 			candidate := *out // the turn's verdict, pre-check and time, with the new move
-			candidate.Output, candidate.NextQuestion = &tr.Output, tr.NextQuestion
-			again := findProblems(tr.Output.Response, protectedAnswers(turn, &candidate), dl)
-			out.Output, out.NextQuestion = &tr.Output, tr.NextQuestion
-			reply, problems = tr.Output.Response, again
+			if out.Output != nil {
+				candidate.Output, candidate.NextQuestion = &tr.Output, tr.NextQuestion
+			}
+			text := unwrapJSON(tr.Output.Response)
+			again := findProblems(text, protectedAnswers(turn, &candidate), dl)
+			*out = candidate
+			reply, problems = text, again
 			if len(problems) == 0 {
 				return reply
 			}
 		}
 	}
-	return redact(reply, problems)
+	reply, askedRemoved := redact(reply, problems)
+	if q := askedQuestion(out); askedRemoved && q != "" && !strings.Contains(reply, q) {
+		reply += "\n\n" + q
+	}
+	return reply
+}
+
+// askedQuestion returns the text of the question a turn's move asks, if any.
+func askedQuestion(out *tutor.Outcome) string {
+	switch {
+	case out.NextQuestion != nil:
+		return strings.TrimSpace(out.NextQuestion.Text)
+	case out.Output != nil && out.Output.QuestionAsked != nil:
+		return strings.TrimSpace(*out.Output.QuestionAsked)
+	}
+	return ""
+}
+
+// unwrapJSON returns the "response" text of a reply that is a JSON object
+// holding one, bare or in a code fence; any other reply as it is.
+func unwrapJSON(reply string) string {
+	s := strings.TrimSpace(reply)
+	if f, ok := strings.CutPrefix(s, "```"); ok {
+		f = strings.TrimPrefix(f, "json")
+		if body, ok := strings.CutSuffix(f, "```"); ok {
+			s = strings.TrimSpace(body)
+		}
+	}
+	if !strings.HasPrefix(s, "{") {
+		return reply
+	}
+	var v struct {
+		Response *string `json:"response"`
+	}
+	if err := json.Unmarshal([]byte(s), &v); err != nil || v.Response == nil || strings.TrimSpace(*v.Response) == "" {
+		return reply
+	}
+	return strings.TrimSpace(*v.Response)
 }
 
 func correction(ps []problem) string {
@@ -190,11 +248,12 @@ func correction(ps []problem) string {
 // safeSentence replaces a sentence that could not be shown.
 const safeSentence = "Let's work it out together, one step at a time."
 
-// redact replaces every problem sentence with one safe sentence.
-func redact(reply string, ps []problem) string {
+// redact replaces every problem sentence with one safe sentence. It
+// reports whether a replaced sentence was a question.
+func redact(reply string, ps []problem) (string, bool) {
 	var b strings.Builder
 	last := 0
-	replaced := false
+	replaced, question := false, false
 	for _, sent := range answer.SplitSentences(reply) {
 		bad := false
 		for _, p := range ps {
@@ -206,6 +265,7 @@ func redact(reply string, ps []problem) string {
 		if !bad {
 			continue
 		}
+		question = question || strings.Contains(sent.Text, "?")
 		b.WriteString(reply[last:sent.Start])
 		if !replaced {
 			b.WriteString(safeSentence)
@@ -216,7 +276,7 @@ func redact(reply string, ps []problem) string {
 	b.WriteString(reply[last:])
 	out := strings.TrimSpace(strings.ReplaceAll(b.String(), "  ", " "))
 	if out == "" {
-		return safeSentence
+		return safeSentence, question
 	}
-	return out
+	return out, question
 }

@@ -40,6 +40,7 @@ func TestFindProblemsAndRedact(t *testing.T) {
 		{"answer as digits", "Double 7 is 14, so try the next one.", []protected{fourteen}, true},
 		{"value from the question", "What is 1/4 + 2/4? Add the numerators.", []protected{threeQuarters}, false},
 		{"step number", "Step 3 is next: keep the denominator.", []protected{threeQuarters}, false},
+		{"word problem", "3/4 of the students walk to school. Priya works as an assistant in a shop.", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,7 +51,7 @@ func TestFindProblemsAndRedact(t *testing.T) {
 			if !tt.bad {
 				return
 			}
-			fixed := redact(tt.reply, ps)
+			fixed, _ := redact(tt.reply, ps)
 			if again := findProblems(fixed, tt.answers, nil); len(again) > 0 {
 				t.Fatalf("redacted reply %q still has %v", fixed, again)
 			}
@@ -83,7 +84,7 @@ func TestInternalHintsCoverThePatterns(t *testing.T) {
 		"Student appears to", "Misconception detected", "The response should", "the user", "Assessment: ok", "Diagnostic: x",
 		"expected_answer", "needs_remediation", "mastery score", "mastery: 3", `{"x": 1}`, "As an AI", "as a language model", "a language model",
 		"my system prompt", "This student", "that learner's", "mastery is now 0.5", "{'x': 1}", "[‘x’ : 1", "{“x”: 1}", "I’m an AI",
-		"I am just a bot", "im only a chatbot", "I'M AN A.I.", "As an assistant, I",
+		"I am just a bot", "im only a chatbot", "I'M AN A.I.", "As a virtual assistant, I",
 		// (?i) takes a long s for an s, and \s a tab for a space.
 		"The uſer", "the ſtudent", "Aſſessment: x", "maſtery score", "aſ an AI", "syſtem prompt", "{'answer'\t: 3}", "mastery\tscore"} {
 		hit := false

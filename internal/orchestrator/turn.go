@@ -216,6 +216,7 @@ type run struct {
 	turnID       string
 	now          time.Time
 	logs         []store.AgentLog
+	reask        string // the exam question asked again after the tutor's words (a hedge)
 }
 
 func (r *run) run(ctx context.Context) (TurnResult, error) {
@@ -291,6 +292,9 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 			reply = unsafeReplyFallback
 		}
 	}
+	if r.reask != "" {
+		reply += "\n\n" + r.reask
+	}
 	out.Reply = reply
 	next, events := tutor.ApplyTurn(s, t, out)
 	if reply == "" {
@@ -333,7 +337,8 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 			tr, call, err := r.set.Tutor.Respond(ctx, turn)
 			r.log(call, start, "")
 			if err == nil && strings.TrimSpace(tr.Output.Response) != "" {
-				return tr.Output.Response + "\n\n" + s.ExamQuestions[s.ExamCurrentIdx].Prompt(), IntentExamAnswer, agents.NameMasterTutor, nil
+				r.reask = s.ExamQuestions[s.ExamCurrentIdx].Prompt() // after the sanitized words
+				return tr.Output.Response, IntentExamAnswer, agents.NameMasterTutor, nil
 			}
 			return "", IntentExamAnswer, "", nil
 		}
