@@ -188,7 +188,8 @@ func examFinalReply(s State, t *Topic) string {
 // examAfterward is the reply to a message after the exam: the reference's
 // fixed text and, for each of the exam's questions the message names
 // ("why was Q2 wrong?", "what was the answer to question 3?", "the last
-// question"), what the learner answered and the right answer.
+// question"), what the learner answered and the right answer; a question
+// left unanswered (the exam ended early) keeps its answer hidden.
 func examAfterward(s State, t *Topic, msg string) string {
 	var b strings.Builder
 	b.WriteString(ExamAlreadyCompleteReply)
@@ -197,7 +198,9 @@ func examAfterward(s State, t *Topic, msg string) string {
 		b.WriteString("\n\n" + q.Prompt() + "\n")
 		switch {
 		case q.StudentAnswer == nil || q.Result == nil:
-			b.WriteString("You did not answer it. The answer: " + q.ShownAnswer(t) + ".")
+			// Its answer stays hidden, as everywhere else: the learner may
+			// meet the question again in another exam.
+			b.WriteString("You did not answer it, so its answer stays hidden for another try.")
 		case *q.Result == ResultCorrect:
 			b.WriteString("You answered \"" + *q.StudentAnswer + "\": correct.")
 		case *q.Result == ResultPartial:
@@ -210,11 +213,12 @@ func examAfterward(s State, t *Topic, msg string) string {
 }
 
 // questionNumber finds questions named by their numbers: "Q2", "Q.2",
-// "Q-3", "q no 2", "question 3", "questions 2 and 3", "no. 4", "#5";
+// "Q-3", "q no 2", "question 3", "questions 2 and 3", "questions 1, 2 and
+// 3", "no. 4", "#5";
 // questionOrdinal by their places: "the second question", "the last one",
 // "the second last question".
 var (
-	questionNumber  = regexp.MustCompile(`(?i)(?:\b(?:q|qn|que|ques|questions?|number)\s*(?:no\.?\s*)?[.:-]?\s*|\bno\.\s*|#\s*)(\d{1,2}(?:\s*(?:and|&|aur)\s*\d{1,2})*)\b`)
+	questionNumber  = regexp.MustCompile(`(?i)(?:\b(?:q|qn|que|ques|questions?|number)\s*(?:no\.?\s*)?[.:-]?\s*|\bno\.\s*|#\s*)(\d{1,2}(?:(?:\s*,\s*\d{1,2})*\s*,?\s*(?:and|&|aur)\s*\d{1,2})*)\b`)
 	questionOrdinal = regexp.MustCompile(`(?i)\b(?:(second|2nd)\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|1st|2nd|3rd|[4-9]th|10th)\s+(?:question|one|q)\b`)
 	ordinals        = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 	digitRuns       = regexp.MustCompile(`\d+`)

@@ -107,6 +107,25 @@ func TestExamTurns(t *testing.T) {
 	}
 }
 
+// An exam ended early keeps the answers of the questions left unanswered:
+// asking for them afterwards does not reveal them.
+func TestAfterAnEarlyEndUnansweredAnswersStayHidden(t *testing.T) {
+	tp := planOf(3)
+	s := newState(t, ModeExam, tp, examQuestions(3)...)
+	s, _ = ApplyTurn(s, tp, Outcome{Now: t0, StudentMessage: "1", Verdict: answer.Correct, Output: tutorSays(correct)})
+	s, _, err := EndExam(s, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ = ApplyTurn(s, tp, Outcome{Now: t0, StudentMessage: "what were the answers to questions 1, 2 and 3?", Output: tutorSays(correct)})
+	want := ExamAlreadyCompleteReply + "\n\n**Question 1:** Question 1?\nYou answered \"1\": correct." +
+		"\n\n**Question 2:** Question 2?\nYou did not answer it, so its answer stays hidden for another try." +
+		"\n\n**Question 3:** Question 3?\nYou did not answer it, so its answer stays hidden for another try."
+	if r, _ := s.LastReply(); r != want {
+		t.Errorf("reply\n%q\nwant\n%q", r, want)
+	}
+}
+
 func TestNamedQuestions(t *testing.T) {
 	for _, c := range []struct {
 		msg  string
@@ -129,6 +148,8 @@ func TestNamedQuestions(t *testing.T) {
 		{"second question", []int{1}},
 		{"the 2nd last question", []int{5}},
 		{"question 3, 2 of my answers were guesses", []int{2}},
+		{"questions 1, 2, and 4", []int{0, 1, 3}},
+		{"q1, q3 and q5", []int{0, 2, 4}},
 	} {
 		if got := namedQuestions(c.msg, 7); !slices.Equal(got, c.want) {
 			t.Errorf("namedQuestions(%q) = %v, want %v", c.msg, got, c.want)
