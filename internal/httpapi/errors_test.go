@@ -182,6 +182,9 @@ func TestAnonymousOffSessionReads(t *testing.T) {
 		{"websocket", id, "ws", true},
 		{"unknown session", uuid.NewString(), "", false},
 		{"unknown session's websocket", uuid.NewString(), "ws", false},
+		{"malformed id", "not-a-session-id", "", false},
+		{"malformed id's summary", "not-a-session-id", "/summary", false},
+		{"malformed id's websocket", "not-a-session-id", "ws", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := s.in(t)
@@ -207,6 +210,21 @@ func TestAnonymousOffSessionReads(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Where anonymous sessions are off, a lifecycle call without a token is
+// refused as unauthenticated before its session is looked for, whatever
+// the spelling of its id.
+func TestAnonymousOffLifecycleBeforeLookup(t *testing.T) {
+	s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) { o.AllowAnonymous = false })
+	for _, id := range []string{uuid.NewString(), "not-a-session-id"} {
+		for _, action := range []string{"pause", "resume", "end-clarify", "end-exam"} {
+			r := s.do("POST", "/sessions/"+id+"/"+action, nil, "")
+			if r.Status != 401 || r.JSON(t)["detail"] != "Not authenticated" {
+				t.Errorf("POST /sessions/%s/%s without a token: %d %s; want 401 Not authenticated", id, action, r.Status, r.Body)
+			}
+		}
 	}
 }
 

@@ -78,12 +78,12 @@ func (s *Server) ownedSession(c echo.Context) (uuid.UUID, error) {
 // sessionID reads the session id of a request, and refuses an anonymous
 // caller where anonymous sessions are off.
 func (s *Server) sessionID(c echo.Context) (uuid.UUID, error) {
+	if callerOf(c).anonymous() && !s.opts.AllowAnonymous {
+		return uuid.Nil, errUnauthorized("Not authenticated") // before the lookup, whatever the id
+	}
 	id, err := uuid.Parse(c.Param("id"))
 	if err != nil {
 		return uuid.Nil, errSessionNotFound
-	}
-	if callerOf(c).anonymous() && !s.opts.AllowAnonymous {
-		return uuid.Nil, errUnauthorized("Not authenticated")
 	}
 	return id, nil
 }
