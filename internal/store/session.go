@@ -112,8 +112,8 @@ FROM ins, jsonb_to_recordset($26::jsonb) AS l(turn_id text, agent text, event te
 	sm := n.Summary
 	_, err = s.db.Exec(ctx, q, n.ID, n.LearnerID, n.Mode, n.GuidelineID, nullString(n.Subject), s.doc(withoutNUL(n.State)),
 		roles, contents,
-		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
-		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), s.doc(masteryJSON(sm.MasteryByConcept)),
+		nullString(text(sm.TopicName)), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
+		sm.ExamScore, sm.ExamTotal, texts(sm.ConceptsCovered), texts(sm.ConceptsDiscussed), s.doc(masteryJSON(sm.MasteryByConcept)),
 		timeOrNow(n.Now), sm.ExamCorrect, sm.ExamQuestions, n.PlanVersion, s.doc(logs))
 	return interpretError("create session "+n.ID.String(), err)
 }
@@ -249,10 +249,22 @@ func splitMessages(ms []NewMessage) (roles, contents []string) {
 	roles = make([]string, len(ms))
 	contents = make([]string, len(ms))
 	for i, m := range ms {
-		// PostgreSQL's text cannot hold NUL, which a model's reply can.
-		roles[i], contents[i] = m.Role, strings.ReplaceAll(m.Content, "\x00", "\uFFFD")
+		roles[i], contents[i] = m.Role, text(m.Content)
 	}
 	return roles, contents
+}
+
+// text returns s with every NUL written as U+FFFD: PostgreSQL's text
+// cannot hold NUL, which a model's output can (a reply, a concept name).
+func text(s string) string { return strings.ReplaceAll(s, "\x00", "\uFFFD") }
+
+// texts returns ss as text (see text), never nil.
+func texts(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = text(s)
+	}
+	return out
 }
 
 func nullString(s string) *string {
@@ -262,19 +274,12 @@ func nullString(s string) *string {
 	return &s
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 func masteryJSON(m map[string]float64) []byte {
 	if len(m) == 0 {
 		return []byte("{}")
 	}
 	b, _ := json.Marshal(m) // a map of finite floats always marshals
-	return b
+	return withoutNUL(b)    // concepts are named by the model
 }
 
 func timeOrNow(t time.Time) time.Time {

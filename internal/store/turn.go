@@ -111,8 +111,8 @@ func (s *Store) commitArgs(t Turn) ([]any, error) {
 	sm := t.Summary
 	return []any{t.SessionID, t.Version, s.doc(withoutNUL(t.State)), roles, contents,
 		nullString(t.ClientTurnID), s.doc(withoutNUL(response)), s.doc(logs),
-		nullString(sm.TopicName), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
-		sm.ExamScore, sm.ExamTotal, nonNil(sm.ConceptsCovered), nonNil(sm.ConceptsDiscussed), s.doc(masteryJSON(sm.MasteryByConcept)),
+		nullString(text(sm.TopicName)), sm.TurnCount, sm.IsPaused, sm.IsComplete, sm.CurrentStep, sm.TotalSteps, sm.Mastery, sm.Coverage,
+		sm.ExamScore, sm.ExamTotal, texts(sm.ConceptsCovered), texts(sm.ConceptsDiscussed), s.doc(masteryJSON(sm.MasteryByConcept)),
 		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash}, nil
 }
 
