@@ -83,6 +83,9 @@ type SignIn struct {
 // SyncLearner records a sign-in: a new learner is created with the
 // identity's email, phone, name and provider; a known one gets its
 // last-login time, and its email and phone only where they are still empty.
+// A learner that has never signed in (made by EnsureLearner, when a call
+// with a token came before the first sync) is new to this: it also takes
+// the identity's provider, and its name unless it has one.
 func (s *Store) SyncLearner(ctx context.Context, in SignIn) (Learner, error) {
 	const q = `
 INSERT INTO learners AS l (id, external_id, email, phone, name, auth_provider, created_at, updated_at, last_login_at)
@@ -91,6 +94,8 @@ ON CONFLICT (external_id) DO UPDATE SET
     last_login_at = EXCLUDED.last_login_at,
     email = coalesce(l.email, EXCLUDED.email),
     phone = coalesce(l.phone, EXCLUDED.phone),
+    name = CASE WHEN l.last_login_at IS NULL THEN coalesce(l.name, EXCLUDED.name) ELSE l.name END,
+    auth_provider = CASE WHEN l.last_login_at IS NULL THEN EXCLUDED.auth_provider ELSE l.auth_provider END,
     updated_at = EXCLUDED.updated_at
 RETURNING ` + learnerColumns
 	provider := in.AuthProvider

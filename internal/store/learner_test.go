@@ -224,3 +224,25 @@ func TestEnsureLearnerConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// A call with a token (GET /profile) may reach the server before the
+// client's first /auth/sync, and creates a bare learner. That sync still
+// records the identity's name and provider, as it would for a new learner.
+func TestSyncAfterAnEarlierCallKeepsTheIdentity(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	if _, err := s.EnsureLearner(ctx, "sub-google-1"); err != nil { // an API call before /auth/sync
+		t.Fatal(err)
+	}
+	l, err := s.SyncLearner(ctx, store.SignIn{ExternalID: "sub-google-1", Email: "asha@example.com", Name: "Asha", AuthProvider: "google"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Name == nil || *l.Name != "Asha" || l.AuthProvider != "google" {
+		name := "<nil>"
+		if l.Name != nil {
+			name = *l.Name
+		}
+		t.Fatalf("after the first sign-in: name %s, auth_provider %q; want Asha, google", name, l.AuthProvider)
+	}
+}
