@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -44,7 +45,7 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		}
 		parts = append(parts, v.say(ack))
 		note = "acknowledged"
-	case isNo(msg) && !isQuestion(msg), unhelped(msg) && !asksMeaning(msg):
+	case isNo(msg) && !asksSomething(msg), unhelped(msg) && !asksMeaning(msg):
 		// The answer did not land: the school words it uses, then more
 		// of the explanation that answered the doubt, and only then the
 		// question of what is unclear.
@@ -242,17 +243,16 @@ func discussedBefore(past []agents.PastDiscussion, c string) bool {
 
 // doneWords are the only words of a short reply that says "no more
 // doubts" without a done phrase: "no", "no thanks", "nope, I'm good".
-var doneWords = wordSet("no nope nah nahi nahin thanks thank you ok okay sir maam im i am good fine all that is its clear")
+var doneWords = wordSet("no nope nah nahi nahin nothing none more else thanks thank you ok okay sir maam im i am good fine all that is its clear have doubts doubt questions")
 
 // donePhrases end a doubts session wherever they appear in a short reply.
 var donePhrases = []string{
 	"no more doubts", "no more questions", "no other doubts", "no other questions", "nothing else",
-	"thats all", "thats it", "im done", "i am done", "all clear", "no thanks", "no thank you",
-	"all good", "im good", "bas",
+	"thats all", "thats it", "that is all", "that is it", "im done", "i am done", "all clear", "no thanks", "no thank you",
+	"all good", "im good", "bas", "no doubts", "no questions", "have no doubts", "have no questions",
+	"dont have any doubts", "dont have any questions", "dont have any more", "do not have any",
 }
 
-// isDone reports whether a message in a doubts session says the learner has
-// no more doubts. A question never does, and neither does a long message.
 // unhelped reports a reply saying the last answer did not help: "that
 // didn't help", "I still don't get it".
 func unhelped(msg string) bool {
@@ -268,9 +268,12 @@ func unhelped(msg string) bool {
 	return confused(msg) && !isNo(msg)
 }
 
+// isDone reports whether a message in a doubts session says the learner has
+// no more doubts. A question never does, nor does a message with one after
+// its "all clear" ("all clear. one more: what is starch"), nor a long one.
 func isDone(msg string) bool {
 	w := words(msg)
-	if len(w) == 0 || len(w) > 8 || strings.ContainsAny(msg, "?？") {
+	if len(w) == 0 || len(w) > 8 || asksSomething(msg) {
 		return false
 	}
 	joined := " " + strings.Join(w, " ") + " "
@@ -279,7 +282,9 @@ func isDone(msg string) bool {
 			return true
 		}
 	}
-	if w[0] != "no" && w[0] != "nope" && w[0] != "nah" && w[0] != "nahi" {
+	switch w[0] {
+	case "no", "nope", "nah", "nahi", "nothing", "none":
+	default:
 		return false
 	}
 	for _, x := range w {
@@ -290,22 +295,48 @@ func isDone(msg string) bool {
 	return true
 }
 
+// asksSomething reports whether any clause of a message is a question:
+// "no. why do leaves need light", "that's it, why are leaves green".
+func asksSomething(msg string) bool {
+	if isQuestion(msg) {
+		return true
+	}
+	for _, c := range clauseOrComma.Split(msg, -1) {
+		if isQuestion(c) {
+			return true
+		}
+	}
+	return false
+}
+
+var clauseOrComma = regexp.MustCompile(`[.;:!,]+`)
+
 // ackWords are the words of a short reply that only agrees or thanks.
-var ackWords = wordSet("yes yeah yep ok okay haan ha sure thanks thank you got it great cool nice that helps helped makes sense understood clear now i see")
+var ackWords = wordSet("yes yeah yep ok okay oh hmm haan ha sure alright fine perfect awesome thanks thank you so much a lot very " +
+	"got it get great cool nice that thats helps helped makes sense understood understand clear now i see")
+
+// ackSigns are the emoji that agree or thank on their own.
+const ackSigns = "👍👌🙏🙂😊✅"
 
 // isAck reports whether a message only agrees or thanks: "yes, that
-// helps", "ok got it".
+// helps", "ok got it", "thank you so much", "👍".
 func isAck(msg string) bool {
 	w := words(msg)
-	if len(w) == 0 || len(w) > 6 || strings.ContainsAny(msg, "?？") {
+	if len(w) == 0 {
+		m := strings.TrimSpace(msg)
+		return m != "" && strings.Trim(m, ackSigns+" \ufe0f") == ""
+	}
+	if len(w) > 6 || strings.ContainsAny(msg, "?？") {
 		return false
 	}
+	agrees := false // "hmm" or "oh" alone is thinking aloud, not agreement
 	for _, x := range w {
 		if !ackWords[x] {
 			return false
 		}
+		agrees = agrees || x != "hmm" && x != "oh"
 	}
-	return true
+	return agrees
 }
 
 func wordSet(s string) map[string]bool {

@@ -614,3 +614,91 @@ func TestClarifyDoubtsOnceRefused(t *testing.T) {
 		}
 	}
 }
+
+// afterDoubt answers one doubt in a fresh doubts session and returns the
+// driver, so that the message under test follows a real answer and its
+// closure question ("Do you have another doubt?").
+func afterDoubt(t *testing.T, key, id, doubt string) *driver {
+	t.Helper()
+	d := newDriver(t, sampleTopic(t, key), id, tutor.ModeClarify)
+	x := d.say(doubt)
+	if !says(x.text(), mClosure) {
+		t.Fatalf("setup: %q got no closure question: %q", doubt, x.text())
+	}
+	return d
+}
+
+// After "Do you have another doubt?", the common ways of saying no more
+// end the session: "nothing", "no doubts", "that is all" and the like.
+func TestClarifyNoMoreDoubtsEndsTheSession(t *testing.T) {
+	for _, msg := range []string{"nothing", "none", "nothing more", "nothing, thanks", "no doubts", "no questions", "that is all", "i dont have any doubts", "no I have no doubts"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-done", "what are stomata?")
+			x := d.say(msg)
+			if out := x.reply.Output; !out.SessionComplete || out.Intent != tutor.IntentDone {
+				t.Errorf("%q after the closure question: intent %q, complete %t, want the goodbye; reply %q", msg, out.Intent, out.SessionComplete, x.text())
+			}
+		})
+	}
+}
+
+// Thanks in any common words hears "you're welcome", not the last answer
+// again nor "the lesson does not cover that".
+func TestClarifyThanksIsNotADoubt(t *testing.T) {
+	for _, msg := range []string{"thanks a lot!", "thank you so much", "great, thank you so much", "perfect thanks", "that's clear now, thank you"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-thanks", "what are stomata?")
+			x := d.say(msg)
+			text := x.text()
+			if ownWords(d.topic, text) != text || says(text, mNotInTopic) || !says(text, mWelcome) {
+				t.Errorf("%q: want a \"you're welcome\" reply, got %q", msg, text)
+			}
+		})
+	}
+}
+
+// "I get it now", "oh ok", "👍": the learner has understood, and is not
+// given more of the lesson.
+func TestClarifyUnderstoodIsNotAFollowUp(t *testing.T) {
+	for _, msg := range []string{"ok i understand now", "I get it now", "oh ok", "hmm ok", "👍", "oh I see", "alright", "fine"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-ack", "what are stomata?")
+			x := d.say(msg)
+			text := x.text()
+			if ownWords(d.topic, text) != text || says(text, mNotInTopic) {
+				t.Errorf("%q: want an acknowledgement, got more lesson text or \"not covered\": %q", msg, text)
+			}
+		})
+	}
+}
+
+// "all clear. one more: what is starch" asks a question: the session goes
+// on.
+func TestClarifyQuestionAfterAllClear(t *testing.T) {
+	for _, msg := range []string{"all clear. one more: what is starch", "that's it. why are leaves green"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-more", "what are stomata?")
+			if pre := d.pre.CheckIn(tutor.ModeClarify, msg); pre != tutor.PrecheckNone {
+				t.Fatalf("setup: precheck %q", pre)
+			}
+			x := d.say(msg)
+			if out := x.reply.Output; out.SessionComplete || out.Intent == tutor.IntentDone {
+				t.Errorf("%q: the session ended although a question was asked; reply %q", msg, x.text())
+			}
+		})
+	}
+}
+
+// "no. why do leaves need light" asks a question after its "no": it is
+// answered, not read as "that did not help".
+func TestClarifyNoThenAQuestion(t *testing.T) {
+	for _, msg := range []string{"no. why do leaves need light", "nope, what about roots"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-noq", "what are stomata?")
+			x := d.say(msg)
+			if says(x.text(), mUnclear) || x.reply.Output.SessionComplete {
+				t.Errorf("%q: the question was not answered: %q", msg, x.text())
+			}
+		})
+	}
+}
