@@ -116,6 +116,8 @@ const (
 	mPutAnotherWay  // an answer that did not help: before more of the explanation
 	mHelps          // after explaining again: asks whether it helped
 	mBored          // a learner who finds the lesson dull: then on, briskly
+	mWelcomeExamOne // exam welcome, one question: {topic}
+	mAfterDoubts    // a message after a finished doubts session
 
 	moveCount // the number of moves, not a move
 )
@@ -422,6 +424,14 @@ var phrasebook = map[move][]string{
 	mWelcomeExam: {
 		"{hi} This is a {n}-question exam on {topic}. Answer each one as best you can, and you'll see your results at the end.",
 		"{hi} Let's test your knowledge of {topic} with {n} questions. Take your time, and your results come at the end.",
+	},
+	mWelcomeExamOne: {
+		"{hi} This is a one-question exam on {topic}. Answer it as best you can, and you'll see your result at the end.",
+		"{hi} Let's test your knowledge of {topic} with one question. Take your time, and your result comes at the end.",
+	},
+	mAfterDoubts: {
+		"Our doubts session has ended{name}. Start a new one whenever another doubt comes up.",
+		"This doubts session is over. Start a new session any time you have another question.",
 	},
 	mAfterLesson: {
 		"Thanks for your message{name}! This session is complete, so start a new session whenever you're ready.",

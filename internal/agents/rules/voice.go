@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tutord/tutord/internal/tutor"
 )
@@ -84,11 +85,14 @@ func firstName(p *string) string {
 	if p == nil {
 		return ""
 	}
-	f := strings.Fields(*p)
-	if len(f) == 0 {
-		return ""
+	// The first word with a letter, without the punctuation around it:
+	// "Asha," and "Rao, Asha" are greeted "Hi Asha!" and "Hi Rao!".
+	for _, f := range strings.Fields(*p) {
+		if w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) }); w != "" {
+			return cut(w, 24)
+		}
 	}
-	return cut(f[0], 24)
+	return ""
 }
 
 // compose joins the non-empty parts of a reply with single spaces.

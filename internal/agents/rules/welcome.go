@@ -46,7 +46,11 @@ func (*Welcomer) Welcome(ctx context.Context, s tutor.State, t *tutor.Topic) (st
 		if n == 0 {
 			n = DefaultExamQuestions
 		}
-		text = v.say(mWelcomeExam, "{topic}", topicTitle(t), "{n}", strconv.Itoa(n))
+		if n == 1 {
+			text = v.say(mWelcomeExamOne, "{topic}", topicTitle(t))
+		} else {
+			text = v.say(mWelcomeExam, "{topic}", topicTitle(t), "{n}", strconv.Itoa(n))
+		}
 	case s.Mode == tutor.ModeClarify && t == nil:
 		text = welcomeClarifyNoTopic
 	case s.Mode == tutor.ModeClarify:
@@ -76,12 +80,23 @@ var _ agents.PostCompletion = (*PostCompletion)(nil)
 // Reply acknowledges the message in one or two sentences and reminds the
 // learner that they can start a new session; after an exam it points to
 // the results above. "What did we learn?" after a lesson hears what it
-// covered first. The error is ctx's, when it is done.
+// covered first. Turns after the end are not counted, so a reply that
+// would repeat the last one word for word is phrased another way. The
+// error is ctx's, when it is done.
 func (*PostCompletion) Reply(ctx context.Context, t agents.Turn) (string, agents.Call, error) {
 	if err := ctx.Err(); err != nil {
 		return "", agents.Call{Agent: agents.NamePostCompletion, Provider: Provider, Err: err}, err
 	}
-	v := newVoice(t.State)
+	text := afterEnd(newVoice(t.State), t)
+	if text == lastTeacher(t.State) {
+		v := newVoice(t.State)
+		v.turn++
+		text = afterEnd(v, t)
+	}
+	return text, call(agents.NamePostCompletion, text), nil
+}
+
+func afterEnd(v *voice, t agents.Turn) string {
 	var text string
 	switch {
 	case t.State.Mode == tutor.ModeExam:
@@ -101,10 +116,12 @@ func (*PostCompletion) Reply(ctx context.Context, t agents.Turn) (string, agents
 		text = compose(append(parts, v.say(mAfterRecap))...)
 	case isQuestion(t.Message):
 		text = v.say(mAfterQuestion)
+	case t.State.Mode == tutor.ModeClarify:
+		text = v.say(mAfterDoubts)
 	default:
 		text = v.say(mAfterLesson)
 	}
-	return text, call(agents.NamePostCompletion, text), nil
+	return text
 }
 
 // thanks reports whether a message thanks the tutor.

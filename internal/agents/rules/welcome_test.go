@@ -156,3 +156,75 @@ func TestFill(t *testing.T) {
 		}
 	}
 }
+
+// A one-question exam is welcomed in the singular, not "with 1 questions".
+func TestWelcomeOneQuestionExam(t *testing.T) {
+	tp := sampleTopic(t, photosynthesis)
+	for _, id := range []string{"s1", "s2", "s3", "s4"} {
+		s := tutor.State{SessionID: id, Mode: tutor.ModeExam, ExamQuestions: make([]tutor.ExamQuestion, 1)}
+		text, _, err := NewWelcomer().Welcome(context.Background(), s, tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(text, " 1 questions") {
+			t.Errorf("session %s: %q", id, text)
+		}
+	}
+}
+
+// The name a learner gave is used without the punctuation around it:
+// "Asha," and "Rao, Asha" did not give "Hi Asha,!".
+func TestNameWithoutPunctuation(t *testing.T) {
+	tp := sampleTopic(t, photosynthesis)
+	for _, name := range []string{"Asha,", "Rao, Asha"} {
+		n := name
+		s := tutor.State{SessionID: "s1", Mode: tutor.ModeTeachMe, StudentContext: tutor.StudentContext{StudentName: &n}}
+		text, _, err := NewWelcomer().Welcome(context.Background(), s, tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(text, ",!") {
+			t.Errorf("name %q: %q", name, text)
+		}
+	}
+}
+
+// Turns after the end are not counted, and the phrasing follows the turn
+// count: each message after the end got the same sentence word for word.
+func TestPostCompletionDoesNotRepeatItself(t *testing.T) {
+	tp := sampleTopic(t, photosynthesis)
+	s := tutor.State{SessionID: "after-end", Mode: tutor.ModeTeachMe, TurnCount: 9, CurrentStep: tp.TotalSteps() + 1}
+	var replies []string
+	for _, msg := range []string{"ok", "bye", "hmm"} {
+		text, _, err := NewPostCompletion().Reply(context.Background(), agents.Turn{State: s, Topic: tp, Message: msg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		replies = append(replies, text)
+		// As tutor.ApplyTurn records a post-completion turn: both messages,
+		// no turn counted.
+		s.History = append(s.History, tutor.Message{Role: tutor.RoleStudent, Content: msg}, tutor.Message{Role: tutor.RoleTeacher, Content: text})
+	}
+	for i := 1; i < len(replies); i++ {
+		if replies[i] == replies[i-1] {
+			t.Errorf("consecutive replies after the end are identical: %q", replies)
+			break
+		}
+	}
+}
+
+// After a doubts session, the reply speaks of a doubts session, not of a
+// lesson.
+func TestPostCompletionOfADoubtsSession(t *testing.T) {
+	tp := sampleTopic(t, photosynthesis)
+	for turn := range 4 {
+		s := tutor.State{SessionID: "after-doubts", Mode: tutor.ModeClarify, TurnCount: turn, ClarifyComplete: true}
+		text, _, err := NewPostCompletion().Reply(context.Background(), agents.Turn{State: s, Topic: tp, Message: "ok"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.ToLower(text), "lesson") {
+			t.Errorf("turn %d: a doubts session is called a lesson: %q", turn, text)
+		}
+	}
+}
