@@ -348,9 +348,14 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 	// An operation ("+") says what a question is about only beside
 	// numbers the lesson is about ("1/2 + 1/4" in a lesson on fractions)
 	// or words of its own: a lesson on photosynthesis "adds" iodine.
+	// A fraction, a decimal or a ratio written out counts whether the
+	// lesson uses the word or not, as any other word does: "add 2/5 and
+	// 1/5" is about fractions, which a lesson on photosynthesis (which
+	// "adds" iodine) does not answer. A minus sign is no such sure sign
+	// of negative numbers ("+7 becomes -7" moves a term).
 	read, ops := notation(question)
 	for _, w := range read {
-		if uses(w) {
+		if uses(w) || w == "fraction" || w == "decimal" || w == "ratio" {
 			add(w)
 		}
 	}
@@ -383,7 +388,7 @@ var (
 
 // notation returns the terms that a question's mathematical notation
 // stands for: "0.5" is a decimal, "1/4" a fraction, "1/2 + 1/4" fractions
-// with different denominators, "2:3" a ratio, and a ratio beside its
+// with different denominators, "1/4 + 2/4" with the same one, "2:3" a ratio, and a ratio beside its
 // reverse ("is 2:3 the same as 3:2?") asks about the order of its terms,
 // and "-3" is a negative number. ops are the operations it names, with
 // the words for their results: "1/2 + 1/4" adds, "5 - (-3)" subtracts,
@@ -401,6 +406,10 @@ func notation(question string) (out, ops []string) {
 	switch {
 	case len(denoms) > 1:
 		out = append(out, "fraction", "different", "denominator")
+	case len(denoms) == 1 && len(fracRe.FindAllString(question, -1)) > 1:
+		// "1/4 + 2/4": like fractions, which the lesson tells apart from
+		// unlike ones by "the same denominator".
+		out = append(out, "fraction", stem("same"), "denominator", stem("like"))
 	case len(denoms) == 1:
 		out = append(out, "fraction")
 	}

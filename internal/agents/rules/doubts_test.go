@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/tutor"
 )
 
@@ -120,7 +122,8 @@ func TestNotationForms(t *testing.T) {
 		{"6 × (-3) = -18", []string{"negativ"}, []string{"multiply", "product"}, []string{"form:n×p"}},
 		{"how do I solve 2x + 3 = 11?", nil, nil, []string{"form:ax±b=c"}},
 		{"In x + 7 = 15, the number x is unknown.", nil, nil, []string{"form:x±b=c"}},
-		{"what is 3/4 - 1/4?", []string{"fraction"}, []string{"subtract"}, nil},
+		{"what is 3/4 - 1/4?", []string{"fraction", "sam", "denominator", "lik"}, []string{"subtract"}, nil},
+		{"what is 3/4?", []string{"fraction"}, nil, nil},
 		{"why is -2 bigger than -7?", []string{"negativ"}, nil, nil},
 	}
 	for _, tt := range tests {
@@ -232,5 +235,42 @@ func TestConclusionsStillCorrectMistakes(t *testing.T) {
 	tp := sampleTopic(t, "mathematics/integers/adding-and-subtracting-integers")
 	if _, right, _ := rightWay(readingOf(tp, lessonOnly).tiers[0], lessonTerms("Thinking that -7 is greater than -2 because 7 is bigger than 2."), nil); right != s {
 		t.Errorf("rightWay found %q; want %q", right, s)
+	}
+}
+
+// "add 2/5 and 1/5" is about fractions: a lesson on photosynthesis, which
+// "adds" iodine, does not answer it with that sentence.
+func TestDoubtWithFractionsInAScienceLesson(t *testing.T) {
+	tp := sampleTopic(t, photosynthesis)
+	for _, msg := range []string{"how do I add 2/5 and 1/5?", "can you add 2/7 and 3/7 for me"} {
+		t.Run(msg, func(t *testing.T) {
+			s := tutor.State{SessionID: "doubts-iodine", Mode: tutor.ModeClarify, TurnCount: 1}
+			r, _, err := NewTutor().Respond(context.Background(), agents.Turn{State: s, Topic: tp, Message: msg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(r.Output.Response, "iodine") {
+				t.Errorf("%q: answered with an unrelated lesson sentence: %q", msg, r.Output.Response)
+			}
+		})
+	}
+}
+
+// A sum of like fractions is answered from the passage on like fractions,
+// not from the one that says fractions with different denominators
+// cannot be added straight away.
+func TestDoubtOnLikeFractions(t *testing.T) {
+	tp := sampleTopic(t, addingFractions)
+	for _, msg := range []string{"what is 1/4 + 2/4?", "how do i add 1/4 and 2/4"} {
+		t.Run(msg, func(t *testing.T) {
+			s := tutor.State{SessionID: "doubts-like", Mode: tutor.ModeClarify, TurnCount: 1}
+			r, _, err := NewTutor().Respond(context.Background(), agents.Turn{State: s, Topic: tp, Message: msg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text := r.Output.Response; strings.Contains(text, "called unlike fractions") || strings.Contains(text, "cannot add") {
+				t.Errorf("%q (like fractions) answered with the unlike-fractions passage: %q", msg, text)
+			}
+		})
 	}
 }
