@@ -80,6 +80,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	// The rules that read the state before the turn run before n changes.
 	postCompletion := n.PostCompletion(t)
 	timeUp := TimeUp(n, o.Now)
+	lapsed := SittingLapsed(n, o.Now)
 	g := Guard(n, t, o)
 	var ev []Event
 	if postCompletion {
@@ -98,7 +99,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	}
 
 	n.TurnCount++
-	if n.StartedAt == nil {
+	if n.StartedAt == nil || lapsed {
 		n.StartedAt = &now
 	}
 	n.addMessage(RoleStudent, o.StudentMessage, now)

@@ -322,6 +322,32 @@ func TestTimeLimitEndsTheSitting(t *testing.T) {
 	}
 }
 
+// A learner who left a sitting without ending it (a closed tab) and comes
+// back a day later starts a new sitting: the first message back is not
+// ended for the time they were away.
+func TestSittingAfterABreak(t *testing.T) {
+	tp := planOf(3)
+	s, err := NewState(NewSession{ID: "s", Topic: tp, Student: StudentContext{Grade: 4}, Now: t0, Config: Config{TimeLimitSeconds: 25 * 60}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ = ApplyTurn(s, tp, turnAt(0, "hi", tutorSays(intent(IntentContinuation))))
+	s, _ = ApplyTurn(s, tp, turnAt(10, "ok", tutorSays(intent(IntentContinuation))))
+	s, ev := ApplyTurn(s, tp, turnAt(24*60, "back again", tutorSays(intent(IntentContinuation))))
+	if s.IsPaused {
+		t.Fatalf("the first message after a day away ended the sitting: %v", eventNames(ev))
+	}
+	if got := s.StartedAt.Time(); !got.Equal(t0.Add(24 * time.Hour)) {
+		t.Errorf("the new sitting started at %v, want the message's time", got)
+	}
+	// The new sitting has its own limit.
+	s, _ = ApplyTurn(s, tp, turnAt(24*60+20, "more", tutorSays(intent(IntentContinuation))))
+	s, _ = ApplyTurn(s, tp, turnAt(24*60+25, "and more", tutorSays(intent(IntentContinuation))))
+	if !s.IsPaused {
+		t.Error("the new sitting did not end at its limit")
+	}
+}
+
 func TestMisconceptions(t *testing.T) {
 	tp := planOf(3)
 	s := newState(t, ModeTeachMe, tp)

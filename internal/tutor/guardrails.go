@@ -284,13 +284,24 @@ func AnswerMayBeRevealed(s State) bool {
 
 // TimeUp reports whether the current sitting has reached the session's
 // time limit at now. A sitting starts at its first turn (after creation or
-// a resume); without a limit it never ends by time.
+// a resume, or after a break; see SittingLapsed); without a limit it never
+// ends by time.
 func TimeUp(s State, now time.Time) bool {
 	limit := s.EngineConfig.TimeLimit()
-	if limit <= 0 || s.StartedAt == nil {
+	if limit <= 0 || s.StartedAt == nil || SittingLapsed(s, now) {
 		return false
 	}
 	return now.Sub(s.StartedAt.Time()) >= limit
+}
+
+// SittingLapsed reports whether the learner left the current sitting
+// without ending it (a closed tab) and comes back at now after a break at
+// least as long as the time limit: that sitting is over, and the turn at
+// now starts the next one, rather than ending at once for the time the
+// learner was away.
+func SittingLapsed(s State, now time.Time) bool {
+	limit := s.EngineConfig.TimeLimit()
+	return limit > 0 && s.StartedAt != nil && !s.UpdatedAt.IsZero() && now.Sub(s.UpdatedAt.Time()) >= limit
 }
 
 // truncateRunes returns the first n runes of s.
