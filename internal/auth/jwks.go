@@ -67,7 +67,11 @@ func newKeySet(url string, client *http.Client, now func() time.Time) *keySet {
 // key returns the key with the given kid. It fetches the set when the
 // cache is empty or old, or when kid is unknown, at most once per
 // jwksMinInterval. The error is an *Error: ErrInvalidToken when the kid is
-// still unknown, ErrKeysUnavailable when the set could not be fetched.
+// still unknown after a fetch, ErrKeysUnavailable when the set could not
+// be fetched, or when the kid is unknown and the interval kept the set
+// from being fetched again: a provider that rotated its keys just after
+// the last fetch signs tokens that are good, and a client asked to retry
+// (503) keeps its learner signed in, where a 401 would sign them out.
 func (s *keySet) key(ctx context.Context, kid string) (jwksKey, error) {
 	s.mu.Lock()
 	k, ok := s.keys[kid]
@@ -77,7 +81,7 @@ func (s *keySet) key(ctx context.Context, kid string) (jwksKey, error) {
 		return k, nil
 	}
 
-	err := s.refresh(ctx)
+	fetched, err := s.refresh(ctx)
 
 	s.mu.Lock()
 	k, ok = s.keys[kid]
@@ -89,21 +93,23 @@ func (s *keySet) key(ctx context.Context, kid string) (jwksKey, error) {
 		return k, nil
 	case err != nil:
 		return jwksKey{}, &Error{Message: msgKeysUnavailable, Err: err, kind: ErrKeysUnavailable}
+	case !fetched:
+		return jwksKey{}, &Error{Message: msgKeysUnavailable, Err: errors.New("unknown kid; the key set was fetched too recently to fetch it again"), kind: ErrKeysUnavailable}
 	}
 	return jwksKey{}, invalid(msgKeyNotFound, nil)
 }
 
 // refresh fetches the set unless a fetch happened less than
-// jwksMinInterval ago, in which case it returns that fetch's error.
-// Concurrent callers share one fetch; a caller whose ctx ends stops
-// waiting, but the fetch goes on for the others.
-func (s *keySet) refresh(ctx context.Context) error {
+// jwksMinInterval ago, in which case it returns that fetch's error and
+// fetched false. Concurrent callers share one fetch; a caller whose ctx
+// ends stops waiting, but the fetch goes on for the others.
+func (s *keySet) refresh(ctx context.Context) (fetched bool, err error) {
 	ch := s.fetch.DoChan("", func() (any, error) {
 		s.mu.Lock()
 		if !s.triedAt.IsZero() && s.now().Sub(s.triedAt) < jwksMinInterval {
 			err := s.lastErr
 			s.mu.Unlock()
-			return nil, err
+			return false, err
 		}
 		s.triedAt = s.now()
 		s.mu.Unlock()
@@ -121,13 +127,13 @@ func (s *keySet) refresh(ctx context.Context) error {
 			s.keys = keys
 			s.fetchedAt = s.now()
 		}
-		return nil, err
+		return true, err
 	})
 	select {
 	case r := <-ch:
-		return r.Err
+		return r.Val.(bool), r.Err
 	case <-ctx.Done():
-		return ctx.Err()
+		return false, ctx.Err()
 	}
 }
 

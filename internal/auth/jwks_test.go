@@ -118,9 +118,12 @@ func TestJWKSRotation(t *testing.T) {
 	wantFetches(3)
 
 	// Kid spraying: more unknown kids within the interval fetch nothing.
+	// They are not refused as invalid (a 401 signs a learner out): the
+	// provider may have rotated its keys just after the last fetch, and
+	// the client is asked to try again.
 	for _, kid := range []string{"k4", "k5", "k6"} {
 		err := verify(keys.rsa1, kid)
-		wantErr(t, err, ErrInvalidToken, "Invalid token: key not found after refresh")
+		wantErr(t, err, ErrKeysUnavailable, "Authentication keys unavailable")
 	}
 	wantFetches(3)
 
@@ -265,3 +268,26 @@ func TestJWKSIgnoresWeakAndUnusableKeys(t *testing.T) {
 
 // make1024 returns the top 128 bytes of n: a 1024-bit modulus.
 func make1024(n []byte) []byte { return n[:128] }
+
+// A provider that starts signing with a new key just after the last fetch
+// (within the least interval between fetches) issues good tokens: they
+// are not refused as invalid, which would sign their learners out, but
+// answered as keys unavailable, to try again.
+func TestJWKSRotationJustAfterAFetch(t *testing.T) {
+	keys := testKeys(t)
+	srv := newJWKSServer(t, map[string]any{"k1": keys.rsa1}, nil)
+	v, clock := newVerifier(t, jwksConfig(srv.URL))
+	ctx := context.Background()
+	if _, err := v.VerifyAccess(ctx, sign(t, jwt.SigningMethodRS256, keys.rsa1, "k1", accessClaims(nil))); err != nil {
+		t.Fatalf("k1: %v", err)
+	}
+	// The provider rotates 5 s later and issues tokens signed by k2.
+	srv.setKeys(t, map[string]any{"k1": keys.rsa1, "k2": keys.rsa2}, nil)
+	clock.Advance(5 * time.Second)
+	claims := accessClaims(jwt.MapClaims{"iat": clock.Now().Unix(), "exp": clock.Now().Add(time.Hour).Unix()})
+	_, err := v.VerifyAccess(ctx, sign(t, jwt.SigningMethodRS256, keys.rsa2, "k2", claims))
+	if errors.Is(err, ErrInvalidToken) {
+		t.Errorf("a token signed by the provider's new key got a 401-class error without any refetch "+
+			"(fetches: %d): %v", srv.fetches.Load(), err)
+	}
+}

@@ -4,7 +4,7 @@
 // with the shared secret.
 //
 // Access tokens (token_use "access", or none) authenticate every route;
-// ID tokens (token_use "id") only sign a learner in. Claims follow
+// ID tokens (token_use "id", or none) only sign a learner in. Claims follow
 // Cognito's, which the reference frontend sends.
 package auth
 
@@ -80,7 +80,8 @@ func (v *Verifier) VerifyAccess(ctx context.Context, raw string) (Claims, error)
 	return v.verify(ctx, raw, UseAccess)
 }
 
-// VerifyID verifies an ID token: token_use "id" and, with an audience
+// VerifyID verifies an ID token: token_use "id" or absent (OpenID Connect
+// ID tokens other than Cognito's have none) and, with an audience
 // configured, aud containing it. Errors as VerifyAccess.
 func (v *Verifier) VerifyID(ctx context.Context, raw string) (Claims, error) {
 	return v.verify(ctx, raw, UseID)
@@ -109,7 +110,10 @@ func (v *Verifier) verify(ctx context.Context, raw, use string) (Claims, error) 
 	if !ok {
 		return Claims{}, invalid(msgBadClaims, nil)
 	}
-	if tokenUse != use && (use == UseID || tokenUse != "") {
+	// Without token_use (Auth0's and Keycloak's tokens, OpenID Connect ID
+	// tokens) a token serves either use; an ID token's audience is still
+	// checked below.
+	if tokenUse != use && tokenUse != "" {
 		return Claims{}, invalid(fmt.Sprintf("expected token_use='%s', got '%s'", use, truncate(tokenUse, 32)), nil)
 	}
 	if v.cfg.Audience != "" {
@@ -131,6 +135,11 @@ func (v *Verifier) verify(ctx context.Context, raw, use string) (Claims, error) 
 // parser has already checked against v.methods: an RS256 or ES256 token is
 // never checked with the shared secret, whatever its header says.
 func (v *Verifier) keyFor(ctx context.Context, t *jwt.Token) (any, error) {
+	if _, ok := t.Header["crit"]; ok {
+		// RFC 7515 §4.1.11: a critical extension the verifier does not
+		// understand (tutord understands none) voids the token.
+		return nil, invalid(msgMalformed, nil)
+	}
 	alg := t.Method.Alg()
 	if alg == jwt.SigningMethodHS256.Alg() {
 		if v.secret == nil {

@@ -163,8 +163,12 @@ func TestVerifyID(t *testing.T) {
 		},
 		{name: "access token", token: hs(t, accessClaims(nil)),
 			wantMsg: "Invalid token: expected token_use='id', got 'access'"},
-		{name: "no token_use", token: hs(t, idClaims(jwt.MapClaims{"token_use": nil})),
-			wantMsg: "Invalid token: expected token_use='id', got ''"},
+		{
+			// An OpenID Connect ID token of Auth0 or Keycloak: no token_use.
+			name:  "no token_use",
+			token: hs(t, idClaims(jwt.MapClaims{"token_use": nil, "email": nil, "name": nil})),
+			want:  Claims{Subject: "learner-1", Username: "asha", ExpiresAt: t0.Add(time.Hour)},
+		},
 		{name: "wrong aud", token: hs(t, idClaims(jwt.MapClaims{"aud": "other-app"})),
 			wantMsg: "Invalid token: Invalid audience"},
 		{name: "no aud", token: hs(t, idClaims(jwt.MapClaims{"aud": nil, "client_id": testAudience})),
@@ -431,5 +435,45 @@ func TestBearerToken(t *testing.T) {
 				t.Errorf("BearerToken(%q) = %q, %v; want %q, %v", tt.header, got, ok, tt.want, tt.ok)
 			}
 		})
+	}
+}
+
+// Auth0's and Keycloak's ID tokens have no token_use (only Cognito sets
+// it): they sign a learner in all the same, their audience checked.
+func TestVerifyIDOpenIDConnectTokens(t *testing.T) {
+	keys := testKeys(t)
+	srv := newJWKSServer(t, map[string]any{"kc": keys.rsa1}, nil)
+	v, _ := newVerifier(t, jwksConfig(srv.URL))
+	base := jwt.MapClaims{
+		"iss": testIssuer, "aud": testAudience, "sub": "0f3c-learner",
+		"iat": t0.Unix(), "exp": t0.Add(5 * time.Minute).Unix(),
+		"email": "asha@example.com", "name": "Asha",
+	}
+	tokens := map[string]jwt.MapClaims{
+		"Keycloak ID token": with(base, jwt.MapClaims{"typ": "ID", "azp": testAudience, "preferred_username": "asha",
+			"auth_time": t0.Unix(), "session_state": "s1", "email_verified": true}),
+		"Auth0 ID token": with(base, jwt.MapClaims{"nickname": "asha", "sid": "s1"}),
+	}
+	for name, claims := range tokens {
+		t.Run(name, func(t *testing.T) {
+			c, err := v.VerifyID(context.Background(), sign(t, jwt.SigningMethodRS256, keys.rsa1, "kc", claims))
+			if err != nil {
+				t.Fatalf("VerifyID refused a valid OpenID Connect ID token: %v", err)
+			}
+			if c.Subject != "0f3c-learner" {
+				t.Errorf("Subject = %q", c.Subject)
+			}
+		})
+	}
+}
+
+// RFC 7515 §4.1.11: a token whose header marks an extension critical is
+// refused, as tutord understands none.
+func TestCritHeaderIsRefused(t *testing.T) {
+	v, _ := newVerifier(t, hsConfig())
+	token := forge(t, map[string]any{"alg": "HS256", "typ": "JWT", "crit": []string{"exp_restricted"}, "exp_restricted": true},
+		accessClaims(nil), []byte(testSecret))
+	if _, err := v.VerifyAccess(context.Background(), token); err == nil {
+		t.Error(`accepted a token with an unknown critical header extension ("crit")`)
 	}
 }
