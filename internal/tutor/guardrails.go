@@ -294,14 +294,18 @@ func TimeUp(s State, now time.Time) bool {
 	return now.Sub(s.StartedAt.Time()) >= limit
 }
 
+// SittingBreak is the least break after which a learner who left a sitting
+// without ending it starts a new one (see SittingLapsed).
+const SittingBreak = 30 * time.Minute
+
 // SittingLapsed reports whether the learner left the current sitting
-// without ending it (a closed tab) and comes back at now after a break at
-// least as long as the time limit: that sitting is over, and the turn at
-// now starts the next one, rather than ending at once for the time the
-// learner was away.
+// without ending it (a closed tab) and comes back at now after a break of
+// SittingBreak or the time limit, whichever is longer: that sitting is
+// over, and the turn at now starts the next one, rather than ending at
+// once for the time the learner was away.
 func SittingLapsed(s State, now time.Time) bool {
 	limit := s.EngineConfig.TimeLimit()
-	return limit > 0 && s.StartedAt != nil && !s.UpdatedAt.IsZero() && now.Sub(s.UpdatedAt.Time()) >= limit
+	return limit > 0 && s.StartedAt != nil && !s.UpdatedAt.IsZero() && now.Sub(s.UpdatedAt.Time()) >= max(limit, SittingBreak)
 }
 
 // truncateRunes returns the first n runes of s.

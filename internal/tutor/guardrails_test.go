@@ -223,10 +223,11 @@ func TestTimeUp(t *testing.T) {
 		{"exactly at the limit", State{StartedAt: &started, EngineConfig: limited}, 25 * time.Minute, true},
 		{"after", State{StartedAt: &started, EngineConfig: limited}, time.Hour, true},
 		{"after, talking all along", State{StartedAt: &started, UpdatedAt: NewTime(t0.Add(59 * time.Minute)), EngineConfig: limited}, time.Hour, true},
-		// Back after a break as long as the limit: a new sitting.
+		// Back after a break of SittingBreak (longer than the limit): a
+		// new sitting.
 		{"back the next day", State{StartedAt: &started, UpdatedAt: NewTime(t0.Add(10 * time.Minute)), EngineConfig: limited}, 24 * time.Hour, false},
-		{"back after the limit", State{StartedAt: &started, UpdatedAt: NewTime(t0.Add(10 * time.Minute)), EngineConfig: limited}, 35 * time.Minute, false},
-		{"back before the limit", State{StartedAt: &started, UpdatedAt: NewTime(t0.Add(10 * time.Minute)), EngineConfig: limited}, 35*time.Minute - time.Second, true},
+		{"back after the break", State{StartedAt: &started, UpdatedAt: NewTime(t0.Add(10 * time.Minute)), EngineConfig: limited}, 40 * time.Minute, false},
+		{"back before the break", State{StartedAt: &started, UpdatedAt: NewTime(t0.Add(10 * time.Minute)), EngineConfig: limited}, 40*time.Minute - time.Second, true},
 	}
 	for _, tt := range tests {
 		if got := TimeUp(tt.s, t0.Add(tt.at)); got != tt.want {
