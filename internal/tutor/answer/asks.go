@@ -35,7 +35,8 @@ func AsksBack(reply string) bool {
 	case "what", "whats", "why", "how", "where", "which", "who", "whose", "explain", "remind", "kya", "kaise", "kyun", "kyu":
 		// "what I got was 4", "what we need is 5": an answer; "what I have
 		// to write here?" asks.
-		return w[1] != "#" && w[1] != "about" && (w[1] != "i" && w[1] != "we" || asks)
+		// "what's 3/4 of 12?" asks.
+		return (w[1] != "#" || w[0] == "whats") && w[1] != "about" && (w[1] != "i" && w[1] != "we" || asks)
 	case "do", "does", "did":
 		// "do two minuses make a plus here?", "does 5 go into 20?"
 		return asks
@@ -111,7 +112,7 @@ func ackAnswers(exp Expected, reply string) bool {
 var acks = wordSet("yes", "y", "yeah", "yep", "yup", "ya", "ok", "okay", "k", "kk", "sure", "no", "nope", "nah", "hmm", "hm", "haan", "accha", "acha")
 
 var (
-	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then")
+	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then", "ok", "okay")
 	// offers follow the first word of an answer put as a question: "is it
 	// 5?", "is that right?", "what's the answer?" (asks for it, gives none).
 	offers = wordSet("it", "its", "that", "thats", "this", "answer")

@@ -42,6 +42,7 @@ var (
 		"gets": true, "got": true, "gives": true, "give": true, "gave": true, "giving": true,
 		"becomes": true, "leaves": true, "it": true, "totals": true, "totaling": true,
 		"totalling": true, "obtain": true, "obtained": true, "find": true, "found": true, "answered": true,
+		"gotten": true,
 	}
 	weakMarkers = map[string]bool{
 		"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "need": true,
@@ -56,7 +57,7 @@ var (
 	// to 12", "comes to three quarters".
 	resultTo = map[string]bool{
 		"equal": true, "up": true, "comes": true, "come": true, "came": true, "amounts": true, "amount": true,
-		"works": true, "worked": true,
+		"works": true, "worked": true, "simplifies": true, "simplified": true, "reduces": true, "reduced": true,
 	}
 	// Words that may sit between a marker and its number: "is only $5".
 	fillers = map[string]bool{
@@ -381,7 +382,8 @@ func scoreNumber(toks []token, a, i, lastEq int, assignments int) int {
 			if glossScore(toks, a, whichGloss(toks, a, k)) == scoreResult {
 				s = scoreResult
 			}
-		case strongMarkers[w] || (w == "to" && k > a && resultTo[toks[k-1].text]):
+		case strongMarkers[w] || (w == "to" && k > a && resultTo[toks[k-1].text]) || (w == "with" && k > a && toks[k-1].text == "up"):
+			// "it comes to 12", "she ends up with 12"
 			s = scoreResult
 		case weakMarkers[w]:
 			s = scoreWeakResult

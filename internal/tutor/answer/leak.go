@@ -173,6 +173,20 @@ func DetectLeaks(c LeakCheck) []Leak {
 			return nil
 		}
 		find = d.find
+		if v, ok := assignedValue(c.Expected.Answer); ok {
+			// "x = 5" is also given away as "the answer is 5" or
+			// "x = 10/2 = 5".
+			vc := c
+			vc.Expected = Expected{Answer: v, Tolerance: c.Expected.Tolerance}
+			if n, ok := newNumberLeaks(vc, InferKind(v)); ok {
+				find = func(s Sentence, toks []token) (string, string, bool) {
+					if form, reason, ok := d.find(s, toks); ok {
+						return form, reason, ok
+					}
+					return n.find(s, toks)
+				}
+			}
+		}
 	case kind == KindChoice:
 		find = choiceLeaks(c)
 	case kind == KindBoolean:
@@ -186,14 +200,97 @@ func DetectLeaks(c LeakCheck) []Leak {
 		return nil
 	}
 	var leaks []Leak
-	masked := maskQuoted(c.Reply, append([]string{c.Question}, c.Quoted...))
-	for _, s := range SplitSentences(c.Reply) {
+	masked := maskEmphasis(maskQuoted(c.Reply, append([]string{c.Question}, c.Quoted...)))
+	sents := SplitSentences(c.Reply)
+	for k := 0; k < len(sents); k++ {
+		s := sents[k]
 		toks := lex(masked[s.Start:s.End])
+		if k+1 < len(sents) && leadsIn(toks) {
+			// "The answer is... 14!", "Answer:\n14": the answer phrase and
+			// its value are read as one sentence, without the pause
+			// between them.
+			lead := strings.TrimRight(masked[s.Start:s.End], ".…—– ")
+			s = Sentence{Text: c.Reply[s.Start:sents[k+1].End], Start: s.Start, End: sents[k+1].End}
+			toks = lex(lead + strings.Repeat(" ", sents[k+1].Start-s.Start-len(lead)) + masked[sents[k+1].Start:s.End])
+			k++
+		} else if k+1 < len(sents) && isQuestion(toks) && affirms(sents[k+1].Text) {
+			// "Is it 14? Yes!": the question answers itself.
+			q := masked[s.Start:s.End]
+			q = q[:strings.LastIndexByte(q, '?')] + " " + q[strings.LastIndexByte(q, '?')+1:]
+			next := sents[k+1]
+			s = Sentence{Text: c.Reply[s.Start:next.End], Start: s.Start, End: next.End}
+			toks = lex(q + masked[s.Start+len(q):s.End])
+			k++
+		}
 		if form, reason, ok := find(s, toks); ok {
 			leaks = append(leaks, Leak{Sentence: s, Form: form, Reason: reason})
 		}
 	}
 	return leaks
+}
+
+// assignedValue returns the number an expected answer such as "x = 5"
+// gives its one unknown.
+func assignedValue(answer string) (string, bool) {
+	name, value, ok := strings.Cut(answer, "=")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || len(name) != 1 || name[0] < 'a' || name[0] > 'z' || !InferKind(value).Numeric() {
+		return "", false
+	}
+	return value, true
+}
+
+// affirms reports whether a short sentence says yes to the question
+// before it: "Yes!", "Yes, it could!", "Exactly."
+func affirms(sentence string) bool {
+	ws := strings.Fields(strings.ToLower(sentence))
+	if len(ws) == 0 || len(ws) > 5 {
+		return false
+	}
+	for _, w := range ws {
+		if w = strings.Trim(w, ".,!"); w == "not" || w == "no" || strings.HasSuffix(w, "n't") {
+			return false
+		}
+	}
+	switch strings.Trim(ws[0], ".,!") {
+	case "yes", "yep", "yeah", "yup", "exactly", "correct", "right":
+		return true
+	}
+	return false
+}
+
+// leadsIn reports whether a sentence ends in an answer phrase that waits
+// for its value: "The answer is...", "Answer:".
+func leadsIn(toks []token) bool {
+	n := len(toks)
+	for n > 0 && toks[n-1].kind == tSym && strings.Trim(toks[n-1].text, ".…—–") == "" {
+		n--
+	}
+	return n > 0 && toks[n-1].kind != tNum && answerPhrase(toks, 0, n)
+}
+
+// maskEmphasis returns s with Markdown emphasis blanked out, byte for
+// byte: "**14**" and "__14__" read as 14, as does "*14*", a single
+// asterisk that hugs a word on one side only ("3*4" and "3 * 4" stay
+// products).
+func maskEmphasis(s string) string {
+	if !strings.ContainsAny(s, "*_") {
+		return s
+	}
+	b := []byte(s)
+	space := func(i int) bool {
+		return i < 0 || i >= len(b) || isSpaceByte(b[i]) || strings.IndexByte(".,!?;:()", b[i]) >= 0
+	}
+	for i := 0; i < len(b); i++ {
+		switch {
+		case i+1 < len(b) && (b[i] == '*' && b[i+1] == '*' || b[i] == '_' && b[i+1] == '_'):
+			b[i], b[i+1] = ' ', ' '
+			i++
+		case b[i] == '*' && space(i-1) != space(i+1):
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
 
 // numberLeaks finds a numeric answer.
@@ -208,6 +305,31 @@ type numberLeaks struct {
 	read       bool
 	echoed     bool // the learner has stated the value
 	inQuestion bool // the question holds the value
+	// asked are the question's numbers of the value, as written: only a
+	// reply that writes the value as the question does mentions the
+	// question's number ("6/8" of "Simplify 6/8"); "3/4" gives the
+	// answer.
+	asked []writtenNumber
+}
+
+// writtenNumber is a number as written, with its unit.
+type writtenNumber struct {
+	n number
+	u unit
+}
+
+// fromQuestion reports whether the number at toks[i] is written as one of
+// the question's numbers of the value.
+func (d *numberLeaks) fromQuestion(toks []token, i int) bool {
+	n := toks[i].num
+	u, _, _ := unitAt(toks, i)
+	for _, q := range d.asked {
+		if q.n.form == n.form && q.n.val == n.val && q.n.num == n.num && q.n.den == n.den && q.n.pct == n.pct &&
+			(!q.u.known() || !u.known() || q.u.factor == u.factor && q.u.dim == u.dim) {
+			return true
+		}
+	}
+	return false
 }
 
 func newNumberLeaks(c LeakCheck, kind Kind) (*numberLeaks, bool) {
@@ -228,7 +350,8 @@ func (d *numberLeaks) context() {
 	for k, q := range qt {
 		if q.kind == tNum && d.matches(qt, k) {
 			d.inQuestion = true
-			break
+			u, _, _ := unitAt(qt, k)
+			d.asked = append(d.asked, writtenNumber{q.num, u})
 		}
 	}
 	for _, utt := range d.c.Dialogue {
@@ -258,6 +381,9 @@ func (d *numberLeaks) matches(toks []token, i int) bool {
 // stated reports whether the learner's text states the value: as the answer
 // it commits to, or as the result of a step ("12 + 3 = 15", "which was 30%").
 func (d *numberLeaks) stated(text string) bool {
+	if r := Evaluate(d.c.Expected, text); strings.HasPrefix(r.Reason, "hedged") {
+		return false // "is it 8 or 9?" states neither value
+	}
 	toks := lex(text)
 	if i, _ := pickNumber(toks); i >= 0 && d.matches(toks, i) {
 		return true
@@ -319,11 +445,13 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 			return form, "stated as the correct value", true
 		case confirmedAfter(toks, i) && !d.echoed && !attributed(toks, i) && !isQuestion(toks):
 			return form, "confirmed as correct", true
+		case namesUnknown(toks, i) && !d.echoed && !isQuestion(toks):
+			return form, "given as the unknown's value", true
 		case d.echoed || score <= scoreOperand:
 			continue
-		case score >= scoreEqEarlier:
+		case score >= scoreEqEarlier && !(d.fromQuestion(toks, i) && namedEquals(toks, i)):
 			return form, "result of a computation", true
-		case d.inQuestion || attributed(toks, i) || isQuestion(toks):
+		case d.fromQuestion(toks, i) || attributed(toks, i) || isQuestion(toks):
 			// A number from the question, a quote of the learner or a
 			// question back to them counts only when computed or declared.
 			continue
@@ -332,6 +460,28 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// namesUnknown reports whether the number at toks[i] is said to be the
+// value of a one-letter unknown: "x equals 5", "so x is 5", "the value of
+// x is 5".
+func namesUnknown(toks []token, i int) bool {
+	k := i - 1
+	for k >= 0 && toks[k].kind == tWord && fillers[toks[k].text] {
+		k--
+	}
+	if k < 1 || toks[k].text != "is" && toks[k].text != "equals" {
+		return false
+	}
+	v := toks[k-1].text
+	return toks[k-1].kind == tWord && len(v) == 1 && v[0] >= 'a' && v[0] <= 'z' && v != "a" && v != "i"
+}
+
+// namedEquals reports whether the number at toks[i] follows "=" after a
+// quantity's name, not a computation: "width = 4 cm" restates a given.
+func namedEquals(toks []token, i int) bool {
+	eq := prevEquals(toks, 0, i)
+	return eq > 0 && toks[eq-1].kind == tWord && len(toks[eq-1].text) > 1
 }
 
 // correctsTo reports whether the number at toks[i] is offered in place of
@@ -375,7 +525,7 @@ func declaredCorrect(toks []token, i int) bool {
 func confirmedAfter(toks []token, i int) bool {
 	for k, n := i+1, 0; k < len(toks) && n < 5; k, n = k+1, n+1 {
 		switch toks[k].text {
-		case "is", "was", "would", "be", "'s", "indeed", "definitely", "the", "a":
+		case "is", "was", "would", "be", "'s", "indeed", "definitely", "the", "a", "—", "–", "that's", "thats", "that", "which":
 			continue
 		case "right", "correct", "answer":
 			return true
@@ -392,6 +542,11 @@ func confirmedAfter(toks []token, i int) bool {
 // "you said 12", "your answer of 12", "you got 12".
 func attributed(toks []token, i int) bool {
 	for k := i - 1; k >= 0 && k >= i-8; k-- {
+		if isClauseEnd(toks[k]) || toks[k].kind == tNum {
+			// "You said 16, but it's 8", "your 16 should be 8": the
+			// learner's words end before this number.
+			return false
+		}
 		switch toks[k].text {
 		case "your":
 			return true
@@ -528,6 +683,17 @@ func declared(toks []token, i int) bool {
 		if w == "answer" || w == "it's" || w == "correct" || w == "right" {
 			return true
 		}
+		// "it is true", "the statement is false"
+		if w == "is" && k > 0 && (toks[k-1].text == "it" || toks[k-1].text == "statement") {
+			return true
+		}
+		// "pick C", "go with option C", "choose B"
+		if pickWords[w] && (k == i-1 || k == i-2 && toks[i-1].text == "option") && !isQuestion(toks) {
+			return true
+		}
+		if toks[k].kind == tSym && (toks[k].text == "(" || toks[k].text == ":") {
+			continue // "the answer is (C)", "Answer: C"
+		}
 		if isClauseEnd(toks[k]) {
 			break
 		}
@@ -544,6 +710,9 @@ func declared(toks []token, i int) bool {
 	}
 	return false
 }
+
+// pickWords recommend an option: "pick C", "go with option C".
+var pickWords = map[string]bool{"pick": true, "choose": true, "select": true, "with": true}
 
 // booleanLeaks finds a yes/no answer declared outright: "the answer is yes",
 // "it's true".
@@ -576,8 +745,6 @@ func booleanLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 	}
 }
 
-// textLeaks finds a text answer (or any accepted form) that neither the
-// question nor the learner has used.
 // ratioLeaks finds a ratio answer stated in any of its written forms
 // ("3:5", "3 to 5", "three is to five", and 3/5 for a two-term ratio). An
 // equivalent ratio is no leak: the question often holds one ("Simplify
@@ -625,6 +792,8 @@ func ratioLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 	}
 }
 
+// textLeaks finds a text answer (or any accepted form) that neither the
+// question nor the learner has used.
 func textLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 	cands := textCandidates(c.Expected)
 	q := normalize(lex(c.Question))

@@ -104,10 +104,13 @@ var soNotConclusion = map[string]bool{"that": true, "many": true, "much": true, 
 func answerPhrase(toks []token, a, from int) bool {
 	for k, n := from-1, 0; k >= a && n < 5; k, n = k-1, n+1 {
 		w := toks[k].text
-		if w == "answer" || w == "answers" {
+		switch {
+		case w == "answer" || w == "answers" || w == "result" || w == "solution":
 			return true
+		case w == "total" && k+1 < len(toks) && toks[k+1].text == ":":
+			return true // "Total: 14 apples"
 		}
-		if !answerLinks[w] && !fillers[w] {
+		if !answerLinks[w] && !fillers[w] && w != "—" && w != "–" && w != "…" {
 			break
 		}
 	}

@@ -1,0 +1,202 @@
+package answer
+
+import "testing"
+
+// Forms of leaks a model writes, and replies that are no leak.
+
+// leakRows runs one table of replies that must (or must not) leak.
+func leakRows(t *testing.T, rows []LeakCheck, want bool) {
+	t.Helper()
+	for _, c := range rows {
+		leaks := DetectLeaks(c)
+		if got := len(leaks) > 0; got != want {
+			t.Errorf("answer %q, question %q, dialogue %v:\n  reply %q\n  leaks = %v, want %v (%+v)",
+				c.Expected.Answer, c.Question, c.Dialogue, c.Reply, got, want, leaks)
+		}
+	}
+}
+
+func saidByLearner(s string) []Utterance { return []Utterance{{Role: RoleStudent, Text: s}} }
+
+const eggsLeft = "Tom has 12 eggs and uses 4 of them. How many eggs are left?"
+
+// The question of a simplification or a conversion holds the answer's value
+// in another form ("Simplify 6/8", "Convert 12 cm to mm"): only a reply
+// that writes the value as the question does mentions it; "It's 3/4" and
+// "That's 120 mm" give the answer away.
+func TestLeakOfAConversion(t *testing.T) {
+	leakRows(t, []LeakCheck{
+		{Expected: Expected{Answer: "3/4"}, Question: "Simplify 6/8.", Reply: "It's 3/4."},
+		{Expected: Expected{Answer: "3/4"}, Question: "Simplify 6/8.", Reply: "That gives 3/4."},
+		{Expected: Expected{Answer: "3/4"}, Question: "Simplify 6/8.", Reply: "6/8 in simplest form is 3/4."},
+		{Expected: Expected{Answer: "3/4"}, Question: "Simplify 6/8.", Reply: "So it's three quarters."},
+		{Expected: Expected{Answer: "3/4"}, Question: "Write 0.75 as a fraction in simplest form.", Reply: "So 0.75 becomes 3/4."},
+		{Expected: Expected{Answer: "75%"}, Question: "Write 3/4 as a percentage.", Reply: "That's 75%."},
+		{Expected: Expected{Answer: "0.75"}, Question: "Write 3/4 as a decimal.", Reply: "That's 0.75."},
+		{Expected: Expected{Answer: "120 mm"}, Question: "Convert 12 cm to mm.", Reply: "That's 120 mm."},
+	}, true)
+}
+
+// Markdown emphasis does not hide the answer: "The answer is **14**."
+func TestLeakInBold(t *testing.T) {
+	e := Expected{Answer: "14"}
+	leakRows(t, []LeakCheck{
+		{Expected: e, Reply: "The answer is **14**."},
+		{Expected: e, Reply: "That gives us **14**!"},
+		{Expected: e, Reply: "Total = **14**"},
+		{Expected: e, Reply: "**Answer:** 14"},
+	}, true)
+}
+
+// A correction after quoting the learner's wrong value gives the answer:
+// "You said 16, but it's actually 8." The learner's words end at the
+// clause.
+func TestLeakAfterQuotingTheLearner(t *testing.T) {
+	e := Expected{Answer: "8"}
+	d := saidByLearner("I got 16")
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "You said 16, but it's actually 8."},
+		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "You wrote 16 where it should be 8."},
+		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "Your 16 should be 8."},
+		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "You said 16, but Tom has 8 eggs left."},
+	}, true)
+}
+
+// The unknown's value said in words is given away, though the question
+// holds the number: "x equals 5" for 2x + 5 = 15.
+func TestLeakOfTheUnknownsValue(t *testing.T) {
+	e := Expected{Answer: "5"}
+	const q = "Solve 2x + 5 = 15."
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: q, Reply: "x equals 5."},
+		{Expected: e, Question: q, Reply: "x equals five."},
+		{Expected: e, Question: q, Reply: "So x is 5."},
+		{Expected: e, Question: q, Reply: "The value of x is 5."},
+	}, true)
+}
+
+// A learner who hedged ("is it 8 or 9?") stated neither value: the tutor
+// picking one gives the answer.
+func TestLeakAfterAHedge(t *testing.T) {
+	e := Expected{Answer: "8"}
+	d := saidByLearner("is it 8 or 9?")
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "8 is right!"},
+		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "It's 8."},
+		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "8 is correct, well done."},
+	}, true)
+}
+
+// An answer phrase and its value split by a pause or a line ("The answer
+// is... 14!", "Answer:\n14"), or a question that answers itself ("Is it
+// 14? Yes!"), give the answer.
+func TestLeakAcrossAPause(t *testing.T) {
+	e := Expected{Answer: "14"}
+	leakRows(t, []LeakCheck{
+		{Expected: e, Reply: "The answer is... 14!"},
+		{Expected: e, Reply: "The answer is… 14!"},
+		{Expected: e, Reply: "The answer is — 14!"},
+		{Expected: e, Reply: "Answer:\n14"},
+		{Expected: e, Reply: "14 — that's the answer."},
+		{Expected: e, Reply: "Is it 14? Yes!"},
+		{Expected: e, Reply: "Could it be 14? Yes, it could!"},
+	}, true)
+}
+
+// More ways of stating a result: "simplifies to", "ends up with",
+// "Result:", "Total:".
+func TestLeakResultPhrases(t *testing.T) {
+	leakRows(t, []LeakCheck{
+		{Expected: Expected{Answer: "3/4"}, Reply: "Dividing top and bottom by 2, it simplifies to 3/4."},
+		{Expected: Expected{Answer: "3/4"}, Reply: "Dividing top and bottom by 2, it reduces to 3/4."},
+		{Expected: Expected{Answer: "14"}, Reply: "Sam ends up with 14 apples."},
+		{Expected: Expected{Answer: "14"}, Reply: "You should have gotten 14."},
+		{Expected: Expected{Answer: "14"}, Reply: "Result: 14"},
+		{Expected: Expected{Answer: "14"}, Reply: "Total: 14 apples"},
+	}, true)
+}
+
+// An answer "x = 5" is also given away as its value: "The answer is 5",
+// "x = 10/2 = 5".
+func TestLeakOfAnAssignmentsValue(t *testing.T) {
+	e := Expected{Answer: "x = 5"}
+	const q = "Solve 2x + 5 = 15."
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: q, Reply: "The answer is 5."},
+		{Expected: e, Question: q, Reply: "The solution is 5."},
+		{Expected: e, Question: q, Reply: "Divide both sides by 2: x = 10/2 = 5."},
+		{Expected: e, Question: q, Reply: "x = 10 ÷ 2 = 5"},
+	}, true)
+}
+
+// A choice declared through brackets or a colon: "The answer is (C)",
+// "Answer: C".
+func TestLeakOfAChoiceInBrackets(t *testing.T) {
+	e := Expected{Answer: "C", Kind: KindChoice, Options: []string{"12", "13", "14", "15"}}
+	leakRows(t, []LeakCheck{
+		{Expected: e, Reply: "The answer is (C)."},
+		{Expected: e, Reply: "The correct choice is (C)."},
+		{Expected: e, Reply: "Answer: C"},
+		{Expected: e, Reply: "Correct answer: (C) 14"},
+	}, true)
+}
+
+// A choice recommended: "You should pick C", "Go with option C".
+func TestLeakOfARecommendedChoice(t *testing.T) {
+	e := Expected{Answer: "C", Kind: KindChoice, Options: []string{"12", "13", "14", "15"}}
+	leakRows(t, []LeakCheck{
+		{Expected: e, Reply: "You should pick C."},
+		{Expected: e, Reply: "Go with option C."},
+		{Expected: e, Reply: "Choose option C."},
+	}, true)
+}
+
+// A true/false answer declared: "It is true", "The statement is false",
+// "Answer: True".
+func TestLeakOfATrueOrFalse(t *testing.T) {
+	tr := Expected{Answer: "true", Kind: KindBoolean}
+	fa := Expected{Answer: "false", Kind: KindBoolean}
+	leakRows(t, []LeakCheck{
+		{Expected: tr, Reply: "Answer: True"},
+		{Expected: tr, Reply: "It is true."},
+		{Expected: tr, Reply: "The statement is true."},
+		{Expected: fa, Reply: "So the statement is false."},
+	}, true)
+}
+
+// A given of the question restated with "=" ("width = 4 cm") is no
+// result of a computation, and no leak.
+func TestGivenRestatedWithEqualsIsNoLeak(t *testing.T) {
+	e := Expected{Answer: "4"}
+	const q = "A rectangle has area 16 cm² and width 4 cm. Find its length."
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: q, Reply: "We know area = 16 cm² and width = 4 cm."},
+		{Expected: e, Question: q, Reply: "Here, width = 4 cm. What is the length?"},
+		{Expected: e, Question: q, Reply: "Given: area = 16 cm², width = 4 cm."},
+	}, false)
+}
+
+// "okay what's a numerator?" asks back, as "so what's a numerator?" does:
+// a learner is not graded wrong for asking.
+func TestAsksBackAfterOk(t *testing.T) {
+	for _, r := range []string{"okay what's a numerator?", "ok so how do i start?", "ok what is 3/4 of 12?"} {
+		if !AsksBack(r) {
+			t.Errorf("AsksBack(%q) = false, want true", r)
+		}
+	}
+	if r := Evaluate(Expected{Answer: "denominator"}, "okay what's a numerator?"); r.Verdict != NotAttempt {
+		t.Errorf("Evaluate(denominator, \"okay what's a numerator?\") = %s, want %s", r.Verdict, NotAttempt)
+	}
+}
+
+// "what's 3/4 of 12?" asks back, as "what is 3/4 of 12?" does.
+func TestAsksBackWhatsANumber(t *testing.T) {
+	for _, r := range []string{"what's 3/4 of 12?", "what's 12 divided by 4?", "whats 3 times 4?"} {
+		if !AsksBack(r) {
+			t.Errorf("AsksBack(%q) = false, want true (as for %q)", r, "what is ...?")
+		}
+	}
+	if r := Evaluate(Expected{Answer: "9"}, "what's 3/4 of 12?"); r.Verdict != NotAttempt {
+		t.Errorf("Evaluate(9, \"what's 3/4 of 12?\") = %s, want %s (as for \"what is 3/4 of 12?\")", r.Verdict, NotAttempt)
+	}
+}
