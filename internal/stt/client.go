@@ -43,8 +43,12 @@ func New(cfg Config) (*Client, error) {
 	return &Client{
 		cfg:      cfg,
 		endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/audio/transcriptions",
-		http:     &http.Client{},
-		now:      time.Now,
+		// A redirect is not followed: Go would follow it with a GET
+		// without the audio, and the server's refusal of that would read
+		// as a rejection of the learner's recording. It is reported as
+		// the server being unavailable (see statusError).
+		http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		now:  time.Now,
 	}, nil
 }
 
@@ -98,13 +102,21 @@ func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f 
 		return "", c.statusError(resp)
 	}
 	var out struct {
-		Text *string `json:"text"`
+		Text   *string         `json:"text"`
+		Error  json.RawMessage `json:"error"`
+		Detail json.RawMessage `json:"detail"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxResponse)).Decode(&out); err != nil {
 		return "", c.transportError(ctx, fmt.Errorf("decode response: %w", err))
 	}
 	if out.Text == nil {
-		return "", &Error{Message: msgUnavailable, Err: errors.New(`response has no "text"`), kind: ErrUnavailable}
+		// Older whisper.cpp servers report failures with status 200 and
+		// {"error": "..."}: the cause goes to the logs.
+		why := `response has no "text"`
+		if msg := c.errorMessage(out.Error, out.Detail); msg != "" {
+			why += ": " + msg
+		}
+		return "", &Error{Message: msgUnavailable, Err: errors.New(why), kind: ErrUnavailable}
 	}
 	return *out.Text, nil
 }
@@ -174,18 +186,27 @@ func (c *Client) serverMessage(resp *http.Response) string {
 	}
 	var msg string
 	if json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&body) == nil {
-		var openai struct {
-			Message string `json:"message"`
-		}
-		switch {
-		case json.Unmarshal(body.Error, &openai) == nil && openai.Message != "":
-			msg = openai.Message
-		case json.Unmarshal(body.Error, &msg) == nil && msg != "":
-		case json.Unmarshal(body.Detail, &msg) == nil && msg != "":
-		}
+		msg = c.errorMessage(body.Error, body.Detail)
 	}
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
+	}
+	return msg
+}
+
+// errorMessage returns the message of a response's "error" or "detail"
+// member, in any of the shapes serverMessage reads, without the API key and
+// cut to a readable length; "" when there is none.
+func (c *Client) errorMessage(errField, detail json.RawMessage) string {
+	var openai struct {
+		Message string `json:"message"`
+	}
+	var msg string
+	switch {
+	case json.Unmarshal(errField, &openai) == nil && openai.Message != "":
+		msg = openai.Message
+	case json.Unmarshal(errField, &msg) == nil && msg != "":
+	case json.Unmarshal(detail, &msg) == nil && msg != "":
 	}
 	if c.cfg.APIKey != "" {
 		msg = strings.ReplaceAll(msg, c.cfg.APIKey, "[redacted]")

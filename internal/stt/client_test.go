@@ -500,3 +500,56 @@ func wantErr(t *testing.T, err, kind error, msg string) *Error {
 	}
 	return e
 }
+
+// A redirect from the server is not followed (Go would follow it with a
+// GET without the audio, whose refusal read as a rejection of the
+// learner's recording): it is the server being unavailable.
+func TestRedirectIsNotFollowed(t *testing.T) {
+	var gets atomic.Int32
+	srv := newFakeOpenAI(t, testKey)
+	srv.respond = func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/v1/audio/transcriptions":
+			io.Copy(io.Discard, r.Body)
+			http.Redirect(w, r, "/moved/v1/audio/transcriptions", http.StatusMovedPermanently)
+		case r.Method != http.MethodPost:
+			gets.Add(1)
+			openAIError(w, http.StatusMethodNotAllowed, "Invalid method for URL ("+r.Method+" "+r.URL.Path+")")
+		default:
+			io.Copy(io.Discard, r.Body)
+			io.WriteString(w, `{"text": "hello"}`)
+		}
+	}
+	c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
+	audio := audioOf(chromeWebM, 4096)
+	_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+	if errors.Is(err, ErrRejected) {
+		t.Errorf("a redirect from the server was reported as a rejection of the learner's audio: %v", err)
+	}
+	if !errors.Is(err, ErrUnavailable) {
+		t.Errorf("err = %v, want ErrUnavailable (HTTP 301)", err)
+	}
+	if n := gets.Load(); n != 0 {
+		t.Errorf("the client followed the redirect with %d bodiless GET request(s)", n)
+	}
+}
+
+// Older whisper.cpp servers answer failures with status 200 and
+// {"error": "..."}: the server's words are kept for the logs.
+func TestErrorWithStatus200IsKept(t *testing.T) {
+	srv := newFakeOpenAI(t, "")
+	srv.respond = func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"error":"failed to read WAV file"}`) // status 200, as cpp-httplib's default
+	}
+	c := newClient(t, Config{BaseURL: srv.URL + "/v1", Model: "whisper-1"})
+	audio := audioOf(wav, 4096)
+	_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WAV)
+	if err == nil {
+		t.Fatal("Transcribe succeeded")
+	}
+	if !strings.Contains(err.Error(), "failed to read WAV file") {
+		t.Errorf("the server's error is lost: err = %v", err)
+	}
+}
