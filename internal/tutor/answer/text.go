@@ -85,6 +85,26 @@ func subscriptDigit(s string) (int64, bool) {
 	return int64(r - '₀'), true
 }
 
+// doubted reports whether the words at hay[i] are put forward only to be
+// doubted: "I don't think it's carbon dioxide", "I do not believe it is
+// oxygen".
+func doubted(hay []normWord, i int) bool {
+	for k := i - 1; k > 0 && k >= i-4; k-- {
+		switch w := hay[k].w; {
+		case w == "think" || w == "believe" || w == "suppose":
+			neg := func(w string) bool { return isNegator(w) || w == "dont" || w == "doesnt" || w == "didnt" }
+			return neg(hay[k-1].w) || k > 1 && hay[k-1].w == "really" && neg(hay[k-2].w)
+		case !doubtLinks[w]:
+			return false // "I don't think so, it's carbon dioxide"
+		}
+	}
+	return false
+}
+
+// doubtLinks may stand between "I don't think" and what it doubts.
+var doubtLinks = map[string]bool{"that": true, "it'": true, "it's": true, "its": true, "it": true, "is": true, "was": true,
+	"the": true, "a": true, "an": true, "answer": true, "it'll": true, "be": true, "would": true}
+
 // findWords returns the index in hay where the word sequence needle starts,
 // skipping occurrences that are negated ("not photosynthesis") or that
 // start before from; -1 if there is none.
@@ -99,7 +119,7 @@ outer:
 				continue outer
 			}
 		}
-		if i > 0 && isNegator(hay[i-1].w) || i > 1 && isNegator(hay[i-2].w) && hay[i-1].w != "but" {
+		if i > 0 && isNegator(hay[i-1].w) || i > 1 && isNegator(hay[i-2].w) && hay[i-1].w != "but" || doubted(hay, i) {
 			continue
 		}
 		if k := i + len(needle); k < len(hay) && hindiNot[hay[k].w] {
@@ -242,7 +262,7 @@ func findMisspelt(hay, needle []normWord) (int, int) {
 		}
 	}
 	for i := range hay {
-		if i > 0 && isNegator(hay[i-1].w) {
+		if i > 0 && isNegator(hay[i-1].w) || doubted(hay, i) {
 			continue
 		}
 		got := ""
