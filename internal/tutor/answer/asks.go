@@ -78,8 +78,13 @@ func SaysLost(reply string) bool { return lost.MatchString(strings.TrimSpace(rep
 var lost = regexp.MustCompile(`(?i)^(?:(?:sorry|but|um|hmm|oh|ok|okay|no)[,.!]?\s+)*(?:` +
 	`(?:i\s+|me\s+)?(?:still\s+)?(?:don'?t|do\s+not|didn'?t|did\s+not|can'?t|cannot|dint|dnt)\s+(?:really\s+)?(?:get|understand|follow|undrstand)(?:\s+(?:it|this|that|the\s+question|you|anything|at\s+all))*|` +
 	`(?:i'?m\s+|i\s+am\s+)?(?:so\s+|very\s+|really\s+|still\s+)?(?:confused|lost)|` +
-	`(?:kuch\s+)?samajh?\s+(?:nahi|nahin|nhi)(?:\s+(?:aaya|aa\s+raha|aya|aata))?` +
-	`)\s*[.!?…]*$`)
+	`(?:kuch\s+)?samajh?\s+(?:me\s+|mein\s+)?(?:nahi|nahin|nhi)(?:\s+(?:aaya|aa\s+raha|aya|aata))?` +
+	`)(?:[,\s]+(?:yaar|yar|bhai|sir|ma'?am|didi|bhaiya|please|pls))*\s*[.!?…]*$`)
+
+// remark finds a remark about the tutor or the task, which is no answer:
+// "this is so dumb, you are useless", "I hate this".
+var remark = regexp.MustCompile(`(?i)\b(?:you(?:'?re|\s+are)|this(?:'?s|\s+is)|that(?:'?s|\s+is))\s+(?:so\s+|really\s+|very\s+|such\s+an?\s+|too\s+)?` +
+	`(?:dumb|stupid|useless|boring|annoying|idiot|an\s+idiot|hard|difficult|confusing)\b|\bi\s+hate\s+(?:this|you|it)\b|\bshut\s+up\b`)
 
 // bareAck reports whether a reply is only a yes, no or ok ("yes", "y",
 // "ok", "nope"): no answer to a question that asks for something else.

@@ -130,9 +130,12 @@ func Evaluate(exp Expected, reply string) (res Result) {
 			// "what is diffusion?", "what is the hcf of 15 and 25": a
 			// question to the tutor, whose words or numbers are no answer.
 			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}
-		case res.Verdict == Incorrect && (SaysLost(reply) || kind != KindBoolean && bareAck(toks) && !ackAnswers(exp, reply)):
-			// "I don't get it", "yes", "ok": no answer to a question that
-			// is not a yes-or-no one.
+		case res.Verdict != NotAttempt && SaysLost(reply),
+			res.Verdict == Incorrect && kind != KindBoolean && bareAck(toks) && !ackAnswers(exp, reply),
+			res.Verdict == Incorrect && kind == KindText && remark.MatchString(reply):
+			// "I don't get it" (whose "nahi" in "samajh nahi aaya" is no
+			// "no"), "yes", "ok" to a question that is not a yes-or-no
+			// one, "this is so dumb": no answer.
 			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "no answer in the reply"}
 		}
 	}()
