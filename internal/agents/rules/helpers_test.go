@@ -212,7 +212,7 @@ func curriculumText(t *tutor.Topic) []string {
 		out = append(out, def)
 	}
 	for _, q := range t.Questions {
-		out = append(out, questionText(q), q.Text, oneLine(q.Solution), idea(q))
+		out = append(out, questionText(q), q.Text, oneLine(q.Solution), idea(q), lowerFirst(idea(q))) // "The key was to {idea}"
 		out = append(out, q.Hints...)
 	}
 	for _, m := range t.Guideline.CommonMisconceptions {

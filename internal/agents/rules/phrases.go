@@ -244,8 +244,8 @@ var phrasebook = map[move][]string{
 	},
 	mLeave: {
 		"That one is tricky{name}, and that's okay: let's leave it for now.",
-		"Let's put this one aside for now{name} and keep going.",
-		"No problem, we'll leave that one there and carry on.",
+		"Let's put this one aside for now{name}.",
+		"No problem, we'll leave that one there.",
 	},
 	mIDK: {
 		"That's okay{name}, let's work it out together.",

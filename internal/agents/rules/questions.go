@@ -86,9 +86,14 @@ func simpler(t *tutor.Topic, r record, session string, q *tutor.Question) (tutor
 	if bq, ok := t.Question(q.QuestionID); ok {
 		cur = rank(bq.Difficulty)
 	}
+	exp := q.Expected(t)
 	return choose(t, r, session, "simpler "+q.QuestionID,
 		func(b tutor.BankQuestion) bool {
-			return b.ID != q.QuestionID && !r.asked[b.ID] && sameConcept(b, q.Concept) && rank(b.Difficulty) <= cur
+			// Not one whose text gives the pending answer away: stuck on
+			// "what is this spreading called?", "In which state does
+			// diffusion happen fastest?" would tell.
+			return b.ID != q.QuestionID && !r.asked[b.ID] && sameConcept(b, q.Concept) && rank(b.Difficulty) <= cur &&
+				!givesAway(questionText(b), exp, q.QuestionText, nil)
 		},
 		func(b tutor.BankQuestion) []int { return []int{rank(b.Difficulty)} })
 }

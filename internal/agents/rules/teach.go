@@ -86,9 +86,12 @@ func (l *lesson) onward(bq tutor.BankQuestion, ev answer.Result, h help) {
 	l.note(bq.ID + " correct")
 	l.moveOn()
 	value, why := answerName(bq, ev), idea(bq)
-	if h == afterSolution || l.next != nil && l.pieceSentences() < 3 {
-		// Shown in full just now; or a learner who writes little, or
-		// struggles, gets short replies: the praise and the next question.
+	if h == afterSolution || l.next != nil && l.pieceSentences() < 3 || why != "" && strings.Contains(l.lastReply(), why) ||
+		l.out.SessionComplete {
+		// Shown in full just now, or given as the clue just before; or a
+		// learner who writes little, or struggles, gets short replies:
+		// the praise and the next question; or the wrap-up of the lesson
+		// follows, which the reply keeps to.
 		why = ""
 	}
 	if bq.Kind == answer.KindBoolean || ev.Kind == answer.KindBoolean {
@@ -196,6 +199,12 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		return
 	}
 	if attempt >= 3 && g.MayRevealAnswer {
+		if sol := solution(bq); sol != "" && strings.Contains(l.lastReply(), sol) {
+			// Missed again right after the worked solution: not the same
+			// solution once more, word for word, but on with the lesson.
+			l.leave(bq, false)
+			return
+		}
 		l.say(mWalkThrough)
 		l.add(solution(bq))
 		l.say(mYourTurn)
@@ -1255,9 +1264,17 @@ func (l *lesson) atStep() {
 	case wantsPractice.MatchString(msg) && l.morePractice():
 	case wantsQuestions.MatchString(msg) && l.skipToQuestion():
 		// "i already know this, can we skip to the questions?"
+	case asksToSkip(msg):
+		// "skip this", "I know this already, skip": past the explanation,
+		// to the next question (not the part again, as for "I don't
+		// know", which the prechecker takes "skip" for).
+		if !l.skipToQuestion() {
+			l.step("")
+		}
 
-	case bareWhy(msg) && (l.why() || l.repeat()):
-		// "Why?" asks about the part just said, not to go on.
+	case bareWhy(msg) && (l.why() || !l.lastSaid(mAgain) && l.repeat() || l.otherWay()):
+		// "Why?" asks about the part just said, not to go on; after the
+		// part was said again, not the same sentences a third time.
 	case asksLeftAnswer.MatchString(msg) && !refusesAnswer.MatchString(msg) && l.answerLeft():
 		// "what was the answer to that one?" once it was left: it is no
 		// longer asked, so its worked solution gives nothing away.
@@ -1571,6 +1588,16 @@ func asksWhy(msg string) bool {
 // It is the whole message, so "don't test me yet" and "test me later" are
 // none.
 var wantsQuestions = regexp.MustCompile(`(?i)^\W*(?:(?:ok(?:ay)?|yes|yeah|hmm|sir|ma'?am|miss|i\s+(?:already\s+know\s+(?:this|that|it)|know\s+(?:this|that|it)\s+already))\W+)*(?:(?:can|could|may)\s+(?:we|you|i)\s+|let'?s\s+|just\s+|please\s+|pls\s+|plz\s+)*(?:skip(?:\s+(?:this|ahead|it))?\s+to\s+(?:the\s+)?(?:questions?|practice|check)|(?:go|jump|move)\s+(?:straight\s+)?to\s+the\s+questions?|(?:test|quiz)\s+me|ask\s+me\s+(?:a\s+|some\s+)?questions?|i\s+already\s+know\s+(?:this|that|it)|i\s+know\s+(?:this|that|it)\s+already)(?:\s+(?:now|please|pls|plz|instead))?\W*$`)
+
+// skipRequest finds a request to skip the part being explained: "skip",
+// "skip this part please", "can we skip that?".
+var skipRequest = regexp.MustCompile(`(?i)\bskip\b(?:\s+(?:this|it|that|ahead|the\s+explanation|for\s+now)\b|\W*$)`)
+
+// asksToSkip reports whether a message asks to skip the part being
+// explained; "skip counting" is a way of counting, not a request.
+func asksToSkip(msg string) bool {
+	return skipRequest.MatchString(msg) && !strings.Contains(strings.ToLower(msg), "skip count")
+}
 
 // skipToQuestion asks the question of the next check at once, past the
 // explanation still to come, and reports whether there was one.
