@@ -40,14 +40,22 @@ type ImportResult struct {
 	PlanVersions int // new plan versions (one per new subtopic, one per changed plan)
 }
 
+// importLock is the advisory lock that serialises imports.
+const importLock = 0x74757464_696d7074 // "tutdimpt"
+
 // ImportGuidelines upserts subtopics by (country, board, grade, key) in one
 // transaction: all are imported or none. A subtopic whose plan hash differs
 // from its current plan's gets a new plan version; sessions keep the
-// version they started with.
+// version they started with. Imports run one at a time (two replicas
+// importing at start-up, an operator's import meanwhile): rows locked in
+// different orders would otherwise deadlock.
 func (s *Store) ImportGuidelines(ctx context.Context, gs []GuidelineImport, now time.Time) (ImportResult, error) {
 	var res ImportResult
 	now = timeOrNow(now)
 	err := s.InTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(importLock)); err != nil {
+			return interpretError("lock imports", err)
+		}
 		for _, g := range gs {
 			created, updated, newPlan, err := tx.importGuideline(ctx, g, now)
 			if err != nil {
