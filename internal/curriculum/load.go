@@ -19,8 +19,8 @@ import (
 //
 // Besides what [Parse] checks, LoadPaths checks the set as a whole: a full
 // subtopic key appears once in a country, board and grade, files that share
-// a topic agree on its title, and prerequisites name subtopics of the set
-// without forming a cycle. The
+// a topic agree on its title and files of a subject on its name, and
+// prerequisites name subtopics of the set without forming a cycle. The
 // error, if any, is a *ValidationError listing the problems of every file,
 // or an error reading the files.
 func LoadPaths(paths ...string) ([]*File, error) {
@@ -152,7 +152,9 @@ func checkSet(set []*parsed) {
 		grade          int
 		subject, key   string
 	}
+	type subjectID struct{ country, board, key string }
 	topics := map[topicID]*parsed{}
+	subjects := map[subjectID]*parsed{}
 	subtopics := map[subtopicID]subtopicRef{}
 	byKey := map[string][]subtopicID{}
 	var order []subtopicID
@@ -162,6 +164,12 @@ func checkSet(set []*parsed) {
 		if f == nil {
 			complete = false
 			continue
+		}
+		sid := subjectID{f.Country, f.Board, Slug(f.Subject)}
+		if other, ok := subjects[sid]; !ok {
+			subjects[sid] = p
+		} else if n := other.file.Subject; n != f.Subject {
+			p.errorf("subject", "subject %q is written %q in %s", f.Subject, n, other.issues.File)
 		}
 		id := topicID{f.Country, f.Board, f.Grade, Slug(f.Subject), f.Topic.Key}
 		if other, ok := topics[id]; !ok {

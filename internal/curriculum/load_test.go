@@ -154,6 +154,14 @@ func TestLoadErrors(t *testing.T) {
 			want: []string{`b.yaml:7: topic.title: topic "fractions" is titled "Fractions" in a.yaml`},
 		},
 		{
+			name: "subject written differently",
+			files: map[string]string{
+				"a.yaml": subtopicDoc("first"),
+				"b.yaml": strings.Replace(subtopicDoc("second"), "subject: Mathematics", "subject: mathematics", 1),
+			},
+			want: []string{`b.yaml:4: subject: subject "mathematics" is written "Mathematics" in a.yaml`},
+		},
+		{
 			name: "unknown prerequisite",
 			files: map[string]string{
 				"a.yaml": subtopicDoc("first", "mathematics/fractions/zeroth"),

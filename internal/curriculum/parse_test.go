@@ -319,6 +319,15 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`x.yaml:29: subtopics[0].questions[1].id: duplicate question id "like-1" (also questions[0])`},
 		},
 		{
+			name: "names with spaces around them, or too long",
+			doc: strings.NewReplacer("board: CBSE", `board: "CBSE "`, "    title: Adding fractions", "    title: "+strings.Repeat("x", 151)).
+				Replace(validDoc),
+			want: []string{
+				`x.yaml:2: board: "CBSE " begins or ends with spaces`,
+				`x.yaml:10: subtopics[0].title: is 151 characters long; at most 150`,
+			},
+		},
+		{
 			name: "duplicate subtopic key",
 			doc:  validDoc + validDoc[strings.Index(validDoc, "  - key: adding-fractions"):],
 			want: []string{`x.yaml:29: subtopics[1].key: duplicate subtopic key "adding-fractions" (also subtopics[0])`},

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tutord/tutord/internal/tutor/answer"
 	"github.com/tutord/tutord/internal/yamldoc"
@@ -63,6 +64,27 @@ func (c *checker) required(path, value string) bool {
 	return true
 }
 
+// name checks a name that lists and groups the curriculum (a country, a
+// board, a subject, a title): present, without spaces around it (which
+// would make a second, identical-looking board or subject), and at most
+// maxName characters, which the database's index of names holds.
+func (c *checker) name(path, value string) bool {
+	switch {
+	case !c.required(path, value):
+		return false
+	case strings.TrimSpace(value) != value:
+		c.errorf(path, "%q begins or ends with spaces", value)
+	case utf8.RuneCountInString(value) > maxName:
+		c.errorf(path, "is %d characters long; at most %d", utf8.RuneCountInString(value), maxName)
+	default:
+		return true
+	}
+	return false
+}
+
+// maxName bounds the names of the curriculum (see checker.name).
+const maxName = 150
+
 func (c *checker) slug(path, value, example string) {
 	if c.required(path, value) && !slugPattern.MatchString(value) {
 		c.errorf(path, "%q is not a key: use lowercase letters, digits and single hyphens, like %q", value, example)
@@ -85,19 +107,19 @@ func oneOf[T ~string](c *checker, path string, v T, required bool, allowed ...T)
 }
 
 func (c *checker) file(f *File) {
-	c.required("country", f.Country)
-	c.required("board", f.Board)
+	c.name("country", f.Country)
+	c.name("board", f.Board)
 	switch {
 	case !c.d.Present("grade"):
 		c.errorf("grade", "required: an integer from 1 to 12")
 	case f.Grade < 1 || f.Grade > 12:
 		c.errorf("grade", "must be an integer from 1 to 12, not %d", f.Grade)
 	}
-	if c.required("subject", f.Subject) && Slug(f.Subject) == "" {
+	if c.name("subject", f.Subject) && Slug(f.Subject) == "" {
 		c.errorf("subject", "must contain a letter from a to z or a digit")
 	}
 	c.slug("topic.key", f.Topic.Key, "fractions")
-	c.required("topic.title", f.Topic.Title)
+	c.name("topic.title", f.Topic.Title)
 	if len(f.Subtopics) == 0 {
 		c.errorf("subtopics", "required: at least one subtopic")
 	}
@@ -116,7 +138,7 @@ func (c *checker) file(f *File) {
 
 func (c *checker) subtopic(p, fullKey string, s *Subtopic) {
 	c.slug(p+".key", s.Key, "adding-fractions")
-	c.required(p+".title", s.Title)
+	c.name(p+".title", s.Title)
 	oneOf(c, p+".status", s.Status, false, StatusApproved, StatusDraft)
 	c.required(p+".teaching_approach", s.TeachingApproach)
 	if len(s.LearningObjectives) == 0 {

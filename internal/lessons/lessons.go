@@ -25,7 +25,7 @@ type Store interface {
 	ImportGuidelines(ctx context.Context, gs []store.GuidelineImport, now time.Time) (store.ImportResult, error)
 	ListGuidelines(ctx context.Context) ([]store.Guideline, error)
 	GetGuideline(ctx context.Context, id uuid.UUID) (store.Guideline, error)
-	GuidelineHead(ctx context.Context, id uuid.UUID) (planID uuid.UUID, approved bool, err error)
+	GuidelineHead(ctx context.Context, id uuid.UUID) (planID uuid.UUID, approved bool, updatedAt time.Time, err error)
 	GetPlanVersion(ctx context.Context, id uuid.UUID) (store.PlanVersion, error)
 }
 
@@ -137,6 +137,7 @@ type Source struct {
 type cached struct {
 	topic   *tutor.Topic
 	expires time.Time
+	textAt  time.Time // the guideline's updated_at the topic was built with
 }
 
 // NewSource returns a lesson source over st.
@@ -147,15 +148,16 @@ func NewSource(st Store) *Source {
 // Current returns the lesson of a guideline at its current plan version,
 // approved or not (the caller decides who may start it), and whether the
 // guideline is approved. It returns ErrNotFound for an unknown guideline.
-// The guideline's current plan version and approval are read every time;
-// its lesson comes from the cache when that plan version is there, as
-// Version's does.
+// The guideline's current plan version, approval and time of change are
+// read every time; its lesson comes from the cache when that plan version
+// is there, built from the guideline's text as it is now (a re-import may
+// change the text without a new plan version).
 func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Topic, bool, error) {
-	planID, approved, err := s.st.GuidelineHead(ctx, guidelineID)
+	planID, approved, changed, err := s.st.GuidelineHead(ctx, guidelineID)
 	if err != nil {
 		return nil, false, guidelineError(guidelineID, err)
 	}
-	if t := s.get(planID); t != nil {
+	if t := s.get(planID, changed); t != nil {
 		return t, approved, nil
 	}
 	g, err := s.st.GetGuideline(ctx, guidelineID)
@@ -166,7 +168,7 @@ func (s *Source) Current(ctx context.Context, guidelineID uuid.UUID) (*tutor.Top
 	if err != nil {
 		return nil, false, err
 	}
-	s.put(g.Plan.ID, t)
+	s.put(g.Plan.ID, t, g.UpdatedAt)
 	return t, g.Approved, nil
 }
 
@@ -183,7 +185,7 @@ func guidelineError(id uuid.UUID, err error) error {
 // current teaching text. It returns ErrNotFound when the version or its
 // guideline is gone.
 func (s *Source) Version(ctx context.Context, planVersionID uuid.UUID) (*tutor.Topic, error) {
-	if t := s.get(planVersionID); t != nil {
+	if t := s.get(planVersionID, time.Time{}); t != nil {
 		return t, nil
 	}
 	p, err := s.st.GetPlanVersion(ctx, planVersionID)
@@ -201,27 +203,30 @@ func (s *Source) Version(ctx context.Context, planVersionID uuid.UUID) (*tutor.T
 	if err != nil {
 		return nil, err
 	}
-	s.put(planVersionID, t)
+	s.put(planVersionID, t, g.UpdatedAt)
 	return t, nil
 }
 
-func (s *Source) get(id uuid.UUID) *tutor.Topic {
+// get returns the cached lesson of plan version id, unless it is older
+// than the cache's time to live or, with textAt set, than the guideline's
+// text.
+func (s *Source) get(id uuid.UUID, textAt time.Time) *tutor.Topic {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.cache[id]
-	if !ok || time.Now().After(c.expires) {
+	if !ok || time.Now().After(c.expires) || !textAt.IsZero() && !textAt.Equal(c.textAt) {
 		return nil
 	}
 	return c.topic
 }
 
-func (s *Source) put(id uuid.UUID, t *tutor.Topic) {
+func (s *Source) put(id uuid.UUID, t *tutor.Topic, textAt time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.cache) > 10000 { // bounded: plan versions in use are far fewer
 		clear(s.cache)
 	}
-	s.cache[id] = cached{topic: t, expires: time.Now().Add(s.ttl)}
+	s.cache[id] = cached{topic: t, expires: time.Now().Add(s.ttl), textAt: textAt}
 }
 
 func topicOf(g store.Guideline, p store.PlanVersion) (*tutor.Topic, error) {

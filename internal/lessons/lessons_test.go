@@ -3,6 +3,7 @@ package lessons_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -142,8 +143,8 @@ func TestCurrentSeesApprovalAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, approved, err := src.Current(ctx, id)
-		if err != nil || approved != want || got != first {
-			t.Errorf("after approving %v: approved %v, same lesson %v, %v", want, approved, got == first, err)
+		if err != nil || approved != want || !reflect.DeepEqual(got, first) {
+			t.Errorf("after approving %v: approved %v, same lesson %v, %v", want, approved, reflect.DeepEqual(got, first), err)
 		}
 	}
 	if _, _, err := src.Current(ctx, uuid.New()); !errors.Is(err, lessons.ErrNotFound) {

@@ -113,6 +113,23 @@ RETURNING id, xmax = 0`
 		return false, false, false, interpretError("upsert guideline", err)
 	}
 
+	// A topic's title and a subject's name are the same for all their
+	// subtopics: a file that renames them renames them for the subtopics
+	// of other files too, which a later import of those files would
+	// otherwise split into two topics, or two subjects, of one key.
+	if _, err := s.db.Exec(ctx, `
+UPDATE guidelines SET topic_title = $1, updated_at = $2
+WHERE country = $3 AND board = $4 AND grade = $5 AND subject_key = $6 AND topic_key = $7 AND topic_title <> $1`,
+		g.TopicTitle, now, g.Country, g.Board, g.Grade, g.SubjectKey, g.TopicKey); err != nil {
+		return false, false, false, interpretError("rename topic", err)
+	}
+	if _, err := s.db.Exec(ctx, `
+UPDATE guidelines SET subject = $1, updated_at = $2
+WHERE country = $3 AND board = $4 AND subject_key = $5 AND subject <> $1`,
+		g.Subject, now, g.Country, g.Board, g.SubjectKey); err != nil {
+		return false, false, false, interpretError("rename subject", err)
+	}
+
 	var currentHash *string
 	if err := s.db.QueryRow(ctx, `
 SELECT p.content_hash FROM guidelines g LEFT JOIN plan_versions p ON p.id = g.current_plan_id WHERE g.id = $1`, id).
@@ -187,13 +204,14 @@ FROM guidelines g JOIN plan_versions p ON p.id = g.current_plan_id WHERE g.id = 
 	return g, interpretError("get guideline "+id.String(), err)
 }
 
-// GuidelineHead returns the current plan version of a subtopic and whether
-// it is approved, without the plan: what starting a session needs when the
-// plan is cached. It returns ErrNotFound as GetGuideline does.
-func (s *Store) GuidelineHead(ctx context.Context, id uuid.UUID) (planID uuid.UUID, approved bool, err error) {
-	err = s.db.QueryRow(ctx, `SELECT current_plan_id, approved FROM guidelines WHERE id = $1 AND current_plan_id IS NOT NULL`, id).
-		Scan(&planID, &approved)
-	return planID, approved, interpretError("get guideline "+id.String(), err)
+// GuidelineHead returns the current plan version of a subtopic, whether it
+// is approved and when it last changed (its text, titles or approval),
+// without the plan: what starting a session needs when the plan is cached.
+// It returns ErrNotFound as GetGuideline does.
+func (s *Store) GuidelineHead(ctx context.Context, id uuid.UUID) (planID uuid.UUID, approved bool, updatedAt time.Time, err error) {
+	err = s.db.QueryRow(ctx, `SELECT current_plan_id, approved, updated_at FROM guidelines WHERE id = $1 AND current_plan_id IS NOT NULL`, id).
+		Scan(&planID, &approved, &updatedAt)
+	return planID, approved, updatedAt, interpretError("get guideline "+id.String(), err)
 }
 
 // ListGuidelines returns every subtopic with its current plan, ordered by
