@@ -199,7 +199,9 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 	// wrong answer, though its value is the mistake's.
 	recorded := 0
 	for i, d := range out.MisconceptionsDetected {
-		if isBlank(d) || slices.ContainsFunc(out.MisconceptionsDetected[:i], func(e string) bool { return sameDescription(e, d) }) {
+		// Compared as stored (see recordMisconception), so that two that
+		// differ only past the stored length count once.
+		if isBlank(d) || slices.ContainsFunc(out.MisconceptionsDetected[:i], func(e string) bool { return sameDescription(storedDescription(e), storedDescription(d)) }) {
 			continue
 		}
 		recorded++
@@ -247,7 +249,13 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 
 	// Completion on the final step covers the final step's concept too
 	// (the reference left it out, quirk #12).
-	if out.SessionComplete && !n.IsComplete(t) && n.CurrentStep >= total {
+	if out.SessionComplete && !n.IsComplete(t) && total > 0 && n.CurrentStep >= total {
+		if q := n.LastQuestion; q != nil && q == pending && o.NextQuestion == nil && text(out.QuestionAsked) == "" {
+			// As for an advance past the last step: the lesson is over,
+			// and the next message is not graded against its question.
+			n.LastQuestion, n.AwaitingResponse = nil, false
+			ev = append(ev, QuestionCleared{Concept: q.Concept})
+		}
 		from := n.CurrentStep
 		for id := from; id <= total; id++ {
 			if st, ok := t.Step(id); ok {
@@ -325,7 +333,7 @@ func applyClarify(n *State, t *Topic, out *TutorOutput) []Event {
 // recently makes room.
 func recordMisconception(n *State, concept, description string, now Time) Event {
 	// Stored descriptions are cut; compare in the same form.
-	description = truncateRunes(strings.Join(strings.Fields(description), " "), descriptionRunes)
+	description = storedDescription(description)
 	// The step's concept is a weak area, whether the misconception is new
 	// or came back on another step.
 	if !slices.Contains(n.WeakAreas, concept) {
@@ -357,6 +365,12 @@ func recordMisconception(n *State, concept, description string, now Time) Event 
 // sameDescription reports whether two misconception descriptions are the
 // same, ignoring case and spacing. It does not allocate: it runs on every
 // recorded misconception of every turn.
+// storedDescription is a misconception's description as the state keeps
+// it: its spaces collapsed, cut to descriptionRunes.
+func storedDescription(d string) string {
+	return truncateRunes(strings.Join(strings.Fields(d), " "), descriptionRunes)
+}
+
 func sameDescription(a, b string) bool {
 	for {
 		var fa, fb string

@@ -619,3 +619,59 @@ func TestClarifyDoesNotCountOffTopic(t *testing.T) {
 		t.Errorf("clarify_doubts off_topic_count = %d, want 0 (§9.8 has no off-topic counting)", s.OffTopicCount)
 	}
 }
+
+// Two descriptions of one turn that differ only past the stored length are
+// one misconception, counted once: not "recurring" after one turn.
+func TestLongMisconceptionsCountedOncePerTurn(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	long := strings.Repeat("confuses numerator and denominator ", 8) // > 200 runes
+	out := tutorSays(func(o *TutorOutput) {
+		o.MisconceptionsDetected = []string{long + "when adding", long + "when comparing"}
+	})
+	s, _ = ApplyTurn(s, tp, turnAt(1, "3/5", out))
+	if len(s.Misconceptions) != 1 {
+		t.Fatalf("misconceptions: %d, want 1 (stored descriptions are the same)", len(s.Misconceptions))
+	}
+	if m := s.Misconceptions[0]; m.Count != 1 || m.Recurring() {
+		t.Errorf("after one turn the misconception has count %d (recurring=%v), want 1", m.Count, m.Recurring())
+	}
+}
+
+// A lesson completed by session_complete drops its pending question, as
+// one completed by advance_to_step does: the next message (an extension
+// turn) is not graded against it (§9.6).
+func TestSessionCompleteDropsThePendingQuestion(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	s, _ = ApplyTurn(s, tp, turnAt(1, "ok", tutorSays(advance(2), asks("What is 6 x 7?", "42", "c2"))))
+	if s.LastQuestion == nil || s.CurrentStep != 2 {
+		t.Fatalf("setup: step %d, question %v", s.CurrentStep, s.LastQuestion)
+	}
+
+	viaAdvance, _ := ApplyTurn(s, tp, turnAt(2, "41", tutorSays(wrong, advance(3))))
+	viaComplete, _ := ApplyTurn(s, tp, turnAt(2, "41", tutorSays(wrong, complete)))
+	if !viaAdvance.IsComplete(tp) || !viaComplete.IsComplete(tp) {
+		t.Fatalf("setup: complete via advance %v, via session_complete %v", viaAdvance.IsComplete(tp), viaComplete.IsComplete(tp))
+	}
+	if viaAdvance.LastQuestion != nil {
+		t.Fatalf("setup: advance kept the question")
+	}
+	if viaComplete.LastQuestion != nil || viaComplete.AwaitingResponse {
+		t.Errorf("lesson completed by session_complete still awaits an answer to %q (wrong_attempts %d); "+
+			"completing by advance_to_step drops it", viaComplete.LastQuestion.QuestionText, viaComplete.LastQuestion.WrongAttempts)
+	}
+}
+
+// A lesson without its plan (nil topic) does not report a completion that
+// does not happen.
+func TestNoLessonNoCompletion(t *testing.T) {
+	s := newState(t, ModeTeachMe, nil)
+	next, ev := ApplyTurn(s, nil, turnAt(1, "I get it", tutorSays(correct, complete)))
+	if _, ok := hasEvent[SessionCompleted](ev); ok && !next.IsComplete(nil) {
+		t.Errorf("SessionCompleted reported but the session is not complete; events %v", eventNames(ev))
+	}
+	if a, ok := hasEvent[StepAdvanced](ev); ok && a.From == a.To {
+		t.Errorf("StepAdvanced from %d to %d", a.From, a.To)
+	}
+}

@@ -26,8 +26,9 @@ func DecodeState(data []byte) (State, error) {
 		return State{}, invalid("decode state: not a JSON object")
 	}
 	// One pass: a document without schema_version (the reference's) decodes
-	// with SchemaVersion 0.
-	var s State
+	// with SchemaVersion 0. A field the document leaves out has the
+	// reference's default, as pydantic gives it: allow_extension is true.
+	s := State{AllowExtension: true}
 	if err := json.Unmarshal(data, &s); err != nil {
 		return State{}, fmt.Errorf("decode state: %w", err)
 	}
@@ -48,8 +49,14 @@ func DecodeState(data []byte) (State, error) {
 
 // upgradeV0 turns a reference document, already decoded into the State's
 // fields, into a version-1 state: the reference repeated a misconception
-// each time it was seen; version 1 counts it.
+// each time it was seen; version 1 counts it. A finished exam's feedback
+// gets tutord's weighted score, which the reference did not keep, from
+// its questions.
 func upgradeV0(s *State) {
+	if f := s.ExamFeedback; f != nil && f.WeightedScore == 0 && f.WeightedPercentage == 0 {
+		w := BuildExamFeedback(s.ExamQuestions)
+		f.WeightedScore, f.WeightedPercentage = w.WeightedScore, w.WeightedPercentage
+	}
 	var merged []Misconception
 	for _, m := range s.Misconceptions {
 		if isBlank(m.Description) {

@@ -284,3 +284,59 @@ func FuzzDecodeState(f *testing.F) {
 		EndClarify(s, t0)
 	})
 }
+
+// A finished exam of a reference document gets its weighted score from its
+// questions; the reference kept none.
+func TestDecodeV0FinishedExamWeightedScore(t *testing.T) {
+	in, err := os.ReadFile("testdata/state_v0_exam.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(in)
+	doc = strings.Replace(doc, `"exam_finished": false`, `"exam_finished": true`, 1)
+	doc = strings.Replace(doc, `"exam_feedback": null`, `"exam_feedback": {"score": 1, "total": 3, "percentage": 33.3, "strengths": ["Tenths"], "weak_areas": ["Tenths"], "patterns": [], "next_steps": ["Review these concepts in Teach Me: Tenths", "Clarify your understanding of: Tenths"]}`, 1)
+	s, err := DecodeState([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ExamFeedback == nil || s.ExamFeedback.Score != 1 {
+		t.Fatalf("setup: feedback %+v", s.ExamFeedback)
+	}
+	sc := s.ExamScore()
+	if sc.WeightedScore != 1.5 || s.ExamFeedback.WeightedPercentage != 50 {
+		t.Errorf("weighted_score %v, weighted_percentage %v; want 1.5 and 50 (1 correct + 1 partial of 3)",
+			sc.WeightedScore, s.ExamFeedback.WeightedPercentage)
+	}
+}
+
+// A document without allow_extension has the reference's default, true
+// (§4.4): a completed lesson keeps its extension turns.
+func TestDecodeMissingAllowExtension(t *testing.T) {
+	in, err := os.ReadFile("testdata/state_v0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Replace(string(in), `"allow_extension": true,`, ``, 1)
+	if doc == string(in) {
+		t.Fatal("setup: allow_extension not found in the fixture")
+	}
+	doc = strings.Replace(doc, `"current_step": 2,`, `"current_step": 5,`, 1) // the 4-step plan is complete
+	s, err := DecodeState([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Topic ReferenceTopic `json:"topic"`
+	}
+	if err := json.Unmarshal(in, &ref); err != nil {
+		t.Fatal(err)
+	}
+	tp := ref.Topic.Topic()
+	if !s.IsComplete(&tp) || s.TurnCount != 4 {
+		t.Fatalf("setup: complete %v, turn_count %d", s.IsComplete(&tp), s.TurnCount)
+	}
+	if !s.AllowExtension || s.PostCompletion(&tp) {
+		t.Errorf("allow_extension %v, post-completion %v at turn 4 of a 4-step plan; want true/false (extension until turn 18)",
+			s.AllowExtension, s.PostCompletion(&tp))
+	}
+}
