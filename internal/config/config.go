@@ -7,11 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -99,6 +103,34 @@ func cleanEnvError(err error) error {
 	return fmt.Errorf("configuration: %w", err)
 }
 
+// checkAddr checks a listen address: host:port, the host optional.
+func checkAddr(addr string) error {
+	if addr == "" {
+		return errors.New("TUTORD_ADDR: empty listen address")
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("TUTORD_ADDR: %q is not host:port; for a port alone write :%s", addr, strings.TrimPrefix(addr, ":"))
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("TUTORD_ADDR: %q has no port number from 0 to 65535", addr)
+	}
+	return nil
+}
+
+// checkOrigin checks an allowed browser origin: "*", or scheme://host[:port]
+// as a browser sends it, which the Origin header is compared with exactly.
+func checkOrigin(o string) error {
+	if o == "" || o == "*" {
+		return nil
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+		return fmt.Errorf("TUTORD_CORS_ORIGINS: %q is not an origin such as https://app.example.com (scheme and host, no path)", o)
+	}
+	return nil
+}
+
 // Validate reports the first invalid setting.
 func (c Config) Validate() error {
 	if _, err := ParseLevel(c.LogLevel); err != nil {
@@ -109,8 +141,8 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("TUTORD_LOG_FORMAT: %q is not one of auto, json, text", c.LogFormat)
 	}
-	if c.Addr == "" {
-		return errors.New("TUTORD_ADDR: empty listen address")
+	if err := checkAddr(c.Addr); err != nil {
+		return err
 	}
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("TUTORD_SHUTDOWN_TIMEOUT: must be positive, got %s", c.ShutdownTimeout)
@@ -121,8 +153,18 @@ func (c Config) Validate() error {
 	if c.MaxReplyChars < 1 {
 		return fmt.Errorf("TUTORD_MAX_REPLY_CHARS: must be at least 1, got %d", c.MaxReplyChars)
 	}
-	if c.TurnRate < 0 || c.CreateRate < 0 || c.TurnBurst < 1 || c.CreateBurst < 1 {
-		return errors.New("TUTORD_TURN_RATE / TUTORD_CREATE_RATE must not be negative and their bursts must be at least 1")
+	for _, r := range []struct {
+		name  string
+		rate  float64
+		burst string
+		b     int
+	}{{"TUTORD_TURN_RATE", c.TurnRate, "TUTORD_TURN_BURST", c.TurnBurst}, {"TUTORD_CREATE_RATE", c.CreateRate, "TUTORD_CREATE_BURST", c.CreateBurst}} {
+		if r.rate < 0 || math.IsNaN(r.rate) || math.IsInf(r.rate, 0) {
+			return fmt.Errorf("%s: must be a number of at least 0 (0: no limit), got %v", r.name, r.rate)
+		}
+		if r.b < 1 {
+			return fmt.Errorf("%s: must be at least 1, got %d", r.burst, r.b)
+		}
 	}
 	if c.WSPerSession < 0 || c.WSPerCaller < 0 {
 		return errors.New("TUTORD_WS_PER_SESSION / TUTORD_WS_PER_CALLER must not be negative (0: no limit)")
@@ -135,6 +177,11 @@ func (c Config) Validate() error {
 	}
 	if !slices.ContainsFunc(c.CORSOrigins, func(o string) bool { return strings.TrimSpace(o) != "" }) {
 		return errors.New("TUTORD_CORS_ORIGINS: empty; use * to allow any origin")
+	}
+	for _, o := range c.CORSOrigins {
+		if err := checkOrigin(strings.TrimSpace(o)); err != nil {
+			return err
+		}
 	}
 	switch c.LoadSample {
 	case "auto", "true", "false":

@@ -104,3 +104,36 @@ func TestTrustedProxies(t *testing.T) {
 		})
 	}
 }
+
+// "8080" (the commonest slip), "localhost" or "localhost:99999" as the
+// listen address is refused at once, not after the database has started.
+func TestAddrNeedsAPort(t *testing.T) {
+	for _, addr := range []string{"8080", "localhost", "localhost:99999"} {
+		_, err := Load(map[string]string{"TUTORD_ADDR": addr})
+		if err == nil || !strings.Contains(err.Error(), "TUTORD_ADDR") {
+			t.Errorf("TUTORD_ADDR=%q: err = %v; want one naming TUTORD_ADDR", addr, err)
+		}
+	}
+}
+
+// A rate or burst out of range is refused naming its own variable.
+func TestRateErrorsNameTheirVariable(t *testing.T) {
+	for name, value := range map[string]string{"TUTORD_TURN_BURST": "0", "TUTORD_CREATE_BURST": "0", "TUTORD_TURN_RATE": "NaN", "TUTORD_CREATE_RATE": "-1"} {
+		_, err := Load(map[string]string{name: value})
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s=%s: err = %v; want one naming %s", name, value, err, name)
+		}
+	}
+}
+
+// An origin is compared with the browser's Origin header exactly:
+// "app.example.com" would never match, so it is refused.
+func TestCORSOriginNeedsAScheme(t *testing.T) {
+	_, err := Load(map[string]string{"TUTORD_CORS_ORIGINS": "app.example.com"})
+	if err == nil || !strings.Contains(err.Error(), "TUTORD_CORS_ORIGINS") {
+		t.Fatalf("TUTORD_CORS_ORIGINS=app.example.com: err = %v; want one naming TUTORD_CORS_ORIGINS (a browser sends https://app.example.com)", err)
+	}
+	if _, err := Load(map[string]string{"TUTORD_CORS_ORIGINS": "https://app.example.com, http://localhost:5173"}); err != nil {
+		t.Errorf("two origins: %v", err)
+	}
+}
