@@ -184,7 +184,13 @@ func (c *Cluster) PID() int { return c.pid }
 // ConnString returns a connection string (keyword/value form) for database
 // dbname, understood by pgx and libpq tools such as psql and pgbench.
 func (c *Cluster) ConnString(dbname string) string {
-	return fmt.Sprintf("host=%s port=5432 user=%s dbname=%s sslmode=disable", c.socketDir, Superuser, dbname)
+	return fmt.Sprintf("host=%s port=5432 user=%s dbname=%s sslmode=disable", quoteValue(c.socketDir), Superuser, quoteValue(dbname))
+}
+
+// quoteValue quotes a value of a keyword/value connection string, which
+// may hold spaces ("/srv/tutord data/run").
+func quoteValue(v string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
 }
 
 // CreateDatabase creates database name unless it exists.
@@ -386,6 +392,12 @@ func serverCredential(runAs string) (*syscall.Credential, string, error) {
 }
 
 func (c *Cluster) initdb(ctx context.Context, binDir string, cred *syscall.Credential) error {
+	if entries, _ := os.ReadDir(c.pgdata); len(entries) > 0 {
+		// Not a cluster (no PG_VERSION), yet not empty: an operator's
+		// files, a backup being restored. initdb would refuse it, and
+		// nothing in it is ours to remove.
+		return fmt.Errorf("data directory %s holds files but no PostgreSQL cluster (no PG_VERSION); move them away, or choose another TUTORD_DATA_DIR", c.pgdata)
+	}
 	c.log.Info("initialising embedded PostgreSQL cluster", "data_dir", c.pgdata)
 	cmd := exec.CommandContext(ctx, filepath.Join(binDir, "initdb"),
 		"-D", c.pgdata, "-U", Superuser, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-instructions")
@@ -397,7 +409,8 @@ func (c *Cluster) initdb(ctx context.Context, binDir string, cred *syscall.Crede
 		out = nil
 	}
 	if err != nil {
-		// initdb leaves a partial cluster behind; remove it so the next start retries cleanly.
+		// initdb leaves a partial cluster behind in the directory, empty
+		// before it ran; remove it so the next start retries cleanly.
 		entries, _ := os.ReadDir(c.pgdata)
 		for _, e := range entries {
 			_ = os.RemoveAll(filepath.Join(c.pgdata, e.Name()))
@@ -408,7 +421,13 @@ func (c *Cluster) initdb(ctx context.Context, binDir string, cred *syscall.Crede
 }
 
 func (c *Cluster) startServer(binDir string, cred *syscall.Credential, settings map[string]string, stopWithParent bool) error {
-	_ = os.Remove(filepath.Join(c.pgdata, "postmaster.pid")) // runningServer found it stale
+	// runningServer found no live server of this data directory, and the
+	// lock keeps others away: what a crashed server left is stale. Its
+	// socket's lock file names a pid that another process may have now,
+	// which PostgreSQL would take for a live server.
+	_ = os.Remove(filepath.Join(c.pgdata, "postmaster.pid"))
+	_ = os.Remove(filepath.Join(c.socketDir, ".s.PGSQL.5432.lock"))
+	_ = os.Remove(filepath.Join(c.socketDir, ".s.PGSQL.5432"))
 	logFile, err := os.OpenFile(filepath.Join(c.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("open server log: %w", err)
@@ -482,6 +501,9 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 		if err == nil {
 			conn.Close(ctx)
 			return nil
+		}
+		if pce := (*pgconn.ParseConfigError)(nil); errors.As(err, &pce) {
+			return fmt.Errorf("connect to postgres: %w", err) // no retry makes it right
 		}
 		lastErr = err
 		select {

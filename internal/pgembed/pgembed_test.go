@@ -368,3 +368,99 @@ func TestStopWithParent(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// abandon simulates the death of the process that owns c: its flock goes
+// away with it, the server (if alive) stays.
+func abandon(c *Cluster) {
+	c.releaseLock()
+	c.stopped = true
+}
+
+// After a crash, the socket's lock file names the dead server's pid, which
+// another process of the server's account may have by now: PostgreSQL
+// would refuse to start ("lock file already exists") until someone removed
+// it by hand. A start that finds no live server removes it.
+func TestStaleSocketLockAfterACrash(t *testing.T) {
+	dir := tempDir(t)
+	c := start(t, dir)
+	pid := c.PID()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitDead(t, pid)
+	abandon(c)
+	lockPath := filepath.Join(dir, "run", ".s.PGSQL.5432.lock")
+	content, err := os.ReadFile(lockPath)
+	if err != nil {
+		t.Fatalf("the crash left no socket lock file: %v", err)
+	}
+	// The crashed server's pid now belongs to another process of the
+	// account the server runs as.
+	other := exec.Command("sleep", "120")
+	if os.Geteuid() == 0 {
+		cred, _, err := serverCredential("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	}
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
+	lines := strings.SplitN(string(content), "\n", 2)
+	if err := os.WriteFile(lockPath, []byte(strconv.Itoa(other.Process.Pid)+"\n"+lines[1]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	c2, err := Start(context.Background(), Options{DataDir: dir, Settings: map[string]string{"fsync": "off"}})
+	if err != nil {
+		t.Fatalf("Start after a crash whose pid was reused: %v", err)
+	}
+	_ = c2.Stop(context.Background())
+}
+
+// A pgdata that holds files but no cluster (a backup being restored) is
+// refused, and nothing in it is removed; a failed initdb used to empty it.
+func TestForeignFilesInPgdataAreKept(t *testing.T) {
+	dir := tempDir(t)
+	pgdata := filepath.Join(dir, "pgdata")
+	if err := os.Mkdir(pgdata, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	precious := filepath.Join(pgdata, "restore-in-progress.tar")
+	if err := os.WriteFile(precious, []byte("the only copy"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(context.Background(), Options{DataDir: dir, Settings: map[string]string{"fsync": "off"}})
+	if err == nil {
+		_ = c.Stop(context.Background())
+		t.Fatal("Start initialised a cluster over a non-empty pgdata")
+	}
+	t.Logf("Start: %v", err)
+	if _, statErr := os.Stat(precious); statErr != nil {
+		t.Fatalf("a file that was in pgdata before Start is gone after the failed initdb: %v", statErr)
+	}
+}
+
+// A data directory with a space in its path: the connection string quotes
+// it (unquoted, it could not be parsed, and start-up waited its whole
+// timeout for a server that was up).
+func TestDataDirWithASpace(t *testing.T) {
+	dir, err := os.MkdirTemp("", "pgembed space-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	begin := time.Now()
+	c, err := Start(context.Background(), Options{DataDir: dir, StartTimeout: 15 * time.Second, Settings: map[string]string{"fsync": "off"}})
+	if err != nil {
+		t.Fatalf("Start in %q failed after %v: %v", dir, time.Since(begin).Round(time.Second), err)
+	}
+	defer c.Stop(context.Background())
+	conn, err := pgx.Connect(context.Background(), c.ConnString("postgres"))
+	if err != nil {
+		t.Fatalf("connect with ConnString: %v", err)
+	}
+	conn.Close(context.Background())
+}
