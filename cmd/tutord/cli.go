@@ -24,7 +24,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "", "run the HTTP and WebSocket server (the default command)", runServe},
-		{"migrate", "up | down N | version", "apply, roll back or show database migrations", runMigrate},
+		{"migrate", "up | down N | version | force V", "apply, roll back, show or force (after an interrupted one) database migrations", runMigrate},
 		{"curriculum", "import PATH... | --out DIR export | approve KEY | unapprove KEY", "import, export or approve curriculum files", runCurriculum},
 		{"llm-config", "list | set COMPONENT PROVIDER MODEL | reset COMPONENT", "show or set the provider and model of each component", runLLMConfig},
 		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
@@ -40,13 +40,13 @@ func run(ctx context.Context, args []string, environ map[string]string, stdin io
 	e := env{environ: environ, stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			printUsage(stdout)
+			printUsage(stdout, environ)
 			return errHelp
 		}
 		return runServe(ctx, e, args)
 	}
 	if args[0] == "help" {
-		printUsage(stdout)
+		printUsage(stdout, environ)
 		return errHelp
 	}
 	for _, c := range commands() {
@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, environ map[string]string, stdin io
 	return usageError{fmt.Sprintf("unknown command %q; run tutord --help for the list", args[0])}
 }
 
-func printUsage(w io.Writer) {
+func printUsage(w io.Writer, environ map[string]string) {
 	fmt.Fprintf(w, "tutord %s: a stateful tutoring service.\n\nUsage:\n  tutord [command] [flags] [arguments]\n\nCommands:\n", buildVersion())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	cmds := commands()
@@ -68,7 +68,7 @@ func printUsage(w io.Writer) {
 	tw.Flush()
 	fmt.Fprint(w, "\nFlags of serve and of commands that use the database (each overrides its variable):\n")
 	fs := flag.NewFlagSet("tutord", flag.ContinueOnError)
-	defaults := defaultConfig()
+	defaults := defaultConfig(environ)
 	addCommonFlags(fs, &defaults)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
@@ -86,9 +86,17 @@ func addCommonFlags(fs *flag.FlagSet, c *config.Config) {
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "auto, json or text (TUTORD_LOG_FORMAT)")
 }
 
-// defaultConfig is the configuration of an empty environment.
-func defaultConfig() config.Config {
-	cfg, _ := config.Load(map[string]string{})
+// defaultConfig is the configuration without any TUTORD_ setting: the
+// built-in defaults on this machine (the data directory's follows
+// XDG_DATA_HOME, HOME and the user).
+func defaultConfig(environ map[string]string) config.Config {
+	base := map[string]string{}
+	for k, v := range environ {
+		if !strings.HasPrefix(k, "TUTORD_") {
+			base[k] = v
+		}
+	}
+	cfg, _ := config.Load(base)
 	return cfg
 }
 
@@ -99,7 +107,7 @@ func defaultConfig() config.Config {
 // prints the command's usage and flags, with their defaults.
 func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (config.Config, []string, error) {
 	if helpRequested(args) {
-		printCommandUsage(e.stdout, name, extra)
+		printCommandUsage(e.stdout, e.environ, name, extra)
 		return config.Config{}, nil, errHelp
 	}
 	cfg, err := config.Load(e.environ)
@@ -145,14 +153,14 @@ func helpRequested(args []string) bool {
 
 // printCommandUsage prints a command's usage line and its flags with their
 // defaults.
-func printCommandUsage(w io.Writer, name string, extra func(*flag.FlagSet)) {
+func printCommandUsage(w io.Writer, environ map[string]string, name string, extra func(*flag.FlagSet)) {
 	for _, c := range commands() {
 		if c.name == name {
 			fmt.Fprintf(w, "Usage: tutord %s [flags] %s\n\n%s.\n\nFlags:\n", c.name, c.usage, c.summary)
 		}
 	}
 	fs := flag.NewFlagSet("tutord "+name, flag.ContinueOnError)
-	defaults := defaultConfig()
+	defaults := defaultConfig(environ)
 	addCommonFlags(fs, &defaults)
 	if extra != nil {
 		extra(fs)

@@ -294,7 +294,7 @@ func TestHelpListsEverySetting(t *testing.T) {
 	if err := run(context.Background(), []string{"--help"}, nil, nil, &out, io.Discard); err != errHelp {
 		t.Fatalf("err = %v", err)
 	}
-	for _, want := range []string{"TUTORD_ADDR", ":8080", "TUTORD_DATABASE_URL", "TUTORD_DATA_DIR", "TUTORD_MIGRATE", "TUTORD_LOG_LEVEL", "TUTORD_LOG_FORMAT", "migrate up | down N | version", "-addr",
+	for _, want := range []string{"TUTORD_ADDR", ":8080", "TUTORD_DATABASE_URL", "TUTORD_DATA_DIR", "TUTORD_MIGRATE", "TUTORD_LOG_LEVEL", "TUTORD_LOG_FORMAT", "migrate up | down N | version | force V", "-addr",
 		// The flags with their defaults.
 		"(TUTORD_MIGRATE) (default true)", `(TUTORD_ADDR) (default ":8080")`, `(TUTORD_LOG_LEVEL) (default "info")`} {
 		if !strings.Contains(out.String(), want) {
@@ -312,7 +312,7 @@ func TestCommandHelpListsItsFlags(t *testing.T) {
 		{[]string{"llm-config", "--help"}, []string{"Usage: tutord llm-config", "-effort", "-temperature", "-max-output-tokens", "-database-url"}},
 		{[]string{"llm-config", "set", "tutor", "-h"}, []string{"-effort"}},
 		{[]string{"token", "--help"}, []string{"Usage: tutord token", "-email", "-name"}},
-		{[]string{"migrate", "--help"}, []string{"Usage: tutord migrate [flags] up | down N | version", "(default true)"}},
+		{[]string{"migrate", "--help"}, []string{"Usage: tutord migrate [flags] up | down N | version | force V", "(default true)"}},
 	} {
 		var out bytes.Buffer
 		if err := run(context.Background(), tc.args, map[string]string{}, strings.NewReader(""), &out, io.Discard); err != errHelp {

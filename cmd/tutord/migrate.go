@@ -9,14 +9,16 @@ import (
 )
 
 // runMigrate applies (up), rolls back (down N) or shows (version) the
-// database migrations, on TUTORD_DATABASE_URL or the embedded database.
+// database migrations, or records a version without running any (force V,
+// the way out of a migration interrupted half-way), on TUTORD_DATABASE_URL
+// or the embedded database.
 func runMigrate(ctx context.Context, e env, args []string) error {
 	cfg, rest, err := loadConfig(e, "migrate", args, nil)
 	if err != nil {
 		return err
 	}
 	if len(rest) == 0 {
-		return usageError{"migrate needs an action: up, down N or version"}
+		return usageError{"migrate needs an action: up, down N, version or force V"}
 	}
 	action := rest[0]
 	var steps int
@@ -33,8 +35,16 @@ func runMigrate(ctx context.Context, e env, args []string) error {
 		if err != nil || steps < 1 {
 			return usageError{fmt.Sprintf("migrate down: %q is not a positive number", rest[1])}
 		}
+	case "force":
+		if len(rest) != 2 {
+			return usageError{"migrate force needs the version to record, e.g. migrate force 5"}
+		}
+		steps, err = strconv.Atoi(rest[1])
+		if err != nil || steps < 0 || uint(steps) > store.LatestVersion() {
+			return usageError{fmt.Sprintf("migrate force: %q is not a version from 0 to %d", rest[1], store.LatestVersion())}
+		}
 	default:
-		return usageError{fmt.Sprintf("migrate: unknown action %q; use up, down N or version", action)}
+		return usageError{fmt.Sprintf("migrate: unknown action %q; use up, down N, version or force V", action)}
 	}
 
 	log := newLogger(cfg, e.stderr)
@@ -55,6 +65,10 @@ func runMigrate(ctx context.Context, e env, args []string) error {
 		}
 	case "down":
 		if err := m.Down(steps); err != nil {
+			return err
+		}
+	case "force":
+		if err := m.Force(steps); err != nil {
 			return err
 		}
 	}

@@ -55,13 +55,30 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return err
 	}
 
+	// The address first: a port in use is reported at once, before the
+	// database is started and migrated. Connections wait in the backlog
+	// until the server serves them.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	defer ln.Close() // also closed by the server's shutdown; a second close is harmless
+	// A stop (SIGTERM, Ctrl-C) while starting is a stop, not a failure of
+	// whatever step it interrupted.
+	interrupted := func(err error) error {
+		if ctx.Err() != nil {
+			log.Info("stopped during start-up", "step_error", err.Error())
+			return nil
+		}
+		return err
+	}
 	db, err := openDatabase(ctx, cfg, log, cfg.Migrate)
 	if err != nil {
-		return err
+		return interrupted(err)
 	}
 	defer db.close(context.Background(), log)
 	if err := importAtStart(ctx, cfg, db, log); err != nil {
-		return err
+		return interrupted(err)
 	}
 
 	rulesSet, err := rules.New()
@@ -94,10 +111,6 @@ func runServe(ctx context.Context, e env, args []string) error {
 		Validator: httpapi.NewValidator(doc),
 	})
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
-	}
 	hs := apiServer.HTTPServer(cfg.Addr)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/golang-migrate/migrate/v4"
+	"github.com/golang-migrate/migrate/v4/database"
 	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/jackc/pgx/v5"
@@ -59,10 +60,46 @@ func (m *Migrator) Close() error {
 	return errors.Join(srcErr, dbErr, m.db.Close())
 }
 
-// Up applies every pending migration.
+// Up applies every pending migration. It refuses a schema a migration
+// left dirty, or one newer than this binary's migrations, saying what to
+// do.
 func (m *Migrator) Up() error {
+	if err := m.usable("migrate up"); err != nil {
+		return err
+	}
 	if err := m.m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return fmt.Errorf("migrate up: %w", err)
+	}
+	return nil
+}
+
+// usable reports a schema no migration can start from: dirty, or newer
+// than the binary.
+func (m *Migrator) usable(op string) error {
+	v, dirty, err := m.Version()
+	switch latest := LatestVersion(); {
+	case err != nil:
+		return err
+	case dirty:
+		return fmt.Errorf("%s: schema version %d is dirty: its migration was interrupted. Check the schema, then run `tutord migrate force %d` to run that migration again (or `tutord migrate force %d` if it is in place), and try again", op, v, max(int(v)-1, 0), v)
+	case v > latest:
+		return fmt.Errorf("%s: the database schema is at version %d, newer than this tutord's latest migration (%d): run a newer tutord, or roll the schema back to %d with it (tutord migrate down %d)", op, v, latest, latest, v-latest)
+	}
+	return nil
+}
+
+// Force records version v as the schema's, clean, without running any
+// migration: the way out of a dirty schema once the operator has checked
+// it (see Up). v is from 0 (no migration applied) to LatestVersion.
+func (m *Migrator) Force(v int) error {
+	if v < 0 || uint(v) > LatestVersion() {
+		return fmt.Errorf("migrate force: version %d is not from 0 to %d", v, LatestVersion())
+	}
+	if v == 0 {
+		v = database.NilVersion
+	}
+	if err := m.m.Force(v); err != nil {
+		return fmt.Errorf("migrate force: %w", err)
 	}
 	return nil
 }
@@ -72,6 +109,9 @@ func (m *Migrator) Up() error {
 func (m *Migrator) Down(n int) error {
 	if n <= 0 {
 		return fmt.Errorf("migrate down: the number of migrations must be positive, got %d", n)
+	}
+	if err := m.usable(fmt.Sprintf("migrate down %d", n)); err != nil {
+		return err
 	}
 	// Migrations are numbered 1, 2, 3...: at version v, v are applied.
 	v, _, err := m.Version()
