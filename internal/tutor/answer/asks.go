@@ -73,7 +73,35 @@ var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s
 
 // SaysLost reports whether a reply says only that the learner is lost: "I
 // don't get it", "i still dont understand", "confused", "samajh nahi aaya".
-func SaysLost(reply string) bool { return lost.MatchString(strings.TrimSpace(reply)) }
+func SaysLost(reply string) bool {
+	// Most replies hold none of the words the expression needs: they are
+	// told apart without running it.
+	if len(reply) > 80 || !containsAnyFold(reply, "get", "understand", "undrstand", "follow", "confused", "lost", "samaj") {
+		return false
+	}
+	return lost.MatchString(strings.TrimSpace(reply))
+}
+
+// containsAnyFold reports whether s contains one of the lowercase ASCII
+// words, in any case.
+func containsAnyFold(s string, words ...string) bool {
+	var buf [80]byte
+	low := buf[:0]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low = append(low, c)
+	}
+	ls := string(low)
+	for _, w := range words {
+		if strings.Contains(ls, w) {
+			return true
+		}
+	}
+	return false
+}
 
 var lost = regexp.MustCompile(`(?i)^(?:(?:sorry|but|um|hmm|oh|ok|okay|no)[,.!]?\s+)*(?:` +
 	`(?:i\s+|me\s+)?(?:still\s+)?(?:don'?t|do\s+not|didn'?t|did\s+not|can'?t|cannot|dint|dnt)\s+(?:really\s+)?(?:get|understand|follow|undrstand)(?:\s+(?:it|this|that|the\s+question|you|anything|at\s+all))*|` +
