@@ -76,7 +76,7 @@ var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s
 func SaysLost(reply string) bool {
 	// Most replies hold none of the words the expression needs: they are
 	// told apart without running it.
-	if len(reply) > 80 || !containsAnyFold(reply, "get", "understand", "undrstand", "follow", "confused", "lost", "samaj") {
+	if len(reply) > 120 || !containsAnyFold(reply, "get", "understand", "undrstand", "follow", "confused", "lost", "samaj") {
 		return false
 	}
 	return lost.MatchString(strings.TrimSpace(reply))
@@ -85,7 +85,7 @@ func SaysLost(reply string) bool {
 // containsAnyFold reports whether s contains one of the lowercase ASCII
 // words, in any case.
 func containsAnyFold(s string, words ...string) bool {
-	var buf [80]byte
+	var buf [128]byte
 	low := buf[:0]
 	for i := 0; i < len(s); i++ {
 		c := s[i]
