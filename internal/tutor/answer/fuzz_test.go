@@ -69,6 +69,7 @@ func FuzzDetectLeak(f *testing.F) {
 		{"yes", "", "", "The answer is yes."},
 		{"x = 7", "", "", "x is 7\n1. one\n2. two"},
 		{"25000", "", "", "$20,000 + $5,000 = $25,000, not $15,000."},
+		{"14", "", "is it 13 or 14?", "Is it 14？ Yes! The answer is... **14**.\nAnswer:\n14"},
 		{"", "", "", ""},
 	}
 	for _, s := range seeds {

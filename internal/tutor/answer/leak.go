@@ -213,10 +213,10 @@ func DetectLeaks(c LeakCheck) []Leak {
 			s = Sentence{Text: c.Reply[s.Start:sents[k+1].End], Start: s.Start, End: sents[k+1].End}
 			toks = lex(lead + strings.Repeat(" ", sents[k+1].Start-s.Start-len(lead)) + masked[sents[k+1].Start:s.End])
 			k++
-		} else if k+1 < len(sents) && isQuestion(toks) && affirms(sents[k+1].Text) {
+		} else if q := masked[s.Start:s.End]; k+1 < len(sents) && isQuestion(toks) && strings.LastIndexByte(q, '?') >= 0 && affirms(sents[k+1].Text) {
 			// "Is it 14? Yes!": the question answers itself.
-			q := masked[s.Start:s.End]
-			q = q[:strings.LastIndexByte(q, '?')] + " " + q[strings.LastIndexByte(q, '?')+1:]
+			at := strings.LastIndexByte(q, '?')
+			q = q[:at] + " " + q[at+1:]
 			next := sents[k+1]
 			s = Sentence{Text: c.Reply[s.Start:next.End], Start: s.Start, End: next.End}
 			toks = lex(q + masked[s.Start+len(q):s.End])
