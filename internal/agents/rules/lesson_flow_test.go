@@ -78,7 +78,10 @@ func TestSkipBetweenSteps(t *testing.T) {
 }
 
 // After the worked solution, a further wrong answer does not get the same
-// solution again, word for word: the lesson goes on.
+// solution again, word for word: the learner is asked for the answer, which
+// the solution above gives. (The question stands: a learner who gets there
+// after the solution is still judged right, as MathDial's learners often
+// do.)
 func TestWorkedSolutionIsNotRepeated(t *testing.T) {
 	tp := sampleTopic(t, dividingFractions)
 	d := newDriver(t, tp, "flow-wrong", tutor.ModeTeachMe)

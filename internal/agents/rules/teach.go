@@ -199,10 +199,14 @@ func (l *lesson) miss(q *tutor.Question, bq tutor.BankQuestion, v answer.Verdict
 		return
 	}
 	if attempt >= 3 && g.MayRevealAnswer {
-		if sol := solution(bq); sol != "" && strings.Contains(l.lastReply(), sol) {
-			// Missed again right after the worked solution: not the same
-			// solution once more, word for word, but on with the lesson.
-			l.leave(bq, false)
+		if sol := solution(bq); sol != "" && strings.Contains(l.sinceAsked(bq), sol) {
+			// Missed again after the worked solution: not the same
+			// solution once more, word for word; the learner has it
+			// above, and the question stands until they give its answer
+			// (or run out of attempts).
+			l.say(mNotIt)
+			l.say(mYourTurn)
+			l.note("missed again after the worked solution")
 			return
 		}
 		l.say(mWalkThrough)
