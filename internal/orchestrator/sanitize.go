@@ -106,11 +106,10 @@ func findProblems(reply string, answers []protected, dialogue []answer.Utterance
 // the pending question's, until the learner has given it or the explain
 // phase allows it, the exam question that stands (the tutor speaks in an
 // exam only to ask which of two answers the learner means), and that of
-// any new question the reply asks. The
-// pending answer may be shown only when the guardrails allow it both
-// before the tutor's move (turn.Guard) and with it: a right intermediate
-// step (tutor.TutorOutput.RightStep) is no wrong attempt, so it never
-// leads to the explain phase.
+// any new question the reply asks. The pending answer may be shown only
+// when the guardrails allow it both before the tutor's move (turn.Guard)
+// and with it: a right intermediate step (tutor.TutorOutput.RightStep) is
+// no wrong attempt, so it never leads to the explain phase.
 func protectedAnswers(turn agents.Turn, out *tutor.Outcome) []protected {
 	var ps []protected
 	s, t := turn.State, turn.Topic
