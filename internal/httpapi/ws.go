@@ -628,7 +628,18 @@ func (s *Server) closeConn(w *wsConn) {
 // the read limit (1009), the keepalive or shutdown.
 func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 	defer s.closeConn(w)
-	defer s.recovered("connection", w.session)
+	defer func() {
+		// A bug in handling a frame ends this connection, not the process:
+		// the client is told, and the close says internal error (1011),
+		// not a dropped network it would reconnect to at once.
+		if p := recover(); p != nil {
+			s.log.Error("websocket connection panicked", "session_id", w.session, "panic", p, "stack", string(debug.Stack()))
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			w.send(wctx, textFrame("error", "Server error: Internal error"))
+			_ = w.c.Close(websocket.StatusInternalError, "internal error")
+		}
+	}()
 	for {
 		typ, data, err := w.c.Read(ctx)
 		if err != nil {
@@ -684,9 +695,22 @@ func (s *Server) sendState(ctx context.Context, w *wsConn) {
 	}
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if cur, err := s.deps.Sessions.Load(lctx, w.session); err == nil {
-		w.writeLocked(ctx, sessionFrame(cur))
+	w.writeLocked(ctx, s.currentState(lctx, w.session))
+}
+
+// currentState is a state_update with the session as stored, or, when it
+// cannot be read, an error frame that says so: a client waiting for its
+// answer to get_state is answered either way.
+func (s *Server) currentState(ctx context.Context, id uuid.UUID) serverFrame {
+	cur, err := s.deps.Sessions.Load(ctx, id)
+	if err != nil {
+		apiErr := s.toAPIError(err)
+		if apiErr.Status >= 500 {
+			s.log.Error("websocket state read failed", "session_id", id, "err", err)
+		}
+		return textFrame("error", "Server error: "+apiErr.Message)
 	}
+	return sessionFrame(cur)
 }
 
 // flushLocked sends what waited for a turn's frames: the answers to
@@ -697,11 +721,9 @@ func (s *Server) flushLocked(ctx context.Context, w *wsConn) {
 		w.wantState = 0
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		if cur, err := s.deps.Sessions.Load(lctx, w.session); err == nil {
-			f := sessionFrame(cur)
-			for range n {
-				w.writeLocked(ctx, f)
-			}
+		f := s.currentState(lctx, w.session)
+		for range n {
+			w.writeLocked(ctx, f)
 		}
 	}
 	if p := w.pending; p != nil {
@@ -765,7 +787,16 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			if p := recover(); p != nil {
 				s.log.Error("websocket turn panicked", "session_id", id, "panic", p, "stack", string(debug.Stack()))
 				if !finished {
-					finish(textFrame("error", "Internal error"))
+					// The error, then the state, as after any failed turn;
+					// if reading the state fails as badly, the error alone.
+					func() {
+						defer func() {
+							if recover() != nil && !finished {
+								finish(textFrame("error", "Internal error"))
+							}
+						}()
+						fail("Internal error")
+					}()
 				}
 			}
 		}()

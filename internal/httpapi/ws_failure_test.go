@@ -2,9 +2,13 @@ package httpapi_test
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/coder/websocket"
 	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/httpapi"
@@ -33,6 +37,11 @@ func TestWebSocketTurnPanic(t *testing.T) {
 	}
 	if f := w.read(); f.Type != "error" || *f.Payload.Error != "Internal error" {
 		t.Fatalf("after the panic: %+v", f)
+	}
+	// Then the state, as after every chat (CONTRACT §3.3): a client that
+	// waits for it to end the turn is not left waiting.
+	if f := w.read(); f.Type != "state_update" {
+		t.Fatalf("after the error: %+v, want state_update", f)
 	}
 	if reply, errMsg, _ := w.chat("ok"); reply == "" || errMsg != "" {
 		t.Fatalf("the next turn: reply %q, error %q", reply, errMsg)
@@ -90,5 +99,86 @@ func TestWebSocketGetStatePace(t *testing.T) {
 	}
 	if reply, errMsg, _ := w.chat("ok"); reply == "" || errMsg != "" {
 		t.Fatalf("a chat after: reply %q, error %q", reply, errMsg)
+	}
+}
+
+// readWithin returns the connection's next frame, or an error when none
+// comes within d (or the connection ends).
+func (w *wsClient) readWithin(d time.Duration) (frame, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	_, data, err := w.c.Read(ctx)
+	if err != nil {
+		return frame{}, err
+	}
+	return decodeServerFrame(data)
+}
+
+// failingLoads wraps the sessions so that Load fails (or panics) once
+// armed; the upgrade's own load happens before arming.
+type failingLoads struct {
+	httpapi.Sessions
+	fail, panics atomic.Bool
+}
+
+func (r *failingLoads) Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error) {
+	if r.panics.Load() {
+		panic("a bug while reading the session")
+	}
+	if r.fail.Load() {
+		return orchestrator.Session{}, errors.New("database unavailable")
+	}
+	return r.Sessions.Load(ctx, id)
+}
+
+// get_state whose session cannot be read is answered with an error frame
+// (CONTRACT §3.3: "Server error: <e>"), not with silence.
+func TestWebSocketGetStateReadFailure(t *testing.T) {
+	loads := &failingLoads{}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		loads.Sessions = d.Sessions
+		d.Sessions = loads
+	})
+	id := s.newSession(fractions, "", "")
+	w := s.joined(t, id, "")
+	loads.fail.Store(true)
+	w.send(map[string]any{"type": "get_state"})
+	f, err := w.readWithin(3 * time.Second)
+	if err != nil {
+		t.Fatalf("get_state with a failing session read: no frame at all (%v); want an error frame", err)
+	}
+	if f.Type != "error" || !strings.HasPrefix(*f.Payload.Error, "Server error: ") {
+		t.Fatalf("get_state with a failing session read answered %+v; want an error frame", f)
+	}
+}
+
+// A bug in answering a frame ends the connection with an error frame and
+// close code 1011 (internal error), not a dropped connection (1006), which
+// clients take for the network and reconnect to at once.
+func TestWebSocketPanicClosesWith1011(t *testing.T) {
+	loads := &failingLoads{}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		loads.Sessions = d.Sessions
+		d.Sessions = loads
+	})
+	id := s.newSession(fractions, "", "")
+	w := s.joined(t, id, "")
+	loads.panics.Store(true)
+	w.send(map[string]any{"type": "get_state"})
+	sawError := false
+	for {
+		f, err := w.readWithin(5 * time.Second)
+		if err != nil {
+			if code := websocket.CloseStatus(err); code != websocket.StatusInternalError {
+				t.Fatalf("connection ended with close code %d (%v), error frame seen: %v; want an error frame then close 1011", code, err, sawError)
+			}
+			if !sawError {
+				t.Fatal("closed with 1011 but no error frame first")
+			}
+			return
+		}
+		if f.Type == "error" {
+			sawError = true
+		}
 	}
 }
