@@ -203,3 +203,46 @@ func TestWebSocketConnectionLimits(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A chat resent after a reconnect with the client_turn_id of a committed
+// turn gets that turn's reply even when the caller is over its rate: it
+// runs nothing, and refusing it left the learner without the reply.
+func TestWebSocketRetryIsNotRateLimited(t *testing.T) {
+	s := newServer(t, turnLimit(1))
+	id := s.newSession(fractions, "", "")
+	w := s.joined(t, id, "")
+	first, errMsg, _ := w.turn(map[string]any{"message": "ready", "client_turn_id": "c-42"})
+	if first == "" || errMsg != "" {
+		t.Fatalf("first turn: %q %q", first, errMsg)
+	}
+	// The connection drops; the client reconnects and resends.
+	w.c.Close(websocket.StatusNormalClosure, "")
+	w2 := s.joined(t, id, "")
+	w2.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready", "client_turn_id": "c-42"}})
+	f := w2.read()
+	if f.Type == "error" {
+		t.Fatalf("retry with the same client_turn_id refused: %q; want the first reply %q", *f.Payload.Error, first)
+	}
+	if f.Type != "typing" {
+		t.Fatalf("first frame %s, want typing", f.Type)
+	}
+	if f := w2.read(); f.Type != "assistant" || *f.Payload.Message != first {
+		t.Fatalf("retry: %s %q, want assistant %q", f.Type, deref(f.Payload.Message), first)
+	}
+}
+
+// The same over REST: a step retried with a committed Idempotency-Key gets
+// the first response, not 429.
+func TestStepRetryIsNotRateLimited(t *testing.T) {
+	s := newServer(t, turnLimit(1))
+	id := s.newSession(fractions, "", "")
+	first := s.step(id, "", "Idempotency-Key", "k-1")
+	if first.Status != http.StatusOK {
+		t.Fatalf("first step: %d %s", first.Status, first.Body)
+	}
+	again := s.step(id, "", "Idempotency-Key", "k-1")
+	if again.Status != http.StatusOK || string(again.Body) != string(first.Body) {
+		t.Fatalf("retry with the same Idempotency-Key: %d %s (Retry-After %q); want 200 with the first body",
+			again.Status, truncate(again.Body, 300), again.Header.Get("Retry-After"))
+	}
+}

@@ -23,6 +23,9 @@ import (
 type Sessions interface {
 	CreateSession(ctx context.Context, r orchestrator.CreateRequest) (orchestrator.Created, error)
 	ProcessTurn(ctx context.Context, id uuid.UUID, message, clientTurnID string) (orchestrator.TurnResult, error)
+	// Committed returns the stored result of a turn already committed with
+	// the client turn id (see orchestrator.Orchestrator.Committed).
+	Committed(ctx context.Context, id uuid.UUID, message, clientTurnID string) (orchestrator.TurnResult, bool, error)
 	Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error)
 	Pause(ctx context.Context, id uuid.UUID) (tutor.PauseSummary, error)
 	Resume(ctx context.Context, id uuid.UUID) (orchestrator.Resumed, error)
@@ -242,6 +245,14 @@ func (s *Server) step(c echo.Context) error {
 		return validationError(fe)
 	}
 	if err := s.allow(c, "turn"); err != nil {
+		// A retry of a committed turn gets its response whatever the
+		// rate: it runs nothing.
+		if res, ok, rerr := s.deps.Sessions.Committed(c.Request().Context(), id, req.StudentReply, key); ok || rerr != nil {
+			if rerr != nil {
+				return rerr
+			}
+			return c.JSONBlob(http.StatusOK, res.Response)
+		}
 		return err
 	}
 	res, err := s.deps.Sessions.ProcessTurn(c.Request().Context(), id, req.StudentReply, key)

@@ -805,6 +805,13 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			return
 		}
 		if refusal, limited := s.wsLimited(w, "turn"); limited {
+			// A retry of a committed turn (after a reconnect) gets its
+			// reply whatever the rate: it runs nothing.
+			if res, ok, err := s.deps.Sessions.Committed(tctx, id, msg, clientTurnID); ok && err == nil {
+				w.send(tctx, serverFrame{Type: "typing"}) // the frames of any chat
+				finish(textFrame("assistant", res.Reply), sessionFrame(res.Session))
+				return
+			}
 			fail(refusal)
 			return
 		}

@@ -172,6 +172,19 @@ func (o *Orchestrator) turnOn(ctx context.Context, id uuid.UUID, useCache bool, 
 	return res, cached, nil
 }
 
+// Committed returns the stored result of a turn already committed with
+// this client turn id and message, without waiting for the session's turn
+// in flight: ok is false when there is none. The error is ErrTurnIDReused
+// when the id was committed with another message. The API asks it before
+// refusing a retry for the caller's rate: a retry of a committed turn
+// costs nothing, so it is not counted.
+func (o *Orchestrator) Committed(ctx context.Context, id uuid.UUID, message, clientTurnID string) (TurnResult, bool, error) {
+	if clientTurnID == "" {
+		return TurnResult{}, false, nil
+	}
+	return o.replay(ctx, id, clientTurnID, messageDigest(message))
+}
+
 // replay returns the stored result of a committed client turn id, or
 // ErrTurnIDReused when that turn had another message (digest is
 // messageDigest's).
