@@ -49,6 +49,7 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 		return Created{}, err
 	}
 	defer o.inflight.Done()
+	gen := o.cache.generation()
 
 	topic, approved, err := o.lessons.Current(ctx, r.GuidelineID)
 	if err != nil && !errors.Is(err, lessons.ErrNotFound) {
@@ -135,7 +136,7 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 			CreatedAt: now, UpdatedAt: now},
 		State: st, Topic: topic,
 	}}
-	o.cache.put(created.Session) // the first turn comes soon
+	o.cache.put(created.Session, gen) // the first turn comes soon
 	if st.Mode == tutor.ModeClarify && r.LearnerID != nil {
 		if created.PastDiscussions, err = o.st.PastDiscussions(ctx, *r.LearnerID, guideline, id); err != nil {
 			o.log.Warn("past discussions", "session_id", id, "err", err)

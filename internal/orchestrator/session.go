@@ -199,6 +199,9 @@ func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) e
 type sessionCache struct {
 	mu sync.Mutex
 	m  map[uuid.UUID]Session
+	// gen counts clears: a copy read before the last clear (Forget, after
+	// sessions were deleted) is not put back (see put).
+	gen uint64
 	// newer holds versions announced (dropOlder) for sessions without an
 	// entry as new (none, or an older one that the announcement dropped):
 	// a turn of this process may be committing one, and the copy it puts
@@ -216,9 +219,23 @@ func (c *sessionCache) get(id uuid.UUID) (Session, bool) {
 	return se, ok
 }
 
-func (c *sessionCache) put(se Session) {
+// generation returns the number of clears so far; pass it to put with a
+// copy read after it.
+func (c *sessionCache) generation() uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.gen
+}
+
+// put keeps a copy of a session read (and changed) since generation gen.
+// A copy from before the last clear is dropped: its session may be one
+// that was deleted meanwhile.
+func (c *sessionCache) put(se Session, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
 	if v, ok := c.newer[se.Row.ID]; ok {
 		delete(c.newer, se.Row.ID)
 		if se.Row.Version < v {
@@ -273,6 +290,7 @@ func (c *sessionCache) dropOlder(id uuid.UUID, version int64) {
 func (c *sessionCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.gen++
 	clear(c.m)
 	clear(c.newer)
 }

@@ -149,6 +149,7 @@ func (o *Orchestrator) turn(ctx context.Context, id uuid.UUID, message, clientTu
 // turnOn runs a turn on the session load returns (see load for useCache
 // and cached).
 func (o *Orchestrator) turnOn(ctx context.Context, id uuid.UUID, useCache bool, message, clientTurnID string, digest []byte) (res TurnResult, cached bool, err error) {
+	gen := o.cache.generation()
 	se, cached, err := o.load(ctx, id, useCache)
 	if err != nil {
 		return TurnResult{}, false, err
@@ -162,7 +163,7 @@ func (o *Orchestrator) turnOn(ctx context.Context, id uuid.UUID, useCache bool, 
 	}
 	started := o.now()
 	r := &run{o: o, se: se, set: set, msg: cleanMessage(message), clientTurnID: clientTurnID, digest: digest, now: started,
-		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1)}
+		turnID: fmt.Sprintf("turn_%d", se.State.TurnCount+1), gen: gen}
 	if res, err = r.run(ctx); err != nil {
 		return TurnResult{}, cached, err
 	}
@@ -230,6 +231,7 @@ type run struct {
 	now          time.Time
 	logs         []store.AgentLog
 	reask        string // the exam question asked again after the tutor's words (a hedge)
+	gen          uint64 // the session cache's generation when the session was read
 }
 
 func (r *run) run(ctx context.Context) (TurnResult, error) {
@@ -308,6 +310,9 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	if r.reask != "" {
 		reply += "\n\n" + r.reask
 	}
+	// As the store keeps it (PostgreSQL's text holds no NUL, which a
+	// model's reply can): a retry gets the very bytes the first answer had.
+	reply = strings.ReplaceAll(reply, "\x00", "\uFFFD")
 	out.Reply = reply
 	next, events := tutor.ApplyTurn(s, t, out)
 	if reply == "" {
@@ -1100,7 +1105,7 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	}
 	se := r.se
 	se.State, se.Row.State, se.Row.Version, se.Row.Summary, se.Row.UpdatedAt = next, raw, v, summary(next, t), done
-	o.cache.put(se)
+	o.cache.put(se, r.gen)
 	return TurnResult{Reply: reply, Intent: intent, Session: se, Events: events, Response: respJSON, Committed: true}, nil
 }
 
