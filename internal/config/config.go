@@ -110,7 +110,10 @@ func checkAddr(addr string) error {
 	}
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("TUTORD_ADDR: %q is not host:port; for a port alone write :%s", addr, strings.TrimPrefix(addr, ":"))
+		if _, digits := strconv.Atoi(addr); digits == nil {
+			return fmt.Errorf("TUTORD_ADDR: %q is not host:port; for a port alone write :%s", addr, addr)
+		}
+		return fmt.Errorf("TUTORD_ADDR: %q is not host:port, such as :8080 or 127.0.0.1:8080", addr)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		return fmt.Errorf("TUTORD_ADDR: %q has no port number from 0 to 65535", addr)
