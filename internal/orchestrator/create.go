@@ -79,14 +79,19 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 			start := time.Now()
 			qs, call, err := set.ExamGenerator.Generate(ctx, agents.ExamRequest{Topic: topic, Student: r.Student, Count: n, Seed: id.String()})
 			logs = append(logs, agentLog("turn_0", call, start, fmt.Sprintf("Generate %d exam questions", n)))
-			if err == nil && len(qs) > 0 {
+			if err == nil && len(qs) > len(questions) {
 				questions = qs
+			}
+			if len(questions) >= o.examRetry {
 				break
 			}
+			// Nothing, or fewer questions than the retry asks for (a model
+			// that repeated one question seven times): ask again, and keep
+			// the larger set.
 			if errors.Is(err, llm.ErrBudgetExceeded) {
 				return Created{}, err
 			}
-			o.log.Warn("exam generation failed", "session_id", id, "questions", n, "err", err)
+			o.log.Warn("exam generation failed or came short", "session_id", id, "questions", n, "got", len(qs), "err", err)
 		}
 		if len(questions) == 0 {
 			return Created{}, ErrExamGeneration

@@ -168,7 +168,9 @@ func TestExamWithModelBackedAgents(t *testing.T) {
 		map[string]any{"question_text": "Explain what halving means.", "expected_answer": "Splitting a number into two equal groups", "concept": "Halving", "difficulty": "medium", "question_type": "conceptual"},
 	}}
 	b, _ := json.Marshal(qs)
-	fake.Push(llmtest.Reply{Text: string(b)}, llmtest.Reply{Text: `{"message":"Let's see what you know: two questions on doubling and halving."}`})
+	// Two questions, fewer than the retry's three: asked again, the model
+	// gives the same two, and they make the exam.
+	fake.Push(llmtest.Reply{Text: string(b)}, llmtest.Reply{Text: string(b)}, llmtest.Reply{Text: `{"message":"Let's see what you know: two questions on doubling and halving."}`})
 	c := f.create(t, doubling, tutor.ModeExam)
 	if len(c.Session.State.ExamQuestions) != 2 || !strings.Contains(c.Welcome, "**Question 1:** What is double 8?") {
 		t.Fatalf("exam %d questions, welcome %q", len(c.Session.State.ExamQuestions), c.Welcome)

@@ -305,6 +305,16 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 		if safe, _ := r.checkSafety(ctx, "tutor", reply, s); !safe.Safe {
 			o.log.Warn("tutor reply flagged by the safety check", "session_id", s.SessionID, "category", safe.Category)
 			reply = unsafeReplyFallback
+			// The learner sees none of the reply: neither its question,
+			// which would be checked against their next message, nor its
+			// step on. The judgement of their own answer stands.
+			out.NextQuestion = nil
+			if out.Output != nil {
+				kept := *out.Output
+				kept.QuestionAsked, kept.ExpectedAnswer, kept.QuestionConcept = nil, nil, nil
+				kept.AdvanceToStep, kept.SessionComplete = nil, false
+				out.Output = &kept
+			}
 		}
 	}
 	if r.reask != "" {

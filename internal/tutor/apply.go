@@ -201,7 +201,7 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 	for i, d := range out.MisconceptionsDetected {
 		// Compared as stored (see recordMisconception), so that two that
 		// differ only past the stored length count once.
-		if isBlank(d) || slices.ContainsFunc(out.MisconceptionsDetected[:i], func(e string) bool { return sameDescription(storedDescription(e), storedDescription(d)) }) {
+		if isBlank(d) || placeholder(d) || slices.ContainsFunc(out.MisconceptionsDetected[:i], func(e string) bool { return sameDescription(storedDescription(e), storedDescription(d)) }) {
 			continue
 		}
 		recorded++
@@ -365,6 +365,16 @@ func recordMisconception(n *State, concept, description string, now Time) Event 
 // sameDescription reports whether two misconception descriptions are the
 // same, ignoring case and spacing. It does not allocate: it runs on every
 // recorded misconception of every turn.
+// placeholder reports whether a misconception a model named is a way of
+// naming none: "None", "N/A", "-".
+func placeholder(d string) bool {
+	switch strings.ToLower(strings.Trim(strings.TrimSpace(d), ".!-–—")) {
+	case "", "none", "n/a", "na", "null", "nil", "nothing", "no misconception", "no misconceptions", "not applicable":
+		return true
+	}
+	return false
+}
+
 // storedDescription is a misconception's description as the state keeps
 // it: its spaces collapsed, cut to descriptionRunes.
 func storedDescription(d string) string {
