@@ -140,3 +140,22 @@ func TestPlaceholderMisconception(t *testing.T) {
 		t.Fatalf("a right answer with misconceptions_detected [\"None\"] recorded misconceptions %+v, weak areas %v", ms, r.Session.State.WeakAreas)
 	}
 }
+
+// A question the tutor asks without its expected answer is sent back for
+// repair: tracked with none, the next answer was left to the model's word
+// ("13" for double 6 judged right, mastery up).
+func TestQuestionWithoutItsAnswerIsRepaired(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	q := "If you double 6, what do you get?"
+	fake.Push(out(q, func(m map[string]any) { m["question_asked"], m["question_concept"] = q, "Doubling" }),
+		out(q, asking(q, "12", "Doubling")))
+	r := f.turn(t, c.Session.Row.ID, "ok")
+	if lq := r.Session.State.LastQuestion; lq == nil || lq.ExpectedAnswer != "12" {
+		t.Fatalf("pending question %+v; want %q with its answer 12, from the repaired reply", lq, q)
+	}
+	if n := len(fake.Requests()); n != 2 {
+		t.Errorf("%d model requests; want the reply and its repair", n)
+	}
+}

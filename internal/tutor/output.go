@@ -119,6 +119,11 @@ func (o *TutorOutput) Validate() error {
 			problems = append(problems, fmt.Sprintf("mastery_updates[%d].score %v is outside 0..1", i, u.Score))
 		}
 	}
+	if text(o.QuestionAsked) != "" && text(o.ExpectedAnswer) == "" {
+		// An untracked answer leaves the next reply to the model's word
+		// alone: the deterministic check needs one.
+		problems = append(problems, "question_asked has no expected_answer: give its correct answer, or set both to null")
+	}
 	if o.AdvanceToStep != nil && *o.AdvanceToStep < 1 {
 		problems = append(problems, fmt.Sprintf("advance_to_step %d is below 1", *o.AdvanceToStep))
 	}

@@ -29,6 +29,9 @@ func TestTutorOutputValidate(t *testing.T) {
 		{"scores at the limits", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", 0}, {"b", 1}} }, ""},
 		{"update without concept", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{" ", 0.5}} }, "concept is empty"},
 		{"advance to step 0", func(o *TutorOutput) { o.AdvanceToStep = ptr(0) }, "below 1"},
+		{"question without its answer", func(o *TutorOutput) { o.QuestionAsked = ptr("What is double 6?") }, "no expected_answer"},
+		{"question with a blank answer", func(o *TutorOutput) { o.QuestionAsked, o.ExpectedAnswer = ptr("What is double 6?"), ptr(" ") }, "no expected_answer"},
+		{"question with its answer", func(o *TutorOutput) { o.QuestionAsked, o.ExpectedAnswer = ptr("What is double 6?"), ptr("12") }, ""},
 		{"advance far ahead is clamped later, not invalid", func(o *TutorOutput) { o.AdvanceToStep = ptr(99) }, ""},
 		{"long turn summary is cut later, not invalid", func(o *TutorOutput) { o.TurnSummary = strings.Repeat("x", 200) }, ""},
 	}
