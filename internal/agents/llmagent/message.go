@@ -3,8 +3,10 @@ package llmagent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/llm"
@@ -130,11 +132,20 @@ type chatMessage struct {
 
 // Validate rejects an empty message.
 func (m *chatMessage) Validate() error {
-	if m.text() == "" {
+	switch n := utf8.RuneCountInString(m.text()); {
+	case n == 0:
 		return errors.New("message is empty")
+	case n > maxMessageRunes:
+		// The prompts ask for two or three sentences: a page is not one,
+		// and the caller shows a fixed text rather than it.
+		return fmt.Errorf("message is %d characters; write two or three sentences, at most %d characters", n, maxMessageRunes)
 	}
 	return nil
 }
+
+// maxMessageRunes bounds a welcome or a reply after the session: two or
+// three sentences, generously.
+const maxMessageRunes = 800
 
 // text returns the message without surrounding space or quotes.
 func (m *chatMessage) text() string {

@@ -84,6 +84,7 @@ func TestWelcome(t *testing.T) {
 
 func TestWelcomeFailures(t *testing.T) {
 	empty := llmtest.Reply{Text: `{"message": "  \"\"  "}`}
+	page := reply(t, chatMessage{strings.Repeat("Welcome to a long lesson. ", 40)})
 	s := newSession(t, tutor.ModeTeachMe, sampleTopic(t, addingFractions)).state
 	tests := []struct {
 		name    string
@@ -93,6 +94,9 @@ func TestWelcomeFailures(t *testing.T) {
 	}{
 		{"no lesson", nil, nil, llm.ErrInvalidRequest},
 		{"an empty message twice", sampleTopic(t, addingFractions), []llmtest.Reply{empty, empty}, llm.ErrInvalidOutput},
+		// The prompt asks for two or three sentences; a page twice is
+		// not shown (the orchestrator falls back to the fixed welcome).
+		{"a page twice", sampleTopic(t, addingFractions), []llmtest.Reply{page, page}, llm.ErrInvalidOutput},
 		{"a refusal", sampleTopic(t, addingFractions), []llmtest.Reply{{Refusal: "No."}}, llm.ErrRefused},
 	}
 	for _, tt := range tests {
