@@ -159,3 +159,21 @@ func TestQuestionWithoutItsAnswerIsRepaired(t *testing.T) {
 		t.Errorf("%d model requests; want the reply and its repair", n)
 	}
 }
+
+// A question the tutor writes that states its own answer ("Double 6 is 12,
+// so what is double 6?") is sent back for repair: quoted in the reply, it
+// passed the leak check, and the learner could copy the answer.
+func TestQuestionStatingItsAnswerIsRepaired(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	bad, good := "Double 6 is 12, so what is double 6?", "If you double 6, what do you get?"
+	fake.Push(out(bad, asking(bad, "12", "Doubling")), out(good, asking(good, "12", "Doubling")))
+	r := f.turn(t, c.Session.Row.ID, "ok")
+	if strings.Contains(r.Reply, "is 12") {
+		t.Fatalf("the learner got %q", r.Reply)
+	}
+	if lq := r.Session.State.LastQuestion; lq == nil || lq.QuestionText != good {
+		t.Fatalf("pending question %+v; want the repaired %q", lq, good)
+	}
+}

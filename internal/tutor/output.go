@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // Intent is what the learner was doing, as the tutor read it.
@@ -119,10 +121,15 @@ func (o *TutorOutput) Validate() error {
 			problems = append(problems, fmt.Sprintf("mastery_updates[%d].score %v is outside 0..1", i, u.Score))
 		}
 	}
-	if text(o.QuestionAsked) != "" && text(o.ExpectedAnswer) == "" {
+	switch q, a := text(o.QuestionAsked), text(o.ExpectedAnswer); {
+	case q != "" && a == "":
 		// An untracked answer leaves the next reply to the model's word
 		// alone: the deterministic check needs one.
 		problems = append(problems, "question_asked has no expected_answer: give its correct answer, or set both to null")
+	case q != "" && QuestionStatesAnswer(q, a):
+		// "Double 6 is 12, so what is double 6?": the reply may quote
+		// its question, so the leak check would pass it.
+		problems = append(problems, "question_asked states its own expected_answer: ask without giving it")
 	}
 	if o.AdvanceToStep != nil && *o.AdvanceToStep < 1 {
 		problems = append(problems, fmt.Sprintf("advance_to_step %d is below 1", *o.AdvanceToStep))
@@ -131,6 +138,19 @@ func (o *TutorOutput) Validate() error {
 		return nil
 	}
 	return &Error{Code: ErrInvalidOutput.Code, Message: "invalid tutor output: " + strings.Join(problems, "; ")}
+}
+
+// QuestionStatesAnswer reports whether a question with a numeric answer
+// states it ("Double 6 is 12, so what is double 6?"), as a statement
+// would: read without its question mark, so that the question's own
+// asking does not excuse it. A word answer may stand in its question among
+// others ("photosynthesis or respiration?"), and is not looked for.
+func QuestionStatesAnswer(question, expected string) bool {
+	if !answer.InferKind(expected).Numeric() {
+		return false
+	}
+	stated := strings.TrimRight(strings.TrimSpace(question), "?？ ") + "."
+	return len(answer.DetectLeaks(answer.LeakCheck{Expected: answer.Expected{Answer: expected}, Reply: stated})) > 0
 }
 
 // clone returns a copy that Guard may change: Guard replaces pointers

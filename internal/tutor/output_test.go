@@ -32,6 +32,10 @@ func TestTutorOutputValidate(t *testing.T) {
 		{"question without its answer", func(o *TutorOutput) { o.QuestionAsked = ptr("What is double 6?") }, "no expected_answer"},
 		{"question with a blank answer", func(o *TutorOutput) { o.QuestionAsked, o.ExpectedAnswer = ptr("What is double 6?"), ptr(" ") }, "no expected_answer"},
 		{"question with its answer", func(o *TutorOutput) { o.QuestionAsked, o.ExpectedAnswer = ptr("What is double 6?"), ptr("12") }, ""},
+		{"question that states its answer", func(o *TutorOutput) {
+			o.QuestionAsked, o.ExpectedAnswer = ptr("Double 6 is 12, so what is double 6?"), ptr("12")
+		}, "states its own expected_answer"},
+		{"question with the answer's number as an operand", func(o *TutorOutput) { o.QuestionAsked, o.ExpectedAnswer = ptr("What is 12 ÷ 1?"), ptr("12") }, ""},
 		{"advance far ahead is clamped later, not invalid", func(o *TutorOutput) { o.AdvanceToStep = ptr(99) }, ""},
 		{"long turn summary is cut later, not invalid", func(o *TutorOutput) { o.TurnSummary = strings.Repeat("x", 200) }, ""},
 	}

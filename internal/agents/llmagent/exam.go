@@ -9,7 +9,6 @@ import (
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/tutor"
-	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // DefaultExamQuestions is the number of questions an ExamRequest gets when
@@ -120,7 +119,7 @@ func examQuestions(t *tutor.Topic, items []examItem, n int) []tutor.ExamQuestion
 		text, expected := strings.TrimSpace(it.QuestionText), strings.TrimSpace(it.ExpectedAnswer)
 		key := normalize(text)
 		i := indexFold(concepts, strings.TrimSpace(it.Concept))
-		if key == "" || expected == "" || i < 0 || seen[key] || givesAway(text, expected) {
+		if key == "" || expected == "" || i < 0 || seen[key] || tutor.QuestionStatesAnswer(text, expected) {
 			continue
 		}
 		seen[key] = true
@@ -134,14 +133,6 @@ func examQuestions(t *tutor.Topic, items []examItem, n int) []tutor.ExamQuestion
 		})
 	}
 	return out
-}
-
-// givesAway reports whether a question with a numeric answer states it
-// ("Double 8 is 16. So what is double 8?"). A word answer may stand in
-// its question among others ("photosynthesis or respiration?").
-func givesAway(question, expected string) bool {
-	return answer.InferKind(expected).Numeric() &&
-		len(answer.DetectLeaks(answer.LeakCheck{Expected: answer.Expected{Answer: expected}, Reply: question})) > 0
 }
 
 // indexFold returns the index of the first element of s equal to v,
