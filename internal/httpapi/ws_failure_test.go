@@ -131,16 +131,22 @@ func (r *failingLoads) Load(ctx context.Context, id uuid.UUID) (orchestrator.Ses
 	return r.Sessions.Load(ctx, id)
 }
 
-// get_state whose session cannot be read is answered with an error frame
-// (CONTRACT §3.3: "Server error: <e>"), not with silence.
-func TestWebSocketGetStateReadFailure(t *testing.T) {
+// joinedWithFailingLoads opens a WebSocket on a new session of a server
+// whose session reads fail (or panic) once the returned loads is armed.
+func joinedWithFailingLoads(t *testing.T) (*failingLoads, *wsClient) {
+	t.Helper()
 	loads := &failingLoads{}
 	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
 		loads.Sessions = d.Sessions
 		d.Sessions = loads
 	})
-	id := s.newSession(fractions, "", "")
-	w := s.joined(t, id, "")
+	return loads, s.joined(t, s.newSession(fractions, "", ""), "")
+}
+
+// get_state whose session cannot be read is answered with an error frame
+// (CONTRACT §3.3: "Server error: <e>"), not with silence.
+func TestWebSocketGetStateReadFailure(t *testing.T) {
+	loads, w := joinedWithFailingLoads(t)
 	loads.fail.Store(true)
 	w.send(map[string]any{"type": "get_state"})
 	f, err := w.readWithin(3 * time.Second)
@@ -156,13 +162,7 @@ func TestWebSocketGetStateReadFailure(t *testing.T) {
 // close code 1011 (internal error), not a dropped connection (1006), which
 // clients take for the network and reconnect to at once.
 func TestWebSocketPanicClosesWith1011(t *testing.T) {
-	loads := &failingLoads{}
-	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
-		loads.Sessions = d.Sessions
-		d.Sessions = loads
-	})
-	id := s.newSession(fractions, "", "")
-	w := s.joined(t, id, "")
+	loads, w := joinedWithFailingLoads(t)
 	loads.panics.Store(true)
 	w.send(map[string]any{"type": "get_state"})
 	sawError := false
