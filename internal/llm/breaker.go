@@ -97,32 +97,33 @@ type breaker struct {
 	probing  bool
 }
 
-// allow reports whether an attempt may be sent; when it may not, wait says
-// how long until the next probe.
-func (b *breaker) allow() (wait time.Duration, ok bool) {
+// allow reports whether an attempt may be sent, and whether it is the
+// half-open circuit's probe (report needs to know); when it may not be sent,
+// wait says how long until the next probe.
+func (b *breaker) allow() (wait time.Duration, probe, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch b.state {
 	case BreakerOpen:
 		elapsed := b.opts.Now().Sub(b.openedAt)
 		if elapsed < b.opts.Cooldown {
-			return b.opts.Cooldown - elapsed, false
+			return b.opts.Cooldown - elapsed, false, false
 		}
 		b.state, b.probing = BreakerHalfOpen, true
-		return 0, true
+		return 0, true, true
 	case BreakerHalfOpen:
 		if b.probing {
-			return b.opts.Cooldown, false
+			return b.opts.Cooldown, false, false
 		}
 		b.probing = true
-		return 0, true
+		return 0, true, true
 	}
-	return 0, true
+	return 0, false, true
 }
 
 // report records the outcome of an allowed attempt: "" for success, else the
-// kind of its error.
-func (b *breaker) report(kind ErrorKind) {
+// kind of its error; probe is what allow said of the attempt.
+func (b *breaker) report(kind ErrorKind, probe bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch {
@@ -132,9 +133,12 @@ func (b *breaker) report(kind ErrorKind) {
 			b.state, b.openedAt, b.probing = BreakerOpen, b.opts.Now(), false
 		}
 	case kind == KindCanceled:
-		// The caller gave up: nothing was learnt about the provider. Let
-		// another call probe.
-		b.probing = false
+		// The caller gave up: nothing was learnt about the provider. If
+		// this was the probe, let another call probe; an attempt sent
+		// before the circuit opened leaves the probe in flight alone.
+		if probe {
+			b.probing = false
+		}
 	default:
 		// Success, or an answer from a working provider (a refusal, a rate
 		// limit, a rejected request).

@@ -64,11 +64,12 @@ func TestBreaker(t *testing.T) {
 			b := bs.get(ProviderAnthropic, "claude-haiku-4-5")
 			for i, s := range tc.steps {
 				clock.Advance(s.advance)
-				if _, allowed := b.allow(); allowed != s.allow {
+				_, probe, allowed := b.allow()
+				if allowed != s.allow {
 					t.Fatalf("step %d: allow = %v, want %v", i, allowed, s.allow)
 				}
 				if s.allow {
-					b.report(s.report)
+					b.report(s.report, probe)
 				}
 				if s.state != "" {
 					if got := bs.State(ProviderAnthropic, "claude-haiku-4-5"); got != s.state {
@@ -85,13 +86,33 @@ func TestBreakerHalfOpenAdmitsOneProbe(t *testing.T) {
 	bs := NewBreakers(BreakerOptions{Failures: 1, Cooldown: time.Second, Now: clock.Now})
 	b := bs.get(ProviderGoogle, "gemini-2.5-flash")
 	b.allow()
-	b.report(KindUnavailable)
+	b.report(KindUnavailable, false)
 	clock.Advance(time.Second)
-	if _, ok := b.allow(); !ok {
+	if _, _, ok := b.allow(); !ok {
 		t.Fatal("first probe refused")
 	}
-	if _, ok := b.allow(); ok {
+	if _, _, ok := b.allow(); ok {
 		t.Fatal("second concurrent probe admitted")
+	}
+}
+
+// TestBreakerStaleCancelKeepsTheProbe: an attempt sent while the circuit
+// was closed, whose caller gives up while the half-open probe is in flight,
+// must not let a second call through to the failing provider.
+func TestBreakerStaleCancelKeepsTheProbe(t *testing.T) {
+	clock := newFakeTime()
+	bs := NewBreakers(BreakerOptions{Failures: 1, Cooldown: 30 * time.Second, Now: clock.Now})
+	b := bs.get(ProviderOpenAI, "gpt-4o-mini")
+	_, slowProbe, _ := b.allow() // a slow attempt, sent while closed
+	_, failing, _ := b.allow()
+	b.report(KindUnavailable, failing) // the circuit opens
+	clock.Advance(31 * time.Second)
+	if _, probe, ok := b.allow(); !ok || !probe {
+		t.Fatalf("after the cooldown: allow = %v, probe = %v; want a probe", ok, probe)
+	}
+	b.report(KindCanceled, slowProbe) // the slow attempt's learner left
+	if _, _, ok := b.allow(); ok {
+		t.Errorf("a second call was admitted while the probe is in flight (state %s)", bs.State(ProviderOpenAI, "gpt-4o-mini"))
 	}
 }
 
@@ -99,7 +120,7 @@ func TestBreakersAreKeyedByProviderAndModel(t *testing.T) {
 	bs := NewBreakers(BreakerOptions{Failures: 1})
 	b := bs.get(ProviderOpenAI, "gpt-5.2")
 	b.allow()
-	b.report(KindUnavailable)
+	b.report(KindUnavailable, false)
 	for _, tc := range []struct {
 		p     Provider
 		model string

@@ -187,7 +187,8 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 		return nil
 	}
 	for n := 1; ; n++ {
-		if wait, ok := c.breaker.allow(); !ok {
+		wait, probe, ok := c.breaker.allow()
+		if !ok {
 			e := c.errorf(KindUnavailable, "circuit open after repeated failures; next probe in %s", wait.Round(time.Millisecond))
 			e.RetryAfter = wait
 			if last != nil {
@@ -213,18 +214,18 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 			err = &Error{Kind: KindInvalidOutput, Message: "the adapter returned no reply"}
 		}
 		if stopped != nil {
-			c.breaker.report(KindCanceled)
+			c.breaker.report(KindCanceled, probe)
 			e := c.errorf(KindCanceled, "the stream consumer stopped the call")
 			e.Err = stopped
 			return nil, usage, n, e
 		}
 		if err == nil {
-			c.breaker.report("")
+			c.breaker.report("", probe)
 			return resp, usage, n, nil
 		}
 
 		e := c.classify(ctx, err)
-		c.breaker.report(e.Kind)
+		c.breaker.report(e.Kind, probe)
 		last = e
 		if !e.Kind.retryable() || delivered || n >= c.opts.Retry.MaxAttempts || ctx.Err() != nil {
 			return nil, usage, n, e
