@@ -58,14 +58,16 @@ func (p RetryPolicy) delay(n int, retryAfter time.Duration, jitter float64) time
 // retryAfter reads how long a response asks us to wait: the
 // retry-after-ms header (OpenAI), else Retry-After in seconds or as an HTTP
 // date, which is read against the response's own Date so that no clock is
-// needed. It returns 0 when there is no usable instruction.
+// needed. It returns 0 when there is no usable instruction. A long wait (a
+// daily quota spent) is kept, so that the call ends at once with it in the
+// error's RetryAfter; waits are capped at a year.
 func retryAfter(h http.Header) time.Duration {
 	if h == nil {
 		return 0
 	}
 	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 && ms < 24*3600*1000 {
-			return time.Duration(ms * float64(time.Millisecond))
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 {
+			return capWait(ms * float64(time.Millisecond))
 		}
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
@@ -73,8 +75,8 @@ func retryAfter(h http.Header) time.Duration {
 		return 0
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s > 0 && s < 24*3600 {
-			return time.Duration(s * float64(time.Second))
+		if s > 0 {
+			return capWait(s * float64(time.Second))
 		}
 		return 0
 	}
@@ -86,7 +88,17 @@ func retryAfter(h http.Header) time.Duration {
 	if err != nil || !at.After(now) {
 		return 0
 	}
-	return at.Sub(now)
+	return capWait(float64(at.Sub(now)))
+}
+
+// capWait converts a wait in nanoseconds to a Duration of at most a year
+// (a float would overflow the conversion; NaN is no wait).
+func capWait(ns float64) time.Duration {
+	const year = 365 * 24 * time.Hour
+	if !(ns > 0) {
+		return 0
+	}
+	return time.Duration(min(ns, float64(year)))
 }
 
 // sleep waits for d or until ctx is done.

@@ -46,7 +46,10 @@ func TestRetryAfterHeader(t *testing.T) {
 		{"date in the past", map[string]string{"Retry-After": "Sun, 01 Mar 2026 09:00:00 GMT", "Date": "Sun, 01 Mar 2026 10:00:00 GMT"}, 0},
 		{"negative", map[string]string{"Retry-After": "-5"}, 0},
 		{"garbage", map[string]string{"Retry-After": "soon", "Retry-After-Ms": "x"}, 0},
-		{"absurdly long", map[string]string{"Retry-After": "1e12"}, 0},
+		{"a daily quota", map[string]string{"Retry-After": "90000"}, 25 * time.Hour},
+		{"a daily quota in milliseconds", map[string]string{"Retry-After-Ms": "90000000"}, 25 * time.Hour},
+		{"absurdly long", map[string]string{"Retry-After": "1e12"}, 365 * 24 * time.Hour},
+		{"NaN", map[string]string{"Retry-After": "NaN"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := http.Header{}
