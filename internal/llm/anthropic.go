@@ -194,8 +194,13 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 				t.blocks = append(t.blocks, anthropic.NewToolUseBlock(c.ID, argumentsOrEmpty(c.Arguments), c.Name))
 			}
 		case RoleTool:
-			// Tool results travel in a user message.
-			t = turn{true, []anthropic.ContentBlockParamUnion{anthropic.NewToolResultBlock(m.ToolCallID, m.Content, m.IsError)}}
+			// Tool results travel in a user message. A tool with no output
+			// sends no content: the API refuses an empty text block.
+			block := anthropic.NewToolResultBlock(m.ToolCallID, m.Content, m.IsError)
+			if strings.TrimSpace(m.Content) == "" {
+				block.OfToolResult.Content = nil
+			}
+			t = turn{true, []anthropic.ContentBlockParamUnion{block}}
 		default:
 			return p, "", &Error{Kind: KindInvalidRequest, Message: fmt.Sprintf("unknown role %q", m.Role)}
 		}
