@@ -364,6 +364,26 @@ func TestAdapterErrors(t *testing.T) {
 	}
 }
 
+// TestAdapterErrorHidesAnyKey: OpenAI quotes the key it was given in its
+// 401; a key of no known format (a gateway's, or a password pasted by
+// mistake) must not reach the error either.
+func TestAdapterErrorHidesAnyKey(t *testing.T) {
+	const key = "tutord-gw-Q7rX2mPz9KvL"
+	srv := llmtest.NewOpenAI(t, llmtest.Reply{Fail: llmtest.Unauthorized})
+	c, err := Resolve(Config{Component: ComponentTutor, Provider: ProviderOpenAI, Model: "gpt-4o-mini"},
+		Settings{OpenAIKey: key, OpenAIBaseURL: srv.URL + "/v1"}, Options{Breakers: NewBreakers(BreakerOptions{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), new(tutorRequest()))
+	if KindOf(err) != KindAuth {
+		t.Fatalf("error = %v, want kind auth", err)
+	}
+	if strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "Incorrect API key provided: [redacted]") {
+		t.Errorf("error = %q, want the provider's message with the key redacted", err)
+	}
+}
+
 // TestAdapterUnknownModel: each provider answers a model it does not serve
 // with 404 and its own error body (OpenAI model_not_found, Anthropic
 // not_found_error, Gemini NOT_FOUND). That is a configuration mistake: an

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -85,6 +86,7 @@ type backend interface {
 
 type client struct {
 	cfg     Config
+	secret  string // the API key, never shown in an error
 	backend backend
 	breaker *breaker
 	prices  PriceTable
@@ -257,6 +259,11 @@ func (c *client) classify(ctx context.Context, err error) *Error {
 		e.Message = "attempt timed out"
 	}
 	e.Provider, e.Model = c.cfg.Provider, c.cfg.Model
+	// Providers echo a wrong key in their messages ("Incorrect API key
+	// provided: …"); secretLike catches the usual formats, this any other.
+	if len(c.secret) >= 6 && strings.Contains(e.Message, c.secret) {
+		e.Message = strings.ReplaceAll(e.Message, c.secret, "[redacted]")
+	}
 	return e
 }
 

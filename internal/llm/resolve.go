@@ -45,18 +45,25 @@ func Resolve(cfg Config, s Settings, o Options) (Client, error) {
 		}
 	}
 
-	var b backend
+	var (
+		b   backend
+		key string
+	)
 	switch p {
 	case ProviderOpenAI:
-		b = newOpenAIBackend(cmp.Or(s.OpenAIBaseURL, openaiDefaultBaseURL), s.OpenAIKey, false, o.HTTPClient)
+		key = s.OpenAIKey
+		b = newOpenAIBackend(cmp.Or(s.OpenAIBaseURL, openaiDefaultBaseURL), key, false, o.HTTPClient)
 	case ProviderOpenAICompatible:
-		b = newOpenAIBackend(s.CompatibleBaseURL, s.CompatibleKey, true, o.HTTPClient)
+		key = s.CompatibleKey
+		b = newOpenAIBackend(s.CompatibleBaseURL, key, true, o.HTTPClient)
 	case ProviderAnthropic:
-		b = newAnthropicBackend(s.AnthropicBaseURL, s.AnthropicKey, o.HTTPClient)
+		key = s.AnthropicKey
+		b = newAnthropicBackend(s.AnthropicBaseURL, key, o.HTTPClient)
 	case ProviderGoogle:
+		key = s.GoogleKey
 		// With an API key, genai's constructor does no I/O; the context is
 		// only used to look up cloud credentials, which are not used here.
-		b, err = newGoogleBackend(context.Background(), cmp.Or(s.GoogleBaseURL, googleDefaultBaseURL), s.GoogleKey, o.HTTPClient)
+		b, err = newGoogleBackend(context.Background(), cmp.Or(s.GoogleBaseURL, googleDefaultBaseURL), key, o.HTTPClient)
 		if err != nil {
 			return nil, err
 		}
@@ -67,5 +74,7 @@ func Resolve(cfg Config, s Settings, o Options) (Client, error) {
 	if prices == nil {
 		prices = DefaultPrices()
 	}
-	return newClient(cfg, b, prices, o), nil
+	c := newClient(cfg, b, prices, o)
+	c.secret = key
+	return c, nil
 }
