@@ -323,7 +323,7 @@ func firstCandidateParts(r *genai.GenerateContentResponse) []*genai.Part {
 
 // mergeGoogleChunks folds a stream into the reply generateContent would
 // have given: the parts of all chunks in order (adjacent text joined), and
-// the last finish reason, usage and feedback.
+// the last finish reason (OTHER when no chunk had one), usage and feedback.
 func mergeGoogleChunks(chunks []*genai.GenerateContentResponse) *genai.GenerateContentResponse {
 	merged := &genai.GenerateContentResponse{}
 	cand := &genai.Candidate{Content: &genai.Content{Role: genai.RoleModel}}
@@ -360,6 +360,11 @@ func mergeGoogleChunks(chunks []*genai.GenerateContentResponse) *genai.GenerateC
 		}
 	}
 	if len(chunks) > 0 {
+		if cand.FinishReason == "" {
+			// The stream ended before its last chunk: the reply may be cut
+			// short, which a reply that says STOP never is.
+			cand.FinishReason = genai.FinishReasonOther
+		}
 		merged.Candidates = []*genai.Candidate{cand}
 	}
 	return merged

@@ -161,6 +161,21 @@ func TestMergeGoogleChunks(t *testing.T) {
 	}
 }
 
+// TestMergeGoogleChunksCutShort: a stream that ends with no chunk giving a
+// finish reason (a proxy closed it) is not a finished reply.
+func TestMergeGoogleChunksCutShort(t *testing.T) {
+	got := mergeGoogleChunks([]*genai.GenerateContentResponse{
+		{Candidates: []*genai.Candidate{{Content: &genai.Content{Role: "model", Parts: []*genai.Part{{Text: "To add 1/2 and 1/4, first "}}}}}},
+	})
+	resp, err := fromGoogleResponse(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StopReason != StopOther {
+		t.Errorf("stop reason = %q, want %q", resp.StopReason, StopOther)
+	}
+}
+
 func TestGoogleError(t *testing.T) {
 	retryInfo := []map[string]any{{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1.5s"}}
 	for _, tc := range []struct {
