@@ -328,6 +328,14 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "control characters in names and concepts",
+			doc:  strings.NewReplacer("board: CBSE", `board: "CB\tSE"`, "      - title: Like fractions", `      - title: "Like\x1ffractions"`).Replace(validDoc),
+			want: []string{
+				`x.yaml:2: board: "CB\tSE" contains a control character`,
+				`x.yaml:14: subtopics[0].plan[0].title: "Like\x1ffractions" contains a control character`,
+			},
+		},
+		{
 			name: "duplicate subtopic key",
 			doc:  validDoc + validDoc[strings.Index(validDoc, "  - key: adding-fractions"):],
 			want: []string{`x.yaml:29: subtopics[1].key: duplicate subtopic key "adding-fractions" (also subtopics[0])`},

@@ -74,6 +74,8 @@ func (c *checker) name(path, value string) bool {
 		return false
 	case strings.TrimSpace(value) != value:
 		c.errorf(path, "%q begins or ends with spaces", value)
+	case strings.ContainsFunc(value, unicode.IsControl):
+		c.errorf(path, "%q contains a control character", value)
 	case utf8.RuneCountInString(value) > maxName:
 		c.errorf(path, "is %d characters long; at most %d", utf8.RuneCountInString(value), maxName)
 	default:
@@ -242,6 +244,13 @@ func (c *checker) mastery(path string, m *Mastery) {
 
 func (c *checker) step(p string, st *Step, resolved Step) {
 	c.required(p+".title", st.Title)
+	// A concept is the title, or named: it is a key of the mastery map and
+	// stored in lists, where a control character has no place.
+	for _, f := range [...]struct{ path, value string }{{p + ".title", st.Title}, {p + ".concept", st.Concept}} {
+		if strings.ContainsFunc(f.value, unicode.IsControl) {
+			c.errorf(f.path, "%q contains a control character", f.value)
+		}
+	}
 	oneOf(c, p+".type", st.Type, false, StepExplain, StepCheck, StepPractice)
 	if resolved.Type == StepExplain && strings.TrimSpace(st.Content) == "" {
 		if st.Type == "" {

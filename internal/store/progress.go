@@ -203,7 +203,8 @@ func intPtr(v pgtype.Int4) *int {
 }
 
 // conceptSeparator joins a session's covered concepts in reportCardQuery:
-// the ASCII unit separator, which no concept name holds.
+// the ASCII unit separator. Covered concepts are those of the plan, and
+// curriculum files with a control character in a concept are refused.
 const conceptSeparator = 0x1f
 
 // reportCardQuery reads the summary columns of all of a learner's sessions,
