@@ -67,9 +67,10 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		}
 		parts = append(parts, v.say(mUnclear))
 		note = "the answer did not help; asked what is unclear"
-	case !asksAbout(msg):
+	case !asksAbout(msg) && !asksWord(msg):
 		// "Why?", "how come?", "what do you mean?": a question about the
-		// answer just given, or, with none, no question yet.
+		// answer just given, or, with none, no question yet. ("What does
+		// solve mean?" asks about a word of the glossary.)
 		concept, sents, ok := followUp(t)
 		switch {
 		case ok && len(sents) > 0:

@@ -153,7 +153,7 @@ var operations = map[string]string{
 // operations as their verbs (see operations): what a doubt and a lesson's
 // sentences are matched by.
 func lessonTerms(s string) []string {
-	ts := terms(s)
+	ts := terms(strings.ReplaceAll(s, "%", " percentage ")) // as askedTerms reads "27%"
 	for i, w := range ts {
 		if v, ok := operations[w]; ok {
 			ts[i] = v
@@ -709,13 +709,24 @@ func explainMore(t *tutor.Topic, src source, question string, n int, keep func(s
 		if !found {
 			concept, found = p.concept, true
 		}
-		more := keep
-		if k > 0 {
-			// A hint that shares nothing with the question is a nudge
-			// towards another question's answer, not more on this one.
-			more = func(s string) bool {
-				return (keep == nil || keep(s)) && slices.ContainsFunc(lessonTerms(s), func(w string) bool { return slices.Contains(a.terms, w) })
+		// A sentence that shares nothing with the question is about
+		// something else, not more on this one: of a hint, a nudge towards
+		// another question's answer; of the lesson, what its passage says
+		// before it comes to the question's words. After them, it goes
+		// on with the thought ("Opposite poles attract and like poles
+		// repel." "A magnet attracts iron.").
+		shares := func(s string) bool {
+			return slices.ContainsFunc(lessonTerms(s), func(w string) bool { return slices.Contains(a.terms, w) })
+		}
+		from := len(p.sents)
+		if k == 0 {
+			from = slices.IndexFunc(p.sents, shares) + 1
+			if from == 0 {
+				from = len(p.sents)
 			}
+		}
+		more := func(s string) bool {
+			return (keep == nil || keep(s)) && (shares(s) || slices.Index(p.sents[from:], s) >= 0)
 		}
 		if idx := pick(p, a, n, more); len(idx) > 0 {
 			return p.concept, p.sentences(idx), true
@@ -1004,11 +1015,17 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 	}
 	// The sentence before may lean back in turn ("Each answer is 2 more
 	// than the one before, …" before "So when …"): it brings its own, and
-	// the answer is that thought alone.
+	// the answer is that thought alone, if it is the best one; else the
+	// sentence is left out, and the best one kept.
 	from := withPrev - 1
 	if from > 0 && followsOn(p.sents[from]) && (keep == nil || keep(p.sents[from-1])) {
-		from--
-		ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.i != withPrev })
+		if len(ranked) > 0 && ranked[0].i == withPrev {
+			from--
+			ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.i != withPrev })
+		} else {
+			ranked = slices.DeleteFunc(ranked, func(r scored) bool { return r.i == withPrev })
+			withPrev = -1
+		}
 	}
 	slices.SortFunc(ranked, func(a, b scored) int { return a.i - b.i })
 	var idx []int
@@ -1129,6 +1146,11 @@ func leansBack(sent string) bool {
 		if (w[i] == "reverse" || w[i] == "opposite") && i > 0 && w[i-1] == "the" && (i+1 == len(w) || w[i+1] != "of") {
 			return true
 		}
+	}
+	// A short sentence that says "this" or "these" anywhere ("The signs
+	// do not change this order.") speaks of what came before.
+	if len(w) <= 8 && slices.ContainsFunc(w, func(x string) bool { return x == "this" || x == "these" }) {
+		return true
 	}
 	// "… come from the air in this way.", "Each answer is 2 more than the
 	// one before".

@@ -259,3 +259,10 @@ func definesSpelling(low []string, word string) bool {
 	}
 	return false
 }
+
+// asksWord reports whether a question asks what a word of the glossary
+// means.
+func asksWord(question string) bool {
+	_, _, ok := glossed(question)
+	return ok
+}

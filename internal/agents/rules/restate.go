@@ -109,6 +109,9 @@ func withRightIdea(t *tutor.Topic, src source, msg string, sents []string, may f
 	return append(right, sents...)
 }
 
+// prepositions may open a question before its question word.
+var prepositions = map[string]bool{"in": true, "at": true, "on": true, "for": true, "by": true, "from": true, "to": true, "with": true, "into": true}
+
 // claimOf returns the misconception of cands that msg puts forward (see
 // restated); coverage asks for three quarters of its terms.
 func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string, bool) {
@@ -120,6 +123,9 @@ func claimOf(t *tutor.Topic, msg string, cands []string, coverage bool) (string,
 	w := words(msg)
 	for len(w) > 1 && openers[w[0]] {
 		w = w[1:]
+	}
+	if len(w) > 1 && prepositions[w[0]] {
+		w = w[1:] // "in what order …", "at which temperature …"
 	}
 	if len(w) > 0 && (w[0] == "what" || w[0] == "whats" || w[0] == "how" || w[0] == "which") {
 		return "", false

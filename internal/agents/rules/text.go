@@ -118,11 +118,15 @@ func undouble(w string) string {
 	return w
 }
 
-// irregular maps irregular plurals to their singular.
+// irregular maps irregular plurals to their singular, and irregular forms
+// of verbs to the stem of the verb ("taken" and "took" to "tak", as "takes").
 var irregular = map[string]string{
 	"leaves": "leaf", "halves": "half", "lives": "life", "knives": "knife", "wives": "wife", "shelves": "shelf",
 	"children": "child", "people": "person", "men": "man", "women": "woman", "teeth": "tooth", "feet": "foot",
 	"mice": "mouse", "geese": "goose", "stomata": "stoma",
+	"taken": "tak", "took": "tak", "given": "giv", "gave": "giv", "made": "mak", "grown": "grow", "grew": "grow",
+	"frozen": "freez", "froze": "freez", "eaten": "eat", "ate": "eat", "fallen": "fall", "fell": "fall",
+	"written": "writ", "wrote": "writ", "chosen": "choos", "chose": "choos", "risen": "ris", "broken": "break", "broke": "break",
 }
 
 // stopWords are words that say nothing about what a question is about:
