@@ -367,6 +367,29 @@ func TestMessagesThatCountNoTurn(t *testing.T) {
 	}
 }
 
+// TestLongMessagesAreScreened: a message too long to teach from gets the
+// "shorter message" nudge and changes nothing, unless it is unsafe: a
+// learner in distress may write at length, and is answered as anyone
+// else in distress is.
+func TestLongMessagesAreScreened(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	filler := strings.Repeat("everything at school has gone wrong this year. ", 100)
+	r := f.turn(t, id, filler)
+	if r.Reply != tutor.TooLongReply || r.Committed || r.Session.State.TurnCount != 0 {
+		t.Fatalf("long message: reply %q, committed %v, turns %d; want the nudge, nothing written", r.Reply, r.Committed, r.Session.State.TurnCount)
+	}
+	r = f.turn(t, id, filler+"I want to kill myself.")
+	if r.Intent != orchestrator.IntentUnsafe || !strings.Contains(r.Reply, "14416") || len(r.Session.State.SafetyFlags) != 1 {
+		t.Fatalf("long message in distress: intent %s, reply %q, flags %v; want the self-harm reply", r.Intent, r.Reply, r.Session.State.SafetyFlags)
+	}
+	logs, _ := f.st.ListAgentLogs(context.Background(), id, store.LogFilter{TurnID: "turn_1"})
+	if len(logs) < 3 || logs[0].Agent+"/"+logs[0].Event != "orchestrator/turn_started" || logs[1].Agent != "safety" {
+		t.Errorf("agent logs of the turn: %+v; want turn_started, then the safety check", logs)
+	}
+}
+
 func TestUnsafeMessage(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeTeachMe)

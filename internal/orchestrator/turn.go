@@ -237,6 +237,19 @@ type run struct {
 func (r *run) run(ctx context.Context) (TurnResult, error) {
 	o, t := r.o, r.se.Topic
 	pre := o.prechecks.CheckIn(r.se.State.Mode, r.msg)
+	// A learner in distress may write at length: a message too long to
+	// teach from is screened before it is sent back, and an unsafe one is
+	// answered as any unsafe message is.
+	var screened *agents.SafetyVerdict
+	var screenedGuidance string
+	var screenLogs []store.AgentLog
+	if pre == tutor.PrecheckTooLong {
+		v, guidance := r.checkSafety(ctx, "student", r.msg, r.se.State)
+		if !v.Safe {
+			screened, screenedGuidance, screenLogs, pre = &v, guidance, r.logs, tutor.PrecheckNone
+			r.logs = nil
+		}
+	}
 	if pre == tutor.PrecheckEmpty || pre == tutor.PrecheckTooLong {
 		// A nudge writes nothing, so it changes nothing: a paused session
 		// stays paused.
@@ -256,6 +269,7 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	s := r.se.State
 	r.logs = append(r.logs, store.AgentLog{TurnID: r.turnID, Agent: "orchestrator", Event: "turn_started",
 		InputSummary: "Student: " + ellipsis(r.msg, 100), CreatedAt: r.now})
+	r.logs = append(r.logs, screenLogs...)
 	turn := agents.Turn{State: s, Topic: t, Message: r.msg, Precheck: pre, Now: r.now}
 	out := tutor.Outcome{Now: r.now, StudentMessage: r.msg, Precheck: pre}
 	var intent string
@@ -264,7 +278,13 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 
 	// Every message is screened, after the session's end too: a learner in
 	// distress must not be told that the session is complete.
-	safe, guidance := r.checkSafety(ctx, "student", r.msg, s)
+	var safe agents.SafetyVerdict
+	var guidance string
+	if screened != nil {
+		safe, guidance = *screened, screenedGuidance
+	} else {
+		safe, guidance = r.checkSafety(ctx, "student", r.msg, s)
+	}
 	switch {
 	case !safe.Safe:
 		out.Unsafe = &tutor.Unsafe{Flag: safe.Category, Warn: safe.Warn}
