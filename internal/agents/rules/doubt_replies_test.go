@@ -125,3 +125,12 @@ func TestDoubtIrregularVerbForms(t *testing.T) {
 		t.Errorf("reply %q; want the lesson's 'Oxygen is given out'", r)
 	}
 }
+
+// "do gas particles move slowly?" asks whether they are slow: the lesson
+// says how fast they move.
+func TestDoubtAdverbs(t *testing.T) {
+	r := askDoubt(t, "science/states-of-matter/solids-liquids-and-gases", "do gas particles move slowly?")
+	if says(r, mNotInTopic) || !mentions(r, "gas particles move fastest") {
+		t.Errorf("reply %q; want the lesson's 'gas particles move fastest'", r)
+	}
+}

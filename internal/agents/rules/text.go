@@ -127,6 +127,10 @@ var irregular = map[string]string{
 	"taken": "tak", "took": "tak", "given": "giv", "gave": "giv", "made": "mak", "grown": "grow", "grew": "grow",
 	"frozen": "freez", "froze": "freez", "eaten": "eat", "ate": "eat", "fallen": "fall", "fell": "fall",
 	"written": "writ", "wrote": "writ", "chosen": "choos", "chose": "choos", "risen": "ris", "broken": "break", "broke": "break",
+	// and adverbs of manner to their adjective: "do gas particles move
+	// slowly?" asks whether they are slow.
+	"slowly": "slow", "quickly": "quick", "strongly": "strong", "weakly": "weak", "freely": "free", "closely": "clos",
+	"tightly": "tight", "loosely": "loos", "rapidly": "rapid", "evenly": "even", "equally": "equal", "easily": "easy",
 }
 
 // stopWords are words that say nothing about what a question is about:
