@@ -60,7 +60,7 @@ type Metrics struct {
 	// Conflicts counts turns lost to another writer, ErrorFrames the error
 	// frames received, Resends the requests and messages sent again because
 	// the server asked to wait (a rate limit, a message still being
-	// answered).
+	// answered, get_state asked for too often).
 	Conflicts   int `json:"conflicts"`
 	ErrorFrames int `json:"error_frames"`
 	Resends     int `json:"resends"`

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +230,54 @@ expect:
 	}
 	if m.Latency.Count != m.Turns || m.Latency.P50 <= 0 || m.Latency.P99 < m.Latency.P50 {
 		t.Errorf("latency = %+v", m.Latency)
+	}
+}
+
+// tutord answers a burst of get_state with an error frame and no state
+// ("Too many get_state requests"): the harness waits and asks again, as
+// for its message rate limit, and counts the resends.
+func TestGetStateThrottleIsWaitedOut(t *testing.T) {
+	url := evaltest.Start(t, evaltest.Options{})
+	sc := parse(t, "many-states", "subtopic: mathematics/fractions/adding-and-subtracting-fractions\nturns:\n"+
+		strings.Repeat("  - action: get_state\n", 30))
+	r := runner.Run(context.Background(), runner.Config{
+		BaseURL: url, Auth: runner.Auth{Secret: evaltest.Secret, Admin: adminRule(t)}, Bank: sampleBank(t), FrameTimeout: 5 * time.Second,
+	}, []*scenario.Scenario{sc})[0]
+	if r.Status != runner.Passed {
+		t.Fatalf("30 get_state actions: %s %q %v, want passed", r.Status, r.Error, r.Failures)
+	}
+	if r.Metrics.Resends == 0 || r.Metrics.ErrorFrames != 0 {
+		t.Errorf("30 get_state actions: resends %d, error frames %d; want the throttled get_states counted as resends, not as errors", r.Metrics.Resends, r.Metrics.ErrorFrames)
+	}
+	for _, turn := range r.Turns[1:] {
+		if turn.State == nil {
+			t.Errorf("turn %d: no state", turn.Index)
+		}
+	}
+}
+
+// After a message's error frame the harness asks for the state; when that
+// get_state is throttled it asks again, not sending the message twice, and
+// the turn's error stays the message's.
+func TestGetStateThrottleAfterAnErrorFrame(t *testing.T) {
+	var chats int
+	srv := httptest.NewServer(fakeExam("Welcome!", func(n int, frame []byte) []string {
+		if strings.Contains(string(frame), `"chat"`) {
+			chats++
+			return []string{`{"type":"error","payload":{"error":"Message too long"}}`}
+		}
+		if chats == 1 && n == 2 { // the first get_state after the error
+			return []string{`{"type":"error","payload":{"error":"Too many get_state requests; please slow down"}}`}
+		}
+		return nil
+	}))
+	defer srv.Close()
+	sc := parse(t, "refused", "subtopic: mathematics/sums/small-sums\nmode: exam\nturns:\n  - say: hi\n    expect: {error: too long}\n")
+	r := runner.Run(context.Background(), runner.Config{BaseURL: srv.URL, FrameTimeout: 5 * time.Second}, []*scenario.Scenario{sc})[0]
+	if r.Status != runner.Passed || chats != 1 {
+		t.Fatalf("%s %q %v, the message sent %d times; want passed, sent once", r.Status, r.Error, r.Failures, chats)
+	}
+	if turn := r.Turns[1]; turn.Error != "Message too long" || turn.Resends != 1 || turn.State == nil {
+		t.Errorf("the refused message's turn: error %q, %d resends, state %v; want the message's error, 1 resend and a state", turn.Error, turn.Resends, turn.State)
 	}
 }
