@@ -217,6 +217,31 @@ func TestReplyFailures(t *testing.T) {
 	}
 }
 
+// mentions_name finds the learner's first name as a whole word, whatever
+// its hyphens and apostrophes, and not inside another word.
+func TestMentionsName(t *testing.T) {
+	tests := []struct {
+		name, reply string
+		want        bool
+	}{
+		{"Asha Rao", "Good work, asha!", true},
+		{"Asha Rao", "Rao, try again.", false},
+		{"Asha Rao", "Ashanti, try again.", false},
+		{"Anne-Marie Dubois", "Well done, Anne-Marie! Let's try the next one.", true},
+		{"Anne-Marie Dubois", "Well done, Anne! Let's try the next one.", false},
+		{"D'Andre Smith", "Nice work, D'Andre. Shall we go on?", true},
+		{"D'Andre Smith", "Nice work, D\u2019Andre. Shall we go on?", true},
+		{"D'Andre Smith", "Nice work, Andre.", false},
+		{"Zoë", "Zoë2 is not a name.", false},
+		{"", "Hello!", false},
+	}
+	for _, tt := range tests {
+		if got := mentions(tt.reply, tt.name); got != tt.want {
+			t.Errorf("learner %q, reply %q: mentions = %t, want %t", tt.name, tt.reply, got, tt.want)
+		}
+	}
+}
+
 func TestStateFailures(t *testing.T) {
 	s := state("probe", "incorrect", false, map[string]float64{"Like fractions": 0.3})
 	d := &client.Document{SafetyFlags: []string{"violence"}, TurnCount: 4, ExamTotalCorrect: 0}

@@ -198,15 +198,19 @@ func describeReply(r *scenario.ReplyExpect) string {
 	return strings.Join(parts, " and ")
 }
 
-var wordBoundary = regexp.MustCompile(`[^\p{L}\p{N}]+`)
+// apostrophes makes a typographic apostrophe the typed one.
+var apostrophes = strings.NewReplacer("’", "'")
 
-// mentions reports whether text names the learner by first name.
+// mentions reports whether text names the learner by first name: the name
+// as a whole, hyphens and apostrophes included ("Anne-Marie", "D'Andre"),
+// between characters that are not letters or digits.
 func mentions(text, name string) bool {
-	first := strings.ToLower(firstName(name))
+	first := apostrophes.Replace(firstName(name))
 	if first == "" {
 		return false
 	}
-	return slices.Contains(wordBoundary.Split(strings.ToLower(text), -1), first)
+	re := regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])` + regexp.QuoteMeta(first) + `(?:$|[^\p{L}\p{N}])`)
+	return re.MatchString(apostrophes.Replace(text))
 }
 
 func firstName(name string) string {
