@@ -80,7 +80,9 @@ func importMathDial(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	suite, err := scenario.Load(filepath.Join(dir, "scenarios"))
+	// Only this import's scenarios: dir/scenarios may hold an earlier
+	// import's too, whose subtopics this curriculum no longer has.
+	suite, err := scenario.Load(g.ScenarioPaths(dir)...)
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,8 @@ Commands:
       --json                print the report without transcripts as one JSON object
   import-mathdial FILE  make a curriculum and scenarios from MathDial conversations
       --out DIR             where to write them (curriculum/ and scenarios/)
-      --run                 replay them against an embedded tutord and score them
+      --run                 replay them against an embedded tutord and score them (only this
+                            import's scenarios, not those an earlier import left in DIR)
       --limit N             only the first N labelled conversations
       --concurrency N       replays at once (default 8)
       --json                print the figures as one JSON object

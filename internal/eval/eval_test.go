@@ -223,6 +223,42 @@ func TestImportMathDialCommand(t *testing.T) {
 	}
 }
 
+// import-mathdial --run replays the conversations of this import only, even
+// into a DIR where an earlier import left scenarios (which stay).
+func TestImportMathDialRunReplaysOnlyThisImport(t *testing.T) {
+	out := t.TempDir()
+	file := repopath.Join(t, "data/mathdial/dev.jsonl")
+	if err := eval.Main(context.Background(), []string{"import-mathdial", file, "--out", out, "--limit", "3"}, eval.Env{Stdout: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := eval.Main(context.Background(), []string{"import-mathdial", file, "--out", out, "--limit", "1", "--run", "--json"},
+		eval.Env{Stdout: &stdout, Stderr: &stderr, Embedded: embedded(t)})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	rep, err := report.ReadJSON(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range rep.Scenarios {
+		names = append(names, s.Name+" ("+string(s.Status)+" "+s.Error+")")
+	}
+	if len(rep.Scenarios) != 1 || rep.Summary.Errors != 0 {
+		t.Errorf("--limit 1 --run into the DIR of a 3-conversation import: report.json has %q, want the 1 conversation imported", names)
+	}
+	var f struct {
+		Conversations int `json:"conversations"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &f); err != nil || f.Conversations != 1 {
+		t.Errorf("figures %s (%v), want 1 conversation", stdout.String(), err)
+	}
+	if scenarios, _ := filepath.Glob(filepath.Join(out, "scenarios", "*.yaml")); len(scenarios) != 3 {
+		t.Errorf("%d scenario files in DIR, want the 3 of the first import, one of them rewritten", len(scenarios))
+	}
+}
+
 func TestCompareCommand(t *testing.T) {
 	url := evaltest.Start(t, evaltest.Options{})
 	suite := writeSuite(t, map[string]string{"exam.yaml": exam})

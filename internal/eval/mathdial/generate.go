@@ -118,16 +118,25 @@ func (g *Generated) Write(dir string) error {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return err
 	}
-	sdir := filepath.Join(dir, "scenarios")
-	if err := os.MkdirAll(sdir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "scenarios"), 0o755); err != nil {
 		return err
 	}
-	for _, s := range g.Scenarios {
-		if err := os.WriteFile(filepath.Join(sdir, s.Name+".yaml"), s.Data, 0o644); err != nil {
+	for i, path := range g.ScenarioPaths(dir) {
+		if err := os.WriteFile(path, g.Scenarios[i].Data, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ScenarioPaths returns where Write puts the scenarios, in order. Files of
+// an earlier import to the same dir are not among them.
+func (g *Generated) ScenarioPaths(dir string) []string {
+	paths := make([]string, len(g.Scenarios))
+	for i, s := range g.Scenarios {
+		paths[i] = filepath.Join(dir, "scenarios", s.Name+".yaml")
+	}
+	return paths
 }
 
 // subtopic makes a problem's subtopic: one check step and one question,
