@@ -25,12 +25,20 @@ type resolver struct {
 	country, board string
 
 	mu     sync.Mutex
-	found  map[string]map[int]place // key → grade → place
-	walked map[int]bool             // grades walked in full
+	found  map[string]map[boardGrade]place // key → grade → place
+	walked map[boardGrade]bool             // grades walked in full
+}
+
+// boardGrade is a grade of a country's board. Bank subtopics are looked
+// for in their own board, others in the resolver's: what a walk of one
+// board found says nothing of another.
+type boardGrade struct {
+	country, board string
+	grade          int
 }
 
 func newResolver(c *client.Client, bank *learner.Bank, country, board string) *resolver {
-	return &resolver{c: c, bank: bank, country: country, board: board, found: map[string]map[int]place{}, walked: map[int]bool{}}
+	return &resolver{c: c, bank: bank, country: country, board: board, found: map[string]map[boardGrade]place{}, walked: map[boardGrade]bool{}}
 }
 
 // resolve returns the place of the subtopic with the full key. grade, when
@@ -56,7 +64,7 @@ func (r *resolver) resolve(ctx context.Context, key string, grade int) (place, e
 		grades = append(grades, g)
 	}
 	for _, g := range grades {
-		if p, ok := r.found[key][g]; ok {
+		if p, ok := r.found[key][boardGrade{country, board, g}]; ok {
 			return p, nil
 		}
 		if inBank && g == s.Grade {
@@ -66,7 +74,7 @@ func (r *resolver) resolve(ctx context.Context, key string, grade int) (place, e
 		} else if err := r.walk(ctx, country, board, g); err != nil {
 			return place{}, err
 		}
-		if p, ok := r.found[key][g]; ok {
+		if p, ok := r.found[key][boardGrade{country, board, g}]; ok {
 			return p, nil
 		}
 	}
@@ -75,7 +83,8 @@ func (r *resolver) resolve(ctx context.Context, key string, grade int) (place, e
 
 // walk records every subtopic of a grade.
 func (r *resolver) walk(ctx context.Context, country, board string, grade int) error {
-	if r.walked[grade] {
+	w := boardGrade{country, board, grade}
+	if r.walked[w] {
 		return nil
 	}
 	q := client.CurriculumQuery{Country: country, Board: board, Grade: grade}
@@ -97,7 +106,7 @@ func (r *resolver) walk(ctx context.Context, country, board string, grade int) e
 		}
 		q.Topic = ""
 	}
-	r.walked[grade] = true
+	r.walked[w] = true
 	return nil
 }
 
@@ -111,9 +120,9 @@ func (r *resolver) subtopics(ctx context.Context, q client.CurriculumQuery) erro
 			continue
 		}
 		if r.found[e.Key] == nil {
-			r.found[e.Key] = map[int]place{}
+			r.found[e.Key] = map[boardGrade]place{}
 		}
-		r.found[e.Key][q.Grade] = place{GuidelineID: e.GuidelineID, Grade: q.Grade, Board: q.Board}
+		r.found[e.Key][boardGrade{q.Country, q.Board, q.Grade}] = place{GuidelineID: e.GuidelineID, Grade: q.Grade, Board: q.Board}
 	}
 	return nil
 }
