@@ -39,7 +39,12 @@ func Document(data []byte, kind string, is *Issues) (body ast.Node, ok bool) {
 	}
 	var docs []*ast.DocumentNode
 	for _, d := range tree.Docs {
-		if d != nil && !isNil(d.Body) {
+		if d == nil || isNil(d.Body) {
+			continue
+		}
+		// The parser makes a %YAML or %TAG directive a document of its
+		// own, though it belongs to the document after it.
+		if _, directive := d.Body.(*ast.DirectiveNode); !directive {
 			docs = append(docs, d)
 		}
 	}

@@ -143,19 +143,36 @@ func TestNullsAndEmptyListsLeaveFieldsAlone(t *testing.T) {
 
 func TestDocumentProblems(t *testing.T) {
 	cases := map[string]string{
-		"":                              "f.yaml: the file is empty",
-		"# only a comment\n":            "f.yaml: the file is empty",
-		"a: 1\n---\nb: 2\n":             "f.yaml:3: a test file holds one YAML document, not 2",
-		"a: [1, 2\nb: 3\n":              "f.yaml:",
-		"title: &x hi\ngrade: *x\n":     "f.yaml:2: grade: aliases are not supported",
-		"title: a\ntitle: b\n":          "f.yaml:2: ",
-		"- just\n- a list\n":            "f.yaml:1: must be a mapping, not a list",
-		"grade: 99999999999999999999\n": "f.yaml:1: grade: must be an integer",
+		"":                                  "f.yaml: the file is empty",
+		"# only a comment\n":                "f.yaml: the file is empty",
+		"a: 1\n---\nb: 2\n":                 "f.yaml:3: a test file holds one YAML document, not 2",
+		"a: 1\n---\n%YAML 1.2\n---\nb: 2\n": "f.yaml:5: a test file holds one YAML document, not 2",
+		"%YAML 1.2\n---\n":                  "f.yaml: the file is empty",
+		"a: [1, 2\nb: 3\n":                  "f.yaml:",
+		"title: &x hi\ngrade: *x\n":         "f.yaml:2: grade: aliases are not supported",
+		"title: a\ntitle: b\n":              "f.yaml:2: ",
+		"- just\n- a list\n":                "f.yaml:1: must be a mapping, not a list",
+		"grade: 99999999999999999999\n":     "f.yaml:1: grade: must be an integer",
 	}
 	for text, want := range cases {
 		_, _, issues := decode(t, text)
 		if len(issues) == 0 || !strings.HasPrefix(issues[0], want) {
 			t.Errorf("%q: issues %q, want one starting %q", text, issues, want)
+		}
+	}
+}
+
+// A %YAML or %TAG directive belongs to the document after it (YAML 1.2
+// §6.8): a file with one is still one document.
+func TestDocumentWithDirective(t *testing.T) {
+	for _, text := range []string{
+		"%YAML 1.2\n---\ntitle: a\ngrade: 7\n",
+		"%TAG !e! tag:example.com,2000:\n---\ntitle: a\ngrade: 7\n",
+		"%YAML 1.2\n---\ntitle: a\ngrade: 7\n...\n",
+	} {
+		d, _, issues := decode(t, text)
+		if len(issues) > 0 || d.Title != "a" || d.Grade != 7 {
+			t.Errorf("%q: decoded %+v with issues %q, want title a, grade 7", text, d, issues)
 		}
 	}
 }
