@@ -66,7 +66,15 @@ func (r Range) check() string {
 	if r.IsZero() {
 		return "sets no bound: give a number or equals, at_least, at_most, above or below"
 	}
-	lo, loStrict, hi, hiStrict := -inf, false, inf, false
+	if !r.meets(-inf, inf) {
+		return fmt.Sprintf("no number is %s", r)
+	}
+	return ""
+}
+
+// meets reports whether the range holds a number from low to high.
+func (r Range) meets(low, high float64) bool {
+	lo, loStrict, hi, hiStrict := low, false, high, false
 	raise := func(v float64, strict bool) {
 		if v > lo || v == lo && strict {
 			lo, loStrict = v, strict
@@ -93,10 +101,18 @@ func (r Range) check() string {
 	if r.Below != nil {
 		lower(*r.Below, true)
 	}
-	if lo > hi || lo == hi && (loStrict || hiStrict) {
-		return fmt.Sprintf("no number is %s", r)
+	return lo < hi || lo == hi && !loStrict && !hiStrict
+}
+
+// largest returns the largest number the range names, or -inf.
+func (r Range) largest() float64 {
+	x := -inf
+	for _, v := range []*float64{r.Equals, r.AtLeast, r.AtMost, r.Above, r.Below} {
+		if v != nil {
+			x = max(x, *v)
+		}
 	}
-	return ""
+	return x
 }
 
 // inf is beyond every bound a scenario writes.

@@ -91,6 +91,11 @@ func TestSchemaRejects(t *testing.T) {
 		"subtopic: a/b/c\nturns: [{say: hi, expect: {state: {current_step: {}}}}]\n",
 		"subtopic: a/b/c\nturns: [{say: hi}]\nexpect: {metrics: {leaks: 0}}\n",
 		"subtopic: a/b/c\nturns: [{say: hi, expect: {reply: {answer: hidden}}}]\n",
+		"subtopic: a/b/c\nturns: [{say: hi, expect: {error: \"\"}}]\n",
+		"subtopic: a/b/c\nturns: [{say: hi, expect: {state: {mastery: {Ratios: 70}}}}]\n",
+		"subtopic: a/b/c\nturns: [{say: hi, expect: {state: {mastery: {Ratios: {at_least: 70}}}}}]\n",
+		"subtopic: a/b/c\nturns: [{say: hi, expect: {state: {mastery: {Ratios: {above: 1}}}}}]\n",
+		"subtopic: a/b/c\nturns: [{say: hi, expect: {state: {mastery: {Ratios: {below: 0}}}}}]\n",
 	} {
 		if _, err := Parse("x.yaml", []byte(doc)); err == nil {
 			t.Errorf("the parser accepts %q", doc)

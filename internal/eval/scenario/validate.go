@@ -153,7 +153,12 @@ func (c *checker) turn(p string, t Turn) {
 	if !chat && e.Reply != nil {
 		c.errorf(p+".expect.reply", "an action has no tutor reply to check")
 	}
-	if !chat && e.Error != "" {
+	switch {
+	case c.present(p+".expect.error") && strings.TrimSpace(e.Error) == "":
+		// Blank, it would read as no error frame expected: the opposite
+		// of what was written.
+		c.errorf(p+".expect.error", "must not be empty: leave it out when no error frame is expected")
+	case !chat && e.Error != "":
 		c.errorf(p+".expect.error", "only a message can be answered with an error frame")
 	}
 	if !chat && e.SafetyFlag != nil {
@@ -213,8 +218,15 @@ func (c *checker) state(p string, s *StateExpect) {
 	for _, concept := range sortedKeys(s.Mastery) {
 		r := s.Mastery[concept]
 		c.rangeOK(p+".mastery."+concept, r)
-		if r.Contains(0) && r.Contains(1) {
+		switch {
+		case r.Contains(0) && r.Contains(1):
 			c.errorf(p+".mastery."+concept, "every mastery is %s: bound it", r)
+		case !r.meets(0, 1):
+			msg := fmt.Sprintf("no mastery is %s: mastery is a fraction from 0 to 1", r)
+			if pc := r.largest(); pc > 1 && pc <= 100 {
+				msg += fmt.Sprintf(" (%g for %g%%)", pc/100, pc)
+			}
+			c.errorf(p+".mastery."+concept, "%s", msg)
 		}
 	}
 	for i, concept := range s.ConceptsDiscussed {
