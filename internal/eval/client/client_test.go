@@ -159,6 +159,49 @@ func TestConnRejectsBadFrames(t *testing.T) {
 	}
 }
 
+// A scenario stopped by its caller (Ctrl-C, the run's deadline) says so;
+// only a server that sends nothing for the frame timeout is blamed for it.
+func TestNextSaysWhyItStoppedWaiting(t *testing.T) {
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		c.Read(r.Context()) // sends nothing until the client goes
+	}))
+	defer silent.Close()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	expired, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	tests := []struct {
+		name    string
+		ctx     context.Context
+		timeout time.Duration
+		want    string
+		is      error
+	}{
+		{"frame timeout", context.Background(), 50 * time.Millisecond, "no frame from the server within 50ms", context.DeadlineExceeded},
+		{"cancelled", cancelled, time.Minute, "stopped waiting for a frame", context.Canceled},
+		{"the caller's deadline", expired, time.Minute, "stopped waiting for a frame", context.DeadlineExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := (&Client{BaseURL: silent.URL}).Dial(context.Background(), "s-1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.CloseNow()
+			conn.Timeout = tt.timeout
+			_, err = conn.Next(tt.ctx)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, tt.is) {
+				t.Errorf("Next = %v, want an error with %q wrapping %v", err, tt.want, tt.is)
+			}
+		})
+	}
+}
+
 func TestDialRefused(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)

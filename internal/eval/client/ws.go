@@ -68,15 +68,21 @@ var ErrClosed = errors.New("the WebSocket closed")
 
 // Next reads the next frame.
 func (c *Conn) Next(ctx context.Context) (Frame, error) {
+	readCtx := ctx
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+		readCtx, cancel = context.WithTimeout(ctx, c.Timeout)
 		defer cancel()
 	}
-	typ, data, err := c.ws.Read(ctx)
+	typ, data, err := c.ws.Read(readCtx)
 	if err != nil {
+		// The caller's end (Ctrl-C, the run's deadline) is no fault of the
+		// server: only the frame timeout is.
 		if ctx.Err() != nil {
-			return Frame{}, fmt.Errorf("no frame from the server within %s: %w", c.Timeout, ctx.Err())
+			return Frame{}, fmt.Errorf("stopped waiting for a frame: %w", ctx.Err())
+		}
+		if readCtx.Err() != nil {
+			return Frame{}, fmt.Errorf("no frame from the server within %s: %w", c.Timeout, readCtx.Err())
 		}
 		if s := websocket.CloseStatus(err); s != -1 {
 			return Frame{}, fmt.Errorf("%w (status %d %s)", ErrClosed, s, s)
