@@ -97,13 +97,32 @@ func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, migr
 		return nil, fmt.Errorf("cannot reach the database (%s): %s", describeTarget(pcfg), cleanConnectError(err))
 	}
 	if migrate {
-		if err := store.Migrate(db.connString); err != nil {
+		m, err := newMigrator(ctx, cfg, db)
+		if err != nil {
+			return nil, err
+		}
+		err = m.Up()
+		m.Close()
+		if err != nil {
 			return nil, err
 		}
 		log.Info("database migrated", "schema_version", store.LatestVersion())
 	}
 	ok = true
 	return db, nil
+}
+
+// newMigrator opens a migrator on db, waiting for the migration lock as
+// long as for the database to answer (TUTORD_DB_CONNECT_TIMEOUT), or until
+// ctx ends (Ctrl-C).
+func newMigrator(ctx context.Context, cfg config.Config, db *database) (*store.Migrator, error) {
+	lockCtx, cancel := context.WithTimeout(ctx, cfg.DBConnectTimeout)
+	defer cancel()
+	m, err := store.NewMigratorContext(lockCtx, db.connString)
+	if errors.Is(err, store.ErrMigrationLocked) {
+		return nil, fmt.Errorf("%w (waited %s, TUTORD_DB_CONNECT_TIMEOUT): a tutord may be migrating this database; try again when it is done", store.ErrMigrationLocked, cfg.DBConnectTimeout)
+	}
+	return m, err
 }
 
 func describeTarget(c *pgxpool.Config) string {

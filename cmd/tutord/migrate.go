@@ -53,26 +53,27 @@ func runMigrate(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.close(context.Background(), log)
-	m, err := store.NewMigrator(db.connString)
-	if err != nil {
-		return err
+	if action != "version" {
+		m, err := newMigrator(ctx, cfg, db)
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		switch action {
+		case "up":
+			err = m.Up()
+		case "down":
+			err = m.Down(steps)
+		case "force":
+			err = m.Force(steps)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	defer m.Close()
-	switch action {
-	case "up":
-		if err := m.Up(); err != nil {
-			return err
-		}
-	case "down":
-		if err := m.Down(steps); err != nil {
-			return err
-		}
-	case "force":
-		if err := m.Force(steps); err != nil {
-			return err
-		}
-	}
-	v, dirty, err := m.Version()
+	// Read without the migration lock, which another process may hold for
+	// as long as its migrations take.
+	v, dirty, err := db.store.SchemaVersion(ctx)
 	if err != nil {
 		return err
 	}

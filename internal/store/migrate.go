@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/golang-migrate/migrate/v4"
 	"github.com/golang-migrate/migrate/v4/database"
@@ -15,27 +16,51 @@ import (
 	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tutord/tutord/migrations"
 )
 
-// Migrator applies the embedded migrations to one database. golang-migrate
-// takes an advisory lock while it works, so concurrent migrators on the same
-// database wait for each other.
+// Migrator applies the embedded migrations to one database. It holds
+// golang-migrate's advisory lock from the start to Close, so concurrent
+// migrators on the same database wait for each other.
 type Migrator struct {
 	db *sql.DB
 	m  *migrate.Migrate
 }
 
+// ErrMigrationLocked reports that another session held the migration lock
+// until the wait for it ended.
+var ErrMigrationLocked = errors.New("another process holds the migration lock")
+
 // NewMigrator connects to the database at connString (URL or keyword/value
-// form) for migrations.
+// form) for migrations, waiting as long as it takes for the migration lock.
 func NewMigrator(connString string) (*Migrator, error) {
+	return NewMigratorContext(context.Background(), connString)
+}
+
+// NewMigratorContext is NewMigrator waiting for the migration lock only
+// until ctx ends: then it fails with ErrMigrationLocked (deadline) or
+// ctx's error.
+func NewMigratorContext(ctx context.Context, connString string) (*Migrator, error) {
 	cfg, err := pgx.ParseConfig(connString)
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
 	}
-	db := stdlib.OpenDB(*cfg)
+	// golang-migrate's driver waits for its lock without a context or a
+	// limit. So its one connection takes the lock first, cancellably: the
+	// driver's own lock on that session then returns at once (advisory
+	// locks are re-entrant), and the session keeps it until Close. The
+	// wait is cancelled on the server too, not only dropped by the client,
+	// or the session would queue for the lock after tutord has gone.
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 5 * time.Second}
+	}
+	db := stdlib.OpenDB(*cfg, stdlib.OptionAfterConnect(func(_ context.Context, conn *pgx.Conn) error {
+		return takeMigrationLock(ctx, conn)
+	}))
+	db.SetMaxOpenConns(1)
 	drv, err := migratepgx.WithInstance(db, &migratepgx.Config{})
 	if err != nil {
 		db.Close()
@@ -140,9 +165,39 @@ func (m *Migrator) Version() (uint, bool, error) {
 	return v, dirty, nil
 }
 
+// takeMigrationLock takes golang-migrate's advisory lock (the driver's
+// default one: this database, its current schema, schema_migrations) on
+// conn, waiting until ctx ends.
+func takeMigrationLock(ctx context.Context, conn *pgx.Conn) error {
+	var dbName, schema string
+	if err := conn.QueryRow(ctx, `SELECT current_database(), current_schema()`).Scan(&dbName, &schema); err != nil {
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	id, err := database.GenerateAdvisoryLockId(dbName, schema, migratepgx.DefaultMigrationsTable)
+	if err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, id); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return ErrMigrationLocked
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("wait for the migration lock: %w", ctx.Err())
+		}
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	return nil
+}
+
 // Migrate applies every pending migration to the database at connString.
 func Migrate(connString string) error {
-	m, err := NewMigrator(connString)
+	return MigrateContext(context.Background(), connString)
+}
+
+// MigrateContext is Migrate waiting for the migration lock only until ctx
+// ends (see NewMigratorContext).
+func MigrateContext(ctx context.Context, connString string) error {
+	m, err := NewMigratorContext(ctx, connString)
 	if err != nil {
 		return err
 	}
@@ -171,6 +226,7 @@ func LatestVersion() uint {
 func (s *Store) SchemaVersion(ctx context.Context) (uint, bool, error) {
 	var v int64
 	var dirty bool
+	// Read without golang-migrate, which would wait for its lock.
 	err := s.db.QueryRow(ctx, `SELECT version, dirty FROM schema_migrations LIMIT 1`).Scan(&v, &dirty)
 	if err != nil {
 		var pgErr *pgconn.PgError
@@ -179,5 +235,6 @@ func (s *Store) SchemaVersion(ctx context.Context) (uint, bool, error) {
 		}
 		return 0, false, interpretError("read schema version", err)
 	}
-	return uint(v), dirty, nil
+	// An interrupted roll-back of the first migration records -1, dirty.
+	return uint(max(v, 0)), dirty, nil
 }
