@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +10,9 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tutord/tutord/internal/config"
 )
@@ -25,7 +29,7 @@ func commands() []command {
 	return []command{
 		{"serve", "", "run the HTTP and WebSocket server (the default command)", runServe},
 		{"migrate", "up | down N | version | force V", "apply, roll back, show or force (after an interrupted one) database migrations", runMigrate},
-		{"curriculum", "import PATH... | --out DIR export | approve KEY | unapprove KEY", "import, export or approve curriculum files", runCurriculum},
+		{"curriculum", "import PATH... | export --out DIR | approve KEY | unapprove KEY", "import, export or approve curriculum files", runCurriculum},
 		{"llm-config", "list | set COMPONENT PROVIDER MODEL | reset COMPONENT", "show or set the provider and model of each component", runLLMConfig},
 		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
 		{"token", "--sub ID [--admin] [--ttl D] [--id]", "mint a development token signed with TUTORD_JWT_SECRET", runToken},
@@ -43,6 +47,9 @@ func run(ctx context.Context, args []string, environ map[string]string, stdin io
 			printUsage(stdout, environ)
 			return errHelp
 		}
+		if c, ok := commandAfterFlags(args); ok {
+			return usageError{fmt.Sprintf("flags go after the command: tutord %s [flags] ...; run tutord %s --help for its usage", c.name, c.name)}
+		}
 		return runServe(ctx, e, args)
 	}
 	if args[0] == "help" {
@@ -55,6 +62,25 @@ func run(ctx context.Context, args []string, environ map[string]string, stdin io
 		}
 	}
 	return usageError{fmt.Sprintf("unknown command %q; run tutord --help for the list", args[0])}
+}
+
+// commandAfterFlags returns the command that follows the leading common
+// flags of args, as in "tutord --database-url URL migrate up": without a
+// command first, serve would take the command for its arguments.
+func commandAfterFlags(args []string) (command, bool) {
+	fs := flag.NewFlagSet("tutord", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var c config.Config
+	addCommonFlags(fs, &c)
+	if fs.Parse(args) != nil || fs.NArg() == 0 {
+		return command{}, false
+	}
+	for _, c := range commands() {
+		if c.name == fs.Arg(0) {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 func printUsage(w io.Writer, environ map[string]string) {
@@ -107,7 +133,7 @@ func defaultConfig(environ map[string]string) config.Config {
 // prints the command's usage and flags, with their defaults.
 func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (config.Config, []string, error) {
 	if helpRequested(args) {
-		printCommandUsage(e.stdout, e.environ, name, extra)
+		printCommandUsage(e.stdout, e.environ, name, true, extra)
 		return config.Config{}, nil, errHelp
 	}
 	cfg, err := config.Load(e.environ)
@@ -115,27 +141,67 @@ func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (c
 		return cfg, nil, err
 	}
 	fs := flag.NewFlagSet("tutord "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // the error says what is wrong; --help is above
 	addCommonFlags(fs, &cfg)
 	if extra != nil {
 		extra(fs)
 	}
+	rest, err := parseFlags(fs, name, args)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, nil, flagError(fs, name, err)
+	}
+	// Validate leaves the URL to the database commands; a flag's is
+	// checked here, to be named.
+	if isSet(fs, "database-url") && cfg.DatabaseURL != "" {
+		if _, err := pgxpool.ParseConfig(cfg.DatabaseURL); err != nil {
+			return cfg, nil, usageError{"--database-url is malformed: " + cleanParseError(err)}
+		}
+	}
+	return cfg, rest, nil
+}
+
+// flagError turns the error of a setting that a flag gave (the environment
+// was valid: config.Load checked it) into a usage error naming the flag,
+// found by the variable its usage names, rather than the variable.
+func flagError(fs *flag.FlagSet, name string, err error) error {
+	msg := err.Error()
+	variable, reason, _ := strings.Cut(msg, ": ")
+	fs.Visit(func(f *flag.Flag) {
+		if strings.Contains(f.Usage, "("+variable+")") {
+			msg = fmt.Sprintf("--%s: %s", f.Name, reason)
+		}
+	})
+	return usageError{msg + "; run tutord " + name + " --help for its flags"}
+}
+
+// isSet reports whether the flag name was on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// parseFlags parses the flags of fs anywhere in args (a "--" ends them)
+// and returns the other arguments. A bad flag is a usage error; the flag
+// set prints nothing, as the error says what is wrong and --help the rest.
+func parseFlags(fs *flag.FlagSet, name string, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return cfg, nil, usageError{err.Error() + "; run tutord " + name + " --help for its flags"}
+			return nil, usageError{err.Error() + "; run tutord " + name + " --help for its flags"}
 		}
 		after := fs.Args()
 		if n := len(args) - len(after); n > 0 && args[n-1] == "--" {
-			rest = append(rest, after...)
-			break
+			return append(rest, after...), nil
 		}
 		if len(after) == 0 {
-			break
+			return rest, nil
 		}
 		rest, args = append(rest, after[0]), after[1:]
 	}
-	return cfg, rest, cfg.Validate()
 }
 
 // helpRequested reports whether args ask for help before any "--".
@@ -152,25 +218,61 @@ func helpRequested(args []string) bool {
 }
 
 // printCommandUsage prints a command's usage line and its flags with their
-// defaults.
-func printCommandUsage(w io.Writer, environ map[string]string, name string, extra func(*flag.FlagSet)) {
-	for _, c := range commands() {
-		if c.name == name {
-			fmt.Fprintf(w, "Usage: tutord %s [flags] %s\n\n%s.\n\nFlags:\n", c.name, c.usage, c.summary)
-		}
-	}
+// defaults: the common ones, if the command takes them, and extra's.
+func printCommandUsage(w io.Writer, environ map[string]string, name string, common bool, extra func(*flag.FlagSet)) {
 	fs := flag.NewFlagSet("tutord "+name, flag.ContinueOnError)
-	defaults := defaultConfig(environ)
-	addCommonFlags(fs, &defaults)
+	if common {
+		defaults := defaultConfig(environ)
+		addCommonFlags(fs, &defaults)
+	}
 	if extra != nil {
 		extra(fs)
 	}
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	for _, c := range commands() {
+		if c.name == name {
+			line := []string{"tutord", c.name}
+			if n > 0 {
+				line = append(line, "[flags]")
+			}
+			if c.usage != "" {
+				line = append(line, c.usage)
+			}
+			fmt.Fprintf(w, "Usage: %s\n\n%s.\n", strings.Join(line, " "), c.summary)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprint(w, "\nFlags:\n")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
-	fmt.Fprint(w, "\nThe flags override their environment variables; tutord --help lists every variable.\n")
+	if common {
+		fmt.Fprint(w, "\nThe flags override their environment variables; tutord --help lists every variable.\n")
+	}
+}
+
+// durationFlag is a time.Duration flag whose error says what a duration
+// looks like (the flag package says only "parse error").
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+func (d *durationFlag) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("not a duration such as 24h or 90m")
+	}
+	*d = durationFlag(v)
+	return nil
 }
 
 func runVersion(_ context.Context, e env, args []string) error {
+	if helpRequested(args) {
+		printCommandUsage(e.stdout, e.environ, "version", false, nil)
+		return errHelp
+	}
 	if len(args) > 0 {
 		return usageError{"version takes no arguments"}
 	}

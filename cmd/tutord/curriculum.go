@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tutord/tutord/curricula"
@@ -38,7 +39,7 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 		}
 	case "export":
 		if out == "" || len(rest) > 0 {
-			return usageError{"curriculum export needs --out DIR (flags go before the action: curriculum --out DIR export)"}
+			return usageError{"curriculum export needs --out DIR"}
 		}
 	case "approve", "unapprove":
 		if len(rest) != 1 {
@@ -53,6 +54,11 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 	if action == "import" {
 		if files, err = curriculum.LoadPaths(rest...); err != nil {
 			return err
+		}
+		// Importing nothing is a mistake (a wrong or empty directory, files
+		// named *.YAML), not a success a deployment script would not notice.
+		if len(files) == 0 {
+			return fmt.Errorf("no curriculum file in %s: a directory is searched for *.yaml and *.yml files (the extension in lower case)", strings.Join(rest, ", "))
 		}
 	}
 

@@ -32,7 +32,7 @@ func runLLMConfig(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	usage := usageError{"llm-config needs an action: list, set COMPONENT PROVIDER MODEL [flags] or reset COMPONENT (flags go before the action)"}
+	usage := usageError{"llm-config needs an action: list, set COMPONENT PROVIDER MODEL [flags] or reset COMPONENT"}
 	if len(rest) == 0 {
 		return usage
 	}

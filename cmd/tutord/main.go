@@ -22,6 +22,12 @@ var version = ""
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal cancels ctx; a second one then kills tutord, in
+	// case whatever it is doing does not heed ctx.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	err := run(ctx, os.Args[1:], config.Environ(), os.Stdin, os.Stdout, os.Stderr)
 	if err != nil && !errors.Is(err, errHelp) {
 		fmt.Fprintf(os.Stderr, "tutord: %v\n", err)

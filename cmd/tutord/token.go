@@ -19,7 +19,8 @@ func runToken(_ context.Context, e env, args []string) error {
 	cfg, rest, err := loadConfig(e, "token", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&sub, "sub", "", "the learner's subject (required)")
 		fs.BoolVar(&admin, "admin", false, "make the token an admin's")
-		fs.DurationVar(&ttl, "ttl", 24*time.Hour, "how long the token is valid")
+		ttl = 24 * time.Hour
+		fs.Var((*durationFlag)(&ttl), "ttl", "how long the token is valid, a `duration` such as 24h or 90m")
 		fs.BoolVar(&idToken, "id", false, "mint an ID token (for /auth/sync) instead of an access token")
 		fs.StringVar(&email, "email", "", "email claim")
 		fs.StringVar(&name, "name", "", "name claim")
