@@ -50,21 +50,29 @@ type benchReport struct {
 // same machine, latency under half that load, and the server's memory per
 // idle WebSocket.
 func runBench(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("tutord bench", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	duration := fs.Duration("duration", 10*time.Second, "length of each load phase")
-	saturation := fs.Int("learners", 32, "closed-loop learners of the saturation phase")
-	rounds := fs.Int("rounds", 3, "rounds of the saturation phase, each a load phase then pgbench for as long")
-	latency := fs.Int("latency-learners", 200, "learners of the latency phase (with think time)")
-	idle := fs.Int("idle", 5000, "idle WebSockets to hold (0 skips)")
-	asJSON := fs.Bool("json", false, "print the report as one JSON object")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
-		}
-		return usageError{err.Error()}
+	d := 10 * time.Second
+	duration := &d
+	var saturation, rounds, latency, idle *int
+	var asJSON *bool
+	flags := func(fs *flag.FlagSet) {
+		fs.Var((*durationFlag)(duration), "duration", "length of each load phase, a `duration` such as 10s or 1m")
+		saturation = fs.Int("learners", 32, "closed-loop learners of the saturation phase")
+		rounds = fs.Int("rounds", 3, "rounds of the saturation phase, each a load phase then pgbench for as long")
+		latency = fs.Int("latency-learners", 200, "learners of the latency phase (with think time)")
+		idle = fs.Int("idle", 5000, "idle WebSockets to hold (0 skips)")
+		asJSON = fs.Bool("json", false, "print the report as one JSON object")
 	}
-	if fs.NArg() > 0 || *duration <= 0 || *saturation < 1 || *rounds < 1 || *latency < 1 || *idle < 0 {
+	if helpRequested(args) {
+		printCommandUsage(e.stdout, e.environ, "bench", false, flags)
+		return errHelp
+	}
+	fs := flag.NewFlagSet("tutord bench", flag.ContinueOnError)
+	flags(fs)
+	rest, err := parseFlags(fs, "bench", args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 || *duration <= 0 || *saturation < 1 || *rounds < 1 || *latency < 1 || *idle < 0 {
 		return usageError{"bench takes no arguments; durations and counts must be positive"}
 	}
 	exe, err := os.Executable()

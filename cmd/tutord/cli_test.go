@@ -93,6 +93,15 @@ func TestDurationFlagErrorSaysWhatADurationIs(t *testing.T) {
 	if err != errHelp || !strings.Contains(out, "-ttl duration") || !strings.Contains(out, "(default 24h0m0s)") {
 		t.Errorf("token --help: %v; want --ttl shown as a duration with its default:\n%s", err, out)
 	}
+	// bench too, whose flags go anywhere as well and whose help goes to
+	// standard output.
+	if _, _, err := runCLI(t, nil, "", "bench", "--json", "--duration", "1d"); err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "-duration: not a duration") {
+		t.Errorf("bench --duration 1d: %v (exit %d); want a usage error saying what a duration is", err, exitCode(err))
+	}
+	out, _, err = runCLI(t, nil, "", "bench", "--help")
+	if err != errHelp || !strings.Contains(out, "-duration duration") || !strings.Contains(out, "(default 10s)") {
+		t.Errorf("bench --help: %v; want its flags on standard output:\n%s", err, out)
+	}
 }
 
 // Flags go anywhere on the line, the action's arguments included, so the
