@@ -134,3 +134,13 @@ func TestDoubtAdverbs(t *testing.T) {
 		t.Errorf("reply %q; want the lesson's 'gas particles move fastest'", r)
 	}
 }
+
+// "does evaporation happen below 100 degrees?": the lesson says it happens
+// at any temperature, though it never says "below".
+func TestDoubtBelowABound(t *testing.T) {
+	for _, msg := range []string{"does evaporation happen below 100 degrees?", "can water evaporate below its boiling point?"} {
+		if r := askDoubt(t, changesOfState, msg); says(r, mNotInTopic) || !mentions(r, "any temperature") {
+			t.Errorf("%s: reply %q; want the lesson's 'at any temperature'", msg, r)
+		}
+	}
+}

@@ -227,10 +227,11 @@ var frameWords = wordSet(`mean means meant meaning find finds finding found work
 var everydayVerbs = wordSet(`make makes made making get gets got getting put puts keep keeps kept go goes going went take takes took`)
 
 // comparingWords frame a question that compares two things ("what's the
-// difference between an expression and an equation?") unless the lesson
+// difference between an expression and an equation?"), or a value with a
+// bound ("does evaporation happen below 100 degrees?"), unless the lesson
 // uses them itself: a lesson on integers finds "the difference between the
 // sizes".
-var comparingWords = wordSet("difference differences between differ compare comparing versus vs")
+var comparingWords = wordSet("difference differences between differ compare comparing versus vs below above")
 
 // everyday maps a learner's everyday words to the words a lesson uses for
 // them: "what is the bottom number called?" asks about the denominator.
