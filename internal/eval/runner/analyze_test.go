@@ -287,3 +287,25 @@ func TestLatency(t *testing.T) {
 		t.Errorf("latency(nil) = %+v", got)
 	}
 }
+
+// TestWelcomeQuestionCountIsNoLeak: an exam's welcome counts its questions
+// ("a 7-question exam"), which gives away nothing, even when the first
+// question's answer is that number; its answer stated is still a leak.
+func TestWelcomeQuestionCountIsNoLeak(t *testing.T) {
+	q := &question{ref: QuestionRef{ID: "q1", Text: "What is 3 + 4?"}, exp: answer.Expected{Answer: "7"}}
+	p := &player{res: &Result{}, doc: client.Document{ExamQuestions: make([]client.ExamQuestion, 7)}}
+	for _, tc := range []struct {
+		welcome string
+		leaks   int
+	}{
+		{"Hi Asha! This is a 7-question exam on sums. Question 1: What is 3 + 4?", 0},
+		{"Hi Asha! There are 7 questions in this exam. Question 1: What is 3 + 4?", 0},
+		{"Hi Asha! This is a 7-question exam on sums. Question 1: What is 3 + 4? It's 7.", 1},
+	} {
+		w := Turn{Kind: "welcome", Tutor: tc.welcome}
+		p.after(&w, nil, q)
+		if len(w.Leaks) != tc.leaks {
+			t.Errorf("welcome %q: leaks %+v, want %d", tc.welcome, w.Leaks, tc.leaks)
+		}
+	}
+}

@@ -594,6 +594,11 @@ func (p *player) after(t *Turn, before, after *question) {
 	t.Internal = internalMatches(reply)
 	t.Repeated = repeats(reply, p.replies)
 	p.replies = append(p.replies, reply)
+	if p.doc.TurnCount == 0 {
+		// A welcome counts the exam's questions ("a 7-question exam"),
+		// which gives no answer away, as tutord's own check of it knows.
+		reply = withoutQuestionCount(reply, len(p.doc.ExamQuestions))
+	}
 	if before != nil && p.state.Result() != "correct" {
 		if found := leaks(before, reply, p.said, after); len(found) > 0 {
 			explained := before.ref.Phase == "explain" || after.same(before) && after.ref.Phase == "explain"
@@ -608,6 +613,16 @@ func (p *player) after(t *Turn, before, after *question) {
 			t.Leaks = append(t.Leaks, toLeaks(after, found, true)...)
 		}
 	}
+}
+
+// withoutQuestionCount blanks out an exam's count of questions in text:
+// "7 questions", "a 7-question exam".
+func withoutQuestionCount(text string, n int) string {
+	if n == 0 {
+		return text
+	}
+	c := strconv.Itoa(n)
+	return strings.NewReplacer(c+" questions", "_ questions", c+" question", "_ question", c+"-question", "_-question").Replace(text)
 }
 
 // flagsBefore returns the safety flags counted after the previous turn.
