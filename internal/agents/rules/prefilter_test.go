@@ -36,6 +36,9 @@ func TestPrefilterMissesNothing(t *testing.T) {
 	for _, u := range unsafeMessages {
 		msgs = append(msgs, u.msg)
 	}
+	for _, u := range unsafeReplies {
+		msgs = append(msgs, u.msg)
+	}
 	folds := strings.NewReplacer("s", "ſ", "k", "\u212a")
 	ran := 0
 	for _, msg := range msgs {
