@@ -1,6 +1,7 @@
 package tutor
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -30,7 +31,11 @@ const (
 // whole words, case-insensitively, with apostrophes ignored ("don't" is
 // "dont"): "end" does not fire on "friend", nor "stop" on "stopwatch".
 type PrecheckConfig struct {
-	// Stop phrases ask to stop wherever they appear ("bye", "i'm done").
+	// Stop phrases ask to stop wherever they appear ("bye", "i'm done"),
+	// unless more of the sentence follows them: "I need to go over this",
+	// "I'm done with this step", "Goodbye is the last word of the poem"
+	// go on. Only words of leaving may follow a stop phrase before the end
+	// of its clause ("I'm done for today", "bye didi, see you").
 	Stop []string
 	// StopExact phrases ask to stop only as the whole message, give or take
 	// Fillers: "done" alone stops, "are we done with step two" does not.
@@ -44,9 +49,18 @@ type PrecheckConfig struct {
 	// Break phrases ask for a break ("can we take a break?", "I'm tired"):
 	// a stop request in a lesson, which pauses it (see CheckIn).
 	Break []string
-	// IDK phrases say "I don't know" (English and Hinglish).
+	// IDK phrases say "I don't know" (English and Hinglish). A message that
+	// also ventures an answer is no "I don't know": one with a word of
+	// guessing ("not sure, maybe condensation", "I think it's X but I'm not
+	// sure"), or one whose "not sure" stands in a clause of its own beside
+	// the answer ("evaporation, not sure").
 	IDK []string
-	// OffTopic phrases are chit-chat away from the lesson.
+	// IDKExact phrases say "I don't know" only as a whole clause, give or
+	// take Fillers: "skip" and "I know this, skip", not "skip counting".
+	IDKExact []string
+	// OffTopic phrases are chit-chat away from the lesson, unless "about"
+	// follows them ("tell me a story about fractions") or the message names
+	// a part of the lesson ("in the poem I'm Nobody! Who are you?").
 	OffTopic []string
 	// MaxStopWords: a longer message is never a stop request (0: 8).
 	MaxStopWords int
@@ -58,12 +72,13 @@ type PrecheckConfig struct {
 func DefaultPrecheckConfig() PrecheckConfig {
 	return PrecheckConfig{
 		Stop: []string{
-			"bye", "bye bye", "goodbye", "good bye", "quit", "i quit", "i'm done", "i am done",
+			"bye", "bye bye", "goodbye", "good bye", "i quit", "i'm done", "i am done",
 			"i'm finished", "i am finished", "end the session", "end session", "end this session",
 			"stop the session", "stop the lesson", "stop the exam", "let's stop", "i want to stop",
 			"can we stop", "can i stop", "can we end", "can we finish", "that's all for today",
 			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
+			"end the lesson", "end the class", "stop the class",
 		},
 		Break: []string{
 			"take a break", "have a break", "i need a break", "really need a break", "want a break", "a short break", "a quick break",
@@ -71,7 +86,7 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"i'm so tired", "i am so tired", "i'm sleepy", "i am sleepy", "thak gaya", "thak gayi",
 		},
 		StopExact: []string{
-			"stop", "end", "done", "exit", "finish", "finished", "enough", "the end",
+			"stop", "end", "done", "exit", "quit", "finish", "finished", "enough", "the end",
 			"that's it", "that's all", "no more", "bas", "khatam", "that's enough",
 			"no that's all", "no that's it", "no thanks that's all", "no thanks that's it",
 		},
@@ -85,16 +100,19 @@ func DefaultPrecheckConfig() PrecheckConfig {
 		},
 		IDK: []string{
 			"i don't know", "dont know", "do not know", "dunno", "idk", "no idea", "no clue",
-			"not sure", "i give up", "i can't", "i cannot", "skip", "tell me the answer",
+			"not sure", "i give up", "i can't", "i cannot", "tell me the answer",
+			"skip it", "skip this", "skip that", "skip the question", "skip question", "can we skip",
+			"can i skip", "let's skip", "i want to skip", "i'll skip",
 			"just tell me", "what is the answer", "nahi pata", "nahin pata", "pata nahi",
 			"pata nahin", "pta nahi", "nahi pta", "maloom nahi", "malum nahi", "nahi maloom",
 			"nahi malum", "nahi aata", "nahi aati", "पता नहीं", "नहीं पता", "मालूम नहीं",
 			// Texting spellings.
 			"dnt know", "dont knw", "dnt knw", "i dno", "dno", "idek", "no idea at all",
 		},
+		IDKExact: []string{"skip"},
 		OffTopic: []string{
 			"who are you", "what is your name", "what's your name", "tell me a joke",
-			"tell me a story", "play a game", "let's play", "sing", "sing a song",
+			"tell me a story", "play a game", "let's play", "can you sing", "sing a song", "sing for me",
 			"are you a robot", "are you human", "are you real", "what's the weather",
 			"favourite movie", "favorite movie", "favourite song", "favorite song",
 		},
@@ -104,9 +122,9 @@ func DefaultPrecheckConfig() PrecheckConfig {
 // Prechecker runs the pre-checks with one configuration. It is safe for
 // concurrent use.
 type Prechecker struct {
-	stop, exact, stated, brk, idk, offTopic [][]string
-	fillers                                 []string
-	maxStopWords, maxRunes                  int
+	stop, exact, stated, brk, idk, idkExact, offTopic [][]string
+	fillers                                           []string
+	maxStopWords, maxRunes                            int
 }
 
 // NewPrechecker returns a Prechecker for c.
@@ -126,6 +144,7 @@ func NewPrechecker(c PrecheckConfig) *Prechecker {
 		stated:       compile(c.StopStated),
 		brk:          compile(c.Break),
 		idk:          compile(c.IDK),
+		idkExact:     compile(c.IDKExact),
 		offTopic:     compile(c.OffTopic),
 		maxStopWords: c.MaxStopWords,
 		maxRunes:     c.MaxRunes,
@@ -145,7 +164,8 @@ func NewPrechecker(c PrecheckConfig) *Prechecker {
 // Check returns the pre-check result of a message. In order: empty; too
 // long; then, only when the message holds no digit (a number makes it an
 // answer attempt: "I'm done, it's 12" is an answer), a stop request in at
-// most MaxStopWords words, off-topic chit-chat, "I don't know".
+// most MaxStopWords words, off-topic chit-chat, "I don't know" (see
+// PrecheckConfig for what each phrase list allows).
 func (p *Prechecker) Check(msg string) Precheck {
 	if isBlank(msg) {
 		return PrecheckEmpty
@@ -158,16 +178,134 @@ func (p *Prechecker) Check(msg string) Precheck {
 	if digit {
 		return PrecheckNone
 	}
-	if len(w) <= p.maxStopWords && (containsAny(w, p.stop) || p.exactStop(w) || p.statedStop(msg, w)) {
+	cs := clauses(msg)
+	if len(w) <= p.maxStopWords && (p.stopPhrase(cs) || p.exactly(w, p.exact) || p.statedStop(msg, w)) {
 		return PrecheckStop
 	}
-	if containsAny(w, p.offTopic) {
+	if p.offTopicPhrase(w, cs) {
 		return PrecheckOffTopic
 	}
-	if containsAny(w, p.idk) {
+	if slices.ContainsFunc(cs, func(c []string) bool { return p.exactly(c, p.idkExact) }) || p.saysIDK(w, cs) {
 		return PrecheckIDK
 	}
 	return PrecheckNone
+}
+
+// stopPhrase reports whether a Stop phrase ends one of the clauses cs,
+// give or take words of leaving after it: "I'm done for today" and "bye
+// didi, see you" stop; "I need to go over this again", "can we finish this
+// question first" and "Goodbye is the last word of the poem" go on.
+func (p *Prechecker) stopPhrase(cs [][]string) bool {
+	for _, c := range cs {
+		for _, phrase := range p.stop {
+			for i := 0; i+len(phrase) <= len(c); i++ {
+				if slices.Equal(c[i:i+len(phrase)], phrase) &&
+					!slices.ContainsFunc(c[i+len(phrase):], func(x string) bool { return !leaving[x] && !slices.Contains(p.fillers, x) }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// leaving are the words that may follow a Stop phrase in its clause.
+var leaving = func() map[string]bool {
+	m := maps.Clone(sayingSo)
+	for _, x := range strings.Fields(`today tonight tomorrow here later bye goodbye see sorry to sleep bed
+		my mom mum mummy mama papa dad is calling dinner lunch time`) {
+		m[x] = true
+	}
+	return m
+}()
+
+// offTopicPhrase reports whether a message is off-topic chit-chat: it holds
+// an OffTopic phrase that "about" does not follow ("tell me a story about
+// fractions" is on the lesson), and it names no part of the lesson.
+func (p *Prechecker) offTopicPhrase(w []string, cs [][]string) bool {
+	if slices.ContainsFunc(w, func(x string) bool { return lessonWords[x] }) {
+		return false
+	}
+	for _, c := range cs {
+		for _, phrase := range p.offTopic {
+			for i := 0; i+len(phrase) <= len(c); i++ {
+				if slices.Equal(c[i:i+len(phrase)], phrase) && (i+len(phrase) == len(c) || c[i+len(phrase)] != "about") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// lessonWords name a part of a lesson: a message that names one is about
+// the lesson ("in the poem I'm Nobody! Who are you?", "who are you in
+// this sentence").
+var lessonWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, x := range strings.Fields(`poem poems poet poetry stanza chapter lesson question word words verb noun sentence`) {
+		m[x] = true
+	}
+	return m
+}()
+
+// saysIDK reports whether a message says "I don't know" and ventures no
+// answer: a word of guessing ("maybe", "I think") makes it an answer, and
+// so does a clause of its own beside a "not sure" that stands alone
+// ("evaporation, not sure"). "I'm not sure what to do", "I'm stuck, I don't
+// know" and "no idea, sorry" say "I don't know".
+func (p *Prechecker) saysIDK(w []string, cs [][]string) bool {
+	if !containsAny(w, p.idk) || containsAny(w, guesses) {
+		return false
+	}
+	idk, answer := false, false
+	for _, c := range cs {
+		switch {
+		case containsAny(c, hedges) && !slices.ContainsFunc(c, func(x string) bool { return !hedging[x] }):
+			// "not sure", "but I'm not sure": a hedge on the rest.
+		case containsAny(c, p.idk):
+			idk = true
+		case slices.ContainsFunc(c, func(x string) bool { return !sayingSo[x] && !slices.Contains(p.fillers, x) }):
+			answer = true
+		}
+	}
+	return idk || !answer
+}
+
+var (
+	// guesses are the words of venturing an answer.
+	guesses = phrases("i think", "maybe", "perhaps", "probably", "i guess", "might be", "could be", "shayad")
+	// hedges say "I don't know" of an answer given beside them.
+	hedges = phrases("not sure")
+	// hedging are the words a clause of hedging is made of.
+	hedging = func() map[string]bool {
+		m := maps.Clone(sayingSo)
+		for _, x := range strings.Fields(`not sure but though very totally about it this that`) {
+			m[x] = true
+		}
+		return m
+	}()
+)
+
+// phrases returns the words of each phrase.
+func phrases(ps ...string) [][]string {
+	out := make([][]string, len(ps))
+	for i, p := range ps {
+		out[i], _ = words(p, nil)
+	}
+	return out
+}
+
+// clauses returns the words of each clause of s: the runs between
+// punctuation marks ("evaporation, not sure" has two).
+func clauses(s string) [][]string {
+	var out [][]string
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(",.;:!?？。।…—", r) }) {
+		if w, _ := words(part, nil); len(w) > 0 {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // CheckIn is Check for a session in mode m: in a lesson a break request is
@@ -219,15 +357,15 @@ var sayingSo = func() map[string]bool {
 	return m
 }()
 
-// exactStop reports whether w is an exact stop phrase, give or take
-// fillers at either end. A phrase may end in a filler itself ("done for
-// now"), so each trailing filler is tried with the phrase and without.
-func (p *Prechecker) exactStop(w []string) bool {
+// exactly reports whether w is one of the phrases, give or take fillers at
+// either end. A phrase may end in a filler itself ("done for now"), so each
+// trailing filler is tried with the phrase and without.
+func (p *Prechecker) exactly(w []string, phrases [][]string) bool {
 	for len(w) > 0 && slices.Contains(p.fillers, w[0]) {
 		w = w[1:]
 	}
 	for {
-		for _, phrase := range p.exact {
+		for _, phrase := range phrases {
 			if slices.Equal(w, phrase) {
 				return true
 			}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 func TestPrecheck(t *testing.T) {
@@ -50,6 +52,13 @@ func TestPrecheck(t *testing.T) {
 		{"lets call it a day, done for today", PrecheckStop},
 		{"i'm tired, done for today", PrecheckStop},
 		{"enough for today yaar", PrecheckStop},
+		{"I have to go, my mom is calling", PrecheckStop},
+		{"i need to go now", PrecheckStop},
+		{"I'm done with this, bye", PrecheckStop},
+		{"bye didi, see you", PrecheckStop},
+		{"Goodbye!", PrecheckStop},
+		{"can we end the lesson", PrecheckStop},
+		{"ok quit", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},
@@ -79,6 +88,15 @@ func TestPrecheck(t *testing.T) {
 		{"no thanks", PrecheckNone},
 		{"abundant", PrecheckNone},
 		{"done done done done done done done done bye", PrecheckNone}, // nine words
+		// A stop phrase inside schoolwork: more of the sentence follows it.
+		{"I need to go over this again", PrecheckNone},
+		{"can we finish this question first", PrecheckNone},
+		{"I'm done with this step, what next?", PrecheckNone},
+		{"im done reading the question", PrecheckNone},
+		{"why did he quit school?", PrecheckNone},
+		{"quit smoking is good for health", PrecheckNone},
+		{"Goodbye is the last word of the poem", PrecheckNone},
+		{"what does goodbye mean", PrecheckNone},
 
 		// I don't know.
 		{"I don't know", PrecheckIDK},
@@ -94,6 +112,14 @@ func TestPrecheck(t *testing.T) {
 		{"mujhe maloom nahi", PrecheckIDK},
 		{"मुझे पता नहीं", PrecheckIDK},
 		{"just tell me the answer", PrecheckIDK},
+		{"not sure", PrecheckIDK},
+		{"sorry sir, not sure", PrecheckIDK},
+		{"I'm stuck, I don't know.", PrecheckIDK},
+		{"I don't know how to do this one.", PrecheckIDK},
+		{"skip", PrecheckIDK},
+		{"ok skip", PrecheckIDK},
+		{"I know this already, skip", PrecheckIDK},
+		{"skip this question", PrecheckIDK},
 
 		// Not "I don't know".
 		{"I don't know, maybe 12?", PrecheckNone},
@@ -107,6 +133,15 @@ func TestPrecheck(t *testing.T) {
 		{"I'm stuck", PrecheckNone},
 		{"the kidney is an organ", PrecheckNone},
 		{"pata hai: it is half", PrecheckNone},
+		// A hedged answer is an answer, to be judged.
+		{"I don't know if it is three quarters or two thirds, I think three quarters", PrecheckNone},
+		{"not sure, maybe condensation", PrecheckNone},
+		{"I think it's mitochondria but I'm not sure", PrecheckNone},
+		{"evaporation, not sure", PrecheckNone},
+		// Skip counting is a Class 1-2 maths chapter.
+		{"what is skip counting?", PrecheckNone},
+		{"skip counting by fives", PrecheckNone},
+		{"skip counting", PrecheckNone},
 
 		// Off-topic.
 		{"who are you", PrecheckOffTopic},
@@ -120,6 +155,13 @@ func TestPrecheck(t *testing.T) {
 		{"a single fraction", PrecheckNone},
 		{"is the answer singing?", PrecheckNone},
 		{"2 players play a game", PrecheckNone},
+		// In an English lesson: the verb "sing", Emily Dickinson's "I'm
+		// Nobody! Who are you?", a story about the topic.
+		{"sing", PrecheckNone},
+		{"what is the past tense of sing", PrecheckNone},
+		{"is sing a verb or a noun", PrecheckNone},
+		{"in the poem I'm Nobody! Who are you? who is nobody", PrecheckNone},
+		{"tell me a story about fractions", PrecheckNone},
 
 		// Answers.
 		{"42", PrecheckNone},
@@ -137,6 +179,47 @@ func TestPrecheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// In an exam a pre-check decides the turn: a stop finishes the exam, "I
+// don't know" records the question as incorrect unjudged, off-topic repeats
+// it unrecorded. Schoolwork that merely contains such a phrase is an answer.
+func TestPrecheckSchoolworkInExam(t *testing.T) {
+	p := NewPrechecker(DefaultPrecheckConfig())
+	exam := func(question, expected string) (State, *Topic) {
+		tp := planOf(3)
+		qs := examQuestions(3)
+		qs[0].QuestionText, qs[0].ExpectedAnswer = question, expected
+		return newState(t, ModeExam, tp, qs...), tp
+	}
+	// The orchestrator judges a message only when no pre-check took it.
+	turn := func(t *testing.T, s State, tp *Topic, msg string) State {
+		t.Helper()
+		pre := p.CheckIn(ModeExam, msg)
+		if pre != PrecheckNone {
+			t.Errorf("CheckIn(exam, %q) = %q, want none", msg, pre)
+		}
+		n, _ := ApplyTurn(s, tp, Outcome{Now: t0, StudentMessage: msg, Precheck: pre, Verdict: answer.Correct})
+		return n
+	}
+	t.Run("stop phrase", func(t *testing.T) {
+		s, tp := exam("What is the change of a liquid into a gas at its surface called?", "evaporation")
+		if n := turn(t, s, tp, "I need to go over this again"); n.ExamFinished {
+			t.Errorf("the exam finished with its questions unanswered")
+		}
+	})
+	t.Run("hedged answer", func(t *testing.T) {
+		s, tp := exam("What is the change of a liquid into a gas at its surface called?", "evaporation")
+		if r := turn(t, s, tp, "evaporation, not sure").ExamQuestions[0].Result; r == nil || *r != ResultCorrect {
+			t.Errorf("the right answer is recorded %v, want correct", r)
+		}
+	})
+	t.Run("verb sing", func(t *testing.T) {
+		s, tp := exam("Which word is the verb in 'Birds sing at dawn'?", "sing")
+		if n := turn(t, s, tp, "sing"); n.ExamQuestions[0].StudentAnswer == nil || n.OffTopicCount > 0 {
+			t.Errorf("the right answer is taken as off-topic: not recorded, off_topic_count %d", n.OffTopicCount)
+		}
+	})
 }
 
 // A break request stops (pauses) a lesson only; in an exam or a doubts
