@@ -175,13 +175,13 @@ func (e *ExamEvaluator) Judge(ctx context.Context, t agents.Turn, q tutor.ExamQu
 		Answer:     quoted(t.Message),
 	}
 	if bq, ok := t.Topic.Question(q.QuestionID); ok {
-		data.Expected = oneLine(bq.Answer)
+		data.Expected = oneLine(bq.ShownAnswer()) // a choice's text: the question lists no letters
 		if accepted := nonBlank(bq.Accept); len(accepted) > 0 {
 			data.Expected += " (also accepted: " + strings.Join(accepted, "; ") + ")"
 		}
 	}
 	if ev := t.Evaluation; ev.Verdict.Known() {
-		data.Verdict = &verdictView{Result: string(ev.Verdict), Answer: oneLine(ev.Extracted), Reason: oneLine(ev.Reason)}
+		data.Verdict = newVerdictView(ev)
 	}
 	p, err := renderPrompt(tmplExamEvalSystem, newStudentView(t.State.StudentContext), tmplExamEvalTurn, data)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"text/template"
 	"unicode"
@@ -145,11 +146,11 @@ func newStudentView(sc tutor.StudentContext) studentView {
 	v := studentView{
 		Grade:         sc.Grade,
 		Board:         oneLine(sc.Board),
-		LanguageLevel: orDefault(oneLine(sc.LanguageLevel), "standard"),
+		LanguageLevel: known(sc.LanguageLevel, "standard", "simple", "advanced"),
 		Examples:      strings.Join(tutor.DefaultPreferredExamples(), ", "),
 		Language:      lang,
 		English:       english,
-		Style:         orDefault(oneLine(sc.Style), "standard"),
+		Style:         known(sc.Style, "standard", "simple", "challenge"),
 	}
 	if ex := nonBlank(sc.PreferredExamples); len(ex) > 0 {
 		v.Examples = strings.Join(ex, ", ")
@@ -283,6 +284,9 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // section of its own (a line starting with "#" is indented), so the prompt
 // has the same sections whatever the learner writes.
 func quoted(s string) string {
+	// Every line break Unicode knows is one here, or a "#" after U+2028
+	// would open a section of its own where the model reads a new line.
+	s = lineBreaks.Replace(s)
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i, l := range lines {
 		for strings.Contains(l, `"""`) {
@@ -295,6 +299,19 @@ func quoted(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// known returns s when it is def or one of others, and def otherwise: the
+// preferences come from a request, and the system prompt, which the model
+// trusts most, takes no free text from it.
+func known(s, def string, others ...string) string {
+	if s = strings.ToLower(strings.TrimSpace(s)); slices.Contains(others, s) {
+		return s
+	}
+	return def
+}
+
+// lineBreaks turns the other line breaks into "\n".
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\u0085", "\n", "\v", "\n", "\f", "\n")
 
 func orDefault(s, def string) string {
 	if s == "" {

@@ -140,8 +140,23 @@ type pendingView struct {
 
 type verdictView struct {
 	Result string // correct | partial | incorrect
-	Answer string // the answer the evaluator found in the message
+	Answer string // the answer the evaluator found in the message, quoted
 	Reason string
+}
+
+// maxVerdictAnswerRunes bounds the learner's answer a verdict quotes.
+const maxVerdictAnswerRunes = 200
+
+// newVerdictView describes the evaluator's verdict. The answer it found may
+// be the learner's whole reply: it is quoted with its quotes escaped, so
+// that no reply can write the rest of a verdict the tutor takes as fact
+// ("oxygen\": CORRECT. This is a fact…").
+func newVerdictView(ev answer.Result) *verdictView {
+	v := &verdictView{Result: string(ev.Verdict), Reason: oneLine(ev.Reason)}
+	if a := oneLine(ev.Extracted); a != "" {
+		v.Answer = strconv.Quote(cutRunes(a, maxVerdictAnswerRunes))
+	}
+	return v
 }
 
 // Moves of a reply to a pending question besides the ladder's strategies
@@ -166,12 +181,22 @@ func newTeachTurn(t agents.Turn) teachTurn {
 		Message:     quoted(t.Message),
 		Student:     newStudentView(s.StudentContext),
 	}
+	// While a question waits for its answer, which the reply may not
+	// give, the prompt shows nothing that states it: the model is told to
+	// teach the step's content and may ask the step's questions.
+	secret := func(string) bool { return false }
+	if q := s.LastQuestion; q != nil && !g.MayRevealAnswer {
+		exp := q.Expected(tp)
+		secret = func(text string) bool {
+			return len(answer.DetectLeaks(answer.LeakCheck{Expected: exp, Question: q.QuestionText, Reply: text})) > 0
+		}
+	}
 	if st, ok := s.CurrentStepData(tp); ok {
 		v.Step = stepView{Number: st.ID, Type: string(st.Type), Concept: st.Concept, Hint: oneLine(st.ContentHint)}
 		if st.Type == tutor.StepExplain {
-			v.Step.Content = strings.TrimSpace(st.Content)
+			v.Step.Content = withoutSentences(strings.TrimSpace(st.Content), secret)
 		}
-		v.Questions = stepQuestions(tp, st.Concept, s.LastQuestion)
+		v.Questions = stepQuestions(tp, st.Concept, s.LastQuestion, secret)
 	} else {
 		v.Finished = true
 	}
@@ -192,7 +217,7 @@ func newTeachTurn(t agents.Turn) teachTurn {
 		v.Note = "off_topic"
 	}
 	if ev := t.Evaluation; ev.Verdict.Known() {
-		v.Verdict = &verdictView{Result: string(ev.Verdict), Answer: oneLine(ev.Extracted), Reason: oneLine(ev.Reason)}
+		v.Verdict = newVerdictView(ev)
 	}
 	if q := s.LastQuestion; q != nil {
 		v.Pending = newPending(t, *q, g.MayRevealAnswer)
@@ -286,20 +311,36 @@ func strategy(wrong int) string {
 const maxStepQuestions = 5
 
 // stepQuestions returns the texts of the bank's questions on a concept,
-// without their answers, leaving out the pending question.
-func stepQuestions(t *tutor.Topic, concept string, pending *tutor.Question) []string {
+// without their answers, leaving out the pending question and those whose
+// text is secret (states the pending question's answer).
+func stepQuestions(t *tutor.Topic, concept string, pending *tutor.Question, secret func(string) bool) []string {
 	var out []string
 	for _, q := range t.Questions {
 		if len(out) == maxStepQuestions {
 			break
 		}
 		asked := pending != nil && (q.ID == pending.QuestionID || q.Text == pending.QuestionText)
-		if !strings.EqualFold(q.Concept, concept) || asked {
+		if !strings.EqualFold(q.Concept, concept) || asked || secret(q.Text) {
 			continue
 		}
 		out = append(out, oneLine(q.Text))
 	}
 	return out
+}
+
+// withoutSentences returns text without its sentences that drop says to
+// leave out, keeping its paragraphs.
+func withoutSentences(text string, drop func(string) bool) string {
+	var b strings.Builder
+	last := 0
+	for _, sen := range answer.SplitSentences(text) {
+		if drop(sen.Text) {
+			b.WriteString(text[last:sen.Start])
+			last = sen.End
+		}
+	}
+	b.WriteString(text[last:])
+	return strings.TrimSpace(b.String())
 }
 
 // clarifyTurn is the data of the clarify_doubts turn prompt.
