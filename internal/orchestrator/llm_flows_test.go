@@ -683,3 +683,25 @@ func flowMessages(ms []store.Message) []flowMessage {
 	}
 	return fm
 }
+
+// TestExamHedgeWithModelBackedTutor: the model-backed tutor words no exam
+// turn, so an answer hedged between two values ("18 or 3") gets the fixed
+// request for one final answer, the question asked again and left
+// unjudged, not "Let's stay with the exam."
+func TestExamHedgeWithModelBackedTutor(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeExam)
+	q := c.Session.State.ExamQuestions[0]
+	r := f.turn(t, c.Session.Row.ID, q.ExpectedAnswer+" or 3")
+	s := r.Session.State
+	if !strings.HasPrefix(r.Reply, "I see more than one answer there. Which one is your final answer?") || !strings.HasSuffix(r.Reply, q.Prompt()) {
+		t.Errorf("reply %q; want the request for one answer, then the question again", r.Reply)
+	}
+	if s.ExamCurrentIdx != 0 || s.ExamQuestions[0].Result != nil {
+		t.Errorf("the hedge moved the exam on (index %d) or was judged (%v)", s.ExamCurrentIdx, s.ExamQuestions[0].Result)
+	}
+	if n := len(fake.Requests()); n != 0 {
+		t.Errorf("%d model requests for a turn the model-backed tutor does not word", n)
+	}
+}

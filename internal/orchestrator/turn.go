@@ -39,6 +39,15 @@ const (
 	unsafeReplyFallback = "Let's get back to our lesson."
 )
 
+// examAsks are the fixed replies to an exam answer that is not one yet,
+// when the tutor words none (the model-backed tutor words no exam turn):
+// by the evaluator's reason.
+var examAsks = map[string]string{
+	"hedged":                     "I see more than one answer there. Which one is your final answer?",
+	answer.ReasonUnseenLetter:    "The options aren't lettered here: please write your answer in words.",
+	answer.ReasonLetterNoOptions: "This question has no options to choose from: please write the answer itself.",
+}
+
 // Intents of turns the tutor did not answer itself.
 const (
 	IntentUnsafe          = "unsafe"
@@ -384,11 +393,15 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 			start := time.Now()
 			tr, call, err := r.set.Tutor.Respond(ctx, turn)
 			r.log(call, start, "")
+			r.reask = s.ExamQuestions[s.ExamCurrentIdx].Prompt() // after the sanitized words
 			if err == nil && strings.TrimSpace(tr.Output.Response) != "" {
-				r.reask = s.ExamQuestions[s.ExamCurrentIdx].Prompt() // after the sanitized words
 				return tr.Output.Response, IntentExamAnswer, agents.NameMasterTutor, nil
 			}
-			return "", IntentExamAnswer, "", nil
+			reason := ev.Reason
+			if strings.HasPrefix(reason, "hedged") {
+				reason = "hedged"
+			}
+			return examAsks[reason], IntentExamAnswer, "", nil
 		}
 		if turn.Evaluation.Verdict.Known() || turn.Precheck != tutor.PrecheckNone || turn.Evaluation.Verdict == answer.NotAttempt {
 			return "", IntentExamAnswer, "", nil
