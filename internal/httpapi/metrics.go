@@ -84,9 +84,20 @@ func (m *Metrics) httpMiddleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == "" {
 			route = "unmatched"
 		}
-		m.httpDuration.WithLabelValues(route, c.Request().Method, strconv.Itoa(c.Response().Status)).Observe(time.Since(start).Seconds())
+		m.httpDuration.WithLabelValues(route, methodLabel(c.Request().Method), strconv.Itoa(c.Response().Status)).Observe(time.Since(start).Seconds())
 		return nil
 	}
+}
+
+// methodLabel is a request's method as a label: any client may send any
+// method, and each new label value would be a new series.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "other"
 }
 
 // TurnCompleted records a committed turn (it implements orchestrator.Observer).
@@ -101,9 +112,10 @@ func (m *Metrics) Conflict() { m.conflicts.Inc() }
 // LLMCall records a model call.
 func (m *Metrics) LLMCall(component, provider, model string, d time.Duration, in, out, cached int, errKind string) {
 	m.llmDuration.WithLabelValues(component, provider, model).Observe(d.Seconds())
-	m.llmTokens.WithLabelValues(component, model, "input").Add(float64(in))
-	m.llmTokens.WithLabelValues(component, model, "output").Add(float64(out))
-	m.llmTokens.WithLabelValues(component, model, "cached").Add(float64(cached))
+	// A provider's odd report (a negative count) must not panic a counter.
+	m.llmTokens.WithLabelValues(component, model, "input").Add(float64(max(in, 0)))
+	m.llmTokens.WithLabelValues(component, model, "output").Add(float64(max(out, 0)))
+	m.llmTokens.WithLabelValues(component, model, "cached").Add(float64(max(cached, 0)))
 	if errKind != "" {
 		m.llmErrors.WithLabelValues(component, model, errKind).Inc()
 	}

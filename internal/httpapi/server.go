@@ -131,12 +131,16 @@ func New(d Deps, opts ...Options) *Server {
 		limiter:  newLimiter(), hub: newHub(), origins: newOrigins(o.CORSOrigins)}
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = ipExtractor(o.TrustedProxies)
+	// A handler's panic is recovered inside the access log and the
+	// metrics, which then count its 500 like any other; the outer
+	// recovery is for the middleware's own.
 	e.Use(s.recoverPanics, middleware.RequestIDWithConfig(middleware.RequestIDConfig{
 		RequestIDHandler: func(c echo.Context, id string) { c.Set("request_id", id) },
 	}), s.accessLog, s.cors)
 	if s.metrics != nil {
 		e.Use(s.metrics.httpMiddleware)
 	}
+	e.Use(s.recoverPanics)
 
 	e.GET("/", s.root)
 	e.GET("/health", s.health)
