@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,20 +54,20 @@ type Config struct {
 	SessionTimeLimit   time.Duration `env:"TUTORD_SESSION_TIME_LIMIT" envDefault:"0s" help:"end a sitting this long after its first turn (0: off; 25m suits voice)"`
 
 	JWTSecret     string        `env:"TUTORD_JWT_SECRET" help:"HS256 secret that signs access and ID tokens (32 bytes or more)" secret:"true"`
-	JWTJWKSURL    string        `env:"TUTORD_JWT_JWKS_URL" help:"JWKS URL of an identity provider (Cognito, Auth0, Keycloak)"`
+	JWTJWKSURL    string        `env:"TUTORD_JWT_JWKS_URL" help:"JWKS URL of an identity provider (Cognito, Auth0, Keycloak)" url:"true"`
 	JWTIssuer     string        `env:"TUTORD_JWT_ISSUER" help:"required token issuer (iss); empty: not checked (required with TUTORD_JWT_JWKS_URL)"`
 	JWTAudience   string        `env:"TUTORD_JWT_AUDIENCE" help:"required audience (aud, or client_id of access tokens); empty: not checked (required with TUTORD_JWT_JWKS_URL)"`
 	JWTLeeway     time.Duration `env:"TUTORD_JWT_LEEWAY" envDefault:"30s" help:"clock skew allowed on token times"`
 	JWTAdminClaim string        `env:"TUTORD_JWT_ADMIN_CLAIM" envDefault:"role=admin" help:"claim=value that makes a caller an admin (lists match a member)"`
 
-	STTBaseURL string        `env:"TUTORD_STT_BASE_URL" help:"Whisper-compatible speech-to-text server, e.g. https://api.openai.com/v1"`
+	STTBaseURL string        `env:"TUTORD_STT_BASE_URL" help:"Whisper-compatible speech-to-text server, e.g. https://api.openai.com/v1" url:"true"`
 	STTAPIKey  string        `env:"TUTORD_STT_API_KEY" help:"API key of the speech-to-text server" secret:"true"`
 	STTModel   string        `env:"TUTORD_STT_MODEL" envDefault:"whisper-1" help:"speech-to-text model"`
 	STTTimeout time.Duration `env:"TUTORD_STT_TIMEOUT" envDefault:"60s" help:"speech-to-text request timeout"`
 
 	DailyBudgetUSD          float64 `env:"TUTORD_DAILY_BUDGET_USD" envDefault:"0" help:"model spend allowed per learner per UTC day (0: no limit)"`
 	LLMPrices               string  `env:"TUTORD_LLM_PRICES" help:"JSON price table overriding the built-in per-model prices"`
-	OpenAICompatibleBaseURL string  `env:"TUTORD_OPENAI_COMPATIBLE_BASE_URL" help:"base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter)"`
+	OpenAICompatibleBaseURL string  `env:"TUTORD_OPENAI_COMPATIBLE_BASE_URL" help:"base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter)" url:"true"`
 	OpenAICompatibleAPIKey  string  `env:"TUTORD_OPENAI_COMPATIBLE_API_KEY" help:"API key of the OpenAI-compatible server, if it needs one" secret:"true"`
 }
 
@@ -326,24 +327,46 @@ func (c Config) LogValue() slog.Value {
 			continue
 		}
 		val := fmt.Sprint(v.Field(i).Interface())
-		if f.Tag.Get("secret") == "true" && val != "" {
+		switch {
+		case val == "":
+		case f.Tag.Get("secret") == "true":
 			val = Redact(val)
+		case f.Tag.Get("url") == "true":
+			val = redactURL(val) // a service's URL may carry its credentials
 		}
 		attrs = append(attrs, slog.String(name, val))
 	}
 	return slog.GroupValue(attrs...)
 }
 
-// Redact hides the password of a URL-shaped secret and any other secret whole.
+// Redact hides the passwords of a URL-shaped secret (see redactURL) and any
+// other secret whole.
 func Redact(s string) string {
-	if i := strings.Index(s, "://"); i >= 0 {
-		rest := s[i+3:]
-		if at := strings.LastIndex(rest, "@"); at >= 0 {
-			if colon := strings.Index(rest[:at], ":"); colon >= 0 {
-				return s[:i+3] + rest[:colon] + ":***" + rest[at:]
-			}
-		}
-		return s
+	if strings.Contains(s, "://") {
+		return redactURL(s)
 	}
 	return "***"
 }
+
+// redactURL hides the passwords a URL holds: in its user info, and as a
+// password or sslpassword query parameter, which PostgreSQL URLs take too.
+func redactURL(s string) string {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return s
+	}
+	s = queryPassword.ReplaceAllString(s, "${1}***")
+	rest := s[i+3:]
+	authority := rest
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+		authority = rest[:end]
+	}
+	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		if colon := strings.Index(authority[:at], ":"); colon >= 0 {
+			return s[:i+3] + rest[:colon] + ":***" + rest[at:]
+		}
+	}
+	return s
+}
+
+var queryPassword = regexp.MustCompile(`(?i)([?&](?:ssl)?password=)[^&#]*`)

@@ -57,6 +57,32 @@ func TestSecretsAreMaskedInLogs(t *testing.T) {
 	}
 }
 
+// TestCredentialsInURLsAreMaskedInLogs: a password in a PostgreSQL URL's
+// query (which pgx reads) and the credentials of other services' URLs are
+// masked in the logged config too.
+func TestCredentialsInURLsAreMaskedInLogs(t *testing.T) {
+	cfg, err := Load(map[string]string{
+		"TUTORD_DATABASE_URL":               "postgres://tutord@db:5432/tutord?sslmode=require&password=Db-Pass&sslpassword=Key-Pass",
+		"TUTORD_STT_BASE_URL":               "https://whisper:Stt-Pass@stt.internal/v1",
+		"TUTORD_OPENAI_COMPATIBLE_BASE_URL": "https://vllm:Compat-Pass@llm.internal/v1?user=a@b",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "config", cfg)
+	for _, secret := range []string{"Db-Pass", "Key-Pass", "Stt-Pass", "Compat-Pass"} {
+		if strings.Contains(b.String(), secret) {
+			t.Errorf("the logged config shows %s: %s", secret, b.String())
+		}
+	}
+	for _, kept := range []string{"sslmode=require&password=***&sslpassword=***", "whisper:***@stt.internal/v1", "vllm:***@llm.internal/v1?user=a@b"} {
+		if !strings.Contains(b.String(), kept) {
+			t.Errorf("the logged config lacks %q: %s", kept, b.String())
+		}
+	}
+}
+
 func TestSettingsDocumentEveryField(t *testing.T) {
 	for _, s := range Settings() {
 		if s.Help == "" || !strings.HasPrefix(s.Env, "TUTORD_") {
