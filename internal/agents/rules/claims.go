@@ -1184,6 +1184,9 @@ func simplifiedRatio(msg string) (string, bool) {
 		return "Yes: " + from + " = " + simplest + " in its simplest form (both divided by " + g.String() + ").", true
 	case same:
 		return "Yes: " + from + " = " + claim + ", and in its simplest form " + from + " = " + simplest + ".", true
+	case new(big.Int).Mul(v[0], v[2]).Cmp(new(big.Int).Mul(v[1], v[3])) == 0 && from == simplest:
+		// "is 2:3 the same as 3:2?": no "2 : 3 = 2 : 3".
+		return "No: " + claim + " is the ratio " + from + " the other way round.", true
 	case new(big.Int).Mul(v[0], v[2]).Cmp(new(big.Int).Mul(v[1], v[3])) == 0:
 		return "No: " + from + " = " + simplest + "; " + claim + " is the ratio the other way round.", true
 	}
@@ -1991,8 +1994,9 @@ var (
 	// than -7"; "3 more than 5" is a sum, not a comparison.
 	comparison      = regexp.MustCompile(`(?i)(?:^|[^\d/.,])([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\)?\s+(?:is|are)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
 	comparisonAsked = regexp.MustCompile(`(?i)^\W*(?:(?:so|and|but|wait|ok|then)\W+)*is\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)\s+(bigger|greater|larger|more|higher|smaller|less|lower)\s+than\s+([-−]?\d+(?:\.\d+)?(?:/\d+)?%?)([^\d/.,%]|$)`)
-	// ratioClaim is "12:18 simplifies to 3:2", "is 12 : 18 = 2 : 3".
-	ratioClaim = regexp.MustCompile(`(\d+)\s*:\s*(\d+)\s+(?:simplifies\s+to|simplified\s+is|is\s+the\s+same\s+as|is|equals|=|becomes)\s+(\d+)\s*:\s*(\d+)`)
+	// ratioClaim is "12:18 simplifies to 3:2", "is 12 : 18 = 2 : 3", and
+	// asked: "is 12:18 the same as 2:3?", "does 12:18 simplify to 2:3?".
+	ratioClaim = regexp.MustCompile(`(\d+)\s*:\s*(\d+)\s+(?:simplif(?:y|ies)\s+to|simplified\s+is|(?:is\s+)?the\s+same\s+as|is|equals?|=|becomes?)\s+(\d+)\s*:\s*(\d+)`)
 	// meansPercent is "50% means 50", "25% is 0.25", "50% means 50 out of
 	// 100".
 	meansPercent = regexp.MustCompile(`(?i)(?:^|[^\d.])(\d+(?:\.\d+)?)\s*(?:%|percent|per\s*cent)\s+(?:means|is|equals|=)\s+(?:just\s+)?(\d+(?:\.\d+)?)(\s+out\s+of\s+100)?(?:\s*$|\s*[?!.,]|\s+(?:right|then|too|isn|is\s+it)\b)`)

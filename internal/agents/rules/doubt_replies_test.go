@@ -144,3 +144,86 @@ func TestDoubtBelowABound(t *testing.T) {
 		}
 	}
 }
+
+// A yes/no doubt in a word the lesson never uses, whose opposite it does
+// ("warm" for "cools", "strongly" for "very weak"), is answered by the
+// lesson's sentence with the opposite, not refused, nor answered by one
+// that leaves the word out ("they attract each other" to "do they attract
+// strongly?").
+func TestDoubtOppositeWordOfTheLesson(t *testing.T) {
+	for _, tc := range []struct{ key, msg, want string }{
+		{changesOfState, "does evaporation warm us?", "cool"},
+		{changesOfState, "does sweating make us warm?", "cool"},
+		{"science/states-of-matter/solids-liquids-and-gases", "do gas particles attract each other strongly?", "very weak attraction"},
+	} {
+		t.Run(tc.msg, func(t *testing.T) {
+			if r := askDoubt(t, tc.key, tc.msg); says(r, mNotInTopic) || !mentions(r, tc.want) {
+				t.Errorf("reply %q; want the lesson's answer (%q)", r, tc.want)
+			}
+		})
+	}
+}
+
+// A doubt that puts a common mistake forward hears what is right, which
+// the lesson says by turning the mistake's word round ("smaller":
+// "dividing by a fraction less than 1 gives an answer bigger"), not the
+// mistake alone.
+func TestDoubtMistakeHearsTheRightWay(t *testing.T) {
+	for _, msg := range []string{"does division always make a number smaller?", "does dividing always make the answer smaller?"} {
+		t.Run(msg, func(t *testing.T) {
+			if r := askDoubt(t, dividingFractions, msg); !mentions(r, "bigger") || strings.HasPrefix(r, "A common mistake") {
+				t.Errorf("reply %q; want what the lesson says is right (an answer bigger), not only the mistake", r)
+			}
+		})
+	}
+}
+
+// "why is -2 not smaller than -7?" asks about the lesson's comparison the
+// other way round ("-2 is greater than -7"), not the rule for adding
+// numbers of different signs.
+func TestDoubtComparisonTheOtherWayRound(t *testing.T) {
+	for _, r := range []string{
+		askDoubt(t, addingIntegers, "why is -2 not smaller than -7?"),
+		askInLesson(t, addingIntegers, "why is -2 not smaller than -7?"),
+	} {
+		if !mentions(r, "-2 is greater than -7") || mentions(r, "subtract the smaller size") {
+			t.Errorf("reply %q; want 'So -2 is greater than -7, because -2 is further to the right'", r)
+		}
+	}
+}
+
+// "is 12:18 the same as 2:3?" and "does 12:18 simplify to 2:3?" ask
+// whether a ratio simplifies so: yes.
+func TestDoubtRatioSimplifiedAsked(t *testing.T) {
+	for _, msg := range []string{"is 12:18 the same as 2:3?", "does 12:18 simplify to 2:3?"} {
+		t.Run(msg, func(t *testing.T) {
+			if r := askDoubt(t, ratios, msg); !strings.HasPrefix(r, "Yes") {
+				t.Errorf("reply %q; want Yes, 12 : 18 = 2 : 3", r)
+			}
+		})
+	}
+	if r := askDoubt(t, ratios, "is 2:3 the same as 3:2?"); !strings.HasPrefix(r, "No") || strings.Contains(r, "2 : 3 = 2 : 3") {
+		t.Errorf("reply %q; want No, the ratio the other way round (and no 2 : 3 = 2 : 3)", r)
+	}
+}
+
+// "do I flip the first fraction?": the lesson says what is turned upside
+// down, only the divisor (the second number).
+func TestDoubtFlipTheFirstFraction(t *testing.T) {
+	if r := askDoubt(t, dividingFractions, "do I flip the first fraction?"); !mentions(r, "only the divisor") {
+		t.Errorf("reply %q; want 'Only the divisor (the second number) is turned upside down'", r)
+	}
+}
+
+// "what colour is iodine?": the sentence that names iodine's colour
+// ("Iodine is brown"), not one that uses the word "colour".
+func TestDoubtWhatColour(t *testing.T) {
+	for _, r := range []string{
+		askDoubt(t, photosynthesis, "what colour is iodine?"),
+		askInLesson(t, photosynthesis, "what colour is iodine?"),
+	} {
+		if !mentions(r, "brown") {
+			t.Errorf("reply %q; want 'Iodine is brown'", r)
+		}
+	}
+}

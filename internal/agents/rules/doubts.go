@@ -124,12 +124,20 @@ func passages(t *tutor.Topic, src source) []passage {
 
 func (p *passage) add(s string) {
 	ts := append(lessonTerms(s), forms(s)...)
+	if slices.ContainsFunc(words(s), func(w string) bool { return colours[w] }) && !slices.Contains(ts, "colour") {
+		// "Iodine solution is brown" says what colour iodine is.
+		ts = append(ts, "colour")
+	}
 	p.sents = append(p.sents, s)
 	p.terms = append(p.terms, ts)
 	for _, w := range ts {
 		p.body[w] = true
 	}
 }
+
+// colours are the names of colours: a sentence that names one answers
+// "what colour is …?".
+var colours = wordSet("red orange yellow green blue purple violet pink brown black white grey gray")
 
 // addNew adds s unless the passage has it already.
 func (p *passage) addNew(s string) {
@@ -147,6 +155,9 @@ var operations = map[string]string{
 	// winter?" finds "Evaporation happens at any temperature".
 	"evaporation": stem("evaporate"), "condensation": stem("condense"), "diffusion": stem("diffuse"),
 	"respiration": stem("respire"), "absorption": stem("absorb"), "sublimation": stem("sublime"),
+	// and what particles do: "do gas particles attract each other?" finds
+	// "very weak attraction between them".
+	"attraction": stem("attract"),
 }
 
 // lessonTerms returns the terms of s (see terms), with the nouns of the
@@ -226,6 +237,17 @@ var frameWords = wordSet(`mean means meant meaning find finds finding found work
 // in "why does subtracting a negative make it bigger?".
 var everydayVerbs = wordSet(`make makes made making get gets got getting put puts keep keeps kept go goes going went take takes took`)
 
+// everydayTerms are the terms of everydayVerbs.
+var everydayTerms = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range everydayVerbs {
+		for _, t := range lessonTerms(w) {
+			m[t] = true
+		}
+	}
+	return m
+}()
+
 // comparingWords frame a question that compares two things ("what's the
 // difference between an expression and an equation?"), or a value with a
 // bound ("does evaporation happen below 100 degrees?"), unless the lesson
@@ -249,7 +271,7 @@ var everyday = map[string][]string{
 	"share": {"divide"}, "split": {"divide"}, "division": {"divide"},
 	"percent": {"percentage"}, "per cent": {"percentage"},
 	"squash": {"compress"}, "squeeze": {"compress"}, "press": {"compress"},
-	"flip": {"reciprocal"}, "upside down": {"reciprocal"},
+	"flip": {"upside down", "reciprocal"}, "upside down": {"reciprocal"},
 	"vapour": {"gas"}, "vapor": {"gas"}, "steam": {"boil", "gas"},
 	"old price": {"original"}, "old": {"original"}, "new price": {"new"},
 	"feel cold": {"cools"}, "feel cool": {"cools"}, "get cold": {"cools"}, "cold after": {"cools"},
@@ -268,6 +290,9 @@ var everyday = map[string][]string{
 	"minus times plus": {"signs are different"}, "minus into plus": {"signs are different"}, "plus times minus": {"signs are different"},
 	"a plus": {"positive"}, "a minus": {"negative"},
 	"need to make": {"takes in"}, "needs to make": {"takes in"}, "needed to make": {"takes in"},
+	// A comparison the lesson makes the other way round: "why is -2 not
+	// smaller than -7?" asks about "-2 is greater than -7".
+	"smaller than": {"greater"}, "less than": {"greater"}, "lower than": {"greater"},
 }
 
 // questionTag is a tag after a claim, with what ends it.
@@ -811,6 +836,20 @@ func readLesson(t *tutor.Topic, src source, question string) (lessonText, bool) 
 	// uses ("variable") is still said in the words its text uses.
 	lt.q = askedTerms(question, func(w string) bool { return r.all[w] }, r.says)
 	lt.topical = func(w string) bool { return r.own[w] || r.key[w] || isDigits(w) || strings.HasPrefix(w, "form:") }
+	// A word the lesson never uses whose opposite it does ("do gas
+	// particles attract each other strongly?", "does evaporation warm
+	// us?") asks about what the lesson says in the opposite word ("very
+	// weak attraction", "evaporation cools"): that sentence answers it,
+	// where the word itself would leave only the rest of the question to
+	// match, or none of it.
+	for i, w := range lt.q {
+		if lt.topical(w) {
+			continue
+		}
+		if o := slices.IndexFunc(opposites[w], func(o string) bool { return r.own[o] }); o >= 0 && !slices.Contains(lt.q, opposites[w][o]) {
+			lt.q[i] = opposites[w][o]
+		}
+	}
 	lt.defines = slices.ContainsFunc(words(question), func(w string) bool { return definingWords[w] })
 	return lt, len(lt.q) > 0 && slices.ContainsFunc(lt.q, lt.topical)
 }
@@ -1058,7 +1097,9 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 // weight of the mistake's terms, when that is at least half of it (a term
 // the explanations never use weighs most, as in weights: "Green plants
 // make their own food." says nothing right about "plants make food at
-// night"). Worked
+// night"). When none shares that much, a sentence with the opposite of a
+// term shares it too (see turnsRound): it says the right way by turning
+// that term round. Worked
 // steps ("Multiply the top and bottom of 1/4 by 3") say how one example
 // goes, not what the mistake gets wrong, and are left aside. ok is false
 // when no sentence shares enough.
@@ -1073,28 +1114,54 @@ func rightWay(lesson []passage, mistake []string, keep func(string) bool) (strin
 	}
 	var total float64
 	for _, w := range mistake {
-		if !isDigits(w) && !slices.Contains(mistakeWords, w) {
+		// An everyday verb the explanations never use ("makes" in
+		// "division always makes a number smaller") says nothing the
+		// right way must (see everydayVerbs).
+		if _, used := idf[w]; !isDigits(w) && !slices.Contains(mistakeWords, w) && (used || !everydayTerms[w]) {
 			total += weight(w)
 		}
 	}
-	concept, sent, top := "", "", 0.0
-	for _, p := range explained {
-		for i, ts := range p.terms {
-			if workedStep(ts) || leansBack(p.sents[i]) || keep != nil && !keep(p.sents[i]) {
-				continue
-			}
-			var shared float64
-			for _, w := range ts {
-				if !isDigits(w) && slices.Contains(mistake, w) {
-					shared += weight(w)
+	find := func(turned bool) (string, string, bool) {
+		concept, sent, top := "", "", 0.0
+		for _, p := range explained {
+			for i, ts := range p.terms {
+				if workedStep(ts) || leansBack(p.sents[i]) || keep != nil && !keep(p.sents[i]) {
+					continue
+				}
+				var shared float64
+				for _, w := range mistake {
+					if !isDigits(w) && (slices.Contains(ts, w) || turned && turnsRound(mistake, ts, w)) {
+						shared += weight(w)
+					}
+				}
+				if shared > top {
+					concept, sent, top = p.concept, p.sents[i], shared
 				}
 			}
-			if shared > top {
-				concept, sent, top = p.concept, p.sents[i], shared
-			}
 		}
+		return concept, sent, total > 0 && top >= total/2
 	}
-	return concept, sent, total > 0 && top >= total/2
+	if concept, sent, ok := find(false); ok {
+		return concept, sent, true
+	}
+	return find(true)
+}
+
+// turnsRound reports whether a sentence, by its terms ts, says the
+// opposite of the mistake's term w (see opposites) of what the mistake is
+// about (its first word's term): "dividing by a fraction less than 1
+// gives an answer bigger than the number divided" sets right "division
+// always makes a number smaller" by the very word it turns round. Not
+// when the mistake has the opposite itself ("at night as well as in the
+// day"), nor in a sentence on something else ("subtract the smaller size
+// from the larger size" against "-7 is bigger").
+func turnsRound(mistake, ts []string, w string) bool {
+	o := opposites[fold(w)]
+	has := func(terms []string) bool {
+		return slices.ContainsFunc(terms, func(x string) bool { return slices.Contains(o, fold(x)) })
+	}
+	about := slices.IndexFunc(mistake, func(x string) bool { return !isDigits(x) })
+	return len(o) > 0 && has(ts) && !has(mistake) && about >= 0 && slices.Contains(ts, mistake[about])
 }
 
 // mistakeWords are the terms of the words that introduce a common mistake.

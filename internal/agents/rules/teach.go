@@ -1354,12 +1354,13 @@ func (l *lesson) doubt(msg string) bool {
 	asked := func(q tutor.BankQuestion) bool { return l.rec.asked[q.ID] } // a question still to come is not given away
 	fromExample := false
 	if first, _, _ := strings.Cut(msg, ","); !wrong && !checkedRight && ok && !isQuestion(first) && !namesMistakes.MatchString(msg) &&
-		!slices.ContainsFunc(sents, func(s string) bool { return !isMistakeSentence(s) }) {
-		// All the lesson has on it is a common mistake, and the message
-		// opens by stating it, as the mistake says it ("but dividing
-		// should make it smaller, how is 6 bigger than 3"; not "division
-		// doesn't always make it smaller?").
-		if m := strings.TrimSuffix(strings.TrimPrefix(sents[0], "A common mistake: "), "."); denies(m) == denies(first) {
+		isMistakeSentence(sents[len(sents)-1]) {
+		// All the lesson has on it is a common mistake (with what sets
+		// it right; see explain), and the message opens by stating it,
+		// as the mistake says it ("but dividing should make it smaller,
+		// how is 6 bigger than 3"; not "division doesn't always make it
+		// smaller?").
+		if m := strings.TrimSuffix(strings.TrimPrefix(sents[len(sents)-1], "A common mistake: "), "."); denies(m) == denies(first) {
 			mistake, wrong, fromExample = m, true, true
 		}
 	}
@@ -1368,15 +1369,17 @@ func (l *lesson) doubt(msg string) bool {
 		l.say(mNotSo, "{mistake}", lowerFirst(mistake))
 		l.note("a common mistake put forward")
 		sents = setRight(l.topic, withHints, msg, mistake, true, sents, asked)
-		if piece, _, shown := l.lastPiece(); len(sents) == 0 && shown && fromExample {
-			// Else what was just explained, when the doubt is about it
+		if piece, _, shown := l.lastPiece(); shown && fromExample {
+			// Rather what was just explained, when the doubt is about it
 			// ("how is 6 bigger than 3"): its sentences that share a
 			// number or a word with the doubt.
 			asked := terms(msg)
 			piece = slices.DeleteFunc(slices.Clone(piece), func(s string) bool {
 				return !slices.ContainsFunc(terms(s), func(w string) bool { return slices.Contains(asked, w) })
 			})
-			sents = piece[max(0, len(piece)-2):]
+			if len(piece) > 0 || len(sents) == 0 {
+				sents = piece[max(0, len(piece)-2):]
+			}
 		}
 		ok = len(sents) > 0
 		answered = true
