@@ -20,6 +20,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
 )
 
@@ -491,9 +492,9 @@ func (s *Server) broadcastLatest(ctx context.Context, id uuid.UUID) {
 // SessionChanged tells the server that a session's state reached version,
 // in this process or another one on the same database (tutord's
 // replicas): connections here on the session get the new state, as they
-// do after a turn made here.
+// do after a turn made here. A deleted session has no state to send.
 func (s *Server) SessionChanged(id uuid.UUID, version int64) {
-	if !s.hub.advance(id, version) {
+	if version == store.SessionDeleted || !s.hub.advance(id, version) {
 		return
 	}
 	go func() {

@@ -555,3 +555,72 @@ func TestForgetAfterDelete(t *testing.T) {
 		t.Fatal("the turn ran on the deleted session's copy and tried to commit")
 	}
 }
+
+// TestDeletionReachesOtherProcesses: a learner deleted through another
+// process (which announces it, as every process does with
+// TUTORD_REPLICA_SYNC) leaves no copy of their session in this one's
+// memory: no turn runs on it, and the session is not found.
+func TestDeletionReachesOtherProcesses(t *testing.T) {
+	f := setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	other := store.New(f.st.Pool(), store.Announce()) // the process that deletes
+	st := &countingStore{Store: f.st}
+	o := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) { o.Store = st })
+	deleted := make(chan uuid.UUID, 10)
+	probe := uuid.New()
+	stopped := make(chan error, 1)
+	go func() {
+		stopped <- f.st.WatchSessions(ctx, func(id uuid.UUID, v int64) {
+			o.SessionChanged(id, v)
+			if v == store.SessionDeleted || id == probe {
+				deleted <- id
+			}
+		})
+	}()
+	t.Cleanup(func() { cancel(); <-stopped })
+	for listening := false; !listening; { // until the watch listens
+		if _, err := f.st.Pool().Exec(ctx, `SELECT pg_notify($1, $2)`, store.SessionChannel, probe.String()+":1"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-deleted:
+			listening = true
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+
+	l, err := f.st.EnsureLearner(ctx, "sub-"+uuid.NewString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := o.CreateSession(ctx, orchestrator.CreateRequest{LearnerID: &l.ID, GuidelineID: f.guidelines[doubling], Mode: tutor.ModeTeachMe,
+		Student: tutor.StudentContext{Grade: 6, Board: "CBSE", LanguageLevel: "standard"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.Session.Row.ID
+	if _, err := o.ProcessTurn(ctx, id, "ready", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.DeleteLearner(ctx, l.ExternalID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-deleted:
+		if got != id {
+			t.Fatalf("heard %v deleted, want %v", got, id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the deletion was not announced")
+	}
+	if _, err := o.Owner(ctx, id); !errors.Is(err, orchestrator.ErrSessionNotFound) {
+		t.Errorf("owner of the deleted session: %v, want ErrSessionNotFound", err)
+	}
+	before := st.commits.Load()
+	if _, err := o.ProcessTurn(ctx, id, "ok", ""); !errors.Is(err, orchestrator.ErrSessionNotFound) {
+		t.Fatalf("turn on the deleted session: %v", err)
+	}
+	if st.commits.Load() != before {
+		t.Error("the turn ran on the deleted session's copy and tried to commit")
+	}
+}

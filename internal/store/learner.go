@@ -147,15 +147,22 @@ RETURNING ` + learnerColumns
 // records have no foreign key to their session, so those of the learner's
 // sessions that were written without the learner's id go explicitly (the
 // statement's CTEs all see the sessions as they were before it).
+//
+// With Announce, each deleted session is announced (see SessionDeleted), so
+// that no other process runs a turn on its copy of it.
 func (s *Store) DeleteLearner(ctx context.Context, externalID string) error {
 	var n int
 	err := s.db.QueryRow(ctx, `
 WITH gone AS (
     DELETE FROM learners WHERE external_id = $1 RETURNING id
+), theirs AS (
+    SELECT s.id FROM sessions s JOIN gone ON s.learner_id = gone.id
 ), usage AS (
-    DELETE FROM llm_usage WHERE session_id IN (SELECT s.id FROM sessions s JOIN gone ON s.learner_id = gone.id)
+    DELETE FROM llm_usage WHERE session_id IN (SELECT id FROM theirs)
+), noted AS (
+    SELECT pg_notify('`+SessionChannel+`', id::text || ':' || $2::bigint::text) FROM theirs WHERE $3
 )
-SELECT count(*) FROM gone`, externalID).Scan(&n)
+SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM noted)`, externalID, SessionDeleted, s.announce).Scan(&n, nil)
 	if err != nil {
 		return interpretError("delete learner", err)
 	}

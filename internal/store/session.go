@@ -291,7 +291,8 @@ func timeOrNow(t time.Time) time.Time {
 
 // PurgeAnonymous deletes anonymous sessions (with their messages, turns,
 // agent logs and usage records) not updated since before, and returns how
-// many sessions it deleted.
+// many sessions it deleted. With Announce, each is announced deleted (see
+// SessionDeleted).
 func (s *Store) PurgeAnonymous(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	err := s.db.QueryRow(ctx, `
@@ -299,7 +300,9 @@ WITH gone AS (
     DELETE FROM sessions WHERE learner_id IS NULL AND updated_at < $1 RETURNING id
 ), usage AS (
     DELETE FROM llm_usage WHERE session_id IN (SELECT id FROM gone)
+), noted AS (
+    SELECT pg_notify('`+SessionChannel+`', id::text || ':' || $2::bigint::text) FROM gone WHERE $3
 )
-SELECT count(*) FROM gone`, before).Scan(&n)
+SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM noted)`, before, SessionDeleted, s.announce).Scan(&n, nil)
 	return n, interpretError("purge anonymous sessions", err)
 }

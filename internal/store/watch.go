@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -12,8 +13,14 @@ import (
 // SessionChannel is the PostgreSQL notification channel on which a store
 // made with Announce announces each committed turn (or pause, resume, end)
 // as "<session id>:<new version>", so that each tutord process sharing the
-// database can update its WebSocket connections on the session.
+// database can update its WebSocket connections on the session, and each
+// deleted session with the version SessionDeleted, so that none keeps a
+// copy of it.
 const SessionChannel = "tutord_session"
+
+// SessionDeleted is the version a deleted session is announced with: newer
+// than any, so that every copy of the session is out of date.
+const SessionDeleted int64 = math.MaxInt64
 
 // WatchSessions calls fn with the session and new state version of every
 // change announced on the database, by this process or any other, until
