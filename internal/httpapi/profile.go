@@ -58,6 +58,16 @@ func toProfile(l store.Learner) userProfile {
 	}
 }
 
+// goneIfMissing reports the caller's learner, missing from the store, as
+// deleted: another replica deleted them while this one still had them
+// cached (see handleError).
+func goneIfMissing(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w (%v)", store.ErrLearnerGone, err)
+	}
+	return err
+}
+
 func (s *Server) getProfile(c echo.Context) error {
 	l, err := requireLearner(c)
 	if err != nil {
@@ -65,7 +75,7 @@ func (s *Server) getProfile(c echo.Context) error {
 	}
 	fresh, err := s.deps.Profiles.GetLearner(c.Request().Context(), l.ID)
 	if err != nil {
-		return err
+		return goneIfMissing(err)
 	}
 	return c.JSON(http.StatusOK, toProfile(fresh))
 }
@@ -85,6 +95,12 @@ type profileUpdate struct {
 
 // maxProfileText is the most characters a profile's text field holds.
 const maxProfileText = 2000
+
+// maxExamples and maxExampleText bound a profile's preferred examples.
+const (
+	maxExamples    = 10
+	maxExampleText = 100
+)
 
 // putProfile writes the fields given (a field cannot be cleared, as in the
 // reference); onboarding completes once name, age, grade and board are set.
@@ -117,6 +133,18 @@ func (s *Server) putProfile(c echo.Context) error {
 		_, tzErr := time.LoadLocation(*u.TimeZone)
 		check(tzErr == nil && *u.TimeZone != "" && *u.TimeZone != "Local", "time_zone", "Unknown time zone; use an IANA name such as Asia/Kolkata", *u.TimeZone)
 	}
+	// Every session copies the examples into its state and every prompt
+	// names them: a short list of short words.
+	if n := len(u.PreferredExamples); n > maxExamples {
+		bad = append(bad, fieldError{Type: "too_long", Loc: []any{"body", "preferred_examples"},
+			Msg: fmt.Sprintf("List should have at most %d items after validation, not %d", maxExamples, n), Input: nil})
+	}
+	for i, ex := range u.PreferredExamples {
+		if utf8.RuneCountInString(ex) > maxExampleText {
+			bad = append(bad, fieldError{Type: "string_too_long", Loc: []any{"body", "preferred_examples", i},
+				Msg: fmt.Sprintf("String should have at most %d characters", maxExampleText), Input: nil})
+		}
+	}
 	for _, f := range []struct {
 		name  string
 		value *string
@@ -133,7 +161,7 @@ func (s *Server) putProfile(c echo.Context) error {
 		Country: u.Country, TimeZone: u.TimeZone, LanguageLevel: u.LanguageLevel, PreferredExamples: u.PreferredExamples,
 	})
 	if err != nil {
-		return err
+		return goneIfMissing(err)
 	}
 	s.learners.forget(updated.ExternalID)
 	return c.JSON(http.StatusOK, toProfile(updated))
@@ -221,7 +249,7 @@ func (s *Server) exportProfile(c echo.Context) error {
 	}
 	ex, err := s.deps.Profiles.ExportLearner(c.Request().Context(), l.ID)
 	if err != nil {
-		return err
+		return goneIfMissing(err)
 	}
 	admin := callerOf(c).admin()
 	sessions := make([]exportedSession, len(ex.Sessions))

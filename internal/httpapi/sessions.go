@@ -205,7 +205,13 @@ func (s *Server) studentContext(ctx context.Context, who caller, req createSessi
 				sc.LanguageLevel = *l.LanguageLevel
 			}
 			if len(l.PreferredExamples) > 0 {
-				sc.PreferredExamples = l.PreferredExamples
+				// A profile saved before they were bounded may hold more.
+				sc.PreferredExamples = l.PreferredExamples[:min(len(l.PreferredExamples), maxExamples)]
+				for i, ex := range sc.PreferredExamples {
+					if r := []rune(ex); len(r) > maxExampleText {
+						sc.PreferredExamples[i] = string(r[:maxExampleText])
+					}
+				}
 			}
 			sc.StudentName, sc.StudentAge, sc.AboutMe = l.Name, l.Age, l.AboutMe
 			return sc
