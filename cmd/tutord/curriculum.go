@@ -55,10 +55,10 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 		if files, err = curriculum.LoadPaths(rest...); err != nil {
 			return err
 		}
-		// Importing nothing is a mistake (a wrong or empty directory, files
-		// named *.YAML), not a success a deployment script would not notice.
+		// Importing nothing is a mistake (a wrong or empty directory), not
+		// a success a deployment script would not notice.
 		if len(files) == 0 {
-			return fmt.Errorf("no curriculum file in %s: a directory is searched for *.yaml and *.yml files (the extension in lower case)", strings.Join(rest, ", "))
+			return fmt.Errorf("no curriculum file in %s: a directory is searched for *.yaml and *.yml files", strings.Join(rest, ", "))
 		}
 	}
 

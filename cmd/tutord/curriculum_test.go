@@ -98,28 +98,23 @@ func TestCurriculumUsage(t *testing.T) {
 	}
 }
 
-// An import that finds no curriculum file (an empty or unmounted volume,
-// files named *.YAML) fails, naming the paths, rather than reporting
-// "imported 0 files" with exit 0 to a deployment script; the database is
-// not touched.
+// An import that finds no curriculum file (an empty or unmounted volume)
+// fails, naming the paths, rather than reporting "imported 0 files" with
+// exit 0 to a deployment script; the database is not touched.
 func TestCurriculumImportOfNoCurriculumFileFails(t *testing.T) {
 	dir := dataDir(t)
 	empty := filepath.Join(dir, "empty")
-	upper := filepath.Join(dir, "upper")
-	for _, d := range []string{empty, upper} {
+	notes := filepath.Join(dir, "notes")
+	for _, d := range []string{empty, notes} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	good, err := os.ReadFile("../../curricula/india/cbse/grade-7/science/states-of-matter.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(upper, "STATES-OF-MATTER.YAML"), good, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(notes, "README.txt"), []byte("not a curriculum"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	environ := map[string]string{"TUTORD_DATA_DIR": filepath.Join(dir, "data")}
-	for _, paths := range [][]string{{empty}, {empty, upper}} {
+	for _, paths := range [][]string{{empty}, {empty, notes}} {
 		out, _, err := runCLI(t, environ, "", append([]string{"curriculum", "import"}, paths...)...)
 		want := "no curriculum file in " + strings.Join(paths, ", ")
 		if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "*.yaml") {

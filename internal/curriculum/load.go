@@ -76,7 +76,8 @@ func LoadFS(fsys fs.FS) ([]*File, error) {
 }
 
 // visit adds the curriculum files met on a walk from root: the *.yaml and
-// *.yml files that are not hidden and not in hidden directories.
+// *.yml files (in any case) that are not hidden and not in hidden
+// directories.
 func visit(name, root string, d fs.DirEntry, add func(string)) error {
 	hidden := strings.HasPrefix(d.Name(), ".") && name != root
 	switch {
@@ -85,8 +86,8 @@ func visit(name, root string, d fs.DirEntry, add func(string)) error {
 	case d.IsDir() || hidden:
 		return nil
 	}
-	if ext := path.Ext(name); ext == ".yaml" || ext == ".yml" {
-		add(name)
+	if ext := strings.ToLower(path.Ext(name)); ext == ".yaml" || ext == ".yml" {
+		add(name) // STATES-OF-MATTER.YAML too, as a file system without case may name it
 	}
 	return nil
 }

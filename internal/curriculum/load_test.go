@@ -59,6 +59,7 @@ func TestLoadPaths(t *testing.T) {
 		"a/.hidden.yaml":     "not: [valid",
 		"c/third.yaml":       subtopicDoc("third"),
 		"c/deeper/four.yaml": subtopicDoc("four"),
+		"d/FIVE.YAML":        subtopicDoc("five"),
 	})
 	// The same file named twice, in different ways, and paths out of order
 	// change nothing.
@@ -67,7 +68,7 @@ func TestLoadPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"a/first.yaml", "b/second.yml", "c/deeper/four.yaml", "c/third.yaml"}
+	want := []string{"a/first.yaml", "b/second.yml", "d/FIVE.YAML", "c/deeper/four.yaml", "c/third.yaml"}
 	if diff := cmp.Diff(want, fileNames(dir, files)); diff != "" {
 		t.Errorf("files mismatch (-want +got):\n%s", diff)
 	}
