@@ -492,9 +492,16 @@ func (s *Server) broadcastLatest(ctx context.Context, id uuid.UUID) {
 // SessionChanged tells the server that a session's state reached version,
 // in this process or another one on the same database (tutord's
 // replicas): connections here on the session get the new state, as they
-// do after a turn made here. A deleted session has no state to send.
+// do after a turn made here. Connections on a deleted session are closed
+// with the contract's code for a session not found.
 func (s *Server) SessionChanged(id uuid.UUID, version int64) {
-	if version == store.SessionDeleted || !s.hub.advance(id, version) {
+	if version == store.SessionDeleted {
+		for _, w := range s.hub.peers(id, nil) {
+			go func() { _ = w.c.Close(statusSessionNotFound, "Session not found") }()
+		}
+		return
+	}
+	if !s.hub.advance(id, version) {
 		return
 	}
 	go func() {
@@ -518,6 +525,10 @@ func (s *Server) SessionChanged(id uuid.UUID, version int64) {
 		s.log.Warn("load a session changed elsewhere", "session_id", id, "err", err)
 	}()
 }
+
+// statusSessionNotFound is the close code of a session not found
+// (CONTRACT §3.1).
+const statusSessionNotFound websocket.StatusCode = 4004
 
 // errTooManyConnections refuses a WebSocket over Options.WSPerSession or
 // Options.WSPerCaller.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/agents/engine"
@@ -150,5 +151,53 @@ func TestWebSocketCatchUpReachesEveryConnection(t *testing.T) {
 	s.srv.SessionChanged(uuid.MustParse(id), res.Session.Row.Version) // the turn's notice
 	if f := open.read(); f.Type != "state_update" || f.state(t)["turn_count"] != float64(1) {
 		t.Fatalf("the connection open before: %s %s, want the state after the turn", f.Type, f.Payload.State)
+	}
+}
+
+// TestWebSocketClosedWhenItsSessionIsDeleted: a learner deleted through
+// any process closes the connections on their sessions with 4004 Session
+// not found (CONTRACT §3.1), rather than leaving them open to fail.
+func TestWebSocketClosedWhenItsSessionIsDeleted(t *testing.T) {
+	s := newServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	probe := uuid.New()
+	listening := make(chan struct{}, 1)
+	watched := make(chan error, 1)
+	go func() {
+		watched <- s.st.WatchSessions(ctx, func(id uuid.UUID, v int64) {
+			if id == probe {
+				listening <- struct{}{}
+			}
+			s.srv.SessionChanged(id, v)
+		})
+	}()
+	t.Cleanup(func() { cancel(); <-watched })
+	for heard := false; !heard; {
+		if _, err := s.st.Pool().Exec(ctx, `SELECT pg_notify($1, $2)`, store.SessionChannel, probe.String()+":1"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-listening:
+			heard = true
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+
+	tok := token(t, "deleted-with-a-tab-open", false)
+	id := s.newSession(fractions, "", tok)
+	w := s.joined(t, id, tok)
+	if err := store.New(s.st.Pool(), store.Announce()).DeleteLearner(ctx, "deleted-with-a-tab-open"); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		f, err := w.readFrame()
+		if err == nil {
+			t.Logf("frame %s before the close", f.Type)
+			continue
+		}
+		if got := websocket.CloseStatus(err); got != 4004 {
+			t.Fatalf("the connection ended with %v (status %d); want close 4004 Session not found", err, got)
+		}
+		return
 	}
 }
