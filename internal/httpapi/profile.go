@@ -22,7 +22,7 @@ type Profiles interface {
 	GetLearner(ctx context.Context, id uuid.UUID) (store.Learner, error)
 	SyncLearner(ctx context.Context, in store.SignIn) (store.Learner, error)
 	UpdateProfile(ctx context.Context, id uuid.UUID, u store.ProfileUpdate) (store.Learner, error)
-	DeleteLearner(ctx context.Context, externalID string) error
+	DeleteLearner(ctx context.Context, externalID string) ([]uuid.UUID, error)
 	ExportLearner(ctx context.Context, id uuid.UUID) (store.LearnerExport, error)
 }
 
@@ -360,7 +360,8 @@ func (s *Server) deleteUser(c echo.Context) error {
 	if err := q.err(); err != nil {
 		return err
 	}
-	if err := s.deps.Profiles.DeleteLearner(c.Request().Context(), sub); err != nil {
+	sessions, err := s.deps.Profiles.DeleteLearner(c.Request().Context(), sub)
+	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return &Error{Status: http.StatusNotFound, Code: "user_not_found", Message: "User not found"}
 		}
@@ -368,5 +369,8 @@ func (s *Server) deleteUser(c echo.Context) error {
 	}
 	s.learners.forget(sub)
 	s.deps.Sessions.Forget() // no turn runs on a copy of a deleted session
+	for _, id := range sessions {
+		s.SessionChanged(id, store.SessionDeleted) // closes the connections here on them
+	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "deleted", "cognito_sub": sub})
 }

@@ -186,7 +186,7 @@ func TestWebSocketClosedWhenItsSessionIsDeleted(t *testing.T) {
 	tok := token(t, "deleted-with-a-tab-open", false)
 	id := s.newSession(fractions, "", tok)
 	w := s.joined(t, id, tok)
-	if err := store.New(s.st.Pool(), store.Announce()).DeleteLearner(ctx, "deleted-with-a-tab-open"); err != nil {
+	if _, err := store.New(s.st.Pool(), store.Announce()).DeleteLearner(ctx, "deleted-with-a-tab-open"); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -197,6 +197,30 @@ func TestWebSocketClosedWhenItsSessionIsDeleted(t *testing.T) {
 		}
 		if got := websocket.CloseStatus(err); got != 4004 {
 			t.Fatalf("the connection ended with %v (status %d); want close 4004 Session not found", err, got)
+		}
+		return
+	}
+}
+
+// TestWebSocketClosedWhenItsLearnerIsDeletedHere: a learner deleted through
+// this process (DELETE /auth/admin/user, one process, no announcements)
+// has their connections here closed with 4004 too.
+func TestWebSocketClosedWhenItsLearnerIsDeletedHere(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "deleted-here", false)
+	id := s.newSession(fractions, "", tok)
+	w := s.joined(t, id, tok)
+	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=deleted-here", nil, token(t, "root", true)); r.Status != 200 {
+		t.Fatalf("delete learner: %d %s", r.Status, r.Body)
+	}
+	for {
+		f, err := w.readWithin(5 * time.Second)
+		if err == nil {
+			t.Logf("frame %s after the deletion", f.Type)
+			continue
+		}
+		if got := websocket.CloseStatus(err); got != 4004 {
+			t.Fatalf("the deleted learner's connection ended with %v (status %d); want close 4004 Session not found", err, got)
 		}
 		return
 	}

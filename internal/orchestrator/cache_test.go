@@ -84,7 +84,7 @@ func TestForgetDuringACommit(t *testing.T) {
 	// The learner is deleted (another request: DELETE /auth/admin/user)
 	// right after this turn's commit, before the turn keeps its copy.
 	st.after = func() {
-		if err := f.st.DeleteLearner(ctx, "sub-review11-forget"); err != nil {
+		if _, err := f.st.DeleteLearner(ctx, "sub-review11-forget"); err != nil {
 			t.Error(err)
 		}
 		o.Forget()

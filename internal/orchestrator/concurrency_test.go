@@ -602,7 +602,7 @@ func TestDeletionReachesOtherProcesses(t *testing.T) {
 	if _, err := o.ProcessTurn(ctx, id, "ready", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := other.DeleteLearner(ctx, l.ExternalID); err != nil {
+	if _, err := other.DeleteLearner(ctx, l.ExternalID); err != nil {
 		t.Fatal(err)
 	}
 	select {

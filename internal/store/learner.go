@@ -148,10 +148,12 @@ RETURNING ` + learnerColumns
 // sessions that were written without the learner's id go explicitly (the
 // statement's CTEs all see the sessions as they were before it).
 //
-// With Announce, each deleted session is announced (see SessionDeleted), so
-// that no other process runs a turn on its copy of it.
-func (s *Store) DeleteLearner(ctx context.Context, externalID string) error {
+// It returns the ids of the learner's sessions. With Announce, each is
+// announced deleted (see SessionDeleted), so that no other process runs a
+// turn on its copy of it.
+func (s *Store) DeleteLearner(ctx context.Context, externalID string) ([]uuid.UUID, error) {
 	var n int
+	var ids [][16]byte
 	err := s.db.QueryRow(ctx, `
 WITH gone AS (
     DELETE FROM learners WHERE external_id = $1 RETURNING id
@@ -162,14 +164,19 @@ WITH gone AS (
 ), noted AS (
     SELECT pg_notify('`+SessionChannel+`', id::text || ':' || $2::bigint::text) FROM theirs WHERE $3
 )
-SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM noted)`, externalID, SessionDeleted, s.announce).Scan(&n, nil)
+SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM noted), (SELECT coalesce(array_agg(id), '{}') FROM theirs)`,
+		externalID, SessionDeleted, s.announce).Scan(&n, nil, &ids)
 	if err != nil {
-		return interpretError("delete learner", err)
+		return nil, interpretError("delete learner", err)
 	}
 	if n == 0 {
-		return fmt.Errorf("delete learner %s: %w", externalID, ErrNotFound)
+		return nil, fmt.Errorf("delete learner %s: %w", externalID, ErrNotFound)
 	}
-	return nil
+	sessions := make([]uuid.UUID, len(ids))
+	for i, id := range ids {
+		sessions[i] = id
+	}
+	return sessions, nil
 }
 
 // LearnerExport is everything stored about a learner.

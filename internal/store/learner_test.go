@@ -75,8 +75,12 @@ func TestDeleteLearnerRemovesEverything(t *testing.T) {
 	other := newLearner(t, s)
 	keep := createSession(t, s, fixture{learner: other})
 	withEveryRow(t, s, keep, other.String())
-	if err := s.DeleteLearner(ctx, "sub-del"); err != nil {
+	deleted, err := s.DeleteLearner(ctx, "sub-del")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(deleted) != 1 || deleted[0] != id {
+		t.Errorf("deleted sessions %v, want [%v]", deleted, id)
 	}
 	for table, n := range rowsOf(t, s, id) {
 		if n != 0 {
@@ -92,7 +96,7 @@ func TestDeleteLearnerRemovesEverything(t *testing.T) {
 			t.Errorf("%s: another learner's rows were deleted", table)
 		}
 	}
-	if err := s.DeleteLearner(ctx, "sub-del"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.DeleteLearner(ctx, "sub-del"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("deleting twice: err = %v, want ErrNotFound", err)
 	}
 }

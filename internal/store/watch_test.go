@@ -131,7 +131,7 @@ func TestWatchHearsDeletions(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, second := createSession(t, s, fixture{learner: l.ID}), createSession(t, s, fixture{learner: l.ID})
-	if err := s.DeleteLearner(ctx, l.ExternalID); err != nil {
+	if _, err := s.DeleteLearner(ctx, l.ExternalID); err != nil {
 		t.Fatal(err)
 	}
 	heard(first, second)
