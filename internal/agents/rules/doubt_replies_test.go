@@ -227,3 +227,35 @@ func TestDoubtWhatColour(t *testing.T) {
 		}
 	}
 }
+
+// "does evaporation happen all through the liquid?": what the lesson says
+// evaporation does ("It happens … only at the surface", after "Evaporation
+// is different from boiling."), not boiling's "all through the liquid"
+// alone.
+func TestDoubtWhatAThingDoesAfterAPronoun(t *testing.T) {
+	for _, r := range []string{
+		askDoubt(t, changesOfState, "does evaporation happen all through the liquid?"),
+		askInLesson(t, changesOfState, "does evaporation happen all through the liquid?"),
+	} {
+		if !mentions(r, "only at the surface") {
+			t.Errorf("reply %q; want that evaporation happens only at the surface", r)
+		}
+	}
+}
+
+// A worked solution's sentence that says the whole doubt answers it
+// before lesson sentences that name its subject only in their step's
+// title ("does photosynthesis happen in the dark?" is no doubt about a
+// plant kept in the dark to destarch it) or leave a word out ("give out").
+func TestDoubtSentenceThatSaysItAll(t *testing.T) {
+	for _, tc := range []struct{ key, msg, want string }{
+		{photosynthesis, "does photosynthesis happen in the dark?", "does not take place in the dark"},
+		{changesOfState, "does freezing give out heat?", "Freezing and condensation give out heat"},
+	} {
+		t.Run(tc.msg, func(t *testing.T) {
+			if r := askDoubt(t, tc.key, tc.msg); !mentions(r, tc.want) {
+				t.Errorf("reply %q; want the lesson's %q", r, tc.want)
+			}
+		})
+	}
+}

@@ -232,6 +232,30 @@ var frameWords = wordSet(`mean means meant meaning find finds finding found work
 	wait sorry remind reminds remember recall forgot forget forgotten pardon excuse quick quickly hey erm er
 	become becomes became teacher teachers told thats true`)
 
+// happening are the forms of "happen": a frame word after a question
+// word or a pronoun ("what happens to X", "why does this happen?"), but
+// the verb of what the question names after a name ("does evaporation
+// happen …", "where does photosynthesis happen?"), where it says what the
+// question is about if the lesson uses it.
+var happening = wordSet("happen happens happened happening")
+
+// framesHappening reports whether the words before a "happen" make it
+// frame the question: a question word or a pronoun, past the auxiliaries
+// between them ("what will happen", "how does it happen").
+func framesHappening(before []string) bool {
+	for i := len(before) - 1; i >= 0; i-- {
+		if !auxiliaries[before[i]] {
+			return framingWords[before[i]]
+		}
+	}
+	return true
+}
+
+var (
+	auxiliaries  = wordSet("do does did will would can could should may might to not")
+	framingWords = wordSet("what whats why how when where which who it this that these those they there")
+)
+
 // everydayVerbs are verbs of everyday talk that say what a question is
 // about only in a lesson that uses them: "make" in "plants make food", not
 // in "why does subtracting a negative make it bigger?".
@@ -357,6 +381,11 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 			next = ws[i+1]
 		}
 		switch {
+		case happening[ws[i]] && !framesHappening(ws[:i]) && slices.ContainsFunc(lessonTerms(ws[i]), uses):
+			// "does evaporation happen all through the liquid?": what
+			// evaporation does, which the lesson says ("It happens at
+			// any temperature, but only at the surface").
+			add(lessonTerms(ws[i])...)
 		case frameWords[ws[i]] || continuationWords[ws[i]]:
 		case (comparingWords[ws[i]] || everydayVerbs[ws[i]]) && !slices.ContainsFunc(lessonTerms(ws[i]), uses):
 		case ws[i] == "like" && isDigits(next), ws[i] == "same" && next == "as":
@@ -684,30 +713,66 @@ func explain(t *tutor.Topic, src source, question string, n int, keep func(strin
 	if !ok {
 		return "", nil, false
 	}
+	// The first tier's answer stands unless none of its sentences says the
+	// whole question and one of a wider source's answer does: "does
+	// photosynthesis happen in the dark?" is answered by a worked
+	// solution's "Photosynthesis needs the energy of light, so it does not
+	// take place in the dark.", not by the lesson's sentences on a plant
+	// kept in the dark, which name photosynthesis only in their step's
+	// title.
+	var concept string
+	var sents []string
+	found := false
 	for tier := range lt.tiers {
-		p, a, ok := lt.best(tier, false)
-		if !ok {
+		c, ss, whole, ok := lt.answer(tier, n, keep)
+		if !ok || found && !whole {
 			continue
 		}
-		idx := pick(p, a, n, keep)
-		// The answer itself must cover the question, not just the passage
-		// around it: its sentences, read with the concept's name.
-		says := func(w string) bool {
-			return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
+		concept, sents, found = c, ss, true
+		if whole {
+			break
 		}
-		if len(idx) == 0 || a.share(says) <= minCoverage {
-			continue
-		}
-		if p.single {
-			// A common mistake is no explanation on its own: it goes
-			// with the sentence of the lesson that says the right way.
-			if concept, right, ok := rightWay(lt.tiers[0], mistakeTerms(p.sents[idx[0]]), keep); ok {
-				return concept, []string{right, p.sents[idx[0]]}, true
-			}
-		}
-		return p.concept, p.sentences(idx), true
 	}
-	return "", nil, false
+	return concept, sents, found
+}
+
+// answer is explain's answer from one tier of the lesson's text; whole
+// reports whether one of its sentences says every word of the question
+// itself (not through its concept's name), and ok is false when the tier
+// does not answer.
+func (lt lessonText) answer(tier, n int, keep func(string) bool) (string, []string, bool, bool) {
+	p, a, ok := lt.best(tier, false)
+	if !ok {
+		return "", nil, false, false
+	}
+	idx := pick(p, a, n, keep)
+	// The answer itself must cover the question, not just the passage
+	// around it: its sentences, read with the concept's name.
+	says := func(w string) bool {
+		return p.title[w] || slices.ContainsFunc(idx, func(i int) bool { return slices.Contains(p.terms[i], w) })
+	}
+	if len(idx) == 0 || a.share(says) <= minCoverage {
+		return "", nil, false, false
+	}
+	concept, sents := p.concept, p.sentences(idx)
+	if p.single {
+		// A common mistake is no explanation on its own: it goes
+		// with the sentence of the lesson that says the right way.
+		if c, right, ok := rightWay(lt.tiers[0], mistakeTerms(p.sents[idx[0]]), keep); ok {
+			concept, sents = c, []string{right, p.sents[idx[0]]}
+		}
+	}
+	whole := slices.ContainsFunc(sents, func(s string) bool {
+		if lt.nudges[s] {
+			return false // a hint nudges towards another question's answer
+		}
+		ts := append(lessonTerms(s), forms(s)...)
+		if i := slices.Index(p.sents, s); i >= 0 {
+			ts = p.terms[i]
+		}
+		return !slices.ContainsFunc(a.terms, func(w string) bool { return !isDigits(w) && !slices.Contains(ts, w) })
+	})
+	return concept, sents, whole, true
 }
 
 // explainMore answers a follow-up on a question explain answered ("why?",
@@ -867,6 +932,7 @@ type reading struct {
 	own     map[string]bool          // the terms of the lesson's explanations and of its questions
 	all     map[string]bool          // the terms of the widest tier
 	key     map[string]bool          // see keyTerms
+	nudges  map[string]bool          // the sentences of the bank's hints, found nowhere else
 	text    string                   // the widest tier's words, each between spaces
 }
 
@@ -886,6 +952,24 @@ func newReading(t *tutor.Topic, src source) *reading {
 		r.steps[bq.ID] = newQuestionSteps(bq)
 	}
 	r.own, r.all = vocabulary(lesson), vocabulary(r.tiers[len(r.tiers)-1])
+	r.nudges = map[string]bool{}
+	for _, bq := range t.Questions {
+		for _, h := range bq.Hints {
+			for _, s := range sentences(strings.TrimSpace(h)) {
+				r.nudges[s] = true
+			}
+		}
+	}
+	for _, bq := range t.Questions {
+		for _, s := range sentences(oneLine(bq.Solution)) {
+			delete(r.nudges, s)
+		}
+	}
+	for _, p := range lesson {
+		for _, s := range p.sents {
+			delete(r.nudges, s)
+		}
+	}
 	for _, bq := range t.Questions {
 		for _, w := range lessonTerms(bq.Text) {
 			r.own[w] = true
@@ -977,6 +1061,12 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 			default:
 				r.w += a.weight(x)
 			}
+		}
+		// A sentence whose subject is "it" or "they" is about the subject
+		// of the sentence before: "It happens at any temperature, but only
+		// at the surface" after "Evaporation is different from boiling."
+		if subj := heldOver(p, i); subj != "" && slices.Contains(a.terms, subj) && !slices.Contains(ts, subj) {
+			r.w += a.weight(subj)
 		}
 		// A worked step ("Multiply the top and bottom of 1/4 by 3 to get
 		// 3/12") answers a question about its own example, not one about
@@ -1089,6 +1179,16 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 		}
 	}
 	return idx
+}
+
+// heldOver returns the term a pronoun subject ("It …", "They …") of the
+// passage's sentence i stands for, the first term of the sentence before;
+// "" when the sentence opens otherwise.
+func heldOver(p passage, i int) string {
+	if w := words(p.sents[i]); i == 0 || len(w) == 0 || w[0] != "it" && w[0] != "they" || len(p.terms[i-1]) == 0 {
+		return ""
+	}
+	return p.terms[i-1][0]
 }
 
 // rightWay returns the sentence of the lesson's explanations that says
