@@ -5,8 +5,12 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/netip"
 	"time"
@@ -77,6 +81,10 @@ type Options struct {
 	// is dropped, at most WSPingInterval + WSIdleTimeout after its last
 	// sign of life. Zero means 30 s and 2 min.
 	WSIdleTimeout, WSPingInterval time.Duration
+	// BodyTimeout bounds how long a request may take to send its body
+	// (an upload to /transcribe included): a client that stalls part way
+	// must not hold a connection and a handler for ever. Zero means 1 min.
+	BodyTimeout time.Duration
 	// WSPerSession and WSPerCaller bound the WebSockets open at once on
 	// this process on one session and by one caller (a learner, or a
 	// client address for anonymous callers): a further upgrade gets 429
@@ -120,6 +128,9 @@ func New(d Deps, opts ...Options) *Server {
 			o.WSPingInterval = 30 * time.Second
 		}
 	}
+	if o.BodyTimeout == 0 {
+		o.BodyTimeout = time.Minute
+	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -153,7 +164,7 @@ func New(d Deps, opts ...Options) *Server {
 
 	// The body limits come first: the request validator reads the whole
 	// body, and a body over the limit must be refused before it is read.
-	api := e.Group("", bodyLimits(), s.withCaller)
+	api := e.Group("", s.bodyLimits(), s.withCaller)
 	if o.Validator != nil {
 		api.Use(o.Validator)
 	}
@@ -196,11 +207,13 @@ func New(d Deps, opts ...Options) *Server {
 // bodyLimits limits request bodies: 26 MB for an upload to /transcribe (a
 // 25 MB file and its form), 1 MB for anything else. A body over the limit
 // is a 413, from its Content-Length before anything is read, or as soon as
-// reading passes the limit.
-func bodyLimits() echo.MiddlewareFunc {
+// reading passes the limit. A body not sent within Options.BodyTimeout is
+// a 408: any other body is read here, whole, under that deadline (the
+// upload is read by its handler, see readBody).
+func (s *Server) bodyLimits() echo.MiddlewareFunc {
 	small, upload := middleware.BodyLimit("1M"), middleware.BodyLimit("26M")
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		smallNext, uploadNext := small(next), upload(next)
+		smallNext, uploadNext := small(s.readWhole(next)), upload(next)
 		return func(c echo.Context) error {
 			if c.Path() == "/transcribe" {
 				return uploadNext(c)
@@ -208,6 +221,53 @@ func bodyLimits() echo.MiddlewareFunc {
 			return smallNext(c)
 		}
 	}
+}
+
+// readWhole reads a request's body before the handler runs (see readBody).
+func (s *Server) readWhole(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Body == nil || r.Body == http.NoBody {
+			return next(c)
+		}
+		var body []byte
+		err := s.readBody(c, func() (err error) {
+			body, err = io.ReadAll(r.Body)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		return next(c)
+	}
+}
+
+// readBody runs read, which reads the request's body, under a read
+// deadline of Options.BodyTimeout. A body read whole lifts the deadline:
+// left on the connection, it would end a long turn's request context. A
+// body over its limit is a 413, one not sent in time a 408; after a failed
+// read the connection closes (net/http would otherwise wait for the rest
+// of the body), the deadline still on it.
+func (s *Server) readBody(c echo.Context, read func() error) error {
+	rc := http.NewResponseController(c.Response())
+	deadline := rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout)) == nil
+	err := read()
+	if err == nil {
+		if deadline {
+			_ = rc.SetReadDeadline(time.Time{})
+		}
+		return nil
+	}
+	c.Response().Header().Set(echo.HeaderConnection, "close")
+	var ne net.Error
+	switch {
+	case bodyTooLarge(err):
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "Request body too large"}
+	case errors.As(err, &ne) && ne.Timeout():
+		return &Error{Status: http.StatusRequestTimeout, Code: "request_timeout", Message: "The request body did not arrive in time"}
+	}
+	return &Error{Status: http.StatusBadRequest, Code: "bad_request", Message: "The request body could not be read", Err: err}
 }
 
 // Handler returns the server's http.Handler.

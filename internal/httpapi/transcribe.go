@@ -49,6 +49,23 @@ func (s *Server) transcribe(c echo.Context) error {
 	if err := s.allow(c, "transcribe"); err != nil {
 		return err
 	}
+	// Beyond its first megabyte the upload goes to a temporary file (net/http
+	// removes it after the request), not to memory for as long as the
+	// transcription takes.
+	r := c.Request()
+	err := s.readBody(c, func() error {
+		if err := r.ParseMultipartForm(1 << 20); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+			return err
+		}
+		return nil
+	})
+	var apiErr *Error
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusRequestEntityTooLarge {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
+	}
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusRequestTimeout {
+		return err
+	}
 	fh, err := c.FormFile("file")
 	if err != nil {
 		if bodyTooLarge(err) {

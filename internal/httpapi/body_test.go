@@ -1,0 +1,121 @@
+package httpapi_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tutord/tutord/internal/httpapi"
+)
+
+// TestStalledBodyIsDropped: a client that sends its headers and part of a
+// body, then stalls, gets 408 after Options.BodyTimeout rather than
+// holding a connection and a handler for ever (slow-POST).
+func TestStalledBodyIsDropped(t *testing.T) {
+	s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) { o.BodyTimeout = time.Second })
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /sessions HTTP/1.1\r\nHost: tutord\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a request whose body stalled after 1 of 1000 bytes: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Errorf("a stalled body got %d, want 408", resp.StatusCode)
+	}
+}
+
+// blockingTranscriber is a configured speech-to-text that accepts WAV and,
+// inside Transcribe, reports how much heap the request holds, then waits.
+type blockingTranscriber struct {
+	inside  chan uint64 // heap in use while the upload is being transcribed
+	release chan struct{}
+}
+
+func (b *blockingTranscriber) Configured() bool { return true }
+func (b *blockingTranscriber) Detect(head []byte) (string, bool) {
+	return "wav", strings.HasPrefix(string(head), "RIFF")
+}
+func (b *blockingTranscriber) Transcribe(ctx context.Context, audio io.Reader, size int64, format string) (string, error) {
+	b.inside <- heapInUse()
+	<-b.release
+	return "three quarters", nil
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestTranscribeUploadIsNotHeldInMemory: an upload to /transcribe (up to
+// 25 MB, anonymous callers included, several at once) is spooled to disk,
+// not held in memory for as long as its transcription runs.
+func TestTranscribeUploadIsNotHeldInMemory(t *testing.T) {
+	tr := &blockingTranscriber{inside: make(chan uint64, 1), release: make(chan struct{})}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = tr })
+	defer close(tr.release)
+
+	const size = 20 << 20 // 20 MiB of audio, well under the 25 MB limit
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		part, err := mw.CreateFormFile("file", "recording.wav")
+		if err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		part.Write(testWAV)
+		chunk := make([]byte, 64<<10)
+		for n := len(testWAV); n < size; n += len(chunk) {
+			if _, err := part.Write(chunk); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		pw.CloseWithError(mw.Close())
+	}()
+	before := heapInUse()
+	req, err := http.NewRequest("POST", s.URL+"/transcribe", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	var during uint64
+	select {
+	case during = <-tr.inside:
+	case err := <-done:
+		t.Fatalf("the upload ended before reaching the transcriber: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the upload did not reach the transcriber")
+	}
+	grown := int64(during) - int64(before)
+	t.Logf("heap before %d MiB, during transcription %d MiB", before>>20, during>>20)
+	if grown > 8<<20 {
+		t.Fatalf("a %d MiB upload to /transcribe holds %d MiB of heap while it is transcribed", size>>20, grown>>20)
+	}
+}
