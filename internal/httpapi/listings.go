@@ -3,8 +3,6 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -17,6 +15,8 @@ import (
 // Progress is what the learner-facing progress routes need of the store.
 type Progress interface {
 	ListSessions(ctx context.Context, learnerID uuid.UUID, o store.ListOptions) ([]store.Session, int, error)
+	// ReportCard returns one entry per subject, topic key and subtopic key,
+	// sorted by them, and the learner's number of sessions.
 	ReportCard(ctx context.Context, learnerID uuid.UUID) ([]store.SubtopicProgress, int, error)
 	SubtopicProgressMap(ctx context.Context, learnerID uuid.UUID) (map[uuid.UUID]store.TeachProgress, error)
 	Resumable(ctx context.Context, learnerID, guidelineID uuid.UUID) (store.Session, error)
@@ -178,7 +178,9 @@ type reportSubject struct {
 }
 
 // reportCard serves GET /sessions/report-card (CONTRACT §2.5), grouped
-// subject → topic key → subtopic key and sorted by them.
+// subject → topic key → subtopic key and sorted by them, as the store
+// returns the subtopics. A topic takes its title from its most recently
+// studied subtopic.
 func (s *Server) reportCard(c echo.Context) error {
 	l, err := requireLearner(c)
 	if err != nil {
@@ -188,31 +190,26 @@ func (s *Server) reportCard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	subjects := map[string]map[string]*reportTopic{}
+	out := []reportSubject{}
+	topics := 0
+	var topicLatest time.Time // the last topic's latest session
 	for _, p := range rows {
-		topic, subtopic := p.TopicTitle, p.SubtopicTitle
-		topicKey, subtopicKey := p.TopicKey, p.SubtopicKey
-		if topicKey == "" { // the subtopic was removed from the curriculum
-			topic, subtopic = "Unknown", "Unknown"
-			if p.TopicName != "" {
-				topic, subtopic = p.TopicName, p.TopicName
-				if a, b, ok := strings.Cut(p.TopicName, " - "); ok {
-					topic, subtopic = a, b
-				}
-			}
-			topicKey, subtopicKey = slug(topic), slug(subtopic)
+		if len(out) == 0 || out[len(out)-1].Subject != p.Subject {
+			out = append(out, reportSubject{Subject: p.Subject})
 		}
-		if subjects[p.Subject] == nil {
-			subjects[p.Subject] = map[string]*reportTopic{}
+		subj := &out[len(out)-1]
+		if len(subj.Topics) == 0 || subj.Topics[len(subj.Topics)-1].TopicKey != p.TopicKey {
+			subj.Topics = append(subj.Topics, reportTopic{Topic: p.TopicTitle, TopicKey: p.TopicKey})
+			topics++
+			topicLatest = p.LastSession
 		}
-		t := subjects[p.Subject][topicKey]
-		if t == nil {
-			t = &reportTopic{Topic: topic, TopicKey: topicKey}
-			subjects[p.Subject][topicKey] = t
+		t := &subj.Topics[len(subj.Topics)-1]
+		if p.LastSession.After(topicLatest) {
+			t.Topic, topicLatest = p.TopicTitle, p.LastSession
 		}
 		gid := p.GuidelineID.String()
 		entry := reportSubtopic{
-			Subtopic: subtopic, SubtopicKey: subtopicKey, GuidelineID: &gid, Coverage: p.Coverage,
+			Subtopic: p.SubtopicTitle, SubtopicKey: p.SubtopicKey, GuidelineID: &gid, Coverage: p.Coverage,
 			LatestExamScore: p.LatestExamScore, LatestExamTotal: p.LatestExamTotal,
 			ConceptMastery: p.ConceptMastery, ExamHistory: []reportExam{}, SessionCount: p.SessionCount,
 		}
@@ -229,25 +226,8 @@ func (s *Server) reportCard(c echo.Context) error {
 		}
 		t.Subtopics = append(t.Subtopics, entry)
 	}
-	out := []reportSubject{}
-	topics := 0
-	for name, ts := range subjects {
-		subj := reportSubject{Subject: name}
-		for _, t := range ts {
-			sort.Slice(t.Subtopics, func(i, j int) bool { return t.Subtopics[i].SubtopicKey < t.Subtopics[j].SubtopicKey })
-			subj.Topics = append(subj.Topics, *t)
-			topics++
-		}
-		sort.Slice(subj.Topics, func(i, j int) bool { return subj.Topics[i].TopicKey < subj.Topics[j].TopicKey })
-		out = append(out, subj)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Subject < out[j].Subject })
 	return c.JSON(http.StatusOK, map[string]any{"total_sessions": total, "total_topics_studied": topics, "subjects": out})
 }
-
-// slug lowercases a name and replaces spaces with hyphens, as the
-// reference keyed names it had no key for.
-func slug(s string) string { return strings.ReplaceAll(strings.ToLower(s), " ", "-") }
 
 // subtopicProgress serves GET /sessions/subtopic-progress.
 func (s *Server) subtopicProgress(c echo.Context) error {

@@ -2,11 +2,13 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,17 +17,22 @@ import (
 )
 
 // SubtopicProgress is what a learner's sessions on one subtopic add up to,
-// the row behind a report-card entry.
+// the row behind a report-card entry. A subtopic is a subject, topic key and
+// subtopic key: its sessions may point at several guidelines (the subtopic
+// removed and imported again, or the same keys in two boards or grades).
 type SubtopicProgress struct {
-	GuidelineID uuid.UUID
-	Subject     string // the guideline's subject, else the sessions'
-	// From the guideline when it still exists; zero otherwise (a removed
-	// subtopic), when the caller falls back to TopicName.
+	// GuidelineID, the titles and the subject are those of the latest
+	// session's guideline: from the guideline when it still exists, else
+	// (a removed subtopic) the session's subject and TopicName split on its
+	// first " - ", keyed by their slugs.
+	GuidelineID   uuid.UUID
+	Subject       string
 	TopicTitle    string
 	TopicKey      string
 	SubtopicTitle string
 	SubtopicKey   string
-	TopicName     string // the latest session's "<topic> - <subtopic>"
+	TopicName     string    // the latest session's "<topic> - <subtopic>"
+	LastSession   time.Time // when the latest session, of any mode, started
 	Coverage      float64
 	// ConceptMastery is the latest teach_me session's mastery per concept.
 	ConceptMastery  map[string]float64
@@ -45,11 +52,16 @@ type ExamResult struct {
 	FinishedAt time.Time `json:"finished_at"`
 }
 
-// ReportCard returns a learner's progress per subtopic, ordered by
-// guideline id, and the number of the learner's sessions. It reads the
-// summary columns of the learner's sessions in one pass, newest first
-// within each subtopic, and adds them up in Go: a dozen SQL aggregates over
-// the same rows cost PostgreSQL three times what reading them does.
+// maxExams is how many of a subtopic's latest exams a report card lists.
+const maxExams = 10
+
+// ReportCard returns a learner's progress per subtopic, ordered by subject,
+// topic key and subtopic key, and the number of the learner's sessions. It
+// reads the summary columns of the learner's sessions in one pass, newest
+// first within each guideline, and adds them up in Go: a dozen SQL
+// aggregates over the same rows cost PostgreSQL three times what reading
+// them does. The sums per guideline are then named from the guidelines and
+// merged per subtopic, as the reference groups its report card.
 //
 // Coverage follows the reference: the concepts covered by all teach_me
 // sessions, against the concepts of the latest teach_me session's mastery
@@ -61,26 +73,11 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 	}
 	defer rows.Close()
 	var (
-		out      []SubtopicProgress
-		total    int
-		p        *SubtopicProgress // the subtopic being added up
-		topicSet bool              // p.TopicName holds the latest non-null one
-		covered  []string
-		seen     map[string]bool
+		sums  []reportSum
+		total int
+		e     *reportSum // the guideline being added up
+		seen  map[string]bool
 	)
-	finish := func() {
-		if p == nil {
-			return
-		}
-		slices.Reverse(p.Exams) // oldest first
-		if p.Exams == nil {
-			p.Exams = []ExamResult{}
-		}
-		if p.ConceptMastery == nil {
-			p.ConceptMastery = map[string]float64{}
-		}
-		p.Coverage = coverage(covered, p.ConceptMastery)
-	}
 	// The rows are scanned without allocating: uuids as pgtype.UUID (a
 	// uuid.UUID would be parsed from text), text as bytes that point into
 	// the driver's buffer, copied only for the few values kept. Thousands
@@ -105,18 +102,19 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 		if !guideline.Valid {
 			continue // sessions without a subtopic count, nothing more
 		}
-		if p == nil || p.GuidelineID != guideline.Bytes {
-			finish()
-			out = append(out, SubtopicProgress{GuidelineID: guideline.Bytes, Subject: "Unknown"})
-			p, topicSet, covered, seen = &out[len(out)-1], false, nil, map[string]bool{}
+		at := sessionAt{createdAt.UnixMicro(), id.Bytes}
+		if e == nil || e.p.GuidelineID != guideline.Bytes {
+			sums = append(sums, reportSum{p: SubtopicProgress{GuidelineID: guideline.Bytes, Subject: "Unknown", LastSession: createdAt}, latest: at})
+			e, seen = &sums[len(sums)-1], map[string]bool{}
 			// The rows come newest first: the first row's values are the latest.
 			if len(subject) > 0 {
-				p.Subject = string(subject)
+				e.p.Subject = string(subject)
 			}
 		}
+		p := &e.p
 		p.SessionCount++
-		if !topicSet && len(topicName) > 0 {
-			p.TopicName, topicSet = string(topicName), true
+		if p.TopicName == "" && len(topicName) > 0 {
+			p.TopicName, e.topicAt = string(topicName), at
 		}
 		teach := string(mode) == "teach_me"
 		finishedExam := string(mode) == "exam" && examTotal.Valid && examTotal.Int32 > 0
@@ -133,48 +131,144 @@ func (s *Store) ReportCard(ctx context.Context, learnerID uuid.UUID) ([]Subtopic
 				if len(p.ConceptMastery) == 0 {
 					p.ConceptMastery = nil
 				}
+				e.masteryAt = at
 			}
 			for rest := []byte(concepts); len(rest) > 0; {
 				c, tail, _ := bytes.Cut(rest, []byte{conceptSeparator})
 				if len(c) > 0 && !seen[string(c)] {
 					seen[string(c)] = true
-					covered = append(covered, string(c))
+					e.covered = append(e.covered, string(c))
 				}
 				rest = tail
 			}
 		}
-		if finishedExam {
-			if p.LatestExamScore == nil {
-				p.LatestExamScore, p.LatestExamTotal = intPtr(examScore), intPtr(examTotal)
-			}
-			if len(p.Exams) < 10 { // the last 10, newest first until finish
-				p.Exams = append(p.Exams, ExamResult{SessionID: id.Bytes, Score: int(examScore.Int32),
-					Total: int(examTotal.Int32), FinishedAt: finishedAt.Time})
-			}
+		if finishedExam && len(p.Exams) < maxExams { // newest first until finish
+			p.Exams = append(p.Exams, ExamResult{SessionID: id.Bytes, Score: int(examScore.Int32),
+				Total: int(examTotal.Int32), FinishedAt: finishedAt.Time})
+			e.examsAt = append(e.examsAt, at)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, interpretError("report card", err)
 	}
-	finish()
-	if err := s.nameSubtopics(ctx, out); err != nil {
+	if err := s.nameSubtopics(ctx, sums); err != nil {
 		return nil, 0, interpretError("report card", err)
 	}
-	return out, total, nil
+	return mergeSubtopics(sums), total, nil
 }
 
-// nameSubtopics fills in the subject, topic and subtopic of each entry from
-// its guideline, where the guideline still exists.
-func (s *Store) nameSubtopics(ctx context.Context, ps []SubtopicProgress) error {
-	if len(ps) == 0 {
+// sessionAt orders sessions as the reference processes them: by creation
+// (in microseconds, PostgreSQL's precision, to keep a reportSum small),
+// then id.
+type sessionAt struct {
+	created int64
+	id      [16]byte
+}
+
+func (a sessionAt) after(b sessionAt) bool {
+	if a.created != b.created {
+		return a.created > b.created
+	}
+	return bytes.Compare(a.id[:], b.id[:]) > 0
+}
+
+// reportSum is the sum of a learner's sessions on one guideline, with what
+// merging it with the other sums of its subtopic needs: which sessions its
+// latest values come from, and the concepts covered.
+type reportSum struct {
+	p                          SubtopicProgress
+	latest, topicAt, masteryAt sessionAt
+	examsAt                    []sessionAt // p.Exams', newest first
+	covered                    []string    // may repeat across merged sums
+}
+
+// add merges o, a sum of the same subtopic, into r.
+func (r *reportSum) add(o *reportSum) {
+	p, q := &r.p, &o.p
+	if o.latest.after(r.latest) {
+		r.latest = o.latest
+		p.GuidelineID, p.Subject, p.LastSession = q.GuidelineID, q.Subject, q.LastSession
+		p.TopicTitle, p.SubtopicTitle = q.TopicTitle, q.SubtopicTitle
+	}
+	if q.TopicName != "" && (p.TopicName == "" || o.topicAt.after(r.topicAt)) {
+		p.TopicName, r.topicAt = q.TopicName, o.topicAt
+	}
+	if q.ConceptMastery != nil && (p.ConceptMastery == nil || o.masteryAt.after(r.masteryAt)) {
+		p.ConceptMastery, r.masteryAt = q.ConceptMastery, o.masteryAt
+	}
+	if q.LastStudied != nil && (p.LastStudied == nil || q.LastStudied.After(*p.LastStudied)) {
+		p.LastStudied = q.LastStudied
+	}
+	p.SessionCount += q.SessionCount
+	p.TeachSessions += q.TeachSessions
+	r.covered = append(r.covered, o.covered...)
+	if len(q.Exams) > 0 { // both newest first: merge them
+		exams := make([]ExamResult, 0, min(len(p.Exams)+len(q.Exams), maxExams))
+		at := make([]sessionAt, 0, cap(exams))
+		i, j := 0, 0
+		for len(exams) < maxExams && (i < len(p.Exams) || j < len(q.Exams)) {
+			if j == len(q.Exams) || i < len(p.Exams) && r.examsAt[i].after(o.examsAt[j]) {
+				exams, at = append(exams, p.Exams[i]), append(at, r.examsAt[i])
+				i++
+			} else {
+				exams, at = append(exams, q.Exams[j]), append(at, o.examsAt[j])
+				j++
+			}
+		}
+		p.Exams, r.examsAt = exams, at
+	}
+}
+
+// mergeSubtopics merges the named sums of the same subject, topic key and
+// subtopic key and finishes them: coverage, latest exam, exams oldest first.
+func mergeSubtopics(sums []reportSum) []SubtopicProgress {
+	// Sorted by pointer: a reportSum is a few hundred bytes to swap.
+	order := make([]*reportSum, len(sums))
+	for i := range sums {
+		order[i] = &sums[i]
+	}
+	slices.SortFunc(order, func(a, b *reportSum) int {
+		return cmp.Or(cmp.Compare(a.p.Subject, b.p.Subject), cmp.Compare(a.p.TopicKey, b.p.TopicKey),
+			cmp.Compare(a.p.SubtopicKey, b.p.SubtopicKey))
+	})
+	out := make([]SubtopicProgress, 0, len(sums))
+	for i := 0; i < len(order); {
+		r := order[i]
+		for i++; i < len(order) && order[i].p.Subject == r.p.Subject &&
+			order[i].p.TopicKey == r.p.TopicKey && order[i].p.SubtopicKey == r.p.SubtopicKey; i++ {
+			r.add(order[i])
+		}
+		p := r.p
+		if len(p.Exams) > 0 {
+			score, total := p.Exams[0].Score, p.Exams[0].Total // the latest
+			p.LatestExamScore, p.LatestExamTotal = &score, &total
+		}
+		slices.Reverse(p.Exams) // oldest first
+		if p.Exams == nil {
+			p.Exams = []ExamResult{}
+		}
+		if p.ConceptMastery == nil {
+			p.ConceptMastery = map[string]float64{}
+		}
+		p.Coverage = coverage(r.covered, p.ConceptMastery)
+		out = append(out, p)
+	}
+	return out
+}
+
+// nameSubtopics fills in the subject, topic and subtopic of each sum from
+// its guideline where the guideline still exists, and from the latest
+// session's topic name otherwise, as the reference names them.
+func (s *Store) nameSubtopics(ctx context.Context, sums []reportSum) error {
+	if len(sums) == 0 {
 		return nil
 	}
 	// [16]byte, not uuid.UUID: pgx would encode each through its
 	// driver.Valuer, as text.
-	ids := make([][16]byte, len(ps))
-	at := make(map[uuid.UUID]int, len(ps))
-	for i, p := range ps {
-		ids[i], at[p.GuidelineID] = p.GuidelineID, i
+	ids := make([][16]byte, len(sums))
+	at := make(map[uuid.UUID]int, len(sums))
+	for i, r := range sums {
+		ids[i], at[r.p.GuidelineID] = r.p.GuidelineID, i
 	}
 	rows, err := s.db.Query(ctx, `
 SELECT id, subject, topic_title, topic_key, subtopic_title, subtopic_key FROM guidelines WHERE id = ANY($1)`, ids)
@@ -182,25 +276,45 @@ SELECT id, subject, topic_title, topic_key, subtopic_title, subtopic_key FROM gu
 		return err
 	}
 	defer rows.Close()
+	named := make([]bool, len(sums))
 	for rows.Next() {
 		var id pgtype.UUID
 		var subject, topicTitle, topicKey, subtopicTitle, subtopicKey string
 		if err := rows.Scan(&id, &subject, &topicTitle, &topicKey, &subtopicTitle, &subtopicKey); err != nil {
 			return err
 		}
-		p := &ps[at[id.Bytes]]
+		i := at[id.Bytes]
+		p := &sums[i].p
 		p.Subject, p.TopicTitle, p.TopicKey, p.SubtopicTitle, p.SubtopicKey = subject, topicTitle, topicKey, subtopicTitle, subtopicKey
+		named[i] = true
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i := range sums {
+		p := &sums[i].p
+		if !named[i] { // the subtopic was removed from the curriculum
+			p.TopicTitle, p.SubtopicTitle = "Unknown", "Unknown"
+			if p.TopicName != "" {
+				p.TopicTitle, p.SubtopicTitle = p.TopicName, p.TopicName
+				if a, b, ok := strings.Cut(p.TopicName, " - "); ok {
+					p.TopicTitle, p.SubtopicTitle = a, b
+				}
+			}
+		}
+		if p.TopicKey == "" {
+			p.TopicKey = slug(p.TopicTitle)
+		}
+		if p.SubtopicKey == "" {
+			p.SubtopicKey = slug(p.SubtopicTitle)
+		}
+	}
+	return nil
 }
 
-func intPtr(v pgtype.Int4) *int {
-	if !v.Valid {
-		return nil
-	}
-	n := int(v.Int32)
-	return &n
-}
+// slug lowercases a name and replaces spaces with hyphens, as the
+// reference keyed names it had no key for.
+func slug(s string) string { return strings.ReplaceAll(strings.ToLower(s), " ", "-") }
 
 // conceptSeparator joins a session's covered concepts in reportCardQuery:
 // the ASCII unit separator. Covered concepts are those of the plan, and
@@ -208,11 +322,11 @@ func intPtr(v pgtype.Int4) *int {
 const conceptSeparator = 0x1f
 
 // reportCardQuery reads the summary columns of all of a learner's sessions,
-// grouped by subtopic and newest first within each; sessions without a
-// subtopic come last. Mastery and covered concepts count for teach_me
+// grouped by guideline and newest first within each; sessions without a
+// guideline come last. Mastery and covered concepts count for teach_me
 // sessions only, and only those are sent.
 const reportCardQuery = `
-SELECT guideline_id, CASE WHEN mode = 'exam' THEN id END, mode, subject, topic_name,
+SELECT guideline_id, id, mode, subject, topic_name,
     CASE WHEN mode = 'teach_me' AND mastery_by_concept <> '{}'::jsonb THEN mastery_by_concept END,
     exam_score, exam_total, CASE WHEN mode = 'exam' THEN coalesce(completed_at, updated_at) END, created_at,
     CASE WHEN mode = 'teach_me' THEN array_to_string(concepts_covered, E'\x1f') END

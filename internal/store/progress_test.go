@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,18 +103,22 @@ func TestReportCard(t *testing.T) {
 	if total != 8 {
 		t.Fatalf("total sessions = %d, want 8", total)
 	}
+	// One entry per subtopic, sorted by subject, topic key, subtopic key.
+	var keys []string
 	byID := map[uuid.UUID]store.SubtopicProgress{}
 	for _, r := range rows {
+		keys = append(keys, r.Subject+"/"+r.TopicKey+"/"+r.SubtopicKey)
 		byID[r.GuidelineID] = r
 	}
-	if len(byID) != 3 {
-		t.Fatalf("%d subtopics, want 3", len(byID))
+	if diff := cmp.Diff([]string{"Mathematics/fractions/adding", "Science/matter/states", "Science/plants/photosynthesis"}, keys); diff != "" {
+		t.Fatalf("subtopics (-want +got):\n%s", diff)
 	}
 	adding := byID[f.adding]
 	want := store.SubtopicProgress{
 		GuidelineID: f.adding, Subject: "Mathematics", TopicTitle: "Fractions", TopicKey: "fractions",
 		SubtopicTitle: "Adding fractions", SubtopicKey: "adding", TopicName: "Fractions - Adding fractions",
-		Coverage:        50, // {A, B} of {A, B, C, D}
+		LastSession:     f.day, // the clarify session
+		Coverage:        50,    // {A, B} of {A, B, C, D}
 		ConceptMastery:  map[string]float64{"A": 0.8, "B": 0.6, "C": 0, "D": 0},
 		LatestExamScore: ptr(5), LatestExamTotal: ptr(7),
 		LastStudied:  ptr(f.day.AddDate(0, 0, -1)), // the latest teach_me or finished exam
@@ -126,8 +131,9 @@ func TestReportCard(t *testing.T) {
 		t.Errorf("exam history = %+v; want the 3/7 then the 5/7 exam", adding.Exams)
 	}
 	removed := byID[f.removed]
-	if removed.SubtopicKey != "" || removed.TopicName != "Plants - Photosynthesis" || removed.Subject != "Science" || removed.Coverage != 50 {
-		t.Errorf("removed subtopic = %+v; want a fallback on the topic name, coverage 50", removed)
+	if removed.TopicTitle != "Plants" || removed.TopicKey != "plants" || removed.SubtopicTitle != "Photosynthesis" ||
+		removed.SubtopicKey != "photosynthesis" || removed.Subject != "Science" || removed.Coverage != 50 {
+		t.Errorf("removed subtopic = %+v; want it named from its topic name, coverage 50", removed)
 	}
 	clarify := byID[f.clarifyOnly]
 	if clarify.LastStudied != nil || clarify.Coverage != 0 || clarify.LatestExamScore != nil {
@@ -138,6 +144,167 @@ func TestReportCard(t *testing.T) {
 	if err != nil || len(none) != 0 || total != 0 {
 		t.Fatalf("learner without sessions: %v, %d, %v", none, total, err)
 	}
+}
+
+// importGuidelines imports guidelines and returns their ids in order.
+func importGuidelines(t *testing.T, s *store.Store, gs ...store.GuidelineImport) []uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.ImportGuidelines(ctx, gs, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.ListGuidelines(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]uuid.UUID, len(gs))
+	for i, g := range gs {
+		for _, x := range all {
+			if x.Board == g.Board && x.Grade == g.Grade && x.Key == g.Key {
+				ids[i] = x.ID
+			}
+		}
+		if ids[i] == uuid.Nil {
+			t.Fatalf("guideline %s (grade %d) not imported", g.Key, g.Grade)
+		}
+	}
+	return ids
+}
+
+// A subtopic is its subject, topic key and subtopic key (CONTRACT §2.5):
+// sessions on two guidelines with the same keys make one report-card entry,
+// whose values are those of all its sessions taken oldest to newest, and
+// whose guideline and names are the latest session's.
+func TestReportCardMergesTheGuidelinesOfOneSubtopic(t *testing.T) {
+	day := time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC)
+	at := func(n int) time.Time { return day.AddDate(0, 0, n) }
+	math := "Mathematics"
+
+	t.Run("removed and imported again", func(t *testing.T) {
+		s := setup(t)
+		learner := newLearner(t, s)
+		// The subtopic's current guideline; its sessions before it was
+		// removed and imported again point at an id the guidelines table no
+		// longer has, named by their topic name (whose slugs are the keys).
+		g := guidelineImport("adding-fractions", "Adding fractions", "x", "h1")
+		current, removed := importGuidelines(t, s, g)[0], uuid.New()
+		name := "Fractions - Adding fractions"
+		add := func(p progressSession) { p.subject = math; p.topicName = name; addSession(t, s, learner, p) }
+		add(progressSession{mode: "teach_me", guideline: removed, created: at(-10), covered: []string{"A"},
+			mastery: map[string]float64{"A": 1, "B": 0, "C": 0, "D": 0, "E": 0}})
+		add(progressSession{mode: "exam", guideline: removed, created: at(-8), examScore: ptr(2), examTotal: ptr(5)})
+		add(progressSession{mode: "teach_me", guideline: current, created: at(-6), covered: []string{"B"},
+			mastery: map[string]float64{"A": 1, "B": 0.5, "C": 0, "D": 0}})
+		// Later, on the old id again (another tab, a stale link): no mastery
+		// map, so the plan stays that of the day before.
+		add(progressSession{mode: "teach_me", guideline: removed, created: at(-4), covered: []string{"C", "A"}})
+		add(progressSession{mode: "exam", guideline: removed, created: at(-3), examScore: ptr(4), examTotal: ptr(5)})
+		add(progressSession{mode: "exam", guideline: current, created: at(-2), examScore: ptr(3), examTotal: ptr(5)})
+		add(progressSession{mode: "exam", guideline: current, created: at(-2).Add(time.Hour)}) // unfinished
+		add(progressSession{mode: "clarify_doubts", guideline: current, created: at(-1)})
+
+		rows, total, err := s.ReportCard(context.Background(), learner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != 8 || len(rows) != 1 {
+			t.Fatalf("%d sessions, %d entries %+v; want 8 sessions in 1 entry", total, len(rows), rows)
+		}
+		want := store.SubtopicProgress{
+			GuidelineID: current, Subject: math, TopicTitle: "Fractions", TopicKey: "fractions",
+			SubtopicTitle: "Adding fractions", SubtopicKey: "adding-fractions", TopicName: name,
+			LastSession:     at(-1),
+			Coverage:        75, // {A, B, C} of the latest plan {A, B, C, D}
+			ConceptMastery:  map[string]float64{"A": 1, "B": 0.5, "C": 0, "D": 0},
+			LatestExamScore: ptr(3), LatestExamTotal: ptr(5),
+			LastStudied:  ptr(at(-2)),
+			SessionCount: 8, TeachSessions: 3,
+		}
+		if diff := cmp.Diff(want, rows[0], cmpopts.IgnoreFields(store.SubtopicProgress{}, "Exams"), cmpopts.EquateApproxTime(time.Millisecond)); diff != "" {
+			t.Errorf("merged subtopic (-want +got):\n%s", diff)
+		}
+		var scores []int
+		for _, e := range rows[0].Exams {
+			scores = append(scores, e.Score)
+		}
+		if diff := cmp.Diff([]int{2, 4, 3}, scores); diff != "" {
+			t.Errorf("exam history scores, oldest first (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("same keys in two grades", func(t *testing.T) {
+		s := setup(t)
+		learner := newLearner(t, s)
+		g7 := guidelineImport("adding", "Adding fractions", "x", "h1")
+		g8 := g7
+		g8.Grade, g8.TopicTitle, g8.SubtopicTitle = 8, "Fractions (grade 8)", "Adding fractions (grade 8)"
+		ids := importGuidelines(t, s, g7, g8)
+		// Exams alternate between the grades, twelve in all: the entry keeps
+		// the last ten of both, in order.
+		for i := range 12 {
+			addSession(t, s, learner, progressSession{mode: "exam", guideline: ids[i%2], subject: math,
+				created: at(-20 + i), examScore: ptr(i), examTotal: ptr(12)})
+		}
+		addSession(t, s, learner, progressSession{mode: "teach_me", guideline: ids[1], subject: math, created: at(-3),
+			covered: []string{"A"}, mastery: map[string]float64{"A": 1, "B": 0}})
+		addSession(t, s, learner, progressSession{mode: "teach_me", guideline: ids[0], subject: math, created: at(-1),
+			covered: []string{"B"}, mastery: map[string]float64{"A": 1, "B": 1, "C": 0, "D": 0}})
+		// A subtopic of another key stays apart.
+		other := importGuidelines(t, s, guidelineImport("subtracting", "Subtracting fractions", "y", "h2"))[0]
+		addSession(t, s, learner, progressSession{mode: "teach_me", guideline: other, subject: math, created: at(0)})
+
+		rows, total, err := s.ReportCard(context.Background(), learner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != 15 || len(rows) != 2 || rows[0].SubtopicKey != "adding" || rows[1].SubtopicKey != "subtracting" {
+			t.Fatalf("%d sessions, entries %+v; want 15 sessions, adding then subtracting", total, rows)
+		}
+		adding := rows[0]
+		if adding.GuidelineID != ids[0] || adding.TopicTitle != "Fractions" || adding.SubtopicTitle != "Adding fractions" {
+			t.Errorf("guideline %v %q/%q; want the latest session's, grade 7's %v", adding.GuidelineID, adding.TopicTitle, adding.SubtopicTitle, ids[0])
+		}
+		if adding.Coverage != 50 || adding.SessionCount != 14 || adding.TeachSessions != 2 || !adding.LastStudied.Equal(at(-1)) {
+			t.Errorf("coverage %v, %d sessions (%d teach_me), last studied %v; want 50, 14 (2), %v",
+				adding.Coverage, adding.SessionCount, adding.TeachSessions, adding.LastStudied, at(-1))
+		}
+		var scores []int
+		for _, e := range adding.Exams {
+			scores = append(scores, e.Score)
+		}
+		if diff := cmp.Diff([]int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, scores); diff != "" {
+			t.Errorf("exam history scores, oldest first (-want +got):\n%s", diff)
+		}
+		if *adding.LatestExamScore != 11 || *adding.LatestExamTotal != 12 {
+			t.Errorf("latest exam %d/%d, want 11/12", *adding.LatestExamScore, *adding.LatestExamTotal)
+		}
+	})
+
+	// Sessions that started at the same moment are ordered by id, as the
+	// reference sorts them.
+	t.Run("same start, ordered by session id", func(t *testing.T) {
+		s := setup(t)
+		learner := newLearner(t, s)
+		g7 := guidelineImport("adding", "Adding fractions", "x", "h1")
+		g8 := g7
+		g8.Grade = 8
+		ids := importGuidelines(t, s, g7, g8)
+		first := addSession(t, s, learner, progressSession{mode: "teach_me", guideline: ids[0], subject: math, created: day,
+			covered: []string{"A"}, mastery: map[string]float64{"A": 1, "B": 0}})
+		second := addSession(t, s, learner, progressSession{mode: "teach_me", guideline: ids[1], subject: math, created: day,
+			covered: []string{"B"}, mastery: map[string]float64{"A": 1, "B": 1, "C": 0, "D": 0}})
+		wantID, wantCoverage := ids[1], 50.0 // {A, B} of {A, B, C, D}
+		if bytes.Compare(first[:], second[:]) > 0 {
+			wantID, wantCoverage = ids[0], 100.0 // {A, B} of {A, B}
+		}
+		rows, _, err := s.ReportCard(context.Background(), learner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 1 || rows[0].GuidelineID != wantID || rows[0].Coverage != wantCoverage {
+			t.Fatalf("entries %+v; want one, of guideline %v, coverage %v", rows, wantID, wantCoverage)
+		}
+	})
 }
 
 func TestSubtopicProgressResumableAndPastDiscussions(t *testing.T) {
