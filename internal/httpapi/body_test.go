@@ -32,10 +32,14 @@ func TestStalledBodyIsDropped(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no answer to a request whose body stalled after 1 of 1000 bytes: %v", err)
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestTimeout {
-		t.Errorf("a stalled body got %d, want 408", resp.StatusCode)
+		t.Fatalf("a stalled body got %d, want 408", resp.StatusCode)
 	}
+	body, _ := io.ReadAll(resp.Body)
+	req, _ := http.NewRequest("POST", s.URL+"/sessions", nil)
+	req.Header.Set("Content-Type", "application/json")
+	s.checkContract(req, []byte("{}"), resp, body)
 }
 
 // blockingTranscriber is a configured speech-to-text that accepts WAV and,
