@@ -32,9 +32,7 @@ func (n nulTutor) Respond(ctx context.Context, t agents.Turn) (agents.TutorReply
 	return r, c, err
 }
 
-// TestReview11RetryOfReplyWithNULGetsOtherBytes
-//
-// A reply with a NUL (a model's output can hold one) is answered as the
+// TestRetryOfAReplyWithANUL: a reply with a NUL (a model's output can hold one) is answered as the
 // store keeps it, with U+FFFD: a retry with the same client turn id gets
 // the very bytes of the first answer.
 func TestRetryOfAReplyWithANUL(t *testing.T) {
@@ -60,9 +58,7 @@ func TestRetryOfAReplyWithANUL(t *testing.T) {
 	}
 }
 
-// TestReview11ForgetDuringCommitKeepsDeletedSession
-//
-// Forget (after a learner's sessions were deleted) is not undone by a turn
+// TestForgetDuringACommit: Forget (after a learner's sessions were deleted) is not undone by a turn
 // that committed just before it: its copy of the session is not put back
 // in memory, where the deleted session would still have an owner and a
 // next turn would run its agents on it.
@@ -71,7 +67,7 @@ func TestForgetDuringACommit(t *testing.T) {
 	ctx := context.Background()
 	st := &afterCommitStore{countingStore: countingStore{Store: f.st}}
 	o := newOrchestrator(t, f.st, f.src, func(op *orchestrator.Options) { op.Store = st })
-	l, err := f.st.EnsureLearner(ctx, "sub-review11-forget")
+	l, err := f.st.EnsureLearner(ctx, "sub-forget-during-commit")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +80,7 @@ func TestForgetDuringACommit(t *testing.T) {
 	// The learner is deleted (another request: DELETE /auth/admin/user)
 	// right after this turn's commit, before the turn keeps its copy.
 	st.after = func() {
-		if _, err := f.st.DeleteLearner(ctx, "sub-review11-forget"); err != nil {
+		if _, err := f.st.DeleteLearner(ctx, "sub-forget-during-commit"); err != nil {
 			t.Error(err)
 		}
 		o.Forget()

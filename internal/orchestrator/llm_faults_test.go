@@ -11,9 +11,9 @@ import (
 	"github.com/tutord/tutord/internal/tutor"
 )
 
-// review13Questions is an exam generator reply with the given items
+// generatedQuestions is an exam generator reply with the given items
 // (text, expected answer, concept).
-func review13Questions(items ...[3]string) llmtest.Reply {
+func generatedQuestions(items ...[3]string) llmtest.Reply {
 	var qs []any
 	for _, it := range items {
 		qs = append(qs, map[string]any{"question_text": it[0], "expected_answer": it[1], "concept": it[2], "difficulty": "easy", "question_type": "procedural"})
@@ -22,20 +22,7 @@ func review13Questions(items ...[3]string) llmtest.Reply {
 	return llmtest.Reply{Text: string(b)}
 }
 
-// review13HasToken reports whether text holds w as a whole token.
-func review13HasToken(text, w string) bool {
-	return regexp.MustCompile(`(?i)(^|[^\p{L}\p{N}])` + regexp.QuoteMeta(w) + `($|[^\p{L}\p{N}])`).MatchString(text)
-}
-
-func examSet(items ...[3]string) llmtest.Reply {
-	var qs []any
-	for _, it := range items {
-		qs = append(qs, map[string]any{"question_text": it[0], "expected_answer": it[1], "concept": it[2], "difficulty": "easy", "question_type": "procedural"})
-	}
-	b, _ := json.Marshal(map[string]any{"questions": qs})
-	return llmtest.Reply{Text: string(b)}
-}
-
+// hasToken reports whether text holds w as a whole token.
 func hasToken(text, w string) bool {
 	return regexp.MustCompile(`(?i)(^|[^\p{L}\p{N}])` + regexp.QuoteMeta(w) + `($|[^\p{L}\p{N}])`).MatchString(text)
 }
@@ -46,13 +33,13 @@ func hasToken(text, w string) bool {
 func TestExamQuestionThatStatesItsAnswer(t *testing.T) {
 	fake := llmtest.NewOpenAI(t)
 	f := llmSetup(t, fake.URL, llm.ComponentExamGenerator)
-	fake.Push(examSet(
+	fake.Push(generatedQuestions(
 		[3]string{"Double 8 is 16. So what is double 8?", "16", "Doubling"},
 		[3]string{"What is half of 18?", "9", "Halving"},
 		[3]string{"What is double 25?", "50", "Doubling"},
 	))
 	// Two questions are left, fewer than the retry's three: asked again.
-	fake.Push(examSet(
+	fake.Push(generatedQuestions(
 		[3]string{"What is double 7?", "14", "Doubling"},
 		[3]string{"What is half of 30?", "15", "Halving"},
 		[3]string{"What is double 12?", "24", "Doubling"},
@@ -77,7 +64,7 @@ func TestExamThatCameShort(t *testing.T) {
 		name  string
 		reply llmtest.Reply
 	}{
-		{"seven copies of one question", examSet(
+		{"seven copies of one question", generatedQuestions(
 			[3]string{"What is double 8?", "16", "Doubling"},
 			[3]string{"What is double 8?", "16", "Doubling"},
 			[3]string{"what is double 8", "16", "Doubling"},
@@ -86,14 +73,14 @@ func TestExamThatCameShort(t *testing.T) {
 			[3]string{"What is double 8 ?", "16", "Doubling"},
 			[3]string{"What is double 8?", "16", "Doubling"},
 		)},
-		{"one question for seven", examSet([3]string{"What is double 8?", "16", "Doubling"})},
+		{"one question for seven", generatedQuestions([3]string{"What is double 8?", "16", "Doubling"})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := llmtest.NewOpenAI(t)
 			f := llmSetup(t, fake.URL, llm.ComponentExamGenerator)
 			// Enough usable replies for a repair or the 3-question retry.
-			fake.Push(tt.reply, examSet(
+			fake.Push(tt.reply, generatedQuestions(
 				[3]string{"What is double 6?", "12", "Doubling"},
 				[3]string{"What is half of 10?", "5", "Halving"},
 				[3]string{"What is double 25?", "50", "Doubling"},
