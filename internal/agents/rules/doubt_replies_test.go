@@ -259,3 +259,49 @@ func TestDoubtSentenceThatSaysItAll(t *testing.T) {
 		})
 	}
 }
+
+// "what is the difference between X and Y?" is answered with what the
+// lesson says of each side, in a doubts session and during a lesson: not
+// refused for its comparing words, nor answered for one side only.
+func TestDoubtDifferenceBetweenTwoThings(t *testing.T) {
+	for _, tc := range []struct {
+		key, msg string
+		want     []string // what the lesson says of each side
+	}{
+		{ratios, "what is the difference between a ratio and a proportion?", []string{"a ratio compares", "proportion when"}},
+		{addingFractions, "what is the difference between like and unlike fractions?", []string{"same denominator", "different denominators"}},
+		{statesOfMatter, "what is the difference between a solid and a liquid?", []string{"in a solid", "in a liquid"}},
+		{statesOfMatter, "whats the difference between a liquid and a gas", []string{"in a liquid", "in a gas"}},
+	} {
+		t.Run(tc.msg, func(t *testing.T) {
+			for _, r := range []string{askDoubt(t, tc.key, tc.msg), askInLesson(t, tc.key, tc.msg)} {
+				if says(r, mNotInTopic) {
+					t.Errorf("reply %q refuses the doubt", r)
+				}
+				for _, w := range tc.want {
+					if !mentions(r, w) {
+						t.Errorf("reply %q; want what the lesson says of both sides (%q)", r, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// twoSides finds the two things a "difference between" doubt compares;
+// a side of one word shares the other's noun.
+func TestDoubtDifferenceSides(t *testing.T) {
+	for _, tc := range []struct{ msg, x, y string }{
+		{"what is the difference between like and unlike fractions?", "like fractions", "unlike fractions"},
+		{"difference between a solid and a liquid", "a solid", "a liquid"},
+	} {
+		if x, y, ok := twoSides(tc.msg); !ok || x != tc.x || y != tc.y {
+			t.Errorf("twoSides(%q) = %q, %q, %v; want %q, %q", tc.msg, x, y, ok, tc.x, tc.y)
+		}
+	}
+	for _, msg := range []string{"what is the difference between -3 and 5?", "what is a ratio?"} {
+		if x, y, ok := twoSides(msg); ok {
+			t.Errorf("twoSides(%q) = %q, %q; want no two sides", msg, x, y)
+		}
+	}
+}

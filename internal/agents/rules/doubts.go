@@ -279,6 +279,28 @@ var everydayTerms = func() map[string]bool {
 // sizes".
 var comparingWords = wordSet("difference differences between differ compare comparing versus vs below above")
 
+// differenceBetween finds a doubt that asks how two things differ: "what
+// is the difference between a ratio and a proportion?".
+var differenceBetween = regexp.MustCompile(`(?i)\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)\s*[?.!]*\s*$`)
+
+// twoSides returns the two things a "difference between X and Y" doubt
+// compares, each to be asked about on its own; ok is false for any other
+// doubt, or when a side names no word ("between -3 and 5"). A side of one
+// word shares the other's last word: "like and unlike fractions" compares
+// like fractions with unlike fractions.
+func twoSides(question string) (x, y string, ok bool) {
+	m := differenceBetween.FindStringSubmatch(question)
+	if m == nil {
+		return "", "", false
+	}
+	x, y = m[1], m[2]
+	if wx, wy := words(x), words(y); len(wx) == 1 && len(wy) > 1 {
+		x += " " + wy[len(wy)-1]
+	}
+	named := func(s string) bool { return slices.ContainsFunc(terms(s), func(w string) bool { return !isDigits(w) }) }
+	return x, y, named(x) && named(y)
+}
+
 // everyday maps a learner's everyday words to the words a lesson uses for
 // them: "what is the bottom number called?" asks about the denominator.
 // The first lesson word the lesson uses replaces the learner's; a single
@@ -709,6 +731,21 @@ func vocabulary(ps []passage) map[string]bool {
 // fractions) and of its nudges ("Think of the gas that animals breathe
 // out."), which cover no question on their own ("do plants breathe?").
 func explain(t *tutor.Topic, src source, question string, n int, keep func(string) bool) (string, []string, bool) {
+	if x, y, ok := twoSides(question); ok {
+		// "what is the difference between a ratio and a proportion?": what
+		// the lesson says of each, the best sentence on each once, when it
+		// says something of both.
+		cx, sx, okx := explain(t, src, x, 1, keep)
+		_, sy, oky := explain(t, src, y, 1, keep)
+		if okx && oky {
+			for _, s := range sy {
+				if !slices.Contains(sx, s) {
+					sx = append(sx, s)
+				}
+			}
+			return cx, sx, true
+		}
+	}
 	lt, ok := readLesson(t, src, question)
 	if !ok {
 		return "", nil, false
