@@ -43,6 +43,24 @@ func reportEntries(t *testing.T, body []byte) (map[string][]map[string]any, map[
 	return out, topics
 }
 
+// onlyEntry fetches the caller's report card, in which one topic is
+// studied, and returns its one entry under key and the topics' titles.
+func onlyEntry(t *testing.T, s *apiServer, tok, key string) (map[string]any, map[string]string) {
+	t.Helper()
+	r := s.do("GET", "/sessions/report-card", nil, tok)
+	if r.Status != 200 {
+		t.Fatalf("report card: %d %s", r.Status, r.Body)
+	}
+	entries, topics := reportEntries(t, r.Body)
+	if n := len(entries[key]); n != 1 {
+		t.Fatalf("%d report-card entries for %s, want 1\nbody: %s", n, key, r.Body)
+	}
+	if m := r.JSON(t); m["total_topics_studied"] != float64(1) {
+		t.Errorf("total_topics_studied = %v, want 1", m["total_topics_studied"])
+	}
+	return entries[key][0], topics
+}
+
 // TestReportCardGroupsSessionsBySubtopicKeys: CONTRACT §2.5 groups a report
 // card subject → topic_key → subtopic_key, so one subtopic is one entry
 // whatever guideline rows its sessions point at: a subtopic removed from
@@ -74,15 +92,7 @@ func TestReportCardGroupsSessionsBySubtopicKeys(t *testing.T) {
 		// Today, on the current guideline row.
 		s.newSession(fractions, "", tok)
 
-		r := s.do("GET", "/sessions/report-card", nil, tok)
-		if r.Status != 200 {
-			t.Fatalf("report card: %d %s", r.Status, r.Body)
-		}
-		entries, _ := reportEntries(t, r.Body)
-		if n := len(entries[key]); n != 1 {
-			t.Fatalf("%d report-card entries for %s, want 1\nbody: %s", n, key, r.Body)
-		}
-		e := entries[key][0]
+		e, _ := onlyEntry(t, s, tok, key)
 		if c := e["coverage"]; c != float64(50) {
 			t.Errorf("coverage of %s = %v, want 50 (the concepts covered in both sessions against the latest plan)", key, c)
 		}
@@ -91,9 +101,6 @@ func TestReportCardGroupsSessionsBySubtopicKeys(t *testing.T) {
 		}
 		if e["session_count"] != float64(2) || e["last_studied"] == nil || e["subtopic"] != "Adding and subtracting fractions" {
 			t.Errorf("entry %v; want 2 sessions, a last_studied, the guideline's subtopic title", e)
-		}
-		if m := r.JSON(t); m["total_topics_studied"] != float64(1) {
-			t.Errorf("total_topics_studied = %v, want 1", m["total_topics_studied"])
 		}
 	})
 
@@ -135,23 +142,12 @@ func TestReportCardGroupsSessionsBySubtopicKeys(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		r := s.do("GET", "/sessions/report-card", nil, tok)
-		if r.Status != 200 {
-			t.Fatalf("report card: %d %s", r.Status, r.Body)
-		}
-		entries, topics := reportEntries(t, r.Body)
-		if n := len(entries[key]); n != 1 {
-			t.Fatalf("%d report-card entries with the same subject/topic_key/subtopic_key %s, want 1\nbody: %s", n, key, r.Body)
-		}
-		e := entries[key][0]
+		e, topics := onlyEntry(t, s, tok, key)
 		if e["guideline_id"] != grade8.String() || e["subtopic"] != g.SubtopicTitle+" (grade 8)" || e["session_count"] != float64(3) {
 			t.Errorf("entry %v; want the latest session's guideline (grade 8, %v) and title, 3 sessions", e, grade8)
 		}
 		if tt := topics["Mathematics/fractions"]; tt != g.TopicTitle+" (grade 8)" {
 			t.Errorf("topic title %q, want the latest session's %q", tt, g.TopicTitle+" (grade 8)")
-		}
-		if m := r.JSON(t); m["total_topics_studied"] != float64(1) {
-			t.Errorf("total_topics_studied = %v, want 1", m["total_topics_studied"])
 		}
 	})
 }
