@@ -85,6 +85,12 @@ type Options struct {
 	// (an upload to /transcribe included): a client that stalls part way
 	// must not hold a connection and a handler for ever. Zero means 1 min.
 	BodyTimeout time.Duration
+	// WriteTimeout bounds how long a response may take to be sent once its
+	// handler starts sending it: a client that stops reading must not hold
+	// a connection, a handler and its response for ever. The time a
+	// handler takes to compute its response (a turn's model calls) does
+	// not count, and WebSockets have their own keepalive. Zero means 1 min.
+	WriteTimeout time.Duration
 	// WSPerSession and WSPerCaller bound the WebSockets open at once on
 	// this process on one session and by one caller (a learner, or a
 	// client address for anonymous callers): a further upgrade gets 429
@@ -131,6 +137,9 @@ func New(d Deps, opts ...Options) *Server {
 	if o.BodyTimeout == 0 {
 		o.BodyTimeout = time.Minute
 	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = time.Minute
+	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -145,7 +154,7 @@ func New(d Deps, opts ...Options) *Server {
 	// A handler's panic is recovered inside the access log and the
 	// metrics, which then count its 500 like any other; the outer
 	// recovery is for the middleware's own.
-	e.Use(s.recoverPanics, middleware.RequestIDWithConfig(middleware.RequestIDConfig{
+	e.Use(s.writeDeadline, s.recoverPanics, middleware.RequestIDWithConfig(middleware.RequestIDConfig{
 		RequestIDHandler: func(c echo.Context, id string) { c.Set("request_id", id) },
 	}), s.accessLog, s.cors)
 	if s.metrics != nil {
@@ -268,6 +277,27 @@ func (s *Server) readBody(c echo.Context, read func() error) error {
 		return &Error{Status: http.StatusRequestTimeout, Code: "request_timeout", Message: "The request body did not arrive in time"}
 	}
 	return &Error{Status: http.StatusBadRequest, Code: "bad_request", Message: "The request body could not be read", Err: err}
+}
+
+// writeDeadline puts a write deadline of Options.WriteTimeout on the
+// connection when a response starts: a write that cannot finish by then
+// fails, and net/http closes the connection. The deadline stays on the
+// connection, so each request first lifts the one its predecessor on the
+// connection left (it would cut a 100-continue, or a WebSocket's frames).
+// A WebSocket's handshake sets none.
+func (s *Server) writeDeadline(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		rc := http.NewResponseController(c.Response().Writer)
+		if rc.SetWriteDeadline(time.Time{}) != nil {
+			return next(c) // a connection without deadlines
+		}
+		c.Response().Before(func() {
+			if c.Response().Status != http.StatusSwitchingProtocols {
+				_ = rc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
+			}
+		})
+		return next(c)
+	}
 }
 
 // Handler returns the server's http.Handler.
