@@ -1,14 +1,17 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -103,11 +106,25 @@ func decodeClientFrame(data []byte) (clientFrame, error) {
 // checkStudentContext validates a chat's student_context as the spec's
 // StudentContextInput has it (grade 1 to 12 and board required, a known
 // language level), though the turn does not use it: the contract has it
-// accepted, validated and ignored.
+// accepted, validated and ignored. Whole numbers are read as the
+// reference's validator reads them: 7, 7.0 and "7" are all 7.
 func checkStudentContext(raw json.RawMessage) error {
 	const path = "payload.student_context"
 	var present map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &present); err != nil {
+		return frameError(path, err)
+	}
+	for _, field := range []string{"grade", "student_age"} {
+		if v, ok := present[field]; ok {
+			n, ok := laxInt(v)
+			if !ok {
+				return fmt.Errorf("%s.%s: Input should be a valid integer", path, field)
+			}
+			present[field] = n
+		}
+	}
+	raw, err := json.Marshal(present)
+	if err != nil {
 		return frameError(path, err)
 	}
 	var sc tutor.StudentContext
@@ -137,6 +154,44 @@ func checkStudentContext(raw json.RawMessage) error {
 
 // frameError describes why a client frame, or its part at path, did not
 // decode: where, and what JSON value was expected there.
+// laxInt returns a JSON integer, null, a number with no fraction or a
+// string holding one (" 7 ", "7.0") as a JSON integer or null, and false
+// for anything else, as pydantic's lax mode reads an int.
+func laxInt(v json.RawMessage) (json.RawMessage, bool) {
+	var x any
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if d.Decode(&x) != nil {
+		return nil, false
+	}
+	var text string
+	switch x := x.(type) {
+	case nil:
+		return v, true
+	case json.Number:
+		text = x.String()
+	case string:
+		// "7.0" too, not "7.5" nor "7e0".
+		text = strings.TrimSpace(x)
+		if whole, zeros, ok := strings.Cut(text, "."); ok && zeros != "" && strings.Trim(zeros, "0") == "" {
+			text = whole
+		}
+	default:
+		return nil, false
+	}
+	if n, err := strconv.ParseInt(text, 10, 32); err == nil {
+		return strconv.AppendInt(nil, n, 10), true
+	}
+	if _, isString := x.(string); isString {
+		return nil, false
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+		return nil, false
+	}
+	return strconv.AppendInt(nil, int64(f), 10), true
+}
+
 func frameError(path string, err error) error {
 	msg := "Invalid JSON"
 	var ute *json.UnmarshalTypeError

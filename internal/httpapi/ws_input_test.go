@@ -55,3 +55,33 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestStudentContextLaxNumbersAnswered: a chat's student_context is
+// accepted, validated and ignored (CONTRACT §3.2), validated as the
+// reference's pydantic model reads it: a grade sent as "7" (what a browser
+// reads from a <select>) or 7.0 (what Python writes for a float) is 7, and
+// the chat is answered rather than refused as an invalid frame.
+func TestStudentContextLaxNumbersAnswered(t *testing.T) {
+	s := newServer(t)
+	for _, tt := range []struct {
+		name  string
+		frame string
+	}{
+		{"grade as a numeric string", `{"type":"chat","payload":{"message":"ready","student_context":{"grade":"7","board":"CBSE"}}}`},
+		{"grade as 7.0", `{"type":"chat","payload":{"message":"ready","student_context":{"grade":7.0,"board":"CBSE"}}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			id := s.newSession(fractions, "", "")
+			w := s.joined(t, id, "")
+			w.sendRaw([]byte(tt.frame))
+			f := w.read()
+			if f.Type != "typing" {
+				t.Fatalf("chat with %s: first frame %s %q; want typing, then the tutor's reply (pydantic accepts this grade, and the context is ignored)",
+					tt.name, f.Type, deref(f.Payload.Error))
+			}
+			if f := w.read(); f.Type != "assistant" {
+				t.Fatalf("chat with %s: %s %q, want assistant", tt.name, f.Type, deref(f.Payload.Error))
+			}
+		})
+	}
+}
