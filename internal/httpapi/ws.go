@@ -572,7 +572,11 @@ func (s *Server) SessionChanged(id uuid.UUID, version int64) {
 				s.broadcast(id, se)
 				return
 			}
-			if err = lerr; attempt == 3 || errors.Is(err, orchestrator.ErrSessionNotFound) {
+			if errors.Is(lerr, orchestrator.ErrSessionNotFound) {
+				s.SessionChanged(id, store.SessionDeleted)
+				return
+			}
+			if err = lerr; attempt == 3 {
 				break
 			}
 			time.Sleep(wait)
@@ -665,7 +669,13 @@ func (s *Server) catchUp(ctx context.Context, w *wsConn, version int64) {
 	defer s.recovered("catch-up", w.session)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if se, err := s.deps.Sessions.Load(ctx, w.session); err == nil && se.Row.Version > version {
+	se, err := s.deps.Sessions.Load(ctx, w.session)
+	switch {
+	case errors.Is(err, orchestrator.ErrSessionNotFound):
+		// Deleted since the first load: its notice may have come before
+		// the connection was registered.
+		s.SessionChanged(w.session, store.SessionDeleted)
+	case err == nil && se.Row.Version > version:
 		// To every connection on the session, not just the new one: the
 		// change is recorded as broadcast, so its own notice, if still to
 		// come, reaches no one.

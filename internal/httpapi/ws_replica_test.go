@@ -225,3 +225,72 @@ func TestWebSocketClosedWhenItsLearnerIsDeletedHere(t *testing.T) {
 		return
 	}
 }
+
+// TestWebSocketOpenedDuringDeletionIsClosed: a learner deleted while one of
+// their tabs opens its WebSocket, after the upgrade read the session and
+// before the connection could hear of the deletion, has that connection
+// closed with 4004 too, not left open on a session that is gone.
+func TestWebSocketOpenedDuringDeletionIsClosed(t *testing.T) {
+	hold := &holdFirstLoad{armed: make(chan struct{}), held: make(chan struct{}), release: make(chan struct{})}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		hold.Sessions = d.Sessions
+		d.Sessions = hold
+	})
+	tok := token(t, "deleted-while-opening", false)
+	id := s.newSession(fractions, "", tok)
+	close(hold.armed)
+	dialed := make(chan *wsClient, 1)
+	go func() {
+		w, _, err := s.dial(t, id, tok)
+		if err != nil {
+			t.Error(err)
+		}
+		dialed <- w
+	}()
+	<-hold.held // the upgrade has read the session
+	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=deleted-while-opening", nil, token(t, "root", true)); r.Status != 200 {
+		t.Fatalf("delete learner: %d %s", r.Status, r.Body)
+	}
+	close(hold.release)
+	w := <-dialed
+	if w == nil {
+		t.Fatal("the upgrade was refused; the test wants it to have read the session before the deletion")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		f, err := w.readWithin(time.Until(deadline))
+		if err == nil {
+			t.Logf("frame %s", f.Type)
+			continue
+		}
+		if got := websocket.CloseStatus(err); got != 4004 {
+			t.Fatalf("connection on the deleted session: %v (close status %d); want it closed with 4004 Session not found", err, got)
+		}
+		return
+	}
+}
+
+// TestWebSocketClosedWhenAChangedSessionIsGone: a change announced for a
+// session that is gone by the time it is read (deleted by a process that
+// does not announce deletions) closes its connections with 4004.
+func TestWebSocketClosedWhenAChangedSessionIsGone(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "gone-on-change", false)
+	id := s.newSession(fractions, "", tok)
+	w := s.joined(t, id, tok)
+	if _, err := s.st.DeleteLearner(context.Background(), "gone-on-change"); err != nil {
+		t.Fatal(err)
+	}
+	s.srv.SessionChanged(uuid.MustParse(id), 99)
+	for {
+		f, err := w.readWithin(5 * time.Second)
+		if err == nil {
+			t.Logf("frame %s after the deletion", f.Type)
+			continue
+		}
+		if got := websocket.CloseStatus(err); got != 4004 {
+			t.Fatalf("the connection on a session gone ended with %v (status %d); want close 4004 Session not found", err, got)
+		}
+		return
+	}
+}
