@@ -83,7 +83,9 @@
 //     review of each question the message names ("why was Q2 wrong?").
 //   - Completion by mode: teach_me past the last step, clarify_doubts on
 //     clarify_complete, exam on exam_finished (the reference's WebSocket
-//     never showed exams complete); exam progress is clamped to N of N.
+//     never showed exams complete). Exam progress over REST is clamped to
+//     N of N; the WebSocket's shows N+1 of N once the exam is over, as the
+//     reference's did.
 //   - Exams: Score counts correct answers only, as clients expect;
 //     WeightedScore and weighted_percentage also give half a point per
 //     partial answer. Feedback lists concepts in question order (the

@@ -52,7 +52,7 @@ func TestDTOByMode(t *testing.T) {
 		t.Errorf("exam DTO shows phase %v, result %v, complete %v", d.QuestionPhase, d.LastAnswerResult, d.IsComplete)
 	}
 	exam, _ = ApplyTurn(exam, tp, Outcome{Now: t0, StudentMessage: "2", Verdict: answer.Correct})
-	if d := exam.DTO(tp); !d.IsComplete || d.ExamProgress.CurrentQuestion != 2 {
+	if d := exam.DTO(tp); !d.IsComplete || d.ExamProgress.CurrentQuestion != 3 {
 		t.Errorf("finished exam: complete %v, progress %+v", d.IsComplete, d.ExamProgress)
 	}
 

@@ -34,9 +34,10 @@ type ExamProgress struct {
 	AnsweredQuestions int `json:"answered_questions"`
 }
 
-// LiveExamProgress is the exam progress of the WebSocket state update. The
-// reference did not clamp its current question (quirk #5); tutord does, so
-// a finished exam shows N of N, not N+1.
+// LiveExamProgress is the exam progress of the WebSocket state update. Its
+// current question is not clamped, as the reference's was not (CONTRACT
+// §4.5): a finished exam shows N+1 of N, which is how a client of the
+// reference, whose is_complete stayed false, tells that an exam ended.
 type LiveExamProgress struct {
 	CurrentQuestion int `json:"current_question"`
 	TotalQuestions  int `json:"total_questions"`
@@ -59,7 +60,7 @@ func (s State) LiveExamProgress() (LiveExamProgress, bool) {
 	if s.Mode != ModeExam || n == 0 {
 		return LiveExamProgress{}, false
 	}
-	return LiveExamProgress{CurrentQuestion: min(s.ExamCurrentIdx+1, n), TotalQuestions: n, CorrectSoFar: s.ExamTotalCorrect}, true
+	return LiveExamProgress{CurrentQuestion: s.ExamCurrentIdx + 1, TotalQuestions: n, CorrectSoFar: s.ExamTotalCorrect}, true
 }
 
 // BuildExamFeedback builds the feedback on an exam from its answered
