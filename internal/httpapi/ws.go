@@ -612,8 +612,12 @@ func (s *Server) websocket(c echo.Context) error {
 	welcome := ""
 	if se.State.TurnCount == 0 {
 		// The reference harness waits for a second frame: the welcome.
-		// Send the stored one, never a second generated welcome.
-		welcome, _ = s.deps.Sessions.Welcome(ctx, se.Row.ID)
+		// Send the stored one, never a second generated welcome. Without
+		// it the upgrade fails, and the client tries again, rather than
+		// waiting for a frame that will not come.
+		if welcome, err = s.deps.Sessions.Welcome(ctx, se.Row.ID); err != nil {
+			return err
+		}
 	}
 	// The first frames are made before the connection takes a place, so
 	// that nothing but writing them stands between its registration and

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -180,5 +181,49 @@ func TestWebSocketPanicClosesWith1011(t *testing.T) {
 		if f.Type == "error" {
 			sawError = true
 		}
+	}
+}
+
+// welcomeUnreadable fails to read a session's stored welcome, as a
+// database that is briefly unreachable would.
+type welcomeUnreadable struct {
+	httpapi.Sessions
+	fail atomic.Bool
+}
+
+func (w *welcomeUnreadable) Welcome(ctx context.Context, id uuid.UUID) (string, error) {
+	if w.fail.Load() {
+		return "", fmt.Errorf("read messages: %w", context.DeadlineExceeded)
+	}
+	return w.Sessions.Welcome(ctx, id)
+}
+
+// TestWebSocketWithoutItsWelcomeIsRefused: a session's first connection
+// carries its welcome, the second frame a client of the reference waits
+// for. When the welcome cannot be read, the upgrade fails with an error the
+// client can retry on, rather than opening a connection whose second frame
+// never comes; once it can be read, the connection opens with it.
+func TestWebSocketWithoutItsWelcomeIsRefused(t *testing.T) {
+	ws := &welcomeUnreadable{}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		ws.Sessions = d.Sessions
+		d.Sessions = ws
+	})
+	id := s.newSession(fractions, "", "")
+	ws.fail.Store(true)
+	w, resp, err := s.dial(t, id, "")
+	if err == nil {
+		f, _ := w.readWithin(time.Second)
+		g, rerr := w.readWithin(time.Second)
+		t.Fatalf("a connection opened without its welcome: frames %s, then %s (%v)", f.Type, g.Type, rerr)
+	}
+	if resp == nil || resp.StatusCode < 500 {
+		t.Fatalf("upgrade without the welcome: %v, %v; want a 5xx", resp, err)
+	}
+	ws.fail.Store(false)
+	w = s.joined(t, id, "") // reads the state and the welcome
+	w.send(map[string]any{"type": "get_state"})
+	if f := w.read(); f.Type != "state_update" {
+		t.Fatalf("after the welcome: %s", f.Type)
 	}
 }
