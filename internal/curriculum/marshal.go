@@ -38,9 +38,11 @@ func (q blockQuoter) Visit(n ast.Node) ast.Visitor {
 
 // plainSafe reports whether s reads back unchanged as the encoder writes it
 // unquoted: a multi-line string as a literal block without an indentation
-// indicator. It holds only printable characters and line feeds, and if it
-// has several lines, the first starts with a visible character and the
-// text does not end with spaces.
+// indicator. It holds only printable characters and line feeds; a single
+// line does not start with an indicator that YAML reads as syntax there nor
+// holds a value indicator or a comment; and if it has several lines, the
+// first starts with a visible character and the text does not end with
+// spaces.
 func plainSafe(s string) bool {
 	for _, r := range s {
 		if r != '\n' && !unicode.IsPrint(r) {
@@ -48,7 +50,20 @@ func plainSafe(s string) bool {
 		}
 	}
 	if !strings.Contains(s, "\n") {
-		return true
+		// A line starting with a quote is one the encoder has quoted.
+		return strings.HasPrefix(s, `"`) || !plainIndicator(s)
 	}
 	return s[0] != ' ' && s[0] != '\n' && !strings.HasSuffix(strings.TrimRight(s, "\n"), " ")
+}
+
+// plainIndicator reports whether a plain scalar s would be read as YAML
+// syntax: "?" (an explicit key, as in a fill-in-the-blank "? × 5 = 3"),
+// "-" (a list item) or ":" (a value) at its start, alone or before a space;
+// ": " (a value) or " #" (a comment) within it; or ":" at its end. The
+// encoder quotes most of these, but not "? ".
+func plainIndicator(s string) bool {
+	if s != "" && strings.ContainsRune("?:-", rune(s[0])) && (len(s) == 1 || s[1] == ' ') {
+		return true
+	}
+	return strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":")
 }

@@ -40,8 +40,15 @@ func TestMarshalRoundTrip(t *testing.T) {
 		"  leading spaces", "trailing spaces  ", "tab\tinside", "line one\nline two",
 		"two lines\nwith trailing newline\n", "  indented first line\nsecond", "ends with spaces  \nnext",
 		"windows\r\nline ends", "carriage\rreturn", "\nleading newline", "a\n\n", "a\n\n\n", "a\n  \nb",
-		"a\n ", " a\nb", "a\nb  ", "a\nb  \n", "tab\n\tindented", "bell\a", "nul\x00", "line\u2028separator",
+		"a\n ", " a\nb", "a\nb  ", "a\nb  \n", "tab\n\tindented", "line\u2028separator",
 		"unicode: ½ × ÷ − ₹ 😀", "@at", "`tick", "%percent", "!bang", "&amp", "*star", "| pipe", "> gt",
+		// An export imports back unchanged, a fill-in-the-blank question
+		// too: YAML indicators at the start of a line ("? " an explicit
+		// key, "- " a list item, ": " a value) and within it (": ", " #")
+		// are quoted. (Parse refuses control characters other than tabs
+		// and line breaks: see TestParseErrors.)
+		"? × 5 = 3. What fraction is ?", "?", "? ", "?x", "? x\nsecond line", ":", ": x", ":x", "-", "- ",
+		"-x", "--- x", "---", "...", "a:b", "a:", "a ?", "a ? b", "a #b", "a#b", "a -b", "a - b",
 	}
 	f := mustParse(t, validDoc)
 	q := f.Subtopics[0].Questions[0]
