@@ -46,11 +46,20 @@ func LoadPaths(paths ...string) ([]*File, error) {
 			add(p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
+		// WalkDir does not follow a root that is a symbolic link (current ->
+		// releases/v1): walk the directory it names, and name its files by p.
+		root, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, err
+		}
+		err = filepath.WalkDir(root, func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			return visit(name, p, d, add)
+			return visit(name, root, d, func(name string) {
+				rel, _ := filepath.Rel(root, name) // name is below root
+				add(filepath.Join(p, rel))
+			})
 		})
 		if err != nil {
 			return nil, err

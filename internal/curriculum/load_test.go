@@ -74,6 +74,24 @@ func TestLoadPaths(t *testing.T) {
 	}
 }
 
+// A deployment may point the import (or TUTORD_CURRICULUM_DIR) at a link
+// to a directory, as in current -> releases/v1, or at a mounted volume: the
+// files of the directory it names are imported, and named by that path.
+func TestLoadPathsFollowsASymlinkedDirectory(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"releases/v1/fractions.yaml": validDoc})
+	link := filepath.Join(dir, "current")
+	if err := os.Symlink(filepath.Join(dir, "releases", "v1"), link); err != nil {
+		t.Fatal(err)
+	}
+	files, err := LoadPaths(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"current/fractions.yaml"}, fileNames(dir, files)); diff != "" {
+		t.Errorf("LoadPaths(%q), a link to a directory with one curriculum file: files mismatch (-want +got):\n%s", "current", diff)
+	}
+}
+
 func TestLoadPathsMissing(t *testing.T) {
 	_, err := LoadPaths(filepath.Join(t.TempDir(), "nothing"))
 	if !errors.Is(err, fs.ErrNotExist) {
