@@ -336,6 +336,44 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			// An invisible character pasted with a name from a web page would
+			// make a second board that every listing shows as "CBSE" but that
+			// GET /curriculum?board=CBSE does not find. A joiner within a
+			// name, as Indic scripts use, is allowed.
+			name: "invisible characters in names",
+			doc: strings.NewReplacer("country: India", `country: "\u2060India"`, "board: CBSE", `board: "CBSE\u200b"`,
+				"  title: Fractions", `  title: "Fractions\ufeff"`, "    title: Adding fractions", "    title: \"Adding fractions (\u0915\u094d\u200d\u0937)\"").
+				Replace(validDoc),
+			want: []string{
+				`x.yaml:1: country: "\u2060India" contains the invisible character U+2060, which would make a second name that looks the same`,
+				`x.yaml:2: board: "CBSE\u200b" contains the invisible character U+200B, which would make a second name that looks the same`,
+				`x.yaml:7: topic.title: "Fractions\ufeff" contains the invisible character U+FEFF, which would make a second name that looks the same`,
+			},
+		},
+		{
+			// A NUL cannot be stored, so a text holding one would pass the
+			// checks and fail the import in the database, without a line.
+			name: "control characters in texts",
+			doc: edit("solution: 1/5 + 2/5 = 3/5.", `solution: "1/5 + 2/5 = 3/5.\0"`,
+				"content: Add the numerators", `content_hint: "\x7f"`+"\n        content: Add the numerators",
+				"hints: [Count the fifths.,", `hints: ["Count\athe fifths.",`,
+				"teaching_approach: Use strips cut into equal parts.", `teaching_approach: "Use strips\tcut into equal parts.\r\n"`),
+			want: []string{
+				`x.yaml:16: subtopics[0].plan[0].content_hint: contains the control character U+007F; text may hold tabs and line breaks but no other control characters`,
+				`x.yaml:28: subtopics[0].questions[0].hints[0]: contains the control character U+0007; text may hold tabs and line breaks but no other control characters`,
+				`x.yaml:29: subtopics[0].questions[0].solution: contains the control character U+0000; text may hold tabs and line breaks but no other control characters`,
+			},
+		},
+		{
+			// Windows-1252 or Latin-1 (an editor's default on Windows) saves
+			// "é" as the byte 0xE9 and "×" as 0xD7, which would be read as
+			// U+FFFD and garble the lesson.
+			name: "not UTF-8",
+			doc: edit("title: Adding fractions", "title: Moiti\xe9s",
+				"teaching_approach: Use strips cut into equal parts.", "teaching_approach: Use strips cut into 2 \xd7 4 equal parts."),
+			want: []string{`x.yaml:10: the file is not UTF-8: byte 0xE9 on this line is not a UTF-8 character; save the file as UTF-8`},
+		},
+		{
 			name: "duplicate subtopic key",
 			doc:  validDoc + validDoc[strings.Index(validDoc, "  - key: adding-fractions"):],
 			want: []string{`x.yaml:29: subtopics[1].key: duplicate subtopic key "adding-fractions" (also subtopics[0])`},

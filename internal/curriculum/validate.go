@@ -3,6 +3,7 @@ package curriculum
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -49,6 +50,7 @@ type checker struct {
 func check(f *File, d *yamldoc.Decoder) {
 	c := &checker{d: d}
 	c.file(f)
+	c.controls("", reflect.ValueOf(f).Elem())
 }
 
 // errorf reports an issue with the field at path, unless the decoder has
@@ -65,10 +67,12 @@ func (c *checker) required(path, value string) bool {
 }
 
 // name checks a name that lists and groups the curriculum (a country, a
-// board, a subject, a title): present, without spaces around it (which
-// would make a second, identical-looking board or subject), and at most
-// maxName characters, which the database's index of names holds.
+// board, a subject, a title): present, without spaces around it or
+// invisible characters in it (which would make a second, identical-looking
+// board or subject), and at most maxName characters, which the database's
+// index of names holds.
 func (c *checker) name(path, value string) bool {
+	r, invisible := formatChar(value)
 	switch {
 	case !c.required(path, value):
 		return false
@@ -76,6 +80,8 @@ func (c *checker) name(path, value string) bool {
 		c.errorf(path, "%q begins or ends with spaces", value)
 	case strings.ContainsFunc(value, unicode.IsControl):
 		c.errorf(path, "%q contains a control character", value)
+	case invisible:
+		c.errorf(path, "%q contains the invisible character %U, which would make a second name that looks the same", value, r)
 	case utf8.RuneCountInString(value) > maxName:
 		c.errorf(path, "is %d characters long; at most %d", utf8.RuneCountInString(value), maxName)
 	default:
@@ -86,6 +92,62 @@ func (c *checker) name(path, value string) bool {
 
 // maxName bounds the names of the curriculum (see checker.name).
 const maxName = 150
+
+// formatChar returns the first invisible format character (Unicode category
+// Cf) of a name, such as a zero-width space (U+200B), a word joiner (U+2060)
+// or a byte order mark (U+FEFF) pasted with it from a web page. The
+// zero-width joiner and non-joiner are allowed within a name, where Indic
+// scripts and emoji use them, but not at its ends.
+func formatChar(s string) (rune, bool) {
+	for i, r := range s {
+		joiner := r == '\u200c' || r == '\u200d'
+		if unicode.Is(unicode.Cf, r) && (!joiner || i == 0 || i+utf8.RuneLen(r) == len(s)) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// controls reports each text of the value at path that holds a control
+// character other than a tab or a line break: a NUL, which the database
+// cannot store, or a stray byte pasted from a PDF. It walks the fields by
+// their yaml names as the decoder does, so that every text field is
+// checked, and runs after the other checks, which report a name's or a
+// concept's control characters in their own words.
+func (c *checker) controls(path string, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if i := strings.IndexFunc(v.String(), isControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(v.String()[i:])
+			c.errorf(path, "contains the control character %U; text may hold tabs and line breaks but no other control characters", r)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			c.controls(path, v.Elem())
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			c.controls(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			if path != "" {
+				name = path + "." + name
+			}
+			c.controls(name, v.Field(i))
+		}
+	}
+}
+
+// isControl reports a control character other than a tab or a line break.
+func isControl(r rune) bool {
+	return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+}
 
 func (c *checker) slug(path, value, example string) {
 	if c.required(path, value) && !slugPattern.MatchString(value) {

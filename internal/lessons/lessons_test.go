@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -149,5 +150,25 @@ func TestCurrentSeesApprovalAtOnce(t *testing.T) {
 	}
 	if _, _, err := src.Current(ctx, uuid.New()); !errors.Is(err, lessons.ErrNotFound) {
 		t.Errorf("unknown guideline: %v; want ErrNotFound", err)
+	}
+}
+
+// Whatever the checks accept, the import stores: a file whose text holds a
+// NUL (a YAML "\0" escape, or a stray byte pasted from a PDF), which
+// PostgreSQL cannot store, is refused by the checks with its file, line and
+// field, not by the database with an SQLSTATE and nothing to find it by.
+func TestTextWithNULIsRefusedOrImported(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(pgtest.Pool(t))
+	doc := strings.Replace(namesDoc, "solution: 8 ÷ 2 = 4.", `solution: "8 ÷ 2 = 4.\0"`, 1)
+	f, err := curriculum.Parse("a.yaml", []byte(doc))
+	if err != nil {
+		if !strings.Contains(err.Error(), "a.yaml:") {
+			t.Fatalf("refused without file and line: %v", err)
+		}
+		return // refused with a clear error: fine
+	}
+	if _, err := lessons.Import(ctx, st, []*curriculum.File{f}, time.Time{}); err != nil {
+		t.Fatalf("the checks accepted the file, the import failed in the database:\n%v", err)
 	}
 }

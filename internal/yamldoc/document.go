@@ -3,6 +3,7 @@ package yamldoc
 import (
 	"bytes"
 	"errors"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -24,6 +25,13 @@ func Document(data []byte, kind string, is *Issues) (body ast.Node, ok bool) {
 	}()
 	// YAML allows a byte order mark at the start, as editors may save one.
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	// The parser reads each byte that is not UTF-8 (é saved as Latin-1 or
+	// Windows-1252) as U+FFFD: the text would be silently garbled.
+	if !utf8.Valid(data) {
+		line, b := invalidUTF8(data)
+		is.Add(line, "", "the file is not UTF-8: byte 0x%02X on this line is not a UTF-8 character; save the file as UTF-8", b)
+		return nil, false
+	}
 	tree, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		line, msg := 0, err.Error()
@@ -57,4 +65,21 @@ func Document(data []byte, kind string, is *Issues) (body ast.Node, ok bool) {
 	}
 	is.Add(NodeLine(docs[1].Body), "", "%s holds one YAML document, not %d", kind, len(docs))
 	return nil, false
+}
+
+// invalidUTF8 returns the 1-based line and the value of the first byte of
+// data that does not start a UTF-8 character.
+func invalidUTF8(data []byte) (line int, b byte) {
+	line = 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return line, data[i]
+		}
+		if r == '\n' {
+			line++
+		}
+		i += size
+	}
+	return 0, 0
 }

@@ -153,6 +153,9 @@ func TestDocumentProblems(t *testing.T) {
 		"title: a\ntitle: b\n":              "f.yaml:2: ",
 		"- just\n- a list\n":                "f.yaml:1: must be a mapping, not a list",
 		"grade: 99999999999999999999\n":     "f.yaml:1: grade: must be an integer",
+		// Latin-1 "é" would be read as U+FFFD: the file is refused instead.
+		"grade: 7\ntitle: caf\xe9\n":      "f.yaml:2: the file is not UTF-8: byte 0xE9 on this line",
+		"\ufeffgrade: 7\n\ntitle: \xd7\n": "f.yaml:3: the file is not UTF-8: byte 0xD7 on this line",
 	}
 	for text, want := range cases {
 		_, _, issues := decode(t, text)
