@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/curricula"
+	"github.com/tutord/tutord/internal/curriculum"
+	"github.com/tutord/tutord/internal/lessons"
 )
 
 func TestCreateSession(t *testing.T) {
@@ -313,4 +318,66 @@ func rawStatus(t *testing.T, url, req string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// importSampleEdited imports the shipped curriculum again, with edit
+// applied to each file first.
+func importSampleEdited(t *testing.T, s *apiServer, edit func(*curriculum.File)) {
+	t.Helper()
+	files, err := curriculum.LoadFS(curricula.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		edit(f)
+	}
+	if _, err := lessons.Import(context.Background(), s.st, files, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHistoryAndStatsFollowSubjectRename: a re-import that respells a
+// subject renames it for the subtopics already stored (curricula/README.md,
+// "Keys"), and a learner relies on finding their earlier sessions under the
+// name the curriculum now lists: GET /sessions/history?subject= matches the
+// guideline's subject (api/openapi.yaml; CONTRACT §2.5), /sessions/stats
+// lists it, and both agree with the report card.
+func TestHistoryAndStatsFollowSubjectRename(t *testing.T) {
+	s := newServer(t)
+	tok := token(t, "learner-subject-rename", false)
+	importSampleEdited(t, s, func(f *curriculum.File) {
+		if f.Subject == "Mathematics" {
+			f.Subject = "mathematics"
+		}
+	})
+	s.newSession(fractions, "", tok)
+	importSampleEdited(t, s, func(*curriculum.File) {}) // "Mathematics" again
+
+	r := s.do("GET", "/curriculum?country=India&board=CBSE&grade=7", nil, "")
+	subjects := r.JSON(t)["subjects"].([]any)
+	if len(subjects) != 2 || subjects[0] != "Mathematics" {
+		t.Fatalf("the curriculum lists %v; want the renamed Mathematics", subjects)
+	}
+	r = s.do("GET", "/sessions/history?subject=Mathematics", nil, tok)
+	if r.Status != 200 {
+		t.Fatalf("history: %d %s", r.Status, r.Body)
+	}
+	m := r.JSON(t)
+	if m["total"] != float64(1) {
+		t.Fatalf("history?subject=Mathematics after the rename: total %v, want the learner's 1 fractions session\n%s", m["total"], r.Body)
+	}
+	if got := m["sessions"].([]any)[0].(map[string]any)["subject"]; got != "Mathematics" {
+		t.Errorf("the history row's subject = %v; want Mathematics", got)
+	}
+	if m := s.do("GET", "/sessions/history?subject=mathematics", nil, tok).JSON(t); m["total"] != float64(0) {
+		t.Errorf("history?subject=mathematics (the old spelling): total %v, want 0", m["total"])
+	}
+	r = s.do("GET", "/sessions/stats", nil, tok)
+	if covered := r.JSON(t)["topics_covered"].([]any); len(covered) != 1 || covered[0] != "Mathematics" {
+		t.Errorf("stats topics_covered = %v; want [Mathematics], the subject's name in the curriculum", covered)
+	}
+	r = s.do("GET", "/sessions/report-card", nil, tok)
+	if card := r.JSON(t)["subjects"].([]any); len(card) != 1 || card[0].(map[string]any)["subject"] != "Mathematics" {
+		t.Errorf("report card subjects: %s", r.Body)
+	}
 }

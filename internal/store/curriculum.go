@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // GuidelineImport is one subtopic to import: its place in the curriculum,
@@ -46,9 +47,10 @@ const importLock = 0x74757464_696d7074 // "tutdimpt"
 // ImportGuidelines upserts subtopics by (country, board, grade, key) in one
 // transaction: all are imported or none. A subtopic whose plan hash differs
 // from its current plan's gets a new plan version; sessions keep the
-// version they started with. Imports run one at a time (two replicas
-// importing at start-up, an operator's import meanwhile): rows locked in
-// different orders would otherwise deadlock.
+// version they started with. A subject renamed for the subtopics already
+// stored is renamed for their sessions too. Imports run one at a time (two
+// replicas importing at start-up, an operator's import meanwhile): rows
+// locked in different orders would otherwise deadlock.
 func (s *Store) ImportGuidelines(ctx context.Context, gs []GuidelineImport, now time.Time) (ImportResult, error) {
 	var res ImportResult
 	now = timeOrNow(now)
@@ -56,20 +58,29 @@ func (s *Store) ImportGuidelines(ctx context.Context, gs []GuidelineImport, now 
 		if _, err := tx.db.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(importLock)); err != nil {
 			return interpretError("lock imports", err)
 		}
+		// A subtopic renamed by an earlier one's topic or subject (see
+		// importGuideline) has nothing left to change when its own turn
+		// comes: it counts as updated all the same, since the import
+		// changed its titles. So the counting waits for the last subtopic.
+		renamed := map[uuid.UUID]bool{}
+		outcomes := make([]importOutcome, 0, len(gs))
 		for _, g := range gs {
-			created, updated, newPlan, err := tx.importGuideline(ctx, g, now)
+			o, err := tx.importGuideline(ctx, g, now, renamed)
 			if err != nil {
 				return fmt.Errorf("import %s (grade %d, %s): %w", g.Key, g.Grade, g.SourceFile, err)
 			}
+			outcomes = append(outcomes, o)
+		}
+		for _, o := range outcomes {
 			switch {
-			case created:
+			case o.created:
 				res.Created++
-			case updated || newPlan:
+			case o.updated || o.newPlan || renamed[o.id]:
 				res.Updated++
 			default:
 				res.Unchanged++
 			}
-			if newPlan {
+			if o.newPlan {
 				res.PlanVersions++
 			}
 		}
@@ -81,7 +92,53 @@ func (s *Store) ImportGuidelines(ctx context.Context, gs []GuidelineImport, now 
 	return res, nil
 }
 
-func (s *Store) importGuideline(ctx context.Context, g GuidelineImport, now time.Time) (created, updated, newPlan bool, err error) {
+// importOutcome is what importing one subtopic did to its row.
+type importOutcome struct {
+	id                        uuid.UUID
+	created, updated, newPlan bool
+}
+
+func (s *Store) importGuideline(ctx context.Context, g GuidelineImport, now time.Time, renamed map[uuid.UUID]bool) (importOutcome, error) {
+	// A topic's title and a subject's name are the same for all their
+	// subtopics: a file that renames them renames them for the subtopics
+	// of other files too, which a later import of those files would
+	// otherwise split into two topics, or two subjects, of one key. The
+	// renames come first, so that they return every subtopic they rename,
+	// this one included; the ids go into renamed.
+	//
+	// A session's subject is its guideline's (sessions.subject, which the
+	// history filter and the stats match): the sessions of the subtopics
+	// whose subject is renamed are renamed with them. Sessions are looked
+	// for only when a subject changes, which an import rarely does.
+	var o importOutcome
+	topicRenamed, err := s.ids(ctx, `
+UPDATE guidelines SET topic_title = $1, updated_at = $2
+WHERE country = $3 AND board = $4 AND grade = $5 AND subject_key = $6 AND topic_key = $7 AND topic_title <> $1
+RETURNING id`, g.TopicTitle, now, g.Country, g.Board, g.Grade, g.SubjectKey, g.TopicKey)
+	if err != nil {
+		return o, interpretError("rename topic", err)
+	}
+	subjectRenamed, err := s.ids(ctx, `
+UPDATE guidelines SET subject = $1, updated_at = $2
+WHERE country = $3 AND board = $4 AND subject_key = $5 AND subject <> $1
+RETURNING id`, g.Subject, now, g.Country, g.Board, g.SubjectKey)
+	if err != nil {
+		return o, interpretError("rename subject", err)
+	}
+	if len(subjectRenamed) > 0 {
+		// updated_at is the session's last activity (stats, streaks): a
+		// rename is none.
+		if _, err := s.db.Exec(ctx, `UPDATE sessions SET subject = $1 WHERE guideline_id = ANY($2) AND subject IS DISTINCT FROM $1`,
+			g.Subject, subjectRenamed); err != nil {
+			return o, interpretError("rename subject of sessions", err)
+		}
+	}
+	for _, ids := range [][][16]byte{topicRenamed, subjectRenamed} {
+		for _, id := range ids {
+			renamed[id] = true
+		}
+	}
+
 	// xmax = 0 tells an inserted row from an updated one; the WHERE makes an
 	// identical re-import touch nothing.
 	const upsert = `
@@ -97,47 +154,29 @@ WHERE (g.subject, g.subject_key, g.topic_key, g.topic_title, g.subtopic_key, g.s
     IS DISTINCT FROM (EXCLUDED.subject, EXCLUDED.subject_key, EXCLUDED.topic_key, EXCLUDED.topic_title,
     EXCLUDED.subtopic_key, EXCLUDED.subtopic_title, EXCLUDED.approved, EXCLUDED.guideline)
 RETURNING id, xmax = 0`
-	var id uuid.UUID
 	err = s.db.QueryRow(ctx, upsert, uuid.New(), g.Country, g.Board, g.Grade, g.Subject, g.SubjectKey, g.TopicKey,
 		g.TopicTitle, g.SubtopicKey, g.SubtopicTitle, g.Key, g.Approved, s.doc(g.Guideline), nullString(g.SourceFile), now).
-		Scan(&id, &created)
+		Scan(&o.id, &o.created)
 	switch {
 	case err == nil:
-		updated = !created
+		o.updated = !o.created
 	case errors.Is(err, pgx.ErrNoRows): // unchanged
 		if err = s.db.QueryRow(ctx, `SELECT id FROM guidelines WHERE country = $1 AND board = $2 AND grade = $3 AND key = $4`,
-			g.Country, g.Board, g.Grade, g.Key).Scan(&id); err != nil {
-			return false, false, false, interpretError("look up guideline", err)
+			g.Country, g.Board, g.Grade, g.Key).Scan(&o.id); err != nil {
+			return importOutcome{}, interpretError("look up guideline", err)
 		}
 	default:
-		return false, false, false, interpretError("upsert guideline", err)
-	}
-
-	// A topic's title and a subject's name are the same for all their
-	// subtopics: a file that renames them renames them for the subtopics
-	// of other files too, which a later import of those files would
-	// otherwise split into two topics, or two subjects, of one key.
-	if _, err := s.db.Exec(ctx, `
-UPDATE guidelines SET topic_title = $1, updated_at = $2
-WHERE country = $3 AND board = $4 AND grade = $5 AND subject_key = $6 AND topic_key = $7 AND topic_title <> $1`,
-		g.TopicTitle, now, g.Country, g.Board, g.Grade, g.SubjectKey, g.TopicKey); err != nil {
-		return false, false, false, interpretError("rename topic", err)
-	}
-	if _, err := s.db.Exec(ctx, `
-UPDATE guidelines SET subject = $1, updated_at = $2
-WHERE country = $3 AND board = $4 AND subject_key = $5 AND subject <> $1`,
-		g.Subject, now, g.Country, g.Board, g.SubjectKey); err != nil {
-		return false, false, false, interpretError("rename subject", err)
+		return importOutcome{}, interpretError("upsert guideline", err)
 	}
 
 	var currentHash *string
 	if err := s.db.QueryRow(ctx, `
-SELECT p.content_hash FROM guidelines g LEFT JOIN plan_versions p ON p.id = g.current_plan_id WHERE g.id = $1`, id).
+SELECT p.content_hash FROM guidelines g LEFT JOIN plan_versions p ON p.id = g.current_plan_id WHERE g.id = $1`, o.id).
 		Scan(&currentHash); err != nil {
-		return false, false, false, interpretError("read current plan", err)
+		return importOutcome{}, interpretError("read current plan", err)
 	}
 	if currentHash != nil && *currentHash == g.PlanHash {
-		return created, updated, false, nil
+		return o, nil
 	}
 	const addVersion = `
 WITH v AS (
@@ -146,10 +185,26 @@ WITH v AS (
     RETURNING id
 )
 UPDATE guidelines SET current_plan_id = (SELECT id FROM v), updated_at = $5 WHERE id = $2`
-	if _, err := s.db.Exec(ctx, addVersion, uuid.New(), id, g.PlanHash, s.doc(g.Plan), now); err != nil {
-		return false, false, false, interpretError("add plan version", err)
+	if _, err := s.db.Exec(ctx, addVersion, uuid.New(), o.id, g.PlanHash, s.doc(g.Plan), now); err != nil {
+		return importOutcome{}, interpretError("add plan version", err)
 	}
-	return created, updated, true, nil
+	o.newPlan = true
+	return o, nil
+}
+
+// ids runs a statement returning one uuid column and collects the values as
+// [16]byte: pgx would encode a uuid.UUID passed back as a parameter through
+// its driver.Valuer, as text.
+func (s *Store) ids(ctx context.Context, q string, args ...any) ([][16]byte, error) {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) ([16]byte, error) {
+		var id pgtype.UUID
+		err := r.Scan(&id)
+		return id.Bytes, err
+	})
 }
 
 // Guideline is a stored subtopic with its current plan version.

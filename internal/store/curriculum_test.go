@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/store"
 )
@@ -132,4 +133,103 @@ func TestApprovalAndDiscovery(t *testing.T) {
 	if topics == nil || len(topics) != 0 {
 		t.Fatalf("unknown subject: topics = %#v, want an empty list", topics)
 	}
+}
+
+// TestImportCountsEverySubtopicATopicRenameUpdates: an author who renames a
+// topic in its file relies on the import's report ("N updated") counting
+// every subtopic whose titles changed, although the first subtopic's rename
+// already renames the others of the topic before their own turn comes.
+func TestImportCountsEverySubtopicATopicRenameUpdates(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	a := guidelineImport("adding", "Adding fractions", "use pizzas", "h1")
+	b := guidelineImport("multiplying", "Multiplying fractions", "use areas", "h2")
+	if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{a, b}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	a.TopicTitle, b.TopicTitle = "Fractions and decimals", "Fractions and decimals"
+	res, err := s.ImportGuidelines(ctx, []store.GuidelineImport{a, b}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics, _ := s.CurriculumTopics(ctx, store.CurriculumFilter{Country: "India", Board: "CBSE", Grade: 7, Subject: "Mathematics"})
+	if len(topics) != 1 || topics[0] != "Fractions and decimals" {
+		t.Fatalf("topics after the rename: %q", topics)
+	}
+	if res != (store.ImportResult{Updated: 2}) {
+		t.Errorf("renaming the topic of 2 subtopics reports %+v; want 2 updated", res)
+	}
+
+	// The same for a subject, and a subtopic in another grade that this
+	// import does not list is renamed too but not counted.
+	c := guidelineImport("adding", "Adding fractions", "use pizzas", "h3")
+	c.Grade = 8
+	if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{c}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	a.Subject, b.Subject = "Maths", "Maths"
+	res, err = s.ImportGuidelines(ctx, []store.GuidelineImport{a, b}, time.Time{})
+	if err != nil || res != (store.ImportResult{Updated: 2}) {
+		t.Errorf("renaming the subject of 2 subtopics reports %+v, %v; want 2 updated", res, err)
+	}
+	for _, grade := range []int{7, 8} {
+		subjects, _ := s.CurriculumSubjects(ctx, store.CurriculumFilter{Country: "India", Board: "CBSE", Grade: grade})
+		if len(subjects) != 1 || subjects[0] != "Maths" {
+			t.Errorf("grade %d: subjects after the rename: %q", grade, subjects)
+		}
+	}
+}
+
+// TestSubjectRenameRenamesItsSessions: a session's subject is its
+// subtopic's (CONTRACT §2.5), and a learner relies on the history filter
+// and stats, which match sessions.subject, following a re-import that
+// respells the subject. The rename is no activity: the sessions' updated_at,
+// which stats and streaks read, stays. Sessions of other subjects, and those
+// whose subtopic is gone, keep theirs.
+func TestSubjectRenameRenamesItsSessions(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	maths := guidelineImport("adding", "Adding fractions", "use pizzas", "h1")
+	maths.Subject = "mathematics"
+	sci := guidelineImport("photosynthesis", "Photosynthesis", "x", "h2")
+	sci.Subject, sci.SubjectKey, sci.TopicKey, sci.TopicTitle, sci.Key = "Science", "science", "plants", "Nutrition in plants", "science/plants/photosynthesis"
+	if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{maths, sci}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]uuid.UUID{}
+	for _, g := range mustList(t, s) {
+		ids[g.Key] = g.ID
+	}
+	learner := newLearner(t, s)
+	created := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	onMaths := createSession(t, s, fixture{learner: learner, guideline: ids[maths.Key], subject: "mathematics", created: created})
+	onScience := createSession(t, s, fixture{learner: learner, guideline: ids[sci.Key], subject: "Science", created: created})
+	removed := createSession(t, s, fixture{learner: learner, guideline: uuid.New(), subject: "mathematics", created: created})
+
+	maths.Subject = "Mathematics"
+	if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{maths, sci}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[uuid.UUID]string{onMaths: "Mathematics", onScience: "Science", removed: "mathematics"} {
+		se, err := s.GetSession(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if se.Subject != want || !se.UpdatedAt.Equal(created) {
+			t.Errorf("session on %v: subject %q, updated %v; want %q, %v", se.GuidelineID, se.Subject, se.UpdatedAt, want, created)
+		}
+	}
+	list, total, err := s.ListSessions(ctx, learner, store.ListOptions{Subject: "Mathematics"})
+	if err != nil || total != 1 || len(list) != 1 || list[0].ID != onMaths {
+		t.Errorf("sessions of Mathematics: %d of %d, %v; want the one on the renamed subtopic", len(list), total, err)
+	}
+}
+
+func mustList(t *testing.T, s *store.Store) []store.Guideline {
+	t.Helper()
+	gs, err := s.ListGuidelines(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gs
 }
