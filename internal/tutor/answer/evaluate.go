@@ -44,13 +44,17 @@ import (
 //     "greater than 3/4"), before any reason ("because …").
 //   - Text: compared after normalisation (case, punctuation, whitespace,
 //     the articles a, an, the, and subscript digits: CO₂ is CO2);
-//     exp.Accept lists other accepted answers. An expected text of more
+//     exp.Accept lists other accepted answers, and an answer with a gloss
+//     in brackets ("Halving (dividing by 2)") is right as the words before
+//     the gloss or as the gloss. An expected text of more
 //     than four words (articles left out), with no accepted form that short,
 //     is an explanation, which only a model can judge: CannotCheck.
 //   - Any other kind: a reply that is not right against the expected
 //     answer is right when it is right against one of exp.Accept.
 //   - Booleans: yes / yeah / true / correct / right ... against no / nope /
-//     false / wrong ..., with negation ("not true").
+//     false / wrong ..., with negation ("not true"); a reply that starts
+//     with a lone "T" or "F" answers a true-or-false question, "Y" or "N" a
+//     yes-or-no one.
 //   - Lists compare in order, sets in any order; some but not all elements
 //     right is Partial.
 //   - Expressions compare by value at fixed points (2(x+3) = 2x+6);
@@ -156,7 +160,7 @@ func Evaluate(exp Expected, reply string) (res Result) {
 // InferKind infers how an expected answer should be compared when
 // Expected.Kind is KindAuto:
 //
-//	"42", "-7", "1,200"         KindInteger
+//	"42", "-7", "1,200"         KindInteger (and "1,20,000": Indian digit grouping)
 //	"3.14"                      KindDecimal
 //	"3/4"                       KindFraction
 //	"1 1/2"                     KindMixedNumber

@@ -58,6 +58,15 @@ func TestEvaluateNumbers(t *testing.T) {
 		{"thousands", Expected{Answer: "1200"}, "it's 1,200", Correct, "1,200"},
 		{"thousands expected", Expected{Answer: "1,200"}, "1200", Correct, ""},
 		{"millions", Expected{Answer: "2520000"}, "2,520,000 pixels", Correct, ""},
+		{"lakhs", Expected{Answer: "120000"}, "1,20,000", Correct, "1,20,000"},
+		{"lakhs expected", Expected{Answer: "1,20,000"}, "120000", Correct, ""},
+		{"lakhs expected, western reply", Expected{Answer: "1,20,000"}, "120,000", Correct, ""},
+		{"lakhs wrong", Expected{Answer: "1,20,000"}, "1,25,000", Incorrect, "1,25,000"},
+		{"lakhs in a sentence", Expected{Answer: "125000"}, "there are 1,25,000 trees left", Correct, "1,25,000 trees"},
+		{"crores", Expected{Answer: "123456789"}, "12,34,56,789", Correct, ""},
+		{"lakhs with rupees", Expected{Answer: "₹250000"}, "Rs 2,50,000", Correct, ""},
+		{"lakhs with decimals", Expected{Answer: "120000.5"}, "1,20,000.50", Correct, ""},
+		{"lakh is not one", Expected{Answer: "1"}, "1,20,000", Incorrect, ""},
 		{"list not thousands", Expected{Answer: "2"}, "2,3", Correct, "2"},
 		{"negative", Expected{Answer: "-7"}, "-7", Correct, "-7"},
 		{"negative in sentence", Expected{Answer: "-7"}, "I think it is -7", Correct, "-7"},
@@ -162,6 +171,15 @@ func TestEvaluateFractions(t *testing.T) {
 		{"negative fraction", Expected{Answer: "-3/4"}, "-3/4", Correct, ""},
 		{"improper", Expected{Answer: "7/4"}, "1 3/4", Correct, ""},
 		{"zero denominator", half, "1/0", Incorrect, ""},
+		{"fraction slash", Expected{Answer: "7/9"}, "7⁄9", Correct, "7⁄9"},
+		{"fraction slash expected", Expected{Answer: "7⁄9"}, "14/18", Correct, ""},
+		{"fraction slash wrong", Expected{Answer: "7"}, "7⁄9", Incorrect, ""},
+		{"fraction slash simplest", Expected{Answer: "7/9", Simplest: true}, "14⁄18", Partial, ""},
+		{"division slash", half, "1∕2", Correct, ""},
+		{"fraction slash mixed", Expected{Answer: "3/2"}, "1 1⁄2", Correct, "1 1⁄2"},
+		{"vulgar fraction", half, "½", Correct, "½"},
+		{"vulgar fraction mixed", Expected{Answer: "7/4"}, "1¾", Correct, ""},
+		{"vulgar fraction expected", Expected{Answer: "¾"}, "3/4", Correct, ""},
 	})
 }
 
@@ -371,6 +389,19 @@ func TestEvaluateText(t *testing.T) {
 		{"explanation verbatim", Expected{Answer: "Plants convert light energy into chemical energy stored in glucose and release oxygen."}, "plants convert light energy into chemical energy stored in glucose and release oxygen", Correct, ""},
 		{"no expected answer", Expected{}, "anything", CannotCheck, ""},
 		{"unknown kind", Expected{Answer: "x", Kind: "essay"}, "anything", CannotCheck, ""},
+		// An expected answer glossed in brackets.
+		{"gloss: the answer", Expected{Answer: "Halving (dividing by 2)"}, "halving", Correct, "halving"},
+		{"gloss: in a sentence", Expected{Answer: "Halving (dividing by 2)"}, "it's called halving", Correct, "halving"},
+		{"gloss: the gloss", Expected{Answer: "Halving (dividing by 2)"}, "dividing by two", Correct, ""},
+		{"gloss: the whole", Expected{Answer: "Halving (dividing by 2)"}, "Halving (dividing by 2)", Correct, ""},
+		{"gloss: wrong", Expected{Answer: "Halving (dividing by 2)"}, "doubling", Incorrect, ""},
+		{"gloss: or", Expected{Answer: "Halving (or dividing by 2)"}, "dividing by 2", Correct, ""},
+		{"gloss: a formula", Expected{Answer: "carbon dioxide (CO2)", Kind: KindText}, "CO₂", Correct, ""},
+		{"gloss: an example is no answer", Expected{Answer: "mammals (e.g. dogs)"}, "dogs", Incorrect, ""},
+		{"gloss: a condition is no answer", Expected{Answer: "boiling (at 100 degrees)"}, "at 100 degrees", Incorrect, ""},
+		{"gloss: negated is no answer", Expected{Answer: "evaporation (not boiling)"}, "not boiling", Incorrect, ""},
+		{"gloss: the answer, with a condition", Expected{Answer: "boiling (at 100 degrees)"}, "boiling", Correct, ""},
+		{"gloss: accepted form glossed", Expected{Answer: "halving", Accept: []string{"division by 2 (splitting in two)"}}, "splitting in two", Correct, ""},
 	})
 }
 
@@ -403,6 +434,24 @@ func TestEvaluateBoolean(t *testing.T) {
 		{"not sure is not no", yes, "I'm not sure", NotAttempt, ""},
 		{"nothing", yes, "hmm", NotAttempt, ""},
 		{"hinglish", yes, "haan", Correct, ""},
+		// A letter for true or false, yes or no.
+		{"letter F", no, "F", Correct, "F"},
+		{"letter f", no, "f.", Correct, "f"},
+		{"letter T for false", no, "T", Incorrect, "T"},
+		{"letter in brackets", Expected{Answer: "True"}, "(t)", Correct, "t"},
+		{"letter then a reason", no, "F, plants need light", Correct, "F"},
+		{"letter upper-case answer", Expected{Answer: "FALSE"}, "f", Correct, ""},
+		{"letter Y", yes, "Y", Correct, "Y"},
+		{"letter n", yes, "n", Incorrect, "n"},
+		{"letter Y is no true", Expected{Answer: "true"}, "Y", NotAttempt, ""},
+		{"letter T is no yes", yes, "T", NotAttempt, ""},
+		{"letter after a word", no, "it's f", NotAttempt, ""},
+		{"letter before a word", no, "f is", NotAttempt, ""},
+		{"letter in a formula", no, "F = ma", NotAttempt, ""},
+		{"letter asked", no, "F?", Correct, ""},
+		{"letters hedged", no, "T or F?", NotAttempt, ""},
+		{"letter negated", no, "not F", NotAttempt, ""},
+		{"word before letter", no, "false, not T", Correct, "false"},
 	})
 }
 
@@ -426,6 +475,11 @@ func TestEvaluateListsAndSets(t *testing.T) {
 		{"text set wrong", Expected{Answer: "red, green and blue", Kind: KindSet}, "yellow", Incorrect, ""},
 		{"text list order", Expected{Answer: "[red, green, blue]"}, "blue, green, red", Partial, ""},
 		{"fractions in a set", Expected{Answer: "{1/2, 1/4}"}, "0.25 and 0.5", Correct, ""},
+		// Commas without spaces keep a list a list: no digit grouping.
+		{"list without spaces", Expected{Answer: "[1, 2, 3]"}, "1,2,3", Correct, ""},
+		{"pair without spaces", Expected{Answer: "(3, 4)"}, "(3,4)", Correct, ""},
+		{"pairs of digits without spaces", Expected{Answer: "[12, 34, 56]"}, "12,34,56", Correct, ""},
+		{"list before a lakh", Expected{Answer: "{5, 120000}"}, "5,1,20,000", Partial, ""},
 	})
 }
 
@@ -534,6 +588,11 @@ func TestInferKind(t *testing.T) {
 		"42":                  KindInteger,
 		"-7":                  KindInteger,
 		"1,200":               KindInteger,
+		"1,20,000":            KindInteger,
+		"1,2,3":               KindSet,
+		"12,34":               KindSet,
+		"7⁄9":                 KindFraction,
+		"½":                   KindFraction,
 		"3.14":                KindDecimal,
 		"3/4":                 KindFraction,
 		"1 1/2":               KindMixedNumber,

@@ -795,7 +795,9 @@ func ratioLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 // textLeaks finds a text answer (or any accepted form) that neither the
 // question nor the learner has used.
 func textLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
-	cands := textCandidates(c.Expected)
+	// The words of a gloss ("Halving (dividing by 2)") may explain the
+	// answer without giving it: only the whole answer is looked for.
+	cands := textCandidates(c.Expected, false)
 	q := normalize(lex(c.Question))
 	var said [][]normWord
 	for _, u := range c.Dialogue {

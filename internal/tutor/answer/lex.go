@@ -159,7 +159,7 @@ func symText(r rune, raw string) string {
 		return "-"
 	case '×', '·', '⋅', '∙':
 		return "*"
-	case '÷':
+	case '÷', '⁄', '∕':
 		return "/"
 	case '∶': // the ratio sign, as in 3∶5
 		return ":"
@@ -247,8 +247,16 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 		addDigit(s[j])
 		j++
 	}
-	// Thousands separators: 1,200 and 12,345,678 but not "2,3" (a list).
-	if j-i <= 3 && j > i {
+	// Thousands separators: 1,200 and 12,345,678 but not "2,3" (a list);
+	// and the Indian grouping, lakhs and crores in pairs before the last
+	// three digits: 1,20,000 and 12,34,56,789 but not "12,34" (a list).
+	if k := indianGroups(s, i, j); k > j {
+		for ; j < k; j++ {
+			if s[j] != ',' {
+				addDigit(s[j])
+			}
+		}
+	} else if j-i <= 3 && j > i {
 		for j+4 <= len(s) && s[j] == ',' && isDigit(s[j+1]) && isDigit(s[j+2]) && isDigit(s[j+3]) &&
 			(j+4 == len(s) || !isDigit(s[j+4])) {
 			for k := j + 1; k < j+4; k++ {
@@ -285,10 +293,11 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 		return append(toks, token{kind: tWord, start: start, end: j + 2, text: s[start : j+2]}), j + 2
 	}
 	if n.form == fInt && !overflow {
-		// A fraction written without spaces: 3/4.
-		if j+1 < len(s) && s[j] == '/' && isDigit(s[j+1]) {
-			k := digits(s, j+1)
-			if d, ok := atoi(s[j+1 : k]); ok && (k == len(s) || s[k] != '.' || k+1 == len(s) || !isDigit(s[k+1])) {
+		// A fraction written without spaces: 3/4, and 3⁄4 with the
+		// fraction slash.
+		if w := slashLen(s, j); w > 0 && j+w < len(s) && isDigit(s[j+w]) {
+			k := digits(s, j+w)
+			if d, ok := atoi(s[j+w : k]); ok && (k == len(s) || s[k] != '.' || k+1 == len(s) || !isDigit(s[k+1])) {
 				// A zero denominator gives an infinite (or NaN) value, which
 				// equals nothing: "1/0" is a wrong answer, not a non-answer.
 				n = number{val: float64(n.num) / float64(d), num: n.num, den: d, form: fFrac}
@@ -297,10 +306,10 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 		} else if j+2 < len(s) && s[j] == ' ' && isDigit(s[j+1]) {
 			// A mixed number: 1 1/2 (a proper fraction after a whole number).
 			k := digits(s, j+1)
-			if k < len(s) && s[k] == '/' && k+1 < len(s) && isDigit(s[k+1]) {
-				m := digits(s, k+1)
+			if w := slashLen(s, k); w > 0 && k+w < len(s) && isDigit(s[k+w]) {
+				m := digits(s, k+w)
 				a, ok1 := atoi(s[j+1 : k])
-				b, ok2 := atoi(s[k+1 : m])
+				b, ok2 := atoi(s[k+w : m])
 				if ok1 && ok2 && b > 0 && a < b && n.num < math.MaxInt32 && b < math.MaxInt32 {
 					num := n.num*b + a
 					n = number{val: float64(num) / float64(b), num: num, den: b, form: fMixed}
@@ -342,6 +351,39 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 		toks = toks[:p]
 	}
 	return append(toks, tk), end
+}
+
+// indianGroups returns the end of a number written in the Indian grouping
+// whose first digits are s[i:j]: one or two digits, groups of two, and a
+// last group of three ("1,20,000", "12,34,56,789"); j when there is none.
+// A last group followed by more digits after a comma ("1,20,000,000") is
+// no grouping of either kind, and is read as before.
+func indianGroups(s string, i, j int) int {
+	if j-i < 1 || j-i > 2 || i >= 2 && s[i-1] == ',' && isDigit(s[i-2]) {
+		return j // in a list: "5,1,20,000"
+	}
+	end, pairs := j, 0
+	for j+3 < len(s) && s[j] == ',' && isDigit(s[j+1]) && isDigit(s[j+2]) && s[j+3] == ',' {
+		j += 3
+		pairs++
+	}
+	if pairs == 0 || j+4 > len(s) || s[j] != ',' || !isDigit(s[j+1]) || !isDigit(s[j+2]) || !isDigit(s[j+3]) ||
+		j+4 < len(s) && (isDigit(s[j+4]) || s[j+4] == ',' && j+5 < len(s) && isDigit(s[j+5])) {
+		return end
+	}
+	return j + 4
+}
+
+// slashLen returns the length of the fraction bar at s[i]: "/", the
+// fraction slash "⁄" or the division slash "∕"; 0 when there is none.
+func slashLen(s string, i int) int {
+	switch {
+	case i < len(s) && s[i] == '/':
+		return 1
+	case strings.HasPrefix(s[i:], "⁄") || strings.HasPrefix(s[i:], "∕"):
+		return len("⁄")
+	}
+	return 0
 }
 
 func isOrdinalSuffix(s string) bool { return s == "st" || s == "nd" || s == "rd" || s == "th" }

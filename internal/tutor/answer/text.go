@@ -176,19 +176,64 @@ func saysIDK(reply string) bool {
 }
 
 // textCandidates returns the normalised expected answer and its accepted
-// alternatives.
-func textCandidates(exp Expected) [][]normWord {
+// alternatives. With glosses, an answer glossed in brackets ("Halving
+// (dividing by 2)", "NaCl (sodium chloride)") is also accepted as the
+// answer before the gloss and as the gloss itself; an example ("Mammals
+// (e.g. dogs)") or a negated gloss ("Evaporation (not boiling)") only as
+// the answer before it.
+func textCandidates(exp Expected, glosses bool) [][]normWord {
 	c := make([][]normWord, 0, 1+len(exp.Accept))
 	for _, s := range append([]string{exp.Answer}, exp.Accept...) {
 		if n := normalize(lex(s)); len(n) > 0 {
 			c = append(c, n)
 		}
+		if head, gloss, ok := glossed(s); ok && glosses {
+			for _, g := range []string{head, gloss} {
+				if n := normalize(lex(g)); len(n) > 0 {
+					c = append(c, n)
+				}
+			}
+		}
 	}
 	return c
 }
 
+// glossed splits an answer that ends in a gloss in brackets into the answer
+// and the gloss, which is "" when it gives an example or a negation.
+func glossed(s string) (head, gloss string, ok bool) {
+	s = strings.TrimSpace(s)
+	open := strings.LastIndexByte(s, '(')
+	if open <= 0 || !strings.HasSuffix(s, ")") || strings.Count(s, "(") != 1 || strings.Count(s, ")") != 1 {
+		return "", "", false
+	}
+	head, gloss = strings.TrimSpace(s[:open]), strings.TrimSpace(s[open+1:len(s)-1])
+	if head == "" {
+		return "", "", false
+	}
+	low := strings.ToLower(gloss)
+	for _, p := range glossLeads {
+		if strings.HasPrefix(low, p) {
+			gloss = strings.TrimSpace(gloss[len(p):])
+			break
+		}
+	}
+	low = strings.ToLower(gloss)
+	if w, _, _ := strings.Cut(low, " "); isNegator(w) || slices.ContainsFunc(glossExamples, func(p string) bool { return strings.HasPrefix(low, p) }) {
+		gloss = ""
+	}
+	return head, gloss, true
+}
+
+// glossLeads introduce a gloss that says the answer again ("Halving (or
+// dividing by 2)"); glossExamples one that gives an example or a condition
+// ("Boiling (at 100 °C)").
+var (
+	glossLeads    = []string{"i.e.", "i.e", "ie ", "or ", "aka ", "also called ", "also known as ", "that is ", "called "}
+	glossExamples = []string{"e.g", "eg ", "eg.", "for example", "for instance", "such as", "like ", "in ", "at ", "when ", "if ", "with "}
+)
+
 func evalText(exp Expected, reply string, toks []token, res *Result) {
-	cands := textCandidates(exp)
+	cands := textCandidates(exp, true)
 	got := normalize(toks)
 	long := true
 	for _, c := range cands {
@@ -408,6 +453,9 @@ func evalBoolean(etoks []token, reply string, toks []token, res *Result) {
 	}
 	got, at, ok := boolValue(toks)
 	if !ok {
+		got, at, ok = boolLetter(etoks, toks)
+	}
+	if !ok {
 		res.Verdict, res.Reason = NotAttempt, "no yes or no in the reply"
 		return
 	}
@@ -417,6 +465,41 @@ func evalBoolean(etoks []token, reply string, toks []token, res *Result) {
 	} else {
 		res.Verdict = Incorrect
 	}
+}
+
+// trueFalseWords are the boolean words of a true-or-false question, whose
+// answers are written "T" and "F"; the others ("yes", "nope") answer a
+// yes-or-no one, written "Y" and "N".
+var trueFalseWords = map[string]bool{"true": true, "false": true, "tru": true, "ture": true, "treu": true, "trve": true,
+	"flase": true, "fasle": true, "fals": true, "flse": true, "falce": true, "faulse": true}
+
+// boolLetter reads a reply that answers with a letter: "F" or "(t)" to a
+// question whose expected answer is true or false, "Y" or "n." to one whose
+// answer is yes or no. The letter must come first and stand alone ("F,
+// they need light"); elsewhere a letter is an option's, a variable's or a
+// word's ("f = ma"), so boolWord does not read it.
+func boolLetter(etoks []token, toks []token) (bool, [2]int, bool) {
+	yes, no := "", ""
+	for _, t := range etoks {
+		if trueFalseWords[t.text] {
+			yes, no = "t", "f"
+			break
+		}
+		if strongYes[t.text] || strongNo[t.text] {
+			yes, no = "y", "n"
+			break
+		}
+	}
+	for i, t := range toks {
+		if t.kind != tWord {
+			continue
+		}
+		if yes != "" && (t.text == yes || t.text == no) && (i+1 == len(toks) || isSentenceEnd(toks[i+1]) || toks[i+1].text == "," || toks[i+1].text == ")" || toks[i+1].text == "]") {
+			return t.text == yes, [2]int{t.start, t.end}, true
+		}
+		break
+	}
+	return false, [2]int{}, false
 }
 
 // boolValue reads the truth value a reply commits to and the span of the
