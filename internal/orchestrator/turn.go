@@ -46,7 +46,12 @@ var examAsks = map[string]string{
 	"hedged":                     "I see more than one answer there. Which one is your final answer?",
 	answer.ReasonUnseenLetter:    "The options aren't lettered here: please write your answer in words.",
 	answer.ReasonLetterNoOptions: "This question has no options to choose from: please write the answer itself.",
+	reasonBreak:                  "An exam can't be paused, but there's no rush: take a moment, then answer when you're ready.",
 }
+
+// reasonBreak is the evaluator's reason for an exam reply that asks for a
+// break ("i need a break", "i am tired").
+const reasonBreak = "asks for a break"
 
 // Intents of turns the tutor did not answer itself.
 const (
@@ -369,6 +374,10 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (reply, intent, writer string, err error) {
 	s := turn.State
 	switch {
+	case s.Mode == tutor.ModeExam && (s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions)):
+		// "bye" after the exam's end meets the finished exam, as the
+		// domain answers it, before any stop.
+		return "", IntentExamComplete, "", nil
 	case turn.Precheck == tutor.PrecheckStop && s.Mode == tutor.ModeClarify:
 		// "No, I'm done" ends a doubts session: the tutor says goodbye.
 		start := time.Now()
@@ -382,8 +391,11 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 	case turn.Precheck == tutor.PrecheckStop:
 		return "", IntentStop, "", nil
 	case s.Mode == tutor.ModeExam:
-		if s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
-			return "", IntentExamComplete, "", nil
+		if ev := turn.Evaluation; ev.Reason == reasonBreak && turn.Precheck == tutor.PrecheckNone {
+			// "i need a break": an exam cannot be paused; the question
+			// stands, unjudged.
+			r.reask = s.ExamQuestions[s.ExamCurrentIdx].Prompt()
+			return examAsks[reasonBreak], IntentExamAnswer, "", nil
 		}
 		if ev := turn.Evaluation; ev.Verdict == answer.NotAttempt && (strings.HasPrefix(ev.Reason, "hedged") || ev.Reason == answer.ReasonUnseenLetter || ev.Reason == answer.ReasonLetterNoOptions) &&
 			turn.Precheck == tutor.PrecheckNone {
@@ -452,6 +464,9 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 			q := s.ExamQuestions[s.ExamCurrentIdx]
 			res := echoed(alsoWrong(namedBeside(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), t, q.QuestionID, msg), q.QuestionText)
 			switch {
+			case res.Verdict != answer.Correct && examBreak(msg):
+				// "i need a break", "i am tired": no answer, and no pause.
+				res = answer.Result{Kind: res.Kind, Verdict: answer.NotAttempt, Reason: reasonBreak}
 			case res.Verdict == answer.NotAttempt && examAttempt(msg, res):
 				// "boiling" for a temperature, "A" for a word: an answer,
 				// of the wrong kind, not a message to ask again after.
@@ -521,7 +536,16 @@ func examAside(msg string) bool {
 	return false
 }
 
+// examBreak reports whether a short exam reply asks for a break or says
+// the learner is tired ("i need a break", "i am so tired", "can we pause").
+func examBreak(msg string) bool {
+	ws := strings.Fields(strings.ToLower(msg))
+	return len(ws) <= 6 && slices.ContainsFunc(ws, func(w string) bool { return breaks[strings.Trim(w, ".,!?'\"")] })
+}
+
 var (
+	// breaks are the words of asking for a break.
+	breaks = wordSet("break", "pause", "tired", "sleepy", "exhausted", "thak", "thaka", "thaki")
 	// talk are the words of a message that is no answer: "let me think",
 	// "hold on", "thanks", "i forgot", "tell me", "this is hard".
 	talk = wordSet("i", "me", "my", "you", "let", "think", "thinking", "hold", "thanks", "thank", "sorry", "huh",

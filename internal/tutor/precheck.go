@@ -252,20 +252,21 @@ var lessonWords = func() map[string]bool {
 // saysIDK reports whether a message says "I don't know" and ventures no
 // answer: a word of guessing ("maybe", "I think") makes it an answer, and
 // so does a clause of its own beside a "not sure" that stands alone
-// ("evaporation, not sure"). "I'm not sure what to do", "I'm stuck, I don't
-// know" and "no idea, sorry" say "I don't know".
+// ("evaporation, not sure", "not sure but evaporation") unless it asks
+// ("not sure but how do I start"). "I'm not sure what to do", "I'm stuck, I
+// don't know" and "no idea, sorry" say "I don't know".
 func (p *Prechecker) saysIDK(w []string, cs [][]string) bool {
 	if !containsAny(w, p.idk) || containsAny(w, guesses) {
 		return false
 	}
 	idk, answer := false, false
-	for _, c := range cs {
+	for _, c := range butClauses(cs) {
 		switch {
 		case containsAny(c, hedges) && !slices.ContainsFunc(c, func(x string) bool { return !hedging[x] }):
 			// "not sure", "but I'm not sure": a hedge on the rest.
 		case containsAny(c, p.idk):
 			idk = true
-		case slices.ContainsFunc(c, func(x string) bool { return !sayingSo[x] && !slices.Contains(p.fillers, x) }):
+		case !asking[c[0]] && slices.ContainsFunc(c, func(x string) bool { return !sayingSo[x] && !slices.Contains(p.fillers, x) }):
 			answer = true
 		}
 	}
@@ -277,6 +278,9 @@ var (
 	guesses = phrases("i think", "maybe", "perhaps", "probably", "i guess", "might be", "could be", "shayad")
 	// hedges say "I don't know" of an answer given beside them.
 	hedges = phrases("not sure")
+	// asking are the words that start a clause asking rather than
+	// answering.
+	asking = map[string]bool{"what": true, "whats": true, "why": true, "how": true, "who": true, "when": true, "where": true, "which": true}
 	// hedging are the words a clause of hedging is made of.
 	hedging = func() map[string]bool {
 		m := maps.Clone(sayingSo)
@@ -286,6 +290,26 @@ var (
 		return m
 	}()
 )
+
+// butClauses splits each of the clauses cs at "but": "not sure but
+// freezing" is a hedge and an answer, as "not sure, freezing" is.
+func butClauses(cs [][]string) [][]string {
+	var out [][]string
+	for _, c := range cs {
+		for len(c) > 0 {
+			i := slices.Index(c, "but")
+			if i < 0 {
+				out = append(out, c)
+				break
+			}
+			if i > 0 {
+				out = append(out, c[:i])
+			}
+			c = c[i+1:]
+		}
+	}
+	return out
+}
 
 // phrases returns the words of each phrase.
 func phrases(ps ...string) [][]string {
@@ -310,9 +334,15 @@ func clauses(s string) [][]string {
 
 // CheckIn is Check for a session in mode m: in a lesson a break request is
 // a stop request too, which pauses it until the next message; an exam or a
-// doubts session, which a stop would end, goes on.
+// doubts session, which a stop would end, goes on. In an exam a stop phrase
+// beside a clause that answers the question on screen ("freezing, bye",
+// "bye, its condensation") is an answer attempt, as a number makes one.
 func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
 	pre := p.Check(msg)
+	if pre == PrecheckStop && m == ModeExam && p.answersBeside(clauses(msg)) {
+		// "freezing, bye": the answer is judged, as "I'm done, it's 12" is.
+		return PrecheckNone
+	}
 	if pre != PrecheckNone || m != ModeTeachMe {
 		return pre
 	}
@@ -322,6 +352,37 @@ func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
 	}
 	return pre
 }
+
+// answersBeside reports whether one of the clauses cs of a stop request is
+// an answer: a few words of their own, with no stop or "I don't know"
+// phrase, no word of parting, thanks, mood or asking, and more than words
+// of saying so. "freezing, bye" and "bye, it is condensation" answer; "I'm
+// done with this, bye", "thanks didi, bye", "that was fun, bye" and "I
+// have to go, my mom is calling" do not.
+func (p *Prechecker) answersBeside(cs [][]string) bool {
+	if len(cs) < 2 {
+		return false
+	}
+	return slices.ContainsFunc(cs, func(c []string) bool {
+		return len(c) <= 4 && !containsAny(c, p.stop) && !containsAny(c, p.idk) && !p.exactly(c, p.exact) &&
+			!slices.ContainsFunc(c, func(x string) bool { return parting[x] }) &&
+			slices.ContainsFunc(c, func(x string) bool { return !sayingSo[x] && !slices.Contains(p.fillers, x) })
+	})
+}
+
+// parting are the words of a clause said in leaving rather than in
+// answering: thanks, how the lesson went, where the learner goes, a
+// question.
+var parting = func() map[string]bool {
+	m := map[string]bool{}
+	for _, x := range strings.Fields(`thanks thank fun nice great good lovely awesome cool amazing enjoyed liked love
+		learned learnt lot help helped helping got get understood understand clear class lesson session exam test
+		today tonight tomorrow later night morning see sorry sleep bed mom mum mummy mama papa dad calling dinner lunch
+		hard easy difficult boring bored tired sleepy break what why how who when where which`) {
+		m[x] = true
+	}
+	return m
+}()
 
 // statedStop reports whether a message states a StopStated phrase: with
 // no question mark, and with only words of saying so around it ("I think

@@ -59,6 +59,10 @@ func TestPrecheck(t *testing.T) {
 		{"Goodbye!", PrecheckStop},
 		{"can we end the lesson", PrecheckStop},
 		{"ok quit", PrecheckStop},
+		{"ok bye", PrecheckStop},
+		// A word beside a goodbye: only an exam takes it for an answer
+		// (see TestPrecheckAnswerBesideGoodbye).
+		{"freezing, bye", PrecheckStop},
 
 		// Not stop requests.
 		{"my friend helped me", PrecheckNone},
@@ -120,6 +124,14 @@ func TestPrecheck(t *testing.T) {
 		{"ok skip", PrecheckIDK},
 		{"I know this already, skip", PrecheckIDK},
 		{"skip this question", PrecheckIDK},
+		{"not sure but", PrecheckIDK},
+		{"sorry but I don't know", PrecheckIDK},
+		{"I tried but I don't know", PrecheckIDK},
+		{"i get it but im not sure how to do it", PrecheckIDK},
+		{"no idea but can you give me a hint", PrecheckIDK},
+		{"not sure but how do i start", PrecheckIDK},
+		{"not sure, what do i do", PrecheckIDK},
+		{"not sure but ok", PrecheckIDK},
 
 		// Not "I don't know".
 		{"I don't know, maybe 12?", PrecheckNone},
@@ -138,6 +150,12 @@ func TestPrecheck(t *testing.T) {
 		{"not sure, maybe condensation", PrecheckNone},
 		{"I think it's mitochondria but I'm not sure", PrecheckNone},
 		{"evaporation, not sure", PrecheckNone},
+		{"not sure but freezing", PrecheckNone},
+		{"im not sure but its condensation", PrecheckNone},
+		{"Not sure, but evaporation", PrecheckNone},
+		{"not sure but 12", PrecheckNone},
+		{"I think freezing", PrecheckNone},
+		{"i'm tired of fractions, what is a numerator?", PrecheckNone},
 		// Skip counting is a Class 1-2 maths chapter.
 		{"what is skip counting?", PrecheckNone},
 		{"skip counting by fives", PrecheckNone},
@@ -249,6 +267,35 @@ func TestPrecheckBreak(t *testing.T) {
 	}
 	if got := p.CheckIn(ModeExam, "bye"); got != PrecheckStop {
 		t.Errorf("CheckIn(exam, bye) = %q, want stop", got)
+	}
+}
+
+// In an exam a stop phrase beside a clause that answers the question is an
+// answer attempt, as a number beside one is; a goodbye that only says
+// goodbye, thanks or how the exam went still ends the exam. A lesson and a
+// doubts session read the message as Check does.
+func TestPrecheckAnswerBesideGoodbye(t *testing.T) {
+	p := NewPrechecker(DefaultPrecheckConfig())
+	for _, msg := range []string{"freezing, bye", "bye, it is condensation", "evaporation. goodbye!", "my answer is sublimation, bye",
+		"sublimation, i have to go", "0, bye", "I'm done, it's 12"} {
+		if got := p.CheckIn(ModeExam, msg); got != PrecheckNone {
+			t.Errorf("CheckIn(exam, %q) = %q, want none", msg, got)
+		}
+	}
+	for _, msg := range []string{"bye", "ok bye", "ok, bye", "Goodbye!", "thanks didi, bye", "thanks for the help, bye", "that was fun, bye",
+		"got it, bye", "I'm done with this, bye", "I have to go, my mom is calling", "bye didi, see you", "no idea, bye",
+		"i'm tired, bye", "sorry, i have to go", "good night, bye", "this exam is hard, bye", "that's all, bye", "stop the exam",
+		"freezing bye"} { // without a clause of its own, a word before "bye" is read as "ok bye" is
+		if got := p.CheckIn(ModeExam, msg); got != PrecheckStop {
+			t.Errorf("CheckIn(exam, %q) = %q, want stop", msg, got)
+		}
+	}
+	for _, m := range []Mode{ModeTeachMe, ModeClarify} {
+		for _, msg := range []string{"freezing, bye", "bye, it is condensation"} {
+			if got := p.CheckIn(m, msg); got != PrecheckStop {
+				t.Errorf("CheckIn(%s, %q) = %q, want stop", m, msg, got)
+			}
+		}
 	}
 }
 

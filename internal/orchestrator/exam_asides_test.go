@@ -1,0 +1,107 @@
+package orchestrator_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// The exam's handling of messages that are no plain answer: a goodbye or a
+// hedge beside an answer, a break request, a goodbye after the end.
+
+// TestExamWordAnswerWithGoodbye: "freezing, bye" to a question answered in
+// a word is an answer, judged and recorded, as "I'm done, it's 12" is; a
+// wrong one is recorded wrong. A goodbye with no answer in it still ends
+// the exam.
+func TestExamWordAnswerWithGoodbye(t *testing.T) {
+	f := setup(t)
+	c, i := examOn(t, f, changesOfState, wordAnswer)
+	q := c.Session.State.ExamQuestions[i]
+	msg := q.ShownAnswer(c.Session.Topic) + ", bye"
+	r := f.turn(t, c.Session.Row.ID, msg)
+	s := r.Session.State
+	if got := examResult(s, i); got != tutor.ResultCorrect || s.ExamTotalCorrect != i+1 || s.ExamFinished {
+		t.Fatalf("%q to %q: result %q, %d correct in all, finished %v; want the answer recorded correct (%d correct)\nreply: %q",
+			msg, q.QuestionText, got, s.ExamTotalCorrect, s.ExamFinished, i+1, r.Reply)
+	}
+
+	c, i = examOn(t, f, changesOfState, wordAnswer)
+	msg = "bye, boiling"
+	if strings.EqualFold(c.Session.State.ExamQuestions[i].ShownAnswer(c.Session.Topic), "boiling") {
+		msg = "bye, melting"
+	}
+	judgedWrong(t, f.turn(t, c.Session.Row.ID, msg), i, msg)
+
+	for _, msg := range []string{"thanks didi, bye", "that was fun, bye", "I'm done with this, bye", "ok bye"} {
+		c, i := examOn(t, f, changesOfState, wordAnswer)
+		r := f.turn(t, c.Session.Row.ID, msg)
+		if s := r.Session.State; !s.ExamFinished || s.ExamQuestions[i].Result != nil {
+			t.Errorf("%q: finished %v, question %d recorded %q; want the exam ended, the question unanswered", msg, s.ExamFinished, i+1, examResult(s, i))
+		}
+	}
+}
+
+// TestExamHedgedWordAnswer: "not sure but freezing" ventures an answer:
+// it is judged, as "freezing, not sure" is.
+func TestExamHedgedWordAnswer(t *testing.T) {
+	f := setup(t)
+	for _, form := range []string{"not sure but %s", "%s, not sure", "im not sure but its %s"} {
+		c, i := examOn(t, f, changesOfState, wordAnswer)
+		q := c.Session.State.ExamQuestions[i]
+		msg := strings.Replace(form, "%s", q.ShownAnswer(c.Session.Topic), 1)
+		r := f.turn(t, c.Session.Row.ID, msg)
+		if got := examResult(r.Session.State, i); got != tutor.ResultCorrect {
+			t.Errorf("%q to %q: recorded %q; want correct (the answer is in the message)", msg, q.QuestionText, got)
+		}
+	}
+}
+
+// TestExamBreakRequest: a break request or tiredness in an exam is no
+// answer: the question stands, unjudged, and the reply says that an exam
+// cannot be paused and asks the question again.
+func TestExamBreakRequest(t *testing.T) {
+	for _, msg := range []string{"i need a break", "i am tired", "can we take a break?", "im so sleepy"} {
+		t.Run(msg, func(t *testing.T) {
+			f := setup(t)
+			c, i := examOn(t, f, changesOfState, wordAnswer)
+			q := c.Session.State.ExamQuestions[i]
+			r := f.turn(t, c.Session.Row.ID, msg)
+			unjudged(t, r, i, msg)
+			if !strings.Contains(r.Reply, "can't be paused") || !strings.Contains(r.Reply, q.QuestionText) {
+				t.Fatalf("%q: reply %q; want the exam's no-pause reply and the question again", msg, r.Reply)
+			}
+		})
+	}
+	// On a number question too.
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	unjudged(t, f.turn(t, c.Session.Row.ID, "im tired"), 0, "im tired")
+}
+
+// TestExamIntentAfterTheEndOnGoodbye: "bye" after the exam's end meets
+// the finished exam (intent exam_complete), not a stop.
+func TestExamIntentAfterTheEndOnGoodbye(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	id := c.Session.Row.ID
+	if _, err := f.o.EndExam(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{"bye", "i need a break"} {
+		r := f.turn(t, id, msg)
+		if !strings.HasPrefix(r.Reply, tutor.ExamAlreadyCompleteReply) {
+			t.Fatalf("%q: reply %q", msg, r.Reply)
+		}
+		var resp orchestrator.StepResponse
+		if err := json.Unmarshal(r.Response, &resp); err != nil {
+			t.Fatal(err)
+		}
+		if r.Intent != orchestrator.IntentExamComplete || resp.Intent != orchestrator.IntentExamComplete {
+			t.Fatalf("%q: intent %q (response %q) after the exam's end; want %q", msg, r.Intent, resp.Intent, orchestrator.IntentExamComplete)
+		}
+	}
+}
