@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/tutord/tutord/internal/agents"
 	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // DefaultExamQuestions is the number of questions an ExamRequest gets when
@@ -29,10 +31,25 @@ func NewExamGenerator(c llm.Client, cfg llm.Config, o Options) *ExamGenerator {
 // Generate implements agents.ExamGenerator. It asks for r.Count questions
 // (DefaultExamQuestions when zero) mixing about 30% easy, 50% medium and
 // 20% hard, of mixed types, on the plan's concepts. It keeps, in order and
-// up to r.Count, the questions with a text, an expected answer and a plan
-// concept (spelled as the plan spells it), dropping repeats; the domain
-// numbers them. Errors are *llm.Error: the client's failure, or
-// KindInvalidRequest for a lesson without concepts.
+// up to r.Count, the questions with a text and an expected answer,
+// dropping repeats; the domain numbers them.
+//
+// A question's concept is the plan's concept it names, compared without
+// case, spacing or punctuation ("mixed-numbers" is "Mixed numbers"), or
+// else the one plan concept whose words it contains or that contains its
+// words ("Adding like fractions" is "Like fractions"). A question naming
+// no concept gets the plan's concept at its index modulo the number of
+// concepts (CONTRACT §9.7). A question naming a concept the plan does not
+// have, or that two plan concepts match, is dropped: it most likely tests
+// something outside the lesson ("Geography" in a fractions exam), and
+// filing it under a concept it does not test would send the learner to
+// review the wrong one. The orchestrator's retry covers a model that names
+// no concept right.
+//
+// A multiple-choice question whose options the model wrote into its text
+// (see examChoice) is judged by the exam evaluator, not by code. Errors are
+// *llm.Error: the client's failure, or KindInvalidRequest for a lesson
+// without concepts.
 func (g *ExamGenerator) Generate(ctx context.Context, r agents.ExamRequest) ([]tutor.ExamQuestion, agents.Call, error) {
 	if len(r.Topic.Concepts()) == 0 {
 		c, err := g.a.refuse(errors.New("an exam needs a lesson with concepts"))
@@ -118,32 +135,143 @@ func examQuestions(t *tutor.Topic, items []examItem, n int) []tutor.ExamQuestion
 		}
 		text, expected := strings.TrimSpace(it.QuestionText), strings.TrimSpace(it.ExpectedAnswer)
 		key := normalize(text)
-		i := indexFold(concepts, strings.TrimSpace(it.Concept))
-		if key == "" || expected == "" || i < 0 || seen[key] || tutor.QuestionStatesAnswer(text, expected) {
+		concept, ok := examConcept(concepts, it.Concept, len(out))
+		if key == "" || expected == "" || !ok || seen[key] {
+			continue
+		}
+		var kind answer.Kind
+		if shown, ok := examChoice(text, expected); ok {
+			// The options, and so the answer, are in the text.
+			expected, kind = shown, kindJudged
+		} else if tutor.QuestionStatesAnswer(text, expected) {
 			continue
 		}
 		seen[key] = true
 		out = append(out, tutor.ExamQuestion{
 			QuestionIdx:    len(out),
 			QuestionText:   text,
-			Concept:        concepts[i],
+			Concept:        concept,
 			Difficulty:     tutor.Difficulty(it.Difficulty),
 			QuestionType:   tutor.QuestionType(it.QuestionType),
 			ExpectedAnswer: expected,
+			AnswerKind:     kind,
 		})
 	}
 	return out
 }
 
-// indexFold returns the index of the first element of s equal to v,
-// ignoring case, or -1.
-func indexFold(s []string, v string) int {
-	for i, x := range s {
-		if strings.EqualFold(x, v) {
-			return i
+// examConcept returns the plan concept (of concepts, not empty) that a
+// question numbered idx names, as Generate describes; ok is false when
+// the question is to be dropped.
+func examConcept(concepts []string, named string, idx int) (concept string, ok bool) {
+	key := conceptKey(named)
+	if key == "" {
+		return concepts[idx%len(concepts)], true
+	}
+	for _, c := range concepts {
+		if conceptKey(c) == key {
+			return c, true
 		}
 	}
-	return -1
+	words := " " + normalize(named) + " "
+	for _, c := range concepts {
+		if cw := " " + normalize(c) + " "; cw != "  " && (strings.Contains(words, cw) || strings.Contains(cw, words)) {
+			if concept != "" {
+				return "", false // two concepts match
+			}
+			concept = c
+		}
+	}
+	return concept, concept != ""
+}
+
+// conceptKey is a concept's name without case, spacing or punctuation.
+func conceptKey(s string) string { return strings.ReplaceAll(normalize(s), " ", "") }
+
+// kindJudged is the answer kind of a generated multiple-choice question.
+// tutor.ExamQuestion carries no options (a bank question's are in the
+// bank), so code cannot tell which option a letter ("B") or a text ("16")
+// names, and no kind of package answer is right for it: a letter would
+// mark the option's text wrong, the text a letter. answer.Evaluate finds
+// this kind CannotCheck, and the exam evaluator, which reads the options
+// in the question and the answer as "B) 16", judges every answer.
+const kindJudged answer.Kind = "judged"
+
+// optionMark finds an option's letter as a question lays its options
+// out: "A) 10", "(b) 16", "C. 18", "D: 20".
+var optionMark = regexp.MustCompile(`(?:^|\s)\(?([A-Fa-f])[).:]\s+`)
+
+// letterAnswer reads an expected answer that names an option by its
+// letter: "B", "(b)", "B.", "Option B", "A) 9".
+var letterAnswer = regexp.MustCompile(`^(?i:option\s+)?\(?([A-Fa-f])(?:[).:]|\s*$)`)
+
+// examChoice reports whether a question lays out multiple-choice options
+// in its text ("Which number is double 8? A) 10 B) 16 C) 18"): two or more
+// options lettered in order from A, with the same case, from the
+// question's last "A", which starts a line or follows the end of a
+// sentence or a colon. It returns the expected answer as the learner reads
+// it, the right option's letter and text ("B) 16"), when the model's
+// expected answer names one option by its letter ("B", "A) 9": the letter
+// wins over the text after it) or by its text ("24", or a number equal to
+// it); otherwise it returns the answer unchanged, for the exam evaluator.
+func examChoice(text, expected string) (shown string, ok bool) {
+	marks := optionMark.FindAllStringSubmatchIndex(text, -1)
+	first := -1
+	for i, m := range marks {
+		if l := text[m[2]]; l == 'A' || l == 'a' {
+			first = i
+		}
+	}
+	if first < 0 || len(marks)-first < 2 {
+		return expected, false
+	}
+	if before := strings.TrimRight(text[:marks[first][2]], " \t("); before != "" && !strings.ContainsAny(before[len(before)-1:], "?:.!\n") {
+		return expected, false // "Point A: ...": a letter within a sentence
+	}
+	marks = marks[first:]
+	letters := make([]byte, len(marks))
+	options := make([]string, len(marks))
+	for i, m := range marks {
+		letters[i] = text[m[2]]
+		if letters[i] != letters[0]+byte(i) {
+			return expected, false
+		}
+		end := len(text)
+		if i+1 < len(marks) {
+			end = marks[i+1][0]
+		}
+		o, _, _ := strings.Cut(text[m[1]:end], "\n")
+		o = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(o), ",;"))
+		if i+1 < len(marks) {
+			o = strings.TrimSpace(strings.TrimSuffix(o, " or"))
+		} else {
+			o = strings.TrimRight(o, "?.")
+		}
+		if o == "" {
+			return expected, false
+		}
+		options[i] = o
+	}
+	pick := -1
+	if m := letterAnswer.FindStringSubmatch(expected); m != nil {
+		if i := int(m[1][0]|0x20) - int(letters[0]|0x20); i < len(options) {
+			pick = i
+		}
+	} else {
+		for i, o := range options {
+			if normalize(o) == normalize(expected) || answer.Evaluate(answer.Expected{Answer: o}, expected).Verdict == answer.Correct {
+				if pick >= 0 {
+					pick = -1 // two options match
+					break
+				}
+				pick = i
+			}
+		}
+	}
+	if pick < 0 {
+		return expected, true
+	}
+	return string(letters[pick]) + ") " + options[pick], true
 }
 
 // ExamEvaluator is the model-backed exam evaluator, for answers the

@@ -3,6 +3,7 @@ package llmagent
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,5 +184,124 @@ func TestExamEvaluatorShowsTheBanksAcceptedFormsAndAVerdict(t *testing.T) {
 		if !strings.Contains(c.Prompt, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, c.Prompt)
 		}
+	}
+}
+
+func TestExamGeneratorConcepts(t *testing.T) {
+	// The plan's concepts: Like fractions, Unlike fractions, Mixed
+	// numbers, Word problems.
+	tests := []struct {
+		named string
+		want  string // "" when the question is dropped
+	}{
+		{"", "Like fractions"},                               // question 0: concept 0 mod 4
+		{"  ", "Unlike fractions"},                           // question 1: concept 1 mod 4
+		{"Like fractions", "Like fractions"},                 // as the plan spells it
+		{"like-FRACTIONS", "Like fractions"},                 // case and punctuation
+		{" Mixed  numbers. ", "Mixed numbers"},               // spacing
+		{"WordProblems", "Word problems"},                    // no space at all
+		{"Adding like fractions", "Like fractions"},          // holds one concept's words
+		{"Word", "Word problems"},                            // within one concept's words
+		{"Fractions", ""},                                    // within two concepts' words
+		{"Geography", ""},                                    // not the lesson's
+		{"Unlike fractions and mixed numbers", ""},           // holds two concepts' words
+		{"?!", "Like fractions"},                             // no name at all: question 4 mod 4
+		{"unlike fractions", "Unlike fractions"},             // not "Like fractions"
+		{"Subtracting unlike fractions", "Unlike fractions"}, // nor here
+	}
+	var items []examItem
+	for i, tt := range tests {
+		items = append(items, examItem{QuestionText: "What is " + strconv.Itoa(i+1) + "/9 + 1/9?", ExpectedAnswer: strconv.Itoa(i+2) + "/9", Concept: tt.named, Difficulty: "easy", QuestionType: "procedural"})
+	}
+	f := newOpenAI(t, reply(t, examQuestionSet{Questions: items}))
+	qs, _, err := f.examGenerator(t).Generate(context.Background(), agents.ExamRequest{Topic: sampleTopic(t, addingFractions), Student: student(), Count: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got []string
+	for i, tt := range tests {
+		if tt.want != "" {
+			want = append(want, items[i].QuestionText+" → "+tt.want)
+		}
+	}
+	for _, q := range qs {
+		got = append(got, q.QuestionText+" → "+q.Concept)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("questions and concepts (-want +got):\n%s", diff)
+	}
+}
+
+func TestExamGeneratorMultipleChoice(t *testing.T) {
+	item := func(text, expected string) examItem {
+		return examItem{QuestionText: text, ExpectedAnswer: expected, Concept: "Like fractions", Difficulty: "easy", QuestionType: "conceptual"}
+	}
+	tests := []struct {
+		item     examItem
+		expected string
+		kind     answer.Kind
+	}{
+		{item("What is 1/5 + 2/5? A) 3/10 B) 3/5 C) 2/5", "B"), "B) 3/5", kindJudged},
+		{item("What is 1/7 + 3/7? A) 4/7 B) 4/14 C) 3/7", "A) 4/7"), "A) 4/7", kindJudged},
+		{item("What is 2/9 + 5/9? A) 7/18 B) 3/9 C) 7/9", "7/9"), "C) 7/9", kindJudged},
+		{item("What is 1/4 + 1/4? (a) 2/8 (b) 1/2 (c) 1/8", "(b)"), "b) 1/2", kindJudged},
+		{item("Which is bigger, 3/8 or 5/8?\nA. 3/8\nB. 5/8", "Option B"), "B) 5/8", kindJudged},
+		{item("Which fraction equals 2/4? A) 1/3, B) 1/2 or C) 2/3?", "2/4"), "B) 1/2", kindJudged},
+		{item("What do 1/6 + 1/6 make? A) 2/12 B) 1/3 C) 2/3", "5/6"), "5/6", kindJudged}, // not an option,
+		// Not laid out as options: the answer stands, for code to check.
+		{item("What is 3/10 + 4/10?", "7/10"), "7/10", ""},
+		{item("Point A: 1/3 of a strip. Point B: 1/3 more. How much is that?", "2/3"), "2/3", ""},
+		{item("What is 1/8 + 2/8? B) 3/8 C) 3/16", "B"), "B", ""},
+	}
+	var items []examItem
+	for _, tt := range tests {
+		items = append(items, tt.item)
+	}
+	f := newOpenAI(t, reply(t, examQuestionSet{Questions: items}))
+	qs, _, err := f.examGenerator(t).Generate(context.Background(), agents.ExamRequest{Topic: sampleTopic(t, addingFractions), Student: student(), Count: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != len(tests) {
+		t.Fatalf("%d questions of %d", len(qs), len(tests))
+	}
+	for i, tt := range tests {
+		q := qs[i]
+		if q.QuestionText != strings.TrimSpace(tt.item.QuestionText) || q.ExpectedAnswer != tt.expected || q.AnswerKind != tt.kind {
+			t.Errorf("%q, expected %q: expected %q, kind %q; want %q, kind %q", tt.item.QuestionText, tt.item.ExpectedAnswer, q.ExpectedAnswer, q.AnswerKind, tt.expected, tt.kind)
+		}
+		if tt.kind != kindJudged {
+			continue
+		}
+		// Code leaves every answer to a choice to the exam evaluator.
+		for _, msg := range []string{"B", "3/5", "option 2", "the first one"} {
+			if v := answer.Evaluate(q.Expected(sampleTopic(t, addingFractions)), msg).Verdict; v != answer.CannotCheck {
+				t.Errorf("%q to %q: verdict %s, want %s", msg, q.QuestionText, v, answer.CannotCheck)
+			}
+		}
+	}
+	if _, err := tutor.NewState(tutor.NewSession{ID: "s", Mode: tutor.ModeExam, Topic: sampleTopic(t, addingFractions), Student: student(), ExamQuestions: qs, Now: epoch}); err != nil {
+		t.Errorf("the questions do not start an exam: %v", err)
+	}
+}
+
+func TestExamEvaluatorJudgesAChoiceByItsOptions(t *testing.T) {
+	se := newSession(t, tutor.ModeExam, sampleTopic(t, addingFractions))
+	q := tutor.ExamQuestion{QuestionText: "What is 1/5 + 2/5? A) 3/10 B) 3/5 C) 2/5", Concept: "Like fractions", Difficulty: tutor.Easy, QuestionType: tutor.QuestionConceptual, ExpectedAnswer: "B) 3/5", AnswerKind: kindJudged}
+	f := newOpenAI(t, reply(t, examMarking{true, "strong", "Right.", "B is 3/5."}))
+	j, c, err := f.examEvaluator(t).Judge(context.Background(), agents.Turn{State: se.state, Topic: se.topic, Message: "B"}, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.AnswerCorrect == nil || !*j.AnswerCorrect {
+		t.Errorf("judgement %+v", j)
+	}
+	for _, want := range []string{"## QUESTION 1\n" + q.QuestionText, "## EXPECTED ANSWER\nB) 3/5\n"} {
+		if !strings.Contains(c.Prompt, want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, c.Prompt)
+		}
+	}
+	if strings.Contains(c.Prompt, "EVALUATOR VERDICT") {
+		t.Errorf("the prompt has a verdict:\n%s", c.Prompt)
 	}
 }
