@@ -2,6 +2,8 @@ package auth
 
 import (
 	"cmp"
+	"encoding/json"
+	"math"
 	"strings"
 	"time"
 
@@ -30,6 +32,10 @@ type Claims struct {
 	Admin bool
 	// ExpiresAt is the exp claim.
 	ExpiresAt time.Time
+	// SignedInAt is when the learner signed in: the auth_time claim, or
+	// the iat claim without it (a refreshed token has a new iat, the time
+	// of the sign-in it carries on). Zero when the token has neither.
+	SignedInAt time.Time
 }
 
 // The auth providers of a learner's profile.
@@ -76,7 +82,32 @@ func claimsOf(mc jwt.MapClaims, sub, tokenUse string, admin AdminRule) Claims {
 	if exp, err := mc.GetExpirationTime(); err == nil && exp != nil {
 		c.ExpiresAt = exp.Time
 	}
+	if at, ok := seconds(mc["auth_time"]); ok {
+		c.SignedInAt = at
+	} else if iat, err := mc.GetIssuedAt(); err == nil && iat != nil {
+		c.SignedInAt = iat.Time
+	}
 	return c
+}
+
+// seconds reads a time in seconds since the epoch, as JWT writes times.
+func seconds(v any) (time.Time, bool) {
+	var f float64
+	switch v := v.(type) {
+	case float64:
+		f = v
+	case json.Number:
+		var err error
+		if f, err = v.Float64(); err != nil {
+			return time.Time{}, false
+		}
+	default:
+		return time.Time{}, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 || f > 1e11 {
+		return time.Time{}, false
+	}
+	return time.Unix(int64(f), 0), true
 }
 
 // truthy accepts a JSON true and the string "true": Cognito has sent both.

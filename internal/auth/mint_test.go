@@ -23,7 +23,7 @@ func TestMintVerifies(t *testing.T) {
 			name:   "access token",
 			opts:   MintOptions{Subject: "learner-1", Issuer: testIssuer, ClientID: testAudience, Username: "asha"},
 			verify: func(v *Verifier) func(context.Context, string) (Claims, error) { return v.VerifyAccess },
-			want:   Claims{Subject: "learner-1", TokenUse: "access", Username: "asha", ExpiresAt: t0.Add(DefaultTTL)},
+			want:   Claims{Subject: "learner-1", TokenUse: "access", Username: "asha", SignedInAt: t0, ExpiresAt: t0.Add(DefaultTTL)},
 		},
 		{
 			name: "ID token",
@@ -31,27 +31,27 @@ func TestMintVerifies(t *testing.T) {
 				Email: "asha@example.com", Name: "Asha", Username: "asha", TTL: 30 * 24 * time.Hour},
 			verify: func(v *Verifier) func(context.Context, string) (Claims, error) { return v.VerifyID },
 			want: Claims{Subject: "learner-1", TokenUse: "id", Email: "asha@example.com", Name: "Asha", Username: "asha",
-				ExpiresAt: t0.Add(30 * 24 * time.Hour)},
+				SignedInAt: t0, ExpiresAt: t0.Add(30 * 24 * time.Hour)},
 		},
 		{
 			name:   "admin with the default rule",
 			opts:   MintOptions{Subject: "root", Admin: true, Issuer: testIssuer, ClientID: testAudience},
 			verify: func(v *Verifier) func(context.Context, string) (Claims, error) { return v.VerifyAccess },
 			rule:   AdminRule{Claim: "role", Value: "admin"},
-			want:   Claims{Subject: "root", TokenUse: "access", Admin: true, ExpiresAt: t0.Add(DefaultTTL)},
+			want:   Claims{Subject: "root", TokenUse: "access", Admin: true, SignedInAt: t0, ExpiresAt: t0.Add(DefaultTTL)},
 		},
 		{
 			name:   "admin with a group rule",
 			opts:   MintOptions{Subject: "root", Admin: true, AdminRule: groups, Issuer: testIssuer, ClientID: testAudience},
 			verify: func(v *Verifier) func(context.Context, string) (Claims, error) { return v.VerifyAccess },
 			rule:   groups,
-			want:   Claims{Subject: "root", TokenUse: "access", Admin: true, ExpiresAt: t0.Add(DefaultTTL)},
+			want:   Claims{Subject: "root", TokenUse: "access", Admin: true, SignedInAt: t0, ExpiresAt: t0.Add(DefaultTTL)},
 		},
 		{
 			name:   "an admin rule cannot replace sub",
 			opts:   MintOptions{Subject: "learner-1", Admin: true, AdminRule: AdminRule{Claim: "sub", Value: "root"}, Issuer: testIssuer, ClientID: testAudience},
 			verify: func(v *Verifier) func(context.Context, string) (Claims, error) { return v.VerifyAccess },
-			want:   Claims{Subject: "learner-1", TokenUse: "access", ExpiresAt: t0.Add(DefaultTTL)},
+			want:   Claims{Subject: "learner-1", TokenUse: "access", SignedInAt: t0, ExpiresAt: t0.Add(DefaultTTL)},
 		},
 	}
 	for _, tt := range tests {

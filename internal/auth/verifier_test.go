@@ -128,38 +128,50 @@ func TestVerifyID(t *testing.T) {
 			name:  "email sign-in",
 			token: hs(t, idClaims(nil)),
 			want: Claims{Subject: "learner-1", TokenUse: "id", Email: "asha@example.com", Name: "Asha",
-				Username: "asha", ExpiresAt: t0.Add(time.Hour)},
+				Username: "asha", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
 		},
 		{
 			name: "phone sign-in",
 			token: hs(t, idClaims(jwt.MapClaims{"email": nil, "phone_number": "+919800000000",
 				"phone_number_verified": true, "cognito:username": "+919800000000"})),
 			want: Claims{Subject: "learner-1", TokenUse: "id", Phone: "+919800000000", PhoneVerified: true, Name: "Asha",
-				Username: "+919800000000", ExpiresAt: t0.Add(time.Hour)},
+				Username: "+919800000000", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
 		},
 		{
 			name: "Google through Cognito",
 			token: hs(t, idClaims(jwt.MapClaims{"cognito:username": "google_1234", "identities": []any{
 				map[string]any{"providerName": "Google", "providerType": "Google", "userId": "1234"}}})),
 			want: Claims{Subject: "learner-1", TokenUse: "id", Email: "asha@example.com", Name: "Asha",
-				Username: "google_1234", IdentityProvider: "Google", ExpiresAt: t0.Add(time.Hour)},
+				Username: "google_1234", IdentityProvider: "Google", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
 		},
 		{
 			name:  "NUL characters dropped from text claims",
 			token: hs(t, idClaims(jwt.MapClaims{"name": "As\x00ha", "email": "asha@exam\x00ple.com"})),
 			want: Claims{Subject: "learner-1", TokenUse: "id", Email: "asha@example.com", Name: "Asha",
-				Username: "asha", ExpiresAt: t0.Add(time.Hour)},
+				Username: "asha", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
 		},
 		{
 			name: "identity claims of the wrong type are ignored",
 			token: hs(t, idClaims(jwt.MapClaims{"email": 7, "name": []any{"x"}, "cognito:username": nil,
 				"phone_number_verified": "yes", "identities": "Google"})),
-			want: Claims{Subject: "learner-1", TokenUse: "id", ExpiresAt: t0.Add(time.Hour)},
+			want: Claims{Subject: "learner-1", TokenUse: "id", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
 		},
 		{
 			name:  "aud list",
 			token: hs(t, idClaims(jwt.MapClaims{"aud": []string{"x", testAudience}, "email": nil, "name": nil})),
-			want:  Claims{Subject: "learner-1", TokenUse: "id", Username: "asha", ExpiresAt: t0.Add(time.Hour)},
+			want:  Claims{Subject: "learner-1", TokenUse: "id", Username: "asha", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
+		},
+		{
+			// Cognito's auth_time is the sign-in a refreshed token carries
+			// on; iat is the refresh.
+			name:  "auth_time",
+			token: hs(t, idClaims(jwt.MapClaims{"auth_time": t0.Add(-time.Hour).Unix(), "email": nil, "name": nil})),
+			want:  Claims{Subject: "learner-1", TokenUse: "id", Username: "asha", SignedInAt: t0.Add(-time.Hour), ExpiresAt: t0.Add(time.Hour)},
+		},
+		{
+			name:  "auth_time of the wrong type",
+			token: hs(t, idClaims(jwt.MapClaims{"auth_time": "yesterday", "email": nil, "name": nil})),
+			want:  Claims{Subject: "learner-1", TokenUse: "id", Username: "asha", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
 		},
 		{name: "access token", token: hs(t, accessClaims(nil)),
 			wantMsg: "Invalid token: expected token_use='id', got 'access'"},
@@ -167,7 +179,7 @@ func TestVerifyID(t *testing.T) {
 			// An OpenID Connect ID token of Auth0 or Keycloak: no token_use.
 			name:  "no token_use",
 			token: hs(t, idClaims(jwt.MapClaims{"token_use": nil, "email": nil, "name": nil})),
-			want:  Claims{Subject: "learner-1", Username: "asha", ExpiresAt: t0.Add(time.Hour)},
+			want:  Claims{Subject: "learner-1", Username: "asha", SignedInAt: t0, ExpiresAt: t0.Add(time.Hour)},
 		},
 		{name: "wrong aud", token: hs(t, idClaims(jwt.MapClaims{"aud": "other-app"})),
 			wantMsg: "Invalid token: Invalid audience"},

@@ -425,8 +425,9 @@ func TestAuthenticationUnavailable(t *testing.T) {
 
 // TestLearnerDeletedThroughAnotherReplica: a replica that still has a
 // deleted learner cached answers their next request with 401
-// learner_deleted, not a 500, and the request after that starts afresh as
-// a new learner would.
+// learner_deleted, not a 500, and so does it the requests after that with
+// the same token; a sign-in after the deletion starts afresh as a new
+// learner would.
 func TestLearnerDeletedThroughAnotherReplica(t *testing.T) {
 	s := newServer(t)
 	v, err := auth.NewVerifier(auth.Config{Secret: testSecret, Audience: "tutord-test", Admin: auth.AdminRule{Claim: "role", Value: "admin"}})
@@ -445,8 +446,12 @@ func TestLearnerDeletedThroughAnotherReplica(t *testing.T) {
 	if r.Status != 401 || r.code(t) != "learner_deleted" {
 		t.Fatalf("after the deletion elsewhere: %d %s", r.Status, r.Body)
 	}
-	if r := b.do("POST", "/sessions", createBody(s.subject[fractions], ""), tok); r.Status != 200 {
-		t.Fatalf("the request after: %d %s", r.Status, r.Body)
+	if r := b.do("POST", "/sessions", createBody(s.subject[fractions], ""), tok); r.Status != 401 || r.code(t) != "learner_deleted" {
+		t.Fatalf("the request after, with the same token: %d %s", r.Status, r.Body)
+	}
+	later := tokenSignedIn(t, "leaving", false, time.Now().Add(2*time.Second))
+	if r := b.do("POST", "/sessions", createBody(s.subject[fractions], ""), later); r.Status != 200 {
+		t.Fatalf("the request after a new sign-in: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -514,5 +519,66 @@ func TestTokenErrorSaysOnlyWhy(t *testing.T) {
 	}
 	if d, _ := r.JSON(t)["detail"].(string); d != "Invalid token: Signature has expired." {
 		t.Errorf("/auth/sync: detail %q, want %q", d, "Invalid token: Signature has expired.")
+	}
+}
+
+// TestDeletedAccountIsNotMadeAgain: an account deleted (an erasure request)
+// while its learner's tab is still open stays deleted. The tab's tokens,
+// signed in before the deletion and valid for a while, get 401
+// learner_deleted (the frontend's cue to sign in again), on every route and
+// at /auth/sync, rather than making the account again, empty or with the
+// sign-in's email. A sign-in after the deletion makes a new account.
+func TestDeletedAccountIsNotMadeAgain(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	mint := func(use string, signedIn time.Time) string {
+		t.Helper()
+		tok, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: "erased", TokenUse: use, ClientID: "tutord-test",
+			TTL: time.Hour, IssuedAt: signedIn, Email: "erased@example.com", Name: "Asha",
+			AdminRule: auth.AdminRule{Claim: "role", Value: "admin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	before := time.Now().Add(-time.Minute)
+	idTok, access := mint("id", before), mint("access", before)
+	if r := s.do("POST", "/auth/sync", nil, idTok); r.Status != 200 {
+		t.Fatalf("sign-in: %d %s", r.Status, r.Body)
+	}
+	s.newSession(fractions, "", access)
+	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=erased", nil, token(t, "root", true)); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+
+	for _, call := range []struct{ method, path, tok string }{
+		{"GET", "/profile", access},
+		{"GET", "/sessions", access},
+		{"POST", "/sessions", access},
+		{"POST", "/auth/sync", idTok},
+	} {
+		var body any
+		if call.path == "/sessions" && call.method == "POST" {
+			body = createBody(s.subject[fractions], "")
+		}
+		if r := s.do(call.method, call.path, body, call.tok); r.Status != 401 || r.code(t) != "learner_deleted" {
+			t.Errorf("%s %s with a token of the deleted account: %d %s; want 401 learner_deleted", call.method, call.path, r.Status, r.Body)
+		}
+	}
+	var n int
+	if err := s.st.Pool().QueryRow(ctx, `SELECT count(*) FROM learners WHERE external_id = 'erased' OR email = 'erased@example.com'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("the deleted account was made again by its old tokens (%d rows)", n)
+	}
+
+	after := time.Now().Add(2 * time.Second)
+	r := s.do("POST", "/auth/sync", nil, mint("id", after))
+	if r.Status != 200 {
+		t.Fatalf("a sign-in after the deletion: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", "/sessions", nil, mint("access", after)); r.Status != 200 || r.JSON(t)["total"] != float64(0) {
+		t.Fatalf("the new account's sessions: %d %s; want none", r.Status, r.Body)
 	}
 }

@@ -51,7 +51,8 @@ func (e shownError) Error() string { return e.message }
 func (e shownError) Unwrap() error { return e.cause }
 
 func identity(c auth.Claims) Identity {
-	return Identity{Subject: c.Subject, Admin: c.Admin, Email: c.Email, Phone: c.Phone, Name: c.Name, AuthProvider: auth.AuthProvider(c)}
+	return Identity{Subject: c.Subject, Admin: c.Admin, Email: c.Email, Phone: c.Phone, Name: c.Name, AuthProvider: auth.AuthProvider(c),
+		SignedInAt: c.SignedInAt}
 }
 
 // NewTranscriber adapts a speech-to-text client to the server.

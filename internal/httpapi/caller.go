@@ -22,6 +22,9 @@ type Identity struct {
 	Phone        string
 	Name         string
 	AuthProvider string // email, phone or google
+	// SignedInAt is when the caller signed in (see auth.Claims); zero
+	// when the token does not say.
+	SignedInAt time.Time
 }
 
 // Authenticator verifies bearer tokens. Its errors carry messages that
@@ -82,7 +85,8 @@ func bearer(r *http.Request) (string, bool) {
 // the WebSocket's token query parameter). No token means anonymous; a token
 // that does not verify is a 401 (the reference silently fell back to
 // anonymous, or crashed on a malformed token). A learner record is created
-// on first use.
+// on first use, unless the learner was deleted since they signed in (401
+// learner_deleted).
 func (s *Server) authenticate(c echo.Context, token string, present bool) (caller, error) {
 	if !present {
 		return caller{}, nil
@@ -100,7 +104,7 @@ func (s *Server) authenticate(c echo.Context, token string, present bool) (calle
 	if err != nil {
 		return caller{}, errUnauthorized(err.Error())
 	}
-	l, err := s.learners.get(c.Request().Context(), id.Subject)
+	l, err := s.learners.get(c.Request().Context(), id.Subject, id.SignedInAt)
 	if err != nil {
 		return caller{}, err
 	}
@@ -160,7 +164,10 @@ func requireAdmin(c echo.Context) error {
 
 // LearnerStore is what the server needs of learner records.
 type LearnerStore interface {
-	EnsureLearner(ctx context.Context, externalID string) (store.Learner, error)
+	// SignedInLearner returns the learner of a caller who signed in at
+	// signedIn, made on first use, or ErrLearnerGone for a learner deleted
+	// since.
+	SignedInLearner(ctx context.Context, externalID string, signedIn time.Time) (store.Learner, error)
 }
 
 // learnerCache remembers learner records by subject for a short while, so
@@ -179,7 +186,7 @@ type cachedLearner struct {
 	expires time.Time
 }
 
-func (lc *learnerCache) get(ctx context.Context, sub string) (store.Learner, error) {
+func (lc *learnerCache) get(ctx context.Context, sub string, signedIn time.Time) (store.Learner, error) {
 	lc.mu.Lock()
 	e, ok := lc.m[sub]
 	lc.mu.Unlock()
@@ -189,7 +196,7 @@ func (lc *learnerCache) get(ctx context.Context, sub string) (store.Learner, err
 	if lc.st == nil {
 		return store.Learner{}, errors.New("no learner store")
 	}
-	l, err := lc.st.EnsureLearner(ctx, sub)
+	l, err := lc.st.SignedInLearner(ctx, sub, signedIn)
 	if err != nil {
 		return store.Learner{}, err
 	}

@@ -58,8 +58,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	if errors.Is(err, store.ErrLearnerGone) {
-		// Deleted through another replica while this one still had the
-		// learner cached: the next request with the token starts afresh.
+		// Deleted while this process had the learner cached (through
+		// another one), or since the caller signed in: the next request
+		// looks again.
 		if who := callerOf(c); who.learner != nil {
 			s.learners.forget(who.learner.ExternalID)
 		}

@@ -121,8 +121,15 @@ func mustSpecCopy(t testing.TB) *openapi3.T {
 // token mints an access token for a learner.
 func token(t testing.TB, sub string, admin bool) string {
 	t.Helper()
+	return tokenSignedIn(t, sub, admin, time.Time{})
+}
+
+// tokenSignedIn mints an access token for a learner who signed in at
+// signedIn (now when zero).
+func tokenSignedIn(t testing.TB, sub string, admin bool, signedIn time.Time) string {
+	t.Helper()
 	tok, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: sub, Admin: admin, ClientID: "tutord-test", TTL: time.Hour,
-		AdminRule: auth.AdminRule{Claim: "role", Value: "admin"}})
+		IssuedAt: signedIn, AdminRule: auth.AdminRule{Claim: "role", Value: "admin"}})
 	if err != nil {
 		t.Fatal(err)
 	}

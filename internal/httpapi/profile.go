@@ -325,6 +325,7 @@ func (s *Server) authSync(c echo.Context) error {
 	}
 	l, err := s.deps.Profiles.SyncLearner(c.Request().Context(), store.SignIn{
 		ExternalID: id.Subject, Email: id.Email, Phone: id.Phone, Name: id.Name, AuthProvider: id.AuthProvider, Now: time.Now(),
+		SignedInAt: id.SignedInAt,
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tutord/tutord/internal/agents/engine"
 	"github.com/tutord/tutord/internal/agents/rules"
@@ -50,7 +51,9 @@ func TestProfileAfterDeletionOnAnotherReplica(t *testing.T) {
 		{"PUT", "/profile", map[string]any{"about_me": "I like cricket"}},
 		{"GET", "/profile/export", nil},
 	} {
-		// B caches the learner (a fresh one after the last deletion).
+		// B caches the learner (a fresh one, signed in after the last
+		// deletion).
+		tok = tokenSignedIn(t, "deleted-elsewhere", false, time.Now().Add(2*time.Second))
 		if r := b.do("GET", "/profile", nil, tok); r.Status != 200 {
 			t.Fatalf("get profile on replica B: %d %s", r.Status, r.Body)
 		}

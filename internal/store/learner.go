@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -48,14 +49,44 @@ func scanLearner(row scanner) (Learner, error) {
 // EnsureLearner returns the learner with the given external id, creating
 // a bare one on first use.
 func (s *Store) EnsureLearner(ctx context.Context, externalID string) (Learner, error) {
+	return s.SignedInLearner(ctx, externalID, time.Time{})
+}
+
+// SignedInLearner is EnsureLearner for a caller who signed in at signedIn
+// (their token's auth_time, or its iat): a learner deleted at or after that
+// time is not made again, and the error is ErrLearnerGone. A token of the
+// deleted account, still valid for a while, must not bring it back; a later
+// sign-in makes a new one. A zero signedIn is not checked.
+func (s *Store) SignedInLearner(ctx context.Context, externalID string, signedIn time.Time) (Learner, error) {
 	// DO UPDATE (of nothing) rather than DO NOTHING: RETURNING then gives
 	// the row whether this statement or a concurrent one created it.
 	const q = `
-INSERT INTO learners AS l (id, external_id) VALUES ($1, $2)
-ON CONFLICT (external_id) DO UPDATE SET external_id = l.external_id
-RETURNING ` + learnerColumns
-	l, err := scanLearner(s.db.QueryRow(ctx, q, uuid.New(), externalID))
+WITH found AS (
+    SELECT ` + learnerColumns + ` FROM learners WHERE external_id = $2
+), made AS (
+    INSERT INTO learners AS l (id, external_id)
+    SELECT $1, $2 WHERE NOT EXISTS (SELECT FROM found) AND NOT ` + deletedSince + `
+    ON CONFLICT (external_id) DO UPDATE SET external_id = l.external_id
+    RETURNING ` + learnerColumns + `
+)
+SELECT * FROM found UNION ALL SELECT * FROM made`
+	l, err := scanLearner(s.db.QueryRow(ctx, q, uuid.New(), externalID, nullTime(signedIn)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Learner{}, fmt.Errorf("ensure learner: %w", ErrLearnerGone)
+	}
 	return l, interpretError("ensure learner", err)
+}
+
+// deletedSince is true when the learner of subject $2 was deleted at or
+// after $3 (see SignedInLearner), false when $3 is null.
+const deletedSince = `coalesce((SELECT deleted_at >= $3 FROM deleted_learners WHERE subject_sha256 = sha256(convert_to($2, 'UTF8'))), false)`
+
+// nullTime is t, or nil (NULL) when t is zero.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
 }
 
 // LearnerByExternalID returns the learner with the given external id, or ErrNotFound.
@@ -78,6 +109,10 @@ type SignIn struct {
 	Name         string
 	AuthProvider string
 	Now          time.Time
+	// SignedInAt is when the identity signed in (the ID token's auth_time
+	// or iat): a learner deleted since is not made again (see
+	// SignedInLearner). Zero is not checked.
+	SignedInAt time.Time
 }
 
 // SyncLearner records a sign-in: a new learner is created with the
@@ -89,7 +124,8 @@ type SignIn struct {
 func (s *Store) SyncLearner(ctx context.Context, in SignIn) (Learner, error) {
 	const q = `
 INSERT INTO learners AS l (id, external_id, email, phone, name, auth_provider, created_at, updated_at, last_login_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7)
+SELECT $1, $2, $4, $5, $6, $7, $8, $8, $8
+WHERE EXISTS (SELECT FROM learners WHERE external_id = $2) OR NOT ` + deletedSince + `
 ON CONFLICT (external_id) DO UPDATE SET
     last_login_at = EXCLUDED.last_login_at,
     email = coalesce(l.email, EXCLUDED.email),
@@ -102,8 +138,11 @@ RETURNING ` + learnerColumns
 	if provider == "" {
 		provider = "email"
 	}
-	l, err := scanLearner(s.db.QueryRow(ctx, q, uuid.New(), in.ExternalID, nullString(in.Email), nullString(in.Phone),
-		nullString(in.Name), provider, timeOrNow(in.Now)))
+	l, err := scanLearner(s.db.QueryRow(ctx, q, uuid.New(), in.ExternalID, nullTime(in.SignedInAt), nullString(in.Email),
+		nullString(in.Phone), nullString(in.Name), provider, timeOrNow(in.Now)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Learner{}, fmt.Errorf("sync learner: %w", ErrLearnerGone)
+	}
 	return l, interpretError("sync learner", err)
 }
 
@@ -150,7 +189,9 @@ RETURNING ` + learnerColumns
 //
 // It returns the ids of the learner's sessions. With Announce, each is
 // announced deleted (see SessionDeleted), so that no other process runs a
-// turn on its copy of it.
+// turn on its copy of it. The deletion is remembered, by a hash of the
+// external id, so that a token signed in before it does not make the
+// learner again (see SignedInLearner).
 func (s *Store) DeleteLearner(ctx context.Context, externalID string) ([]uuid.UUID, error) {
 	var n int
 	var ids [][16]byte
@@ -163,6 +204,10 @@ WITH gone AS (
     DELETE FROM llm_usage WHERE session_id IN (SELECT id FROM theirs)
 ), noted AS (
     SELECT pg_notify('`+SessionChannel+`', id::text || ':' || $2::bigint::text) FROM theirs WHERE $3
+), remembered AS (
+    INSERT INTO deleted_learners (subject_sha256, deleted_at)
+    SELECT sha256(convert_to($1, 'UTF8')), now() WHERE EXISTS (SELECT FROM gone)
+    ON CONFLICT (subject_sha256) DO UPDATE SET deleted_at = EXCLUDED.deleted_at
 )
 SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM noted), (SELECT coalesce(array_agg(id), '{}') FROM theirs)`,
 		externalID, SessionDeleted, s.announce).Scan(&n, nil, &ids)

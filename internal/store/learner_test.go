@@ -250,3 +250,50 @@ func TestSyncAfterAnEarlierCallKeepsTheIdentity(t *testing.T) {
 		t.Fatalf("after the first sign-in: name %s, auth_provider %q; want Asha, google", name, l.AuthProvider)
 	}
 }
+
+// TestDeletedLearnerIsNotMadeAgain: a learner deleted is not made again by
+// a caller who signed in before the deletion (a token still valid), on
+// first use or at sign-in; a sign-in after it makes a new learner, which
+// then serves tokens of either time. An unknown sign-in time is not
+// checked.
+func TestDeletedLearnerIsNotMadeAgain(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	old, err := s.SyncLearner(ctx, store.SignIn{ExternalID: "sub-erased", Email: "e@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	signedIn := time.Now().Add(-time.Minute)
+	if _, err := s.DeleteLearner(ctx, "sub-erased"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SignedInLearner(ctx, "sub-erased", signedIn); !errors.Is(err, store.ErrLearnerGone) {
+		t.Errorf("first use by a token signed in before the deletion: %v; want ErrLearnerGone", err)
+	}
+	if _, err := s.SyncLearner(ctx, store.SignIn{ExternalID: "sub-erased", Email: "e@example.com", SignedInAt: signedIn}); !errors.Is(err, store.ErrLearnerGone) {
+		t.Errorf("sign-in with a token signed in before the deletion: %v; want ErrLearnerGone", err)
+	}
+	if _, err := s.LearnerByExternalID(ctx, "sub-erased"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the deleted learner was made again: %v", err)
+	}
+	if _, err := s.SignedInLearner(ctx, "sub-other", signedIn); err != nil {
+		t.Errorf("another learner's first use: %v", err)
+	}
+
+	later := time.Now().Add(time.Second)
+	fresh, err := s.SyncLearner(ctx, store.SignIn{ExternalID: "sub-erased", SignedInAt: later})
+	if err != nil || fresh.ID == old.ID || fresh.Email != nil {
+		t.Fatalf("a sign-in after the deletion: %+v, %v; want a new, empty learner", fresh, err)
+	}
+	for _, at := range []time.Time{signedIn, later, {}} {
+		if l, err := s.SignedInLearner(ctx, "sub-erased", at); err != nil || l.ID != fresh.ID {
+			t.Errorf("the new learner for a sign-in at %v: %v, %v", at, l.ID, err)
+		}
+	}
+	if _, err := s.DeleteLearner(ctx, "sub-erased"); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := s.EnsureLearner(ctx, "sub-erased"); err != nil || l.ID == fresh.ID {
+		t.Errorf("EnsureLearner, with no sign-in time: %v, %v; want a new learner", l.ID, err)
+	}
+}
