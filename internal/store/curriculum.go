@@ -274,7 +274,7 @@ func (s *Store) GuidelineHead(ctx context.Context, id uuid.UUID) (planID uuid.UU
 func (s *Store) ListGuidelines(ctx context.Context) ([]Guideline, error) {
 	rows, err := s.db.Query(ctx, `SELECT `+guidelineColumns+`
 FROM guidelines g JOIN plan_versions p ON p.id = g.current_plan_id
-ORDER BY g.country, g.board, g.grade, g.key`)
+ORDER BY g.country COLLATE "C", g.board COLLATE "C", g.grade, g.key COLLATE "C"`)
 	if err != nil {
 		return nil, interpretError("list guidelines", err)
 	}
@@ -330,18 +330,22 @@ type SubtopicEntry struct {
 // be any integer, and one beyond the column's int4 has no subjects rather
 // than failing to encode.
 
+// The listings sort names by code point, as the reference's Python did,
+// whatever the database's collation (an external database's en_US would
+// put "English" before "EVS").
+
 // CurriculumSubjects returns the distinct subjects with approved subtopics, sorted.
 func (s *Store) CurriculumSubjects(ctx context.Context, f CurriculumFilter) ([]string, error) {
 	return s.strings(ctx, "list subjects", `
-SELECT DISTINCT subject FROM guidelines
-WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint ORDER BY subject`, f.Country, f.Board, f.Grade)
+SELECT DISTINCT subject COLLATE "C" FROM guidelines
+WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint ORDER BY 1`, f.Country, f.Board, f.Grade)
 }
 
 // CurriculumTopics returns the distinct topics of a subject with approved subtopics, sorted.
 func (s *Store) CurriculumTopics(ctx context.Context, f CurriculumFilter) ([]string, error) {
 	return s.strings(ctx, "list topics", `
-SELECT DISTINCT topic_title FROM guidelines
-WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint AND subject = $4 ORDER BY topic_title`,
+SELECT DISTINCT topic_title COLLATE "C" FROM guidelines
+WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint AND subject = $4 ORDER BY 1`,
 		f.Country, f.Board, f.Grade, f.Subject)
 }
 
@@ -350,7 +354,7 @@ func (s *Store) CurriculumSubtopics(ctx context.Context, f CurriculumFilter) ([]
 	rows, err := s.db.Query(ctx, `
 SELECT subtopic_title, id, key FROM guidelines
 WHERE approved AND country = $1 AND board = $2 AND grade = $3::bigint AND subject = $4 AND topic_title = $5
-ORDER BY subtopic_title, key`, f.Country, f.Board, f.Grade, f.Subject, f.Topic)
+ORDER BY subtopic_title COLLATE "C", key COLLATE "C"`, f.Country, f.Board, f.Grade, f.Subject, f.Topic)
 	if err != nil {
 		return nil, interpretError("list subtopics", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -232,4 +233,58 @@ func mustList(t *testing.T, s *store.Store) []store.Guideline {
 		t.Fatal(err)
 	}
 	return gs
+}
+
+// TestListingsSortByCodePoint: the curriculum listings and the stats'
+// subjects are sorted by code point, as the reference's Python sorted(),
+// whatever the collation the database was created with. An external
+// database created with en_US (initdb's default on most systems) would
+// otherwise list "English" before "EVS" and "apple" before "Zebra".
+func TestListingsSortByCodePoint(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	// A natural-language collation on the columns, as such a database's
+	// default would give them.
+	if _, err := s.Pool().Exec(ctx, `ALTER TABLE guidelines
+    ALTER COLUMN subject TYPE text COLLATE "en-x-icu", ALTER COLUMN topic_title TYPE text COLLATE "en-x-icu",
+    ALTER COLUMN subtopic_title TYPE text COLLATE "en-x-icu"`); err != nil {
+		t.Fatalf("set an ICU collation (PostgreSQL built with ICU, as Debian's is): %v", err)
+	}
+	var gs []store.GuidelineImport
+	for i, name := range []string{"English", "EVS", "apple", "Zebra"} {
+		// A subject, a topic of Mathematics and a subtopic of Fractions
+		// of this name.
+		sub := guidelineImport(fmt.Sprintf("s%d", i), "Subtopic", "x", "h")
+		sub.Subject, sub.SubjectKey = name, fmt.Sprintf("subject-%d", i)
+		sub.Key = sub.SubjectKey + "/fractions/" + sub.SubtopicKey
+		top := guidelineImport(fmt.Sprintf("t%d", i), "Subtopic", "x", "h")
+		top.TopicKey, top.TopicTitle = fmt.Sprintf("topic-%d", i), name
+		top.Key = "mathematics/" + top.TopicKey + "/" + top.SubtopicKey
+		gs = append(gs, sub, top, guidelineImport(fmt.Sprintf("f%d", i), name, "x", "h"))
+	}
+	if _, err := s.ImportGuidelines(ctx, gs, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"EVS", "English", "Mathematics", "Zebra", "apple"}
+	f := store.CurriculumFilter{Country: "India", Board: "CBSE", Grade: 7}
+	if got, err := s.CurriculumSubjects(ctx, f); err != nil || !cmp.Equal(got, want) {
+		t.Errorf("subjects %v, %v; want %v", got, err, want)
+	}
+	f.Subject = "Mathematics"
+	wantTopics := []string{"EVS", "English", "Fractions", "Zebra", "apple"}
+	if got, err := s.CurriculumTopics(ctx, f); err != nil || !cmp.Equal(got, wantTopics) {
+		t.Errorf("topics %v, %v; want %v", got, err, wantTopics)
+	}
+	f.Topic = "Fractions"
+	subs, err := s.CurriculumSubtopics(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, e := range subs {
+		titles = append(titles, e.Subtopic)
+	}
+	if wantSubs := []string{"EVS", "English", "Zebra", "apple"}; !cmp.Equal(titles, wantSubs) {
+		t.Errorf("subtopics %v; want %v", titles, wantSubs)
+	}
 }

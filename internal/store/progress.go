@@ -483,7 +483,7 @@ func (s *Store) Stats(ctx context.Context, learnerID uuid.UUID, tz string, now t
 	var avgMastery, avgExam *float64
 	var seconds float64
 	err := s.db.QueryRow(ctx, `
-SELECT count(*), avg(mastery), coalesce(array_agg(DISTINCT subject ORDER BY subject) FILTER (WHERE subject IS NOT NULL), '{}'),
+SELECT count(*), avg(mastery), coalesce(array_agg(DISTINCT subject COLLATE "C" ORDER BY subject COLLATE "C") FILTER (WHERE subject IS NOT NULL), '{}'),
     coalesce(sum(current_step), 0), coalesce(sum(extract(epoch FROM updated_at - created_at)), 0),
     count(*) FILTER (WHERE mode = 'exam' AND exam_total > 0),
     avg(exam_score::float8 / exam_total * 100) FILTER (WHERE mode = 'exam' AND exam_total > 0)
