@@ -81,6 +81,13 @@ func bearer(r *http.Request) (string, bool) {
 	return strings.TrimSpace(token), true
 }
 
+// bearerScheme reports whether a request's Authorization header is of the
+// Bearer scheme, with a token or not.
+func bearerScheme(r *http.Request) bool {
+	scheme, _, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	return strings.EqualFold(scheme, "Bearer")
+}
+
 // authenticate resolves the caller of a request from its bearer token (or
 // the WebSocket's token query parameter). No token means anonymous; a token
 // that does not verify is a 401 (the reference silently fell back to
@@ -116,8 +123,14 @@ func (s *Server) authenticate(c echo.Context, token string, present bool) (calle
 func (s *Server) withCaller(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		token, present := bearer(c.Request())
-		if !present && c.QueryParam("token") != "" && strings.HasPrefix(c.Path(), "/sessions/ws/") {
-			token, present = c.QueryParam("token"), true
+		if strings.HasPrefix(c.Path(), "/sessions/ws/") && !bearerScheme(c.Request()) {
+			// The WebSocket's token is its ?token= (CONTRACT §3.1). A
+			// Bearer header wins over it, but an Authorization header of
+			// another scheme (a staging proxy's Basic credentials, or those
+			// a browser sends by itself behind HTTP authentication) is
+			// not the learner's and must not hide it.
+			token = c.QueryParam("token")
+			present = token != ""
 		}
 		switch c.Path() {
 		case "/auth/sync":

@@ -3,10 +3,10 @@ package httpapi
 import (
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -153,15 +153,62 @@ func retrySeconds(wait time.Duration) int {
 // request, so believing them would let a client pick its own rate-limit
 // bucket (Echo's RealIP does believe them when no extractor is set). Behind
 // reverse proxies, X-Forwarded-For is read from the right, through the
-// trusted proxies, to the first address that is not one.
+// trusted proxies, to the first address that is not one; when all are
+// trusted, the leftmost is the client. An entry may carry a port, as some
+// proxies write it ("203.0.113.7:51000", "[2001:db8::1]:443"): the address
+// is the client's (Echo's ExtractIPFromXFFHeader took such an entry for a
+// forgery and named the proxy, so that every client behind it shared one
+// bucket). An entry that is no address at all makes the peer the client.
 func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
 	if len(trusted) == 0 {
 		return echo.ExtractIPDirect()
 	}
-	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	peer := echo.ExtractIPDirect()
+	var ranges []netip.Prefix
 	for _, p := range trusted {
-		p = p.Masked()
-		opts = append(opts, echo.TrustIPRange(&net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}))
+		if a := p.Addr(); a.Is4In6() && p.Bits() >= 96 {
+			p = netip.PrefixFrom(a.Unmap(), p.Bits()-96)
+		}
+		ranges = append(ranges, p.Masked())
 	}
-	return echo.ExtractIPFromXFFHeader(opts...)
+	trust := func(a netip.Addr) bool {
+		for _, p := range ranges {
+			if p.Contains(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return func(r *http.Request) string {
+		direct := peer(r)
+		xff := r.Header.Values(echo.HeaderXForwardedFor)
+		if len(xff) == 0 {
+			return direct
+		}
+		hops := append(strings.Split(strings.Join(xff, ","), ","), direct)
+		var a netip.Addr
+		for i := len(hops) - 1; i >= 0; i-- {
+			var ok bool
+			if a, ok = forwardedAddr(hops[i]); !ok {
+				return direct
+			}
+			if !trust(a) {
+				return a.String()
+			}
+		}
+		return a.String()
+	}
+}
+
+// forwardedAddr reads an X-Forwarded-For entry: an IP address, IPv6 in
+// brackets or not, with or without a port. IPv4 in IPv6 is the IPv4
+// address.
+func forwardedAddr(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
+	if err != nil {
+		ap, perr := netip.ParseAddrPort(s)
+		a, err = ap.Addr(), perr
+	}
+	return a.Unmap(), err == nil && a.Zone() == ""
 }

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"net/netip"
 	"testing"
 	"time"
 )
@@ -17,5 +19,57 @@ func TestLimiterBounded(t *testing.T) {
 	}
 	if n := len(l.buckets); n > maxBuckets {
 		t.Fatalf("%d buckets, want at most %d", n, maxBuckets)
+	}
+}
+
+// TestIPExtractor: the client address is the peer's, unless the peer is a
+// trusted proxy, whose X-Forwarded-For is read from the right to the first
+// untrusted entry. Operators rely on it for per-address rate limits: a
+// client cannot pick its own address, and clients behind a proxy that
+// writes ports into the header ("203.0.113.7:51000", as Azure Application
+// Gateway does) are still told apart.
+func TestIPExtractor(t *testing.T) {
+	proxies := []string{"10.0.0.0/8", "2001:db8:ffff::/48"}
+	for _, tt := range []struct {
+		name    string
+		trusted []string
+		peer    string
+		xff     []string
+		want    string
+	}{
+		{"no trusted proxies", nil, "10.0.0.1:5000", []string{"203.0.113.7"}, "10.0.0.1"},
+		{"untrusted peer", proxies, "198.51.100.1:5000", []string{"203.0.113.7"}, "198.51.100.1"},
+		{"loopback is not trusted by itself", proxies, "127.0.0.1:5000", []string{"203.0.113.7"}, "127.0.0.1"},
+		{"no header", proxies, "10.0.0.1:5000", nil, "10.0.0.1"},
+		{"address", proxies, "10.0.0.1:5000", []string{"203.0.113.7"}, "203.0.113.7"},
+		{"address and port", proxies, "10.0.0.1:5000", []string{"203.0.113.7:51000"}, "203.0.113.7"},
+		{"IPv6", proxies, "10.0.0.1:5000", []string{"2001:db8::1"}, "2001:db8::1"},
+		{"IPv6 in brackets", proxies, "10.0.0.1:5000", []string{"[2001:db8::1]"}, "2001:db8::1"},
+		{"IPv6 and port", proxies, "10.0.0.1:5000", []string{"[2001:db8::1]:443"}, "2001:db8::1"},
+		{"IPv4 in IPv6 and port", proxies, "10.0.0.1:5000", []string{"[::ffff:203.0.113.7]:80"}, "203.0.113.7"},
+		{"the client's own entries", proxies, "10.0.0.1:5000", []string{"198.51.100.1:1, 203.0.113.7:51000"}, "203.0.113.7"},
+		{"through trusted proxies", proxies, "10.0.0.1:5000", []string{"203.0.113.7:51000, 10.1.2.3:443", "[2001:db8:ffff::9]:443"}, "203.0.113.7"},
+		{"all trusted: the leftmost", proxies, "10.0.0.1:5000", []string{"10.9.9.9:80, 10.1.1.1"}, "10.9.9.9"},
+		{"IPv4 in IPv6 peer", proxies, "[::ffff:10.0.0.1]:5000", []string{"203.0.113.7:51000"}, "203.0.113.7"},
+		{"IPv4 in IPv6 proxy range", []string{"::ffff:10.0.0.0/104"}, "10.0.0.1:5000", []string{"203.0.113.7"}, "203.0.113.7"},
+		{"not an address", proxies, "10.0.0.1:5000", []string{"203.0.113.7, unknown"}, "10.0.0.1"},
+		{"bad port", proxies, "10.0.0.1:5000", []string{"203.0.113.7:99999"}, "10.0.0.1"},
+		{"empty port", proxies, "10.0.0.1:5000", []string{"203.0.113.7:"}, "10.0.0.1"},
+		{"zone", proxies, "10.0.0.1:5000", []string{"fe80::1%eth0"}, "10.0.0.1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var trusted []netip.Prefix
+			for _, p := range tt.trusted {
+				trusted = append(trusted, netip.MustParsePrefix(p))
+			}
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tt.peer
+			for _, v := range tt.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			if got := ipExtractor(trusted)(r); got != tt.want {
+				t.Errorf("peer %s, X-Forwarded-For %q: %q, want %q", tt.peer, tt.xff, got, tt.want)
+			}
+		})
 	}
 }

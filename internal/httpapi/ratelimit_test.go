@@ -159,6 +159,50 @@ func TestRateLimitIPv6Prefix(t *testing.T) {
 	}
 }
 
+// TestRateLimitForwardedForWithPort: behind a trusted proxy that writes
+// the client's port into X-Forwarded-For (Azure Application Gateway writes
+// "203.0.113.7:51000", "[2001:db8::1]:443"), each anonymous learner is
+// still limited on their own address, for turns and for WebSockets held.
+// Counted as the proxy, every learner behind it shared one bucket: once
+// one of them had used the turn budget, all the others got 429.
+func TestRateLimitForwardedForWithPort(t *testing.T) {
+	s := newServer(t, turnLimit(1, "127.0.0.0/8"), func(o *httpapi.Options, _ *httpapi.Deps) { o.WSPerCaller = 1 })
+	id := s.newSession(fractions, "", "")
+	for _, tt := range []struct {
+		xff    string
+		status int
+	}{
+		{"203.0.113.7:51000", 200},
+		{"203.0.113.7:51002", 429}, // the same client from another port
+		{"203.0.113.7", 429},
+		{"198.51.100.9:51001", 200}, // another client behind the proxy
+		{"[2001:db8:5::1]:443", 200},
+		{"[2001:db8:5::2]:443", 429}, // the same /64
+		{"198.51.100.1, 203.0.113.8:51000", 200},
+		{"198.51.100.2, 203.0.113.8:51003", 429}, // what the client wrote itself counts for nothing
+	} {
+		if r := s.step(id, "", "X-Forwarded-For", tt.xff); r.Status != tt.status {
+			t.Fatalf("X-Forwarded-For %q: %d %s, want %d", tt.xff, r.Status, r.Body, tt.status)
+		}
+	}
+	// WebSockets held count per client address too.
+	wsFrom := func(xff string) (*http.Response, error) {
+		h := http.Header{}
+		h.Set("X-Forwarded-For", xff)
+		_, resp, err := s.dial(t, id, "", h)
+		return resp, err
+	}
+	if _, err := wsFrom("203.0.113.20:40000"); err != nil {
+		t.Fatalf("a client's first WebSocket: %v", err)
+	}
+	if resp, err := wsFrom("203.0.113.20:40001"); err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the same client's second WebSocket, from another port: %v, want 429", err)
+	}
+	if _, err := wsFrom("203.0.113.21:40000"); err != nil {
+		t.Fatalf("another client's WebSocket: %v, want it accepted", err)
+	}
+}
+
 // TestWebSocketConnectionLimits: a session and a caller hold a bounded
 // number of WebSockets; one more is refused with 429 before the upgrade,
 // the open ones keep working, and closing one frees its place.

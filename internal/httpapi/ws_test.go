@@ -341,6 +341,47 @@ func TestWebSocketOwnership(t *testing.T) {
 	}
 }
 
+// TestWebSocketTokenBesideOtherAuthorization: a learner's WebSocket
+// carries her access token in ?token= (CONTRACT §3.1) even when the
+// request also has an Authorization header of another scheme: the Basic
+// credentials of a staging proxy (nginx auth_basic forwards them), or
+// those a browser attaches by itself on a page behind HTTP authentication.
+// Such a header is no token: it neither hides ?token= nor makes an
+// anonymous session's WebSocket a 401. A Bearer header still wins over
+// ?token=.
+func TestWebSocketTokenBesideOtherAuthorization(t *testing.T) {
+	s := newServer(t)
+	alice := token(t, "alice", false)
+	id := s.newSession(fractions, "", alice)
+	basic := http.Header{}
+	basic.Set("Authorization", "Basic c3RhZ2luZzpzdGFnaW5n")
+	w, resp, err := s.dial(t, id, alice, basic)
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		t.Fatalf("her own session with ?token= and a Basic Authorization header: %v (HTTP %d), want the upgrade accepted", err, status)
+	}
+	if f := w.read(); f.Type != "state_update" {
+		t.Fatal(f.Type)
+	}
+	if _, _, err := s.dial(t, s.newSession(fractions, "", ""), "", basic); err != nil {
+		t.Fatalf("an anonymous session with a Basic Authorization header: %v, want the upgrade accepted", err)
+	}
+	bob := http.Header{}
+	bob.Set("Authorization", "Bearer "+token(t, "bob", false))
+	if _, resp, err := s.dial(t, id, alice, bob); err == nil || resp == nil || resp.StatusCode != 404 {
+		t.Fatalf("bob's Bearer header beside her ?token=: %v %v, want 404 (the header wins)", err, resp)
+	}
+	// REST takes no ?token=, and a header of another scheme stays "Not
+	// authenticated" there (CONTRACT §1.2).
+	r := s.do("GET", "/sessions/"+id+"?token="+alice, nil, "", "Authorization", "Basic c3RhZ2luZzpzdGFnaW5n")
+	if r.Status != http.StatusUnauthorized || r.JSON(t)["detail"] != "Not authenticated" {
+		t.Fatalf("REST with ?token= and a Basic Authorization header: %d %s, want 401 Not authenticated", r.Status, r.Body)
+	}
+}
+
 // TestWebSocketConflictFromAnotherReplica has a second server instance on
 // the same database win the compare-and-swap against a WebSocket turn: the
 // connection gets the reference's error, adopts the winner's state, and
