@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/tutord/tutord/internal/auth"
@@ -30,7 +31,9 @@ func (a verifier) ID(ctx context.Context, token string) (Identity, error) {
 
 func authError(err error) error {
 	if errors.Is(err, auth.ErrKeysUnavailable) {
-		return errKeysUnavailable
+		// The cause (the provider's status, a DNS failure) stays for the
+		// log; the client is told only that the keys are unavailable.
+		return fmt.Errorf("%w: %w", errKeysUnavailable, err)
 	}
 	var ae *auth.Error
 	if errors.As(err, &ae) {

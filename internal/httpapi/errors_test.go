@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -396,4 +398,43 @@ func (s *apiServer) refusedUpgrade(t *testing.T, id, tok string) response {
 	}
 	s.checkContract(resp.Request, nil, resp, body)
 	return response{Status: resp.StatusCode, Header: resp.Header, Body: body}
+}
+
+// TestKeysUnavailableLogsTheCause: when the identity provider's keys cannot
+// be fetched, the learner gets 503 and the log says why (the provider's
+// answer), so that an operator can tell an outage from a wrong URL.
+func TestKeysUnavailableLogsTheCause(t *testing.T) {
+	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(jwks.Close)
+	v, err := auth.NewVerifier(auth.Config{JWKSURL: jwks.URL, Audience: "tutord-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf logBuffer
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		d.Auth = httpapi.NewAuthenticator(v)
+		d.Logger = slog.New(slog.NewJSONHandler(&buf, nil))
+	})
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{"sub": "x", "token_use": "access", "client_id": "tutord-test",
+		"aud": "tutord-test", "exp": time.Now().Add(time.Hour).Unix()})
+	tok.Header["kid"] = "key-1"
+	signed, err := tok.SignedString(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.do("GET", "/sessions/history", nil, signed); r.Status != 503 || strings.Contains(string(r.Body), "503") {
+		t.Fatalf("keys unreachable: %d %s; want 503 without the provider's answer", r.Status, r.Body)
+	}
+	for _, rec := range buf.records(t) {
+		if rec["msg"] == "request failed" && strings.Contains(fmt.Sprint(rec["err"]), "503") {
+			return
+		}
+	}
+	t.Errorf("no log line says why the keys are unavailable: %v", buf.records(t))
 }
