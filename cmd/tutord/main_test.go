@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tutord/tutord/internal/pgembed"
 )
 
 // binary is the tutord binary built once for the tests that run it as a
@@ -365,6 +367,41 @@ func TestMigrateUpDownVersion(t *testing.T) {
 	}
 	if out := run("migrate", "version"); out != latest {
 		t.Fatalf("after a refused down: %q, want %q", out, latest)
+	}
+}
+
+// externalDatabase starts a private cluster to stand for an operator's
+// PostgreSQL and returns a connection string (keyword/value form) to an
+// empty tutord database on it.
+func externalDatabase(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgembed.Start(ctx, pgembed.Options{DataDir: dataDir(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Stop(context.Background()) })
+	if err := c.CreateDatabase(ctx, "tutord"); err != nil {
+		t.Fatal(err)
+	}
+	return c.ConnString("tutord")
+}
+
+// The README says that pgx's parameters apply in TUTORD_DATABASE_URL, and
+// the pool takes its own (pool_max_conn_lifetime, pool_max_conns...): the
+// migrations, which `migrate up` and serve (TUTORD_MIGRATE=true) run on
+// their own connection, must accept the same URL rather than pass those
+// parameters to PostgreSQL as settings it refuses ("unrecognized
+// configuration parameter").
+func TestPoolParametersInDatabaseURL(t *testing.T) {
+	base := externalDatabase(t)
+	for _, param := range []string{"pool_max_conn_lifetime=30m", "pool_max_conns=5"} {
+		t.Run(param, func(t *testing.T) {
+			env := []string{"TUTORD_DATABASE_URL=" + base + " " + param, "TUTORD_ADDR=127.0.0.1:0"}
+			if out, code := runBinary(t, env, "migrate", "up"); code != 0 {
+				t.Errorf("tutord migrate up with %s in TUTORD_DATABASE_URL: exit %d, %q; want the migrations applied", param, code, lastLine(out))
+			}
+		})
 	}
 }
 

@@ -12,8 +12,6 @@ import (
 
 	migratedb "github.com/golang-migrate/migrate/v4/database"
 	"github.com/jackc/pgx/v5"
-
-	"github.com/tutord/tutord/internal/pgembed"
 )
 
 // holdMigrationLock starts a database, migrates it and takes
@@ -23,15 +21,7 @@ import (
 func holdMigrationLock(t *testing.T) (string, *pgx.Conn) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgembed.Start(ctx, pgembed.Options{DataDir: dataDir(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Stop(context.Background()) })
-	if err := c.CreateDatabase(ctx, "tutord"); err != nil {
-		t.Fatal(err)
-	}
-	connString := c.ConnString("tutord")
+	connString := externalDatabase(t)
 	if out, code := runBinary(t, []string{"TUTORD_DATABASE_URL=" + connString}, "migrate", "up"); code != 0 {
 		t.Fatalf("migrate up: %s", out)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/tutord/tutord/migrations"
@@ -44,10 +45,14 @@ func NewMigrator(connString string) (*Migrator, error) {
 // until ctx ends: then it fails with ErrMigrationLocked (deadline) or
 // ctx's error.
 func NewMigratorContext(ctx context.Context, connString string) (*Migrator, error) {
-	cfg, err := pgx.ParseConfig(connString)
+	// Parsed as the pool parses it, so that the URL the pool accepts works
+	// here too: pgx.ParseConfig would pass the pool's own parameters
+	// (pool_max_conns...) to the server as settings, which it refuses.
+	pcfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
 	}
+	cfg := pcfg.ConnConfig
 	// golang-migrate's driver waits for its lock without a context or a
 	// limit. So its one connection takes the lock first, cancellably: the
 	// driver's own lock on that session then returns at once (advisory

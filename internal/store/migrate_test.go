@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +72,26 @@ func TestMigratorStopsWaitingForAHeldLock(t *testing.T) {
 	defer cancel2()
 	if err := store.MigrateContext(deadline2, connString); err != nil {
 		t.Errorf("migrate with the lock free: %v", err)
+	}
+}
+
+// The migrator takes the URL the pool takes (TUTORD_DATABASE_URL), pgx
+// pool parameters included, rather than passing those to PostgreSQL as
+// settings it refuses ("unrecognized configuration parameter"), which
+// would stop `tutord migrate up` and serve on a URL the pool accepts.
+func TestMigratorAcceptsPoolParameters(t *testing.T) {
+	connString := pgtest.ConnString(t)
+	for _, param := range []string{"pool_max_conns=5", "pool_max_conn_lifetime=30m"} {
+		withParam := connString + " " + param
+		if u, err := url.Parse(connString); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+			k, v, _ := strings.Cut(param, "=")
+			q := u.Query()
+			q.Set(k, v)
+			u.RawQuery = q.Encode()
+			withParam = u.String()
+		}
+		if err := store.Migrate(withParam); err != nil {
+			t.Errorf("migrate with %s in the URL: %v", param, err)
+		}
 	}
 }
