@@ -81,6 +81,12 @@ func Load(environ map[string]string) (Config, error) {
 	if cfg.DataDir == "" {
 		cfg.DataDir = DefaultDataDir(environ)
 	}
+	// As the model providers' keys are read (llm.SettingsFromEnv): a value
+	// from a file or a Kubernetes secret often ends in a newline, which an
+	// HTTP header cannot carry.
+	for _, v := range []*string{&cfg.STTBaseURL, &cfg.STTAPIKey, &cfg.STTModel, &cfg.OpenAICompatibleBaseURL, &cfg.OpenAICompatibleAPIKey} {
+		*v = strings.TrimSpace(*v)
+	}
 	return cfg, cfg.Validate()
 }
 

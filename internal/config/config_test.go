@@ -45,6 +45,25 @@ func TestLoadRejectsBadValues(t *testing.T) {
 	}
 }
 
+// A speech-to-text key (or URL, or model) read from a file or a Kubernetes
+// secret often ends in a newline: it is trimmed, as the model providers'
+// keys are, rather than sent in a header Go refuses, which would fail
+// every transcription as "service unavailable".
+func TestSTTSettingsAreTrimmed(t *testing.T) {
+	cfg, err := Load(map[string]string{
+		"TUTORD_STT_BASE_URL":              " https://api.openai.com/v1\n",
+		"TUTORD_STT_API_KEY":               "sk-stt\n",
+		"TUTORD_STT_MODEL":                 "whisper-1\r\n",
+		"TUTORD_OPENAI_COMPATIBLE_API_KEY": "sk-compat\n",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.STTBaseURL != "https://api.openai.com/v1" || cfg.STTAPIKey != "sk-stt" || cfg.STTModel != "whisper-1" || cfg.OpenAICompatibleAPIKey != "sk-compat" {
+		t.Errorf("STT %q, %q, %q; compatible key %q: want them trimmed", cfg.STTBaseURL, cfg.STTAPIKey, cfg.STTModel, cfg.OpenAICompatibleAPIKey)
+	}
+}
+
 func TestSecretsAreMaskedInLogs(t *testing.T) {
 	cfg, err := Load(map[string]string{"TUTORD_DATABASE_URL": "postgres://app:hunter2@db:5432/tutord"})
 	if err != nil {

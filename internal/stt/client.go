@@ -1,6 +1,9 @@
 // Package stt transcribes speech through a server with OpenAI's audio API
-// (POST /audio/transcriptions): OpenAI's Whisper, or a local whisper.cpp or
-// faster-whisper server. It also recognises audio formats by content.
+// (POST /audio/transcriptions): OpenAI's Whisper, a faster-whisper server
+// (speaches), or whisper.cpp's whisper-server started with
+// --inference-path /v1/audio/transcriptions (its own path is /inference)
+// and --convert (without it, it reads WAV but not the WebM, Ogg Opus or
+// MP4 that browsers record). It also recognises audio formats by content.
 package stt
 
 import (
@@ -13,14 +16,21 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// MaxFileSize is the largest audio file the API accepts: 25 MiB.
-const MaxFileSize = 25 * 1024 * 1024
+// MaxRequestSize is the largest request OpenAI's API accepts: 25 MiB
+// (26214400 bytes) for the whole multipart body, the form fields and
+// their framing included, not for the audio file alone; beyond it OpenAI
+// answers 413 "Maximum content size limit (26214400) exceeded". So the
+// largest file that can be sent is a few hundred bytes smaller: Transcribe
+// works out the request's exact length and refuses a file that does not
+// fit before sending it.
+const MaxRequestSize = 25 * 1024 * 1024
 
 // maxResponse bounds the response body: a transcript of the longest
 // accepted recording is far smaller.
@@ -56,13 +66,16 @@ func New(cfg Config) (*Client, error) {
 func (c *Client) Configured() bool { return c.cfg.Configured() }
 
 // Transcribe sends size bytes of audio in format f and returns the text.
-// size must be the exact length of audio, at most MaxFileSize. The audio
-// is streamed, not buffered.
+// size must be the exact length of audio, and the request it makes at most
+// MaxRequestSize bytes. The audio is streamed, not buffered.
 //
 // Errors are *Error of kind ErrNotConfigured, ErrUnavailable, ErrRejected
 // or ErrTimeout, except two: a failure to read audio is returned wrapped
 // (so that errors.As finds an *http.MaxBytesError), and so is the caller's
-// cancellation (errors.Is(err, context.Canceled)).
+// cancellation (errors.Is(err, context.Canceled)). A recording too large
+// for a request is refused before sending, as an ErrRejected *Error that
+// also matches *http.MaxBytesError, as an upload over a limit does, so
+// that callers answer both alike.
 func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f Format) (string, error) {
 	switch {
 	case !c.Configured():
@@ -71,14 +84,17 @@ func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f 
 		return "", &Error{Message: msgUnsupported, kind: ErrRejected}
 	case size <= 0:
 		return "", &Error{Message: msgEmpty, kind: ErrRejected}
-	case size > MaxFileSize:
-		return "", &Error{Message: msgTooLarge, kind: ErrRejected}
+	case size > MaxRequestSize: // before adding the framing, which could overflow
+		return "", errTooLarge()
+	}
+	src := &audioReader{r: audio, left: size}
+	body, contentType, length := c.multipart(src, size, f)
+	if length > MaxRequestSize {
+		return "", errTooLarge()
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 
-	src := &audioReader{r: audio, left: size}
-	body, contentType, length := c.multipart(src, size, f)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, body)
 	if err != nil {
 		return "", &Error{Message: msgUnavailable, Err: err, kind: ErrUnavailable}
@@ -121,6 +137,12 @@ func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f 
 	return *out.Text, nil
 }
 
+// errTooLarge refuses a recording whose request would exceed
+// MaxRequestSize.
+func errTooLarge() error {
+	return &Error{Message: msgTooLarge, Err: &http.MaxBytesError{Limit: MaxRequestSize}, kind: ErrRejected}
+}
+
 // multipart returns the request body, its content type and its length.
 // The form fields and the file part's header are built in memory and the
 // audio streamed between them, so that the length is known up front: some
@@ -156,9 +178,10 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 
 // statusError classifies an error response. Only a rejection of the audio
 // shows the server's message to the learner; failures of tutord's own
-// credentials or configuration keep it for the logs.
+// credentials or configuration keep it for the logs, whatever their 4xx
+// status (OpenAI refuses an unknown model with 400).
 func (c *Client) statusError(resp *http.Response) error {
-	msg := c.serverMessage(resp)
+	msg, setup := c.serverMessage(resp)
 	code := resp.StatusCode
 	switch {
 	case code == http.StatusTooManyRequests:
@@ -166,7 +189,7 @@ func (c *Client) statusError(resp *http.Response) error {
 			Err: errors.New(msg), kind: ErrUnavailable}
 	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
 		return &Error{Message: msgTimeout, StatusCode: code, Err: errors.New(msg), kind: ErrTimeout}
-	case code >= 500 || code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound:
+	case code >= 500 || code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound || (code >= 400 && setup):
 		return &Error{Message: msgUnavailable, StatusCode: code, Err: errors.New(msg), kind: ErrUnavailable}
 	case code >= 400:
 		return &Error{Message: msg, StatusCode: code, kind: ErrRejected}
@@ -178,20 +201,56 @@ func (c *Client) statusError(resp *http.Response) error {
 // serverMessage extracts the error message of a response: OpenAI's
 // {"error": {"message": ...}}, whisper.cpp's {"error": "..."} or
 // FastAPI's {"detail": "..."}; else the status text. The API key is
-// removed from it, and it is cut to a readable length.
-func (c *Client) serverMessage(resp *http.Response) string {
+// removed from it, and it is cut to a readable length. setup reports that
+// the error is about tutord's model or credentials, not the audio (see
+// aboutSetup).
+func (c *Client) serverMessage(resp *http.Response) (msg string, setup bool) {
 	var body struct {
 		Error  json.RawMessage `json:"error"`
 		Detail json.RawMessage `json:"detail"`
 	}
-	var msg string
 	if json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&body) == nil {
 		msg = c.errorMessage(body.Error, body.Detail)
+		setup = aboutSetup(body.Error, msg)
 	}
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
-	return msg
+	return msg, setup
+}
+
+// setupCodes are the error codes and types (OpenAI's, and those of servers
+// that copy its shape) that blame the model or the key, not the audio.
+var setupCodes = map[string]bool{
+	"model_not_found": true, "invalid_model": true, "invalid_api_key": true,
+	"authentication_error": true, "permission_error": true,
+}
+
+// setupMessage matches messages about the model itself or the key:
+// OpenAI's "invalid model ID" (400, with no code), "The model `x` does not
+// exist", "Model x is not installed". It does not match a model's limits
+// on the audio ("longer than 1400 seconds which is the maximum for this
+// model", "This model does not support the format you provided"), which
+// are the learner's.
+var setupMessage = regexp.MustCompile(`(?i)\b(?:invalid|unknown|unsupported) model\b|\bno such model\b|\bmodel\b.{0,120}?\b(?:does not exist|not found|is not (?:available|installed|supported))|\bapi[ _]key\b`)
+
+// aboutSetup reports whether an error (the response's "error" member and
+// its message) is about tutord's configuration, its model or its key,
+// rather than the audio: by its code, type or param when it has them, else
+// by its message.
+func aboutSetup(errField json.RawMessage, msg string) bool {
+	var e struct{ Code, Type, Param any }
+	if json.Unmarshal(errField, &e) == nil {
+		for _, v := range []any{e.Code, e.Type} {
+			if s, ok := v.(string); ok && setupCodes[s] {
+				return true
+			}
+		}
+		if e.Param == "model" {
+			return true
+		}
+	}
+	return setupMessage.MatchString(msg)
 }
 
 // errorMessage returns the message of a response's "error" or "detail"

@@ -121,10 +121,21 @@ func (f *fakeOpenAI) fail(w http.ResponseWriter, status int, format string, args
 }
 
 func openAIError(w http.ResponseWriter, status int, msg string) {
+	openAIErrorCode(w, status, msg, "", "")
+}
+
+// openAIErrorCode is openAIError with a code and a param ("": null).
+func openAIErrorCode(w http.ResponseWriter, status int, msg, code, param string) {
+	null := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
-		"message": msg, "type": "invalid_request_error", "param": nil, "code": nil}})
+		"message": msg, "type": "invalid_request_error", "param": null(param), "code": null(code)}})
 }
 
 func newClient(t *testing.T, cfg Config) *Client {
@@ -267,6 +278,67 @@ func TestTranscribeErrors(t *testing.T) {
 				openAIError(w, 404, "The model `whisper-9` does not exist")
 			},
 			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 404,
+		},
+		{
+			// What OpenAI answers for a model it does not have on this
+			// endpoint (speaches-ai/speaches#17).
+			name: "unknown model, OpenAI's 400",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIError(w, 400, "invalid model ID")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 400,
+		},
+		{
+			name: "unknown model, by its code",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIErrorCode(w, 400, "No such thing: whisper-9", "model_not_found", "")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 400,
+		},
+		{
+			name: "unknown model, by its param",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIErrorCode(w, 400, "Invalid value: 'whisper-9'", "invalid_value", "model")
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 400,
+		},
+		{
+			name: "unknown model, Mistral's type",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(400)
+				io.WriteString(w, `{"error": {"message": "Invalid model: voxtral-small-latest", "type": "invalid_model", "code": "1500"}}`)
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 400,
+		},
+		{
+			name: "model not installed, FastAPI",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(400)
+				io.WriteString(w, `{"detail": "Model 'Systran/faster-whisper-small' is not installed locally"}`)
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 400,
+		},
+		{
+			// The model's limit on the audio: the learner's recording.
+			name: "audio too long for the model",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIErrorCode(w, 400, "audio duration 1830.5 seconds is longer than 1400 seconds which is the maximum for this model", "invalid_value", "")
+			},
+			kind: ErrRejected, wantMsg: "audio duration 1830.5 seconds is longer than 1400 seconds which is the maximum for this model", wantStatus: 400,
+		},
+		{
+			name: "audio too short",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIErrorCode(w, 400, "Audio file is too short. Minimum audio length is 0.1 seconds.", "audio_too_short", "file")
+			},
+			kind: ErrRejected, wantMsg: "Audio file is too short. Minimum audio length is 0.1 seconds.", wantStatus: 400,
+		},
+		{
+			name: "format the model cannot read",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				openAIError(w, 400, "This model does not support the format you provided.")
+			},
+			kind: ErrRejected, wantMsg: "This model does not support the format you provided.", wantStatus: 400,
 		},
 		{
 			name:    "gateway timeout",
@@ -416,7 +488,9 @@ func TestTranscribeRefusesBeforeSending(t *testing.T) {
 	}{
 		{"empty", 0, WebM, "Empty audio file"},
 		{"negative size", -1, WebM, "Empty audio file"},
-		{"too large", MaxFileSize + 1, WebM, "File too large (max 25 MB)"},
+		{"too large", MaxRequestSize + 1, WebM, "File too large (max 25 MB)"},
+		{"no room for the form", MaxRequestSize, WebM, "File too large (max 25 MB)"},
+		{"too large to add the form to", 1<<63 - 1, WebM, "File too large (max 25 MB)"},
 		{"unknown format", 10, "aiff", "Unsupported audio format"},
 		{"no format", 10, "", "Unsupported audio format"},
 	}
@@ -429,16 +503,69 @@ func TestTranscribeRefusesBeforeSending(t *testing.T) {
 	if n := srv.requests.Load(); n != 0 {
 		t.Errorf("sent %d requests, want none", n)
 	}
+}
 
-	t.Run("exactly the limit is sent", func(t *testing.T) {
-		audio := audioOf(wav, MaxFileSize)
-		if _, err := c.Transcribe(context.Background(), bytes.NewReader(audio), MaxFileSize, WAV); err != nil {
-			t.Errorf("Transcribe: %v", err)
+// openAIRequestLimitServer answers as OpenAI does to a request body over
+// its limit, which is the whole request's, not the file's: 413 with
+// {"error": {"message": "Maximum content size limit (26214400) exceeded
+// (... bytes read)", "type": "server_error"}}.
+func openAIRequestLimitServer(t *testing.T) *fakeOpenAI {
+	srv := newFakeOpenAI(t, testKey)
+	srv.respond = func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if n > MaxRequestSize {
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			fmt.Fprintf(w, `{"error": {"message": "Maximum content size limit (%d) exceeded (%d bytes read)", "type": "server_error", "param": null, "code": null}}`, MaxRequestSize, n)
+			return
 		}
-		if got := srv.got.Load(); got == nil || len(got.audio) != MaxFileSize {
-			t.Error("the server did not receive the whole file")
-		}
-	})
+		io.WriteString(w, `{"text": "hello"}`)
+	}
+	return srv
+}
+
+// A learner's recording too large for OpenAI's request limit (25 MiB for
+// the whole request, the form around the file included) is refused before
+// it is sent, with tutord's own "File too large (max 25 MB)" and as an
+// upload over a limit (the endpoint's 413), not sent to come back as
+// OpenAI's confusing "Maximum content size limit (26214400) exceeded";
+// and the largest recording that fits is transcribed.
+func TestRecordingMustFitOpenAIsRequestLimit(t *testing.T) {
+	srv := openAIRequestLimitServer(t)
+	c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
+	_, _, framing := c.multipart(strings.NewReader(""), 0, WebM)
+	largest := MaxRequestSize - int(framing)
+	tests := []struct {
+		name string
+		size int
+		fits bool
+	}{
+		{"25 MiB", MaxRequestSize, false},
+		{"25 MiB less 100 bytes", MaxRequestSize - 100, false},
+		{"one byte over what fits", largest + 1, false},
+		{"the largest that fits", largest, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := srv.requests.Load()
+			audio := audioOf(chromeWebM, tt.size)
+			text, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(tt.size), WebM)
+			if tt.fits {
+				if err != nil || text != "hello" {
+					t.Fatalf("a %d-byte recording, whose request is exactly %d bytes: %q, %v; want it transcribed", tt.size, MaxRequestSize, text, err)
+				}
+				return
+			}
+			wantErr(t, err, ErrRejected, msgTooLarge)
+			var mbe *http.MaxBytesError
+			if !errors.As(err, &mbe) || mbe.Limit != MaxRequestSize {
+				t.Errorf("err = %v; want it to match *http.MaxBytesError of limit %d, as an upload over the limit does", err, MaxRequestSize)
+			}
+			if n := srv.requests.Load() - before; n != 0 {
+				t.Errorf("a %d-byte recording that cannot fit was sent (%d requests)", tt.size, n)
+			}
+		})
+	}
 }
 
 func TestTranscribeAudioReadErrors(t *testing.T) {

@@ -67,6 +67,12 @@ func (c Config) Configured() bool { return c.BaseURL != "" }
 // Validate reports the first invalid setting. An unconfigured Config is
 // valid: transcription is then off.
 func (c Config) Validate() error {
+	// Go refuses to send a header with a control character (a key read
+	// from a file or a Kubernetes secret often ends in a newline), and
+	// every transcription would fail as the service being unavailable.
+	if strings.ContainsFunc(c.APIKey, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return fmt.Errorf("%s: contains a control character such as a newline, which an HTTP header cannot carry", EnvAPIKey)
+	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		switch {

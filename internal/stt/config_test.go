@@ -31,6 +31,7 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "unparsable", env: map[string]string{EnvBaseURL: "http://[::1"}, wantErr: EnvBaseURL},
 		{name: "no host", env: map[string]string{EnvBaseURL: "http:///v1"}, wantErr: EnvBaseURL},
 		{name: "query", env: map[string]string{EnvBaseURL: "https://api.openai.com/v1?key=x"}, wantErr: EnvBaseURL},
+		{name: "key with a line break inside", env: map[string]string{EnvBaseURL: "https://api.openai.com/v1", EnvAPIKey: "sk-one\nsk-two"}, wantErr: EnvAPIKey},
 		{name: "bad timeout", env: map[string]string{EnvTimeout: "60"}, wantErr: EnvTimeout},
 		{name: "zero timeout", env: map[string]string{EnvTimeout: "0s"}, wantErr: EnvTimeout},
 	}
@@ -65,5 +66,23 @@ func TestConfigMasksKey(t *testing.T) {
 	}
 	if s := cfg.LogValue().String(); strings.Contains(s, testKey) || strings.Contains(s, "pass@") {
 		t.Errorf("LogValue prints a secret: %s", s)
+	}
+}
+
+// An API key read from a file or a Kubernetes secret often ends in a
+// newline, which Go refuses to send in a header: every transcription would
+// fail as "service unavailable" with nothing said at start-up. internal/config
+// trims the key as ConfigFromEnv does; a key that still holds a control
+// character is refused by New, naming the variable, so that tutord does
+// not start with it.
+func TestKeyAHeaderCannotCarryIsRefused(t *testing.T) {
+	for _, key := range []string{testKey + "\n", testKey + "\r\n", "sk-one\nsk-two", "sk-\x00"} {
+		_, err := New(Config{BaseURL: "https://api.openai.com/v1", APIKey: key, Model: DefaultModel, Timeout: DefaultTimeout})
+		if err == nil || !strings.Contains(err.Error(), EnvAPIKey) {
+			t.Errorf("New with key %q: err = %v; want it refused, naming %s", key, err, EnvAPIKey)
+		}
+		if err != nil && strings.Contains(err.Error(), testKey) {
+			t.Errorf("the error repeats the key: %v", err)
+		}
 	}
 }

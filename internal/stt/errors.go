@@ -16,8 +16,9 @@ var (
 	ErrNotConfigured = errors.New("speech-to-text not configured")
 	// ErrUnavailable: the server could not be reached, failed (5xx),
 	// asked us to slow down (429, with RetryAfter), or refused tutord's
-	// credentials or model (401, 403, 404). Worth trying again later;
-	// HTTP 503 for the client.
+	// credentials or model (401, 403, 404, or another 4xx whose error
+	// names the model or the key, as OpenAI's 400 "invalid model ID").
+	// Worth trying again later; HTTP 503 for the client.
 	ErrUnavailable = errors.New("speech-to-text unavailable")
 	// ErrRejected: the server refused this audio (400, 413, 415, 422...)
 	// or it was never sent (empty, too large, unknown format). The
