@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -232,7 +233,8 @@ func (s *Server) bodyLimits() echo.MiddlewareFunc {
 	}
 }
 
-// readWhole reads a request's body before the handler runs (see readBody).
+// readWhole reads a request's body before the handler runs (see readBody),
+// and presents a JSON body as the reference reads one (see jsonBody).
 func (s *Server) readWhole(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -247,9 +249,33 @@ func (s *Server) readWhole(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		body = jsonBody(r, body)
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		return next(c)
 	}
+}
+
+// jsonBody returns a request's body as the reference (FastAPI) reads it:
+// a body sent without a Content-Type, or with any application/*+json type,
+// is JSON, like one sent as application/json (it is labelled so here, for
+// the request validator), and a UTF-8 byte order mark before a JSON body
+// is dropped (json.loads of bytes skips it). Other bodies are left as they
+// are.
+func jsonBody(r *http.Request, body []byte) []byte {
+	if len(body) == 0 {
+		return body
+	}
+	ct := r.Header.Get(echo.HeaderContentType)
+	media, _, _ := strings.Cut(ct, ";")
+	sub, isApp := strings.CutPrefix(strings.ToLower(strings.TrimSpace(media)), "application/")
+	switch {
+	case ct == "", isApp && sub != "json" && strings.HasSuffix(sub, "+json"):
+		r.Header.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	case isApp && sub == "json":
+	default:
+		return body
+	}
+	return bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 }
 
 // readBody runs read, which reads the request's body, under a read

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
@@ -464,23 +466,106 @@ func bindJSON(c echo.Context, v any, cleaned ...string) error {
 }
 
 // decodeJSON decodes a body, with the reference's 422 for malformed JSON
-// and values of the wrong type.
+// (text after the value included, as json.loads has it) and values of the
+// wrong type. An int field takes a number without a fraction, 7.0 or 7e0,
+// as pydantic's lax mode does (see laxInt) and as the contract's "integer"
+// has it; a string, even "7", is refused, as the request validator, which
+// runs first, refuses it.
 func decodeJSON(body []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(v); err != nil {
-		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			loc := []any{"body"}
-			for _, p := range strings.Split(ute.Field, ".") {
-				if p != "" {
-					loc = append(loc, p)
-				}
-			}
-			return validationError(fieldError{Type: ute.Value + "_type", Loc: loc, Msg: "Input should be a valid " + ute.Type.String(), Input: nil})
+	err := json.Unmarshal(body, v)
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) && strings.HasPrefix(ute.Value, "number ") {
+		if whole, ok := wholeNumbers(body); ok {
+			reflect.ValueOf(v).Elem().SetZero()
+			err = json.Unmarshal(whole, v)
 		}
-		return errJSONInvalid
 	}
-	return nil
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ute):
+		return validationError(unmarshalTypeError(ute))
+	}
+	return errJSONInvalid
+}
+
+// wholeNumbers returns body with each number that has no fraction written
+// as an integer (7.0 as 7), and false if it has none.
+func wholeNumbers(body []byte) ([]byte, bool) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var doc any
+	if d.Decode(&doc) != nil {
+		return nil, false
+	}
+	changed := false
+	var walk func(x any) any
+	walk = func(x any) any {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, e := range x {
+				x[k] = walk(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		case json.Number:
+			if n, ok := laxInt(json.RawMessage(x)); ok && string(n) != string(x) {
+				changed = true
+				return json.Number(n)
+			}
+		}
+		return x
+	}
+	doc = walk(doc)
+	if !changed {
+		return nil, false
+	}
+	out, err := json.Marshal(doc)
+	return out, err == nil
+}
+
+// unmarshalTypeError is the 422 item of a value the handler's Go type
+// cannot hold, with pydantic's type and message.
+func unmarshalTypeError(ute *json.UnmarshalTypeError) fieldError {
+	loc := []any{"body"}
+	for _, p := range strings.Split(ute.Field, ".") {
+		if p != "" {
+			loc = append(loc, p)
+		}
+	}
+	// The error gives a number's text ("number 7.5"), not a string's: to
+	// typeError the input only needs to be one.
+	fe := fieldError{Loc: loc, Input: nil}
+	var input any
+	switch kind, literal, _ := strings.Cut(ute.Value, " "); {
+	case kind == "string":
+		input = ""
+	case literal != "":
+		fe.Input = json.Number(literal)
+		input = fe.Input
+	}
+	t := ute.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	want := openapi3.TypeObject
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = openapi3.TypeInteger
+	case reflect.Float32, reflect.Float64:
+		want = openapi3.TypeNumber
+	case reflect.String:
+		want = openapi3.TypeString
+	case reflect.Bool:
+		want = openapi3.TypeBoolean
+	case reflect.Slice, reflect.Array:
+		want = openapi3.TypeArray
+	}
+	fe.Type, fe.Msg = typeError(want, input)
+	return fe
 }
 
 var errJSONInvalid = validationError(fieldError{Type: "json_invalid", Loc: []any{"body", 0}, Msg: "JSON decode error", Input: map[string]any{}})

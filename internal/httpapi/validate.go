@@ -1,13 +1,18 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -34,6 +39,7 @@ func LoadSpec(spec []byte) (*openapi3.T, error) {
 // WebSocket upgrade are checked by their handlers too.
 func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 	doc.Servers = nil
+	strictJSONOnce.Do(func() { openapi3filter.RegisterBodyDecoder(echo.MIMEApplicationJSON, strictJSON) })
 	return oapimw.OapiRequestValidatorWithOptions(doc, &oapimw.Options{
 		Options: openapi3filter.Options{
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
@@ -65,6 +71,27 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 			return validationError(fieldError{Type: "value_error", Loc: []any{"body"}, Msg: fmt.Sprint(err.Message), Input: nil})
 		},
 	})
+}
+
+var strictJSONOnce sync.Once
+
+// strictJSON decodes a JSON body for the request validator, which then
+// answers malformed JSON with json_invalid. It refuses what json.loads
+// refuses and kin-openapi's decoder, which reads one value, lets through:
+// text after the value ({"a":1} {"b":2}). The handler cannot catch that
+// itself: once the validator has set a default in a body, it hands on the
+// value it decoded, re-encoded. Registered for application/json, the type
+// every JSON body has by then (see jsonBody), in place of the library's
+// decoder: the registry is the process's, not the validator's.
+func strictJSON(body io.Reader, h http.Header, schema *openapi3.SchemaRef, enc openapi3filter.EncodingFn) (any, error) {
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return nil, &openapi3filter.ParseError{Kind: openapi3filter.KindInvalidFormat, Cause: err}
+	}
+	if !json.Valid(data) {
+		return nil, &openapi3filter.ParseError{Kind: openapi3filter.KindInvalidFormat, Reason: "not one JSON value"}
+	}
+	return openapi3filter.JSONBodyDecoder(bytes.NewReader(data), h, schema, enc)
 }
 
 // fieldErrors turns what the request validator reports into the 422
@@ -302,6 +329,9 @@ func typeError(want string, input any) (typ, msg string) {
 		if isString {
 			return "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
 		}
+		if hasFraction(input) {
+			return "int_from_float", "Input should be a valid integer, got a number with a fractional part"
+		}
 		return "int_type", "Input should be a valid integer"
 	case openapi3.TypeNumber:
 		if isString {
@@ -321,6 +351,24 @@ func typeError(want string, input any) (typ, msg string) {
 		return "dict_type", "Input should be a valid dictionary"
 	}
 	return "type_error", "Input should be a valid " + want
+}
+
+// hasFraction reports whether a JSON number, as decoded with or without
+// UseNumber, has a fractional part.
+func hasFraction(v any) bool {
+	var f float64
+	switch v := v.(type) {
+	case float64:
+		f = v
+	case json.Number:
+		var err error
+		if f, err = v.Float64(); err != nil {
+			return false
+		}
+	default:
+		return false
+	}
+	return f != math.Trunc(f)
 }
 
 // wantedType returns the non-null JSON type a value should have had:

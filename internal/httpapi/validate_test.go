@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tutord/tutord/internal/httpapi"
 )
 
 // issue is a 422 detail item without its input.
@@ -66,6 +68,27 @@ func TestValidationIssueLocations(t *testing.T) {
 			body:      body(func(b map[string]any) { student(b)["grade"] = "seven" }),
 			want:      []issue{{"int_parsing", []any{"body", "student", "grade"}, "Input should be a valid integer, unable to parse string as an integer"}},
 			wantInput: []any{"seven"},
+		},
+		{
+			// pydantic's lax int: a fraction is int_from_float (7.0 is taken,
+			// see TestWholeNumberForAnInteger).
+			name: "fractional number for an integer", method: "POST", path: "/sessions",
+			body:      body(func(b map[string]any) { student(b)["grade"] = 7.5 }),
+			want:      []issue{{"int_from_float", []any{"body", "student", "grade"}, "Input should be a valid integer, got a number with a fractional part"}},
+			wantInput: []any{7.5},
+		},
+		{
+			// The contract's "integer" takes no string, not even "7" (which
+			// the reference's lax pydantic would take).
+			name: "numeric string for an integer", method: "POST", path: "/sessions",
+			body:      body(func(b map[string]any) { student(b)["grade"] = "7" }),
+			want:      []issue{{"int_parsing", []any{"body", "student", "grade"}, "Input should be a valid integer, unable to parse string as an integer"}},
+			wantInput: []any{"7"},
+		},
+		{
+			name: "boolean for an integer", method: "POST", path: "/sessions",
+			body: body(func(b map[string]any) { student(b)["grade"] = true }),
+			want: []issue{{"int_type", []any{"body", "student", "grade"}, "Input should be a valid integer"}},
 		},
 		{
 			name: "wrong type nested, not a string", method: "POST", path: "/sessions",
@@ -148,6 +171,67 @@ func TestValidationIssueLocations(t *testing.T) {
 				if diff := cmp.Diff(tt.wantInput, inputs); diff != "" {
 					t.Errorf("inputs (-want +got):\n%s", diff)
 				}
+			}
+		})
+	}
+}
+
+// TestWholeNumberForAnInteger: an integer field takes a number without a
+// fraction ("grade": 7.0, as Python's json.dumps writes a float grade; or
+// 7e0), as the reference's pydantic does, and a value it cannot take gets
+// pydantic's type, from the request validator or, without one, from the
+// handler alike. Clients that compute a grade or age as a float rely on
+// the first; clients that branch on the 422's type, on the second.
+func TestWholeNumberForAnInteger(t *testing.T) {
+	for _, validator := range []bool{true, false} {
+		t.Run(map[bool]string{true: "validator", false: "handler"}[validator], func(t *testing.T) {
+			s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) {
+				if !validator {
+					o.Validator = nil
+				}
+			})
+			learner := token(t, "whole-number-learner", false)
+			create := func(grade string) string {
+				return `{"student":{"id":"s1","grade":` + grade + `},"goal":{"topic":"Fractions","syllabus":"CBSE Grade 7",` +
+					`"learning_objectives":[],"guideline_id":"` + s.subject[fractions].String() + `"}}`
+			}
+			for _, grade := range []string{"7.0", "7e0", "7.000"} {
+				if r := s.do("POST", "/sessions", create(grade), learner); r.Status != 200 {
+					t.Errorf(`POST /sessions with "grade": %s: %d %s; want 200`, grade, r.Status, truncate(r.Body, 300))
+				}
+			}
+			if r := s.do("PUT", "/profile", `{"age":12.0,"grade":7.0}`, learner); r.Status != 200 {
+				t.Errorf(`PUT /profile with "age": 12.0: %d %s; want 200`, r.Status, truncate(r.Body, 300))
+			} else if p := r.JSON(t); p["age"] != float64(12) || p["grade"] != float64(7) {
+				t.Errorf("profile after the update: age %v, grade %v; want 12 and 7", p["age"], p["grade"])
+			}
+
+			for _, tt := range []struct {
+				name, method, path, body string
+				want                     issue
+			}{
+				{"fraction", "POST", "/sessions", create("7.5"),
+					issue{"int_from_float", []any{"body", "student", "grade"}, "Input should be a valid integer, got a number with a fractional part"}},
+				{"numeric string", "POST", "/sessions", create(`"7"`),
+					issue{"int_parsing", []any{"body", "student", "grade"}, "Input should be a valid integer, unable to parse string as an integer"}},
+				{"boolean", "POST", "/sessions", create("true"),
+					issue{"int_type", []any{"body", "student", "grade"}, "Input should be a valid integer"}},
+				{"profile fraction", "PUT", "/profile", `{"age":12.5}`,
+					issue{"int_from_float", []any{"body", "age"}, "Input should be a valid integer, got a number with a fractional part"}},
+			} {
+				t.Run(tt.name, func(t *testing.T) {
+					r := s.do(tt.method, tt.path, tt.body, learner)
+					if r.Status != 422 {
+						t.Fatalf("%d %s; want 422", r.Status, r.Body)
+					}
+					var got struct{ Detail []issue }
+					if err := json.Unmarshal(r.Body, &got); err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff([]issue{tt.want}, got.Detail); diff != "" {
+						t.Errorf("detail (-want +got):\n%s\nbody: %s", diff, r.Body)
+					}
+				})
 			}
 		})
 	}
