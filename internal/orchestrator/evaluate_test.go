@@ -77,6 +77,47 @@ func TestEchoed(t *testing.T) {
 	}
 }
 
+// TestChatter: a learner relies on "lol", "wait a sec" or "I'm back" to a
+// question whose answer is words being taken for no answer (asked again,
+// no wrong attempt), and on a short real answer, right or wrong, being
+// judged all the same.
+func TestChatter(t *testing.T) {
+	gas := answer.Expected{Answer: "carbon dioxide", Kind: answer.KindText, Accept: []string{"CO2"}}
+	states := answer.Expected{Answer: "solid, liquid, gas", Kind: answer.KindSet}
+	for _, tt := range []struct {
+		exp   answer.Expected
+		reply string
+		want  bool
+	}{
+		{gas, "lol", true},
+		{gas, "wait a sec", true},
+		{gas, "I'm back", true},
+		{gas, "sorry I was away", true},
+		{gas, "brb", true},
+		{gas, "one moment please", true},
+		{gas, "hint pls", true},
+		{gas, "lol this is boring", true},
+		{states, "ok I'm back", true},
+		// Answers, right or wrong.
+		{gas, "oxygen", false},
+		{gas, "carbon dioxide", false},
+		{gas, "the sun", false},
+		{gas, "evaporation", false},
+		{gas, "not sure, nitrogen", false},
+		{gas, "hold on, oxygen", false},
+		{states, "solid liquid", false},
+		{answer.Expected{Answer: "back", Kind: answer.KindText}, "back", false}, // a word of the answer
+		{answer.Expected{Answer: "yes", Kind: answer.KindBoolean}, "no", false},
+		{answer.Expected{Answer: "B", Kind: answer.KindChoice, Options: []string{"sun", "soil"}}, "a", false},
+		{answer.Expected{Answer: "14", Kind: answer.KindInteger}, "lol", false}, // the evaluator's NotAttempt already
+		{gas, "i was away for a bit but i think it is oxygen", false},           // too long to be only chatter
+	} {
+		if got := chatter(tt.reply, tt.exp); got != tt.want {
+			t.Errorf("chatter(%q) to %q = %v, want %v", tt.reply, tt.exp.Answer, got, tt.want)
+		}
+	}
+}
+
 // judgeCase is a reply to a question with an integer answer, and the
 // verdict judge should give it.
 type judgeCase struct {

@@ -5,8 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/tutord/tutord/internal/orchestrator"
 	"github.com/tutord/tutord/internal/tutor"
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 func TestTeachMeLesson(t *testing.T) {
@@ -135,6 +138,128 @@ func TestStuckLearnerMovesOn(t *testing.T) {
 				if i == 20 {
 					t.Fatalf("still on step %d after %d replies of %q; last reply %q", step, i, msg, r.Reply)
 				}
+			}
+		})
+	}
+}
+
+// lessonToQuestion plays a teach_me lesson on key, saying "ok" to
+// explanations and answering every pending question right, until a
+// question whose answer kind is one of kinds is pending. It returns the
+// session id and the last turn.
+func lessonToQuestion(t *testing.T, f *fixture, key string, kinds ...answer.Kind) (uuid.UUID, orchestrator.TurnResult) {
+	t.Helper()
+	id := f.create(t, key, tutor.ModeTeachMe).Session.Row.ID
+	r := f.turn(t, id, "yes")
+	for i := 0; ; i++ {
+		if i == 60 {
+			t.Fatalf("no question of kind %v in 60 turns", kinds)
+		}
+		if q := r.Session.State.LastQuestion; q != nil {
+			kind := q.Expected(r.Session.Topic).KindOf()
+			for _, k := range kinds {
+				if kind == k {
+					return id, r
+				}
+			}
+			r = f.turn(t, id, pendingAnswer(t, r.Session))
+			continue
+		}
+		if r.Session.State.IsComplete(r.Session.Topic) {
+			t.Fatalf("the lesson ended before a question of kind %v", kinds)
+		}
+		r = f.turn(t, id, "ok")
+	}
+}
+
+// TestChatterIsNotAWrongAnswer: a learner who writes "lol", "wait a sec"
+// or "I'm back" while a question whose answer is words is pending ("Which
+// gas do plants take in from the air for photosynthesis?") relies on being
+// asked the question again, unjudged, as on a numeric question or in an
+// exam (TestExamAsides): not on hearing "Hmm, lol isn't it yet", climbing
+// the hint ladder towards the answer shown, with the chatter kept as a
+// wrong answer (CONTRACT §9.6 case 1 counts wrong answers only; seed 003:
+// off-topic → redirect_to_question). A real short answer is still judged
+// (TestChatter).
+func TestChatterIsNotAWrongAnswer(t *testing.T) {
+	for _, msg := range []string{"lol", "wait a sec", "I'm back", "sorry I was away"} {
+		t.Run(msg, func(t *testing.T) {
+			f := setup(t)
+			id, r := lessonToQuestion(t, f, "science/nutrition-in-plants/photosynthesis", answer.KindText)
+			before := *r.Session.State.LastQuestion
+			r = f.turn(t, id, msg)
+			q := r.Session.State.LastQuestion
+			if q == nil || q.QuestionID != before.QuestionID {
+				t.Fatalf("%q: the question %s is no longer pending: %+v; reply %q", msg, before.QuestionID, q, r.Reply)
+			}
+			if q.WrongAttempts != before.WrongAttempts || q.Phase != before.Phase || len(q.PreviousStudentAnswers) != len(before.PreviousStudentAnswers) {
+				t.Errorf("%q to %q was judged a wrong answer: wrong_attempts %d→%d, phase %s→%s, previous answers %q; reply %q",
+					msg, before.QuestionText, before.WrongAttempts, q.WrongAttempts, before.Phase, q.Phase, q.PreviousStudentAnswers, r.Reply)
+			}
+			if res := r.Session.State.LastAnswerResult; res != nil {
+				t.Errorf("%q recorded an answer result %s", msg, *res)
+			}
+			if !strings.Contains(r.Reply, before.QuestionText) {
+				t.Errorf("%q: the reply does not ask %q again: %q", msg, before.QuestionText, r.Reply)
+			}
+		})
+	}
+}
+
+// TestChatterAfterBreakIsNotAWrongAnswer: a learner who takes a break
+// while "Name the three states of matter." is pending relies on "I'm
+// back" picking up where they left off (as the break reply promised): the
+// question asked again, unjudged, not "Not quite" with a wrong attempt.
+func TestChatterAfterBreakIsNotAWrongAnswer(t *testing.T) {
+	f := setup(t)
+	id, r := lessonToQuestion(t, f, "science/states-of-matter/solids-liquids-and-gases", answer.KindSet, answer.KindText)
+	before := *r.Session.State.LastQuestion
+	r = f.turn(t, id, "I need a break")
+	if !r.Session.State.IsPaused {
+		t.Fatalf("the break did not pause the lesson: %q", r.Reply)
+	}
+	r = f.turn(t, id, "I'm back")
+	q := r.Session.State.LastQuestion
+	if q == nil || q.QuestionID != before.QuestionID {
+		t.Fatalf("the question %s is no longer pending after the break: %+v; reply %q", before.QuestionID, q, r.Reply)
+	}
+	if q.WrongAttempts != 0 || q.Phase != tutor.PhaseAsked || len(q.PreviousStudentAnswers) != 0 {
+		t.Errorf("\"I'm back\" to %q was judged a wrong answer: wrong_attempts %d, phase %s, previous answers %q; reply %q",
+			before.QuestionText, q.WrongAttempts, q.Phase, q.PreviousStudentAnswers, r.Reply)
+	}
+}
+
+// TestChangedAnswerIsAnswered: a learner who answers "What is double 7?"
+// right, hears the praise, then takes it back ("actually no, I think it's
+// 16") relies on being told that the first answer was the right one, not
+// on "Keep that in mind…" and the next explanation, which leaves them
+// believing the wrong value (seed 002 intent answer_change). The right
+// answer keeps its credit.
+func TestChangedAnswerIsAnswered(t *testing.T) {
+	for _, change := range []string{"actually no, I think it's %s", "wait, I meant %s"} {
+		t.Run(strings.ReplaceAll(change, "%s", "X"), func(t *testing.T) {
+			f := setup(t)
+			id, r := lessonToQuestion(t, f, doubling, answer.KindInteger)
+			right := pendingAnswer(t, r.Session)
+			r = f.turn(t, id, right)
+			if r.Session.State.LastAnswerResult == nil || *r.Session.State.LastAnswerResult != tutor.ResultCorrect {
+				t.Fatalf("%s was not judged right: %q", right, r.Reply)
+			}
+			mastery := r.Session.State.MasteryEstimates.Mean()
+			wrong := "16"
+			if right == "16" {
+				wrong = "20"
+			}
+			msg := strings.Replace(change, "%s", wrong, 1)
+			r = f.turn(t, id, msg)
+			if !strings.Contains(r.Reply, right) || !strings.Contains(r.Reply, wrong) {
+				t.Errorf("after %q then %q the reply does not say which is right: %q", right, msg, r.Reply)
+			}
+			if r.Intent != string(tutor.IntentAnswerChange) {
+				t.Errorf("intent %q, want %q", r.Intent, tutor.IntentAnswerChange)
+			}
+			if got := r.Session.State.MasteryEstimates.Mean(); got != mastery || r.Session.State.LastAnswerResult != nil {
+				t.Errorf("the change was judged: mastery %.3f→%.3f, result %v", mastery, got, r.Session.State.LastAnswerResult)
 			}
 		})
 	}

@@ -439,7 +439,9 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 }
 
 // evaluate judges the message against the pending question (teach_me) or
-// the current exam question with the deterministic evaluator.
+// the current exam question with the deterministic evaluator. Talk that is
+// no answer ("lol", "I'm back", "hint pls") is no attempt, in a lesson
+// (see chatter) as in an exam (see examAside), not a wrong answer.
 func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) answer.Result {
 	head, answered := answerBeforeRequest(msg)
 	if s.Mode == tutor.ModeExam && tutor.AsksForAnswer(msg) {
@@ -457,7 +459,15 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 	switch s.Mode {
 	case tutor.ModeTeachMe:
 		if q := s.LastQuestion; q != nil {
-			return echoed(alsoWrong(namedBeside(judge(q.Expected(t), q.QuestionText, msg), t, q.QuestionID, msg), t, q.QuestionID, msg), q.QuestionText)
+			exp := q.Expected(t)
+			res := echoed(alsoWrong(namedBeside(judge(exp, q.QuestionText, msg), t, q.QuestionID, msg), t, q.QuestionID, msg), q.QuestionText)
+			if (res.Verdict == answer.Incorrect || res.Verdict == answer.Partial) && chatter(msg, exp) {
+				// "lol", "wait a sec", "I'm back" to a question whose
+				// answer is words: no answer, and no wrong one either (a
+				// number asked for gets NotAttempt from the evaluator).
+				res = answer.Result{Kind: res.Kind, Verdict: answer.NotAttempt, Reason: "no answer in the reply"}
+			}
+			return res
 		}
 	case tutor.ModeExam:
 		if !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
@@ -536,6 +546,35 @@ func examAside(msg string) bool {
 	return false
 }
 
+// chatter reports whether a short reply to a question whose answer is
+// words (text, a set or a list) is talk rather than an answer: every word
+// is one of talk, a mood, about the question, of a break or of coming back
+// ("lol", "wait a sec", "I'm back", "sorry I was away"), and none is a word
+// of the answer, an accepted one or an option.
+func chatter(msg string, exp answer.Expected) bool {
+	switch exp.KindOf() {
+	case answer.KindText, answer.KindSet, answer.KindList:
+	default:
+		return false
+	}
+	ws := strings.Fields(strings.ToLower(msg))
+	if len(ws) == 0 || len(ws) > 6 {
+		return false
+	}
+	own := strings.Fields(strings.ToLower(strings.Join(slices.Concat([]string{exp.Answer}, exp.Accept, exp.Options), " ")))
+	for _, w := range ws {
+		w = strings.Trim(w, ".,!?'\"")
+		if w == "" {
+			continue
+		}
+		if !talk[w] && !moods[w] && !notAttempts[w] && !breaks[w] && !returns[w] ||
+			slices.ContainsFunc(own, func(o string) bool { return strings.Trim(o, ".,!?'\"") == w }) {
+			return false
+		}
+	}
+	return true
+}
+
 // examBreak reports whether a short exam reply asks for a break or says
 // the learner is tired ("i need a break", "i am so tired", "can we pause").
 func examBreak(msg string) bool {
@@ -559,6 +598,11 @@ var (
 	// openers start a message that asks or greets rather than answers.
 	openers = wordSet("can", "could", "may", "should", "is", "are", "do", "does", "what", "whats", "why", "how",
 		"which", "where", "who", "when", "ok", "okay", "yes", "no", "hmm", "um", "wait", "hi", "hello", "please", "pls")
+	// returns are the other words of a message of waiting or coming back:
+	// "wait a sec", "one moment", "I'm back", "sorry I was away", "brb".
+	returns = wordSet("a", "sec", "secs", "second", "minute", "min", "moment", "one", "just", "on", "back", "away",
+		"was", "am", "im", "i'm", "here", "brb", "gone", "oh", "ah", "hmm", "um", "haha",
+		"this", "is", "so", "it", "it's", "its", "pls", "plz", "please")
 	// notAttempts are words of a message about the exam, not an answer.
 	notAttempts = wordSet("hint", "help", "clue", "explain", "repeat", "again", "calculator", "idea", "know", "sure",
 		"question", "skip", "pass", "next", "later", "understand", "confused")

@@ -193,8 +193,9 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 	// none (the rules engine never does), a wrong answer to a bank question
 	// records the bank's misconception only when it is the wrong answer that
 	// misconception leads to (see BankQuestion.ShowsMisconception), and only
-	// the first time on this question: "99" shows no particular mistake, and
-	// the same wrong answer given again is one mistake, not a recurring one.
+	// the first time on this question (Question.MisconceptionCounted): "99"
+	// shows no particular mistake, and the same wrong answer given again,
+	// however much later, is one mistake, not a recurring one.
 	// A right step on the way (out.RightStep: "15% of 800 = 120") is no
 	// wrong answer, though its value is the mistake's.
 	recorded := 0
@@ -208,8 +209,8 @@ func applyTeach(n *State, t *Topic, o Outcome, g Guarded, now Time) []Event {
 		ev = append(ev, recordMisconception(n, concept, d, now))
 	}
 	if q := n.LastQuestion; recorded == 0 && o.Verdict == answer.Incorrect && q != nil && out.RightStep == "" {
-		if bq, ok := t.Question(q.QuestionID); ok && bq.ShowsMisconception(o.StudentMessage) &&
-			!slices.ContainsFunc(q.PreviousStudentAnswers, bq.ShowsMisconception) {
+		if bq, ok := t.Question(q.QuestionID); ok && bq.ShowsMisconception(o.StudentMessage) && !q.CountedMisconception(bq) {
+			q.MisconceptionCounted = true
 			ev = append(ev, recordMisconception(n, q.Concept, bq.Misconception, now))
 		}
 	}

@@ -449,6 +449,32 @@ func TestBankMisconceptionOnlyForItsAnswer(t *testing.T) {
 			t.Errorf("misconceptions %+v, want one seen once", got.Misconceptions)
 		}
 	})
+	// A learner who shows one mistake, makes five other guesses, then the
+	// mistake again ("13" to "What is 6 × 7?") relies on it counting once
+	// for the question, not as recurring (in the model's prompt and the
+	// wrap-up), although previous_student_answers keeps only the last
+	// maxPreviousAnswers; the question records that it counted it, and a
+	// saved state keeps that.
+	t.Run("its answer, after more than the kept answers", func(t *testing.T) {
+		s, tp := askedState(t)
+		msgs := []string{"13", "1", "2", "3", "4", "5", "13"}
+		for i, m := range msgs {
+			s, _ = ApplyTurn(s, tp, wrongTurn(2+i, m))
+			if s.LastQuestion == nil || s.LastQuestion.QuestionID != "q-a" {
+				t.Fatalf("after %q the question is no longer pending: %+v", m, s.LastQuestion)
+			}
+			data, err := s.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, err = DecodeState(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(s.Misconceptions) != 1 || s.Misconceptions[0].Count != 1 || s.Misconceptions[0].Recurring() {
+			t.Errorf("one mistake on one question after %q: misconceptions %+v, want one seen once", msgs, s.Misconceptions)
+		}
+	})
 	t.Run("no answers listed", func(t *testing.T) {
 		s, tp := askedState(t)
 		tp.Questions[0].MisconceptionAnswers = nil

@@ -84,6 +84,13 @@ func (q Question) Hint() (string, bool) {
 	return q.Hints[l-1], true
 }
 
+// CountedMisconception reports whether bq's misconception has already been
+// counted for q, its pending question: recorded (MisconceptionCounted), or,
+// for a state saved before that was kept, shown by a previous answer.
+func (q Question) CountedMisconception(bq BankQuestion) bool {
+	return q.MisconceptionCounted || slices.ContainsFunc(q.PreviousStudentAnswers, bq.ShowsMisconception)
+}
+
 // askedQuestion returns the question asked this turn, if any: the bank
 // question the engine chose, else the one the tutor wrote. Its concept is a
 // plan concept when possible, else the current step's.

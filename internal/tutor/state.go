@@ -136,6 +136,10 @@ type Question struct {
 	// on from where the learner got to (see TutorOutput.Clues, RightStep).
 	CluesGiven []string `json:"clues_given,omitempty"`
 	StepsShown []string `json:"steps_shown,omitempty"`
+	// MisconceptionCounted: the bank question's misconception was recorded
+	// for this question, which counts it once however often the learner
+	// repeats it (previous_student_answers keeps only the last few).
+	MisconceptionCounted bool `json:"misconception_counted,omitempty"`
 }
 
 // Expected returns what the answer evaluator compares a reply with: the

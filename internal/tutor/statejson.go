@@ -210,6 +210,9 @@ func appendQuestion(b []byte, q *Question) []byte {
 		b = append(b, `,"steps_shown":`...)
 		b = appendStrings(b, q.StepsShown)
 	}
+	if q.MisconceptionCounted { // omitempty
+		b = append(b, `,"misconception_counted":true`...)
+	}
 	return append(b, '}')
 }
 

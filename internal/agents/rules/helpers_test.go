@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -332,4 +333,21 @@ func wrongAnswer(t *testing.T, q tutor.BankQuestion) string {
 	}
 	t.Fatalf("no wrong answer found for %s (%q)", q.ID, q.Answer)
 	return ""
+}
+
+// lessonAt starts teach_me lessons on key (with different session ids,
+// which vary the questions) until the first question asked is the bank
+// question id, and returns the driver there.
+func lessonAt(t *testing.T, key, id string) (*driver, tutor.BankQuestion) {
+	t.Helper()
+	for i := range 40 {
+		d := newDriver(t, sampleTopic(t, key), fmt.Sprintf("at-%s-%d", id, i), tutor.ModeTeachMe)
+		d.say("yes")
+		d.until(15, func() bool { return d.state.LastQuestion != nil })
+		if bq := d.pending(); bq != nil && bq.ID == id {
+			return d, *bq
+		}
+	}
+	t.Fatalf("no lesson on %s asked %s first", key, id)
+	return nil, tutor.BankQuestion{}
 }

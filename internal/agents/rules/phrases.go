@@ -118,6 +118,7 @@ const (
 	mBored          // a learner who finds the lesson dull: then on, briskly
 	mWelcomeExamOne // exam welcome, one question: {topic}
 	mAfterDoubts    // a message after a finished doubts session
+	mChangedAnswer  // a right answer taken back for another: {value}, the first, and {answer}, the other
 
 	moveCount // the number of moves, not a move
 )
@@ -457,6 +458,10 @@ var phrasebook = map[move][]string{
 	mWelcome: {
 		"You're welcome{name}! What else would you like to ask?",
 		"Happy to help! Is there anything else you're unsure about?",
+	},
+	mChangedAnswer: {
+		"Your first answer, {value}, was the right one{name}; {answer} is not, so stick with {value}.",
+		"Stick with {value}{name}: that was right, and {answer} is not.",
 	},
 	mHoldOn: {
 		"Hold that thought{name}: a question is coming up soon.",

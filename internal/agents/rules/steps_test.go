@@ -274,6 +274,48 @@ func TestAnswerBeforeTheQuestion(t *testing.T) {
 	}
 }
 
+// TestChangedAnswerIsAnswered: a learner who answers "What is 2/9 + 5/9?"
+// right, hears the praise, then takes it back ("wait, I meant 7/18")
+// relies on being told that the first answer was the right one and the new
+// one is not (seed 002 intent answer_change), not on "Keep that in mind…"
+// or the next explanation alone, which leave them believing the wrong
+// value. The right answer keeps its credit: the change is judged nothing.
+// The same value again, or a doubt, is no change.
+func TestChangedAnswerIsAnswered(t *testing.T) {
+	for _, tt := range []struct {
+		form   string // %s: the question's known wrong answer, 7/18
+		change bool
+	}{
+		{"wait, I meant %s", true},
+		{"actually no, I think it's %s", true},
+		{"sorry, %s", true},
+		{"%s", true},
+		{"wait, I meant 7/9", false},
+		{"why is it not %s?", false},
+		{"ok", false},
+	} {
+		t.Run(strings.ReplaceAll(tt.form, "%s", "X"), func(t *testing.T) {
+			d, bq := lessonAt(t, addingFractions, "like-1")
+			x := d.say(rightAnswer(bq))
+			if x.after.LastAnswerResult == nil || *x.after.LastAnswerResult != tutor.ResultCorrect {
+				t.Fatalf("%s not judged right: %q", bq.Answer, x.text())
+			}
+			wrong := bq.MisconceptionAnswers[0] // 7/18
+			msg := strings.ReplaceAll(tt.form, "%s", wrong)
+			x = d.say(msg)
+			if got := says(x.text(), mChangedAnswer); got != tt.change {
+				t.Errorf("%q right to %q, then %q: says the first answer stands %v, want %v: %q", bq.Answer, bq.Text, msg, got, tt.change, x.text())
+			}
+			if tt.change && (!strings.Contains(x.text(), bq.Answer) || !strings.Contains(x.text(), wrong) || x.reply.Output.Intent != tutor.IntentAnswerChange) {
+				t.Errorf("%q after %q: the reply names not both answers, or intent %q: %q", msg, bq.Answer, x.reply.Output.Intent, x.text())
+			}
+			if x.after.LastAnswerResult != nil || len(x.after.Misconceptions) > 0 {
+				t.Errorf("%q after %q was judged: result %v, misconceptions %+v", msg, bq.Answer, x.after.LastAnswerResult, x.after.Misconceptions)
+			}
+		})
+	}
+}
+
 func TestAnswerLike(t *testing.T) {
 	for msg, want := range map[string]bool{"I think its 7/18": true, "12": true, "it's 5": true, "3:5": true, "7/18": true,
 		"I'm in grade 7": false, "step 2 please": false, "ok": false, "this is for grade 7": false,

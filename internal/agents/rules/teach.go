@@ -1287,6 +1287,9 @@ func (l *lesson) atStep() {
 		// Still lost after hearing it again: not the same sentences a
 		// third time.
 	case (confused(msg) || l.turn.Precheck == tutor.PrecheckIDK) && l.repeat():
+	case l.changedAnswer():
+		// "wait, I meant 16" just after "14" to "What is double 7?" was
+		// praised: the first answer stands.
 	case answerLike.MatchString(msg) && !isQuestion(msg):
 		// "I think it's 7/18" before any question: an answer to nothing
 		// yet, acknowledged rather than passed over.
@@ -1295,6 +1298,63 @@ func (l *lesson) atStep() {
 	default:
 		l.step("")
 	}
+}
+
+// changedAnswer answers a learner who takes back the right answer just
+// praised for another value ("wait, I meant 7/18", "actually no, I think
+// it's 16", or the bare value) while no question is pending: the first
+// answer was right and the new one is not, then the lesson goes on. It
+// reports whether it did. The right answer keeps its credit (the learner
+// gave it; the turn judges nothing), and a new value that is right too, or
+// only differently written, is no change.
+func (l *lesson) changedAnswer() bool {
+	msg := l.turn.Message
+	if l.s.LastQuestion != nil || l.s.LastAnswerResult == nil || *l.s.LastAnswerResult != tutor.ResultCorrect ||
+		isQuestion(msg) || len(words(msg)) > 8 {
+		return false
+	}
+	bq, said, ok := l.lastAnswered()
+	if !ok || !bq.Expected().KindOf().Numeric() {
+		return false
+	}
+	res := answer.Evaluate(bq.Expected(), msg)
+	now := echo(res.Extracted)
+	if res.Verdict != answer.Incorrect || now == "" {
+		return false
+	}
+	right := answerName(bq, answer.Evaluate(bq.Expected(), said))
+	if right == "" {
+		right = echo(bq.Answer)
+	}
+	l.out.Intent = tutor.IntentAnswerChange
+	l.note(bq.ID + " changed to a wrong answer")
+	l.step(l.v.say(mChangedAnswer, "{value}", right, "{answer}", now))
+	return true
+}
+
+// lastAnswered returns the bank question the learner's last message
+// answered right, and that message: the question the tutor's reply before
+// it asked.
+func (l *lesson) lastAnswered() (tutor.BankQuestion, string, bool) {
+	hist := l.s.History
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role != tutor.RoleStudent {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if hist[j].Role != tutor.RoleTeacher {
+				continue
+			}
+			for _, q := range l.topic.Questions {
+				if l.rec.asked[q.ID] && strings.Contains(hist[j].Content, q.Text) && answers(hist[i].Content, q.Expected()) {
+					return q, hist[i].Content, true
+				}
+			}
+			return tutor.BankQuestion{}, "", false
+		}
+		break
+	}
+	return tutor.BankQuestion{}, "", false
 }
 
 // doubt answers a question the learner asks between steps from the
@@ -2288,7 +2348,7 @@ func (l *lesson) timeUp() {
 func (l *lesson) mistakes() []mistake {
 	now := ""
 	if q := l.s.LastQuestion; q != nil && l.turn.Evaluation.Verdict == answer.Incorrect {
-		if bq := bankOf(l.topic, q); bq.ShowsMisconception(l.turn.Message) && !slices.ContainsFunc(q.PreviousStudentAnswers, bq.ShowsMisconception) {
+		if bq := bankOf(l.topic, q); bq.ShowsMisconception(l.turn.Message) && !q.CountedMisconception(bq) {
 			now = bq.Misconception
 		}
 	}
