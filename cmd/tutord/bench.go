@@ -258,11 +258,18 @@ func startChild(ctx context.Context, exe, dir string, env ...string) (*child, er
 		"TUTORD_LOG_FORMAT=json", "TUTORD_LOG_LEVEL=info", "TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0",
 		"TUTORD_WS_PER_SESSION=0", "TUTORD_WS_PER_CALLER=0", "TUTORD_DB_MAX_CONNS=40")
 	cmd.Env = append(cmd.Env, env...)
-	stderr, err := cmd.StderrPipe()
+	// A pipe of our own, not StderrPipe: Wait closes that one as soon as
+	// the child exits, and the child's last words, why it could not
+	// start, could be lost unread.
+	stderr, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stderr = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		stderr.Close()
 		return nil, err
 	}
 	c := &child{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{}),
@@ -289,6 +296,7 @@ func startChild(ctx context.Context, exe, dir string, env ...string) (*child, er
 		}
 		lastErr <- last
 		io.Copy(io.Discard, stderr)
+		stderr.Close()
 	}()
 	go func() { cmd.Wait(); close(c.done) }()
 	select {
