@@ -24,7 +24,7 @@ func runLLMConfig(ctx context.Context, e env, args []string) error {
 	var effort, temperature, description string
 	var maxTokens int
 	cfg, rest, err := loadConfig(e, "llm-config", args, func(fs *flag.FlagSet) {
-		fs.StringVar(&effort, "effort", "", "set: reasoning effort (none, low, medium, high)")
+		fs.StringVar(&effort, "effort", "", "set: reasoning effort (none, minimal, low, medium, high)")
 		fs.StringVar(&temperature, "temperature", "", "set: sampling temperature, 0 to 2")
 		fs.IntVar(&maxTokens, "max-output-tokens", 0, "set: maximum output tokens (0: the provider's default)")
 		fs.StringVar(&description, "description", "", "set: a description shown to users")

@@ -118,10 +118,14 @@ type Safety interface {
 
 // ExamRequest asks for exam questions.
 type ExamRequest struct {
-	Topic   *tutor.Topic
-	Student tutor.StudentContext
-	Count   int    // how many questions (7 by default; 3 on the retry)
-	Seed    string // makes a rules-generated exam reproducible, e.g. the session id
+	// SessionID is the id of the session being created, for the usage
+	// records of model calls (the session is stored after its exam is
+	// written).
+	SessionID string
+	Topic     *tutor.Topic
+	Student   tutor.StudentContext
+	Count     int    // how many questions (7 by default; 3 on the retry)
+	Seed      string // makes a rules-generated exam reproducible, e.g. the session id
 }
 
 // ExamGenerator writes an exam's questions at session creation.

@@ -42,6 +42,9 @@ func pythonList[S ~string](names []S) string {
 	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
+// llmConfigRow is a component's configuration as the admin routes list
+// it. Unset knobs are null, as PUT takes them, so that a row read can be
+// written back.
 type llmConfigRow struct {
 	ComponentKey    string      `json:"component_key"`
 	Provider        string      `json:"provider"`
@@ -49,9 +52,23 @@ type llmConfigRow struct {
 	Description     *string     `json:"description"`
 	UpdatedAt       *tutor.Time `json:"updated_at"`
 	UpdatedBy       *string     `json:"updated_by"`
-	ReasoningEffort string      `json:"reasoning_effort"`
+	ReasoningEffort *string     `json:"reasoning_effort"`
 	Temperature     *float64    `json:"temperature"`
-	MaxOutputTokens int         `json:"max_output_tokens"`
+	MaxOutputTokens *int        `json:"max_output_tokens"`
+}
+
+// newLLMConfigRow returns the row of a stored configuration.
+func newLLMConfigRow(c llm.Config, updatedAt time.Time, by string) llmConfigRow {
+	t := tutor.NewTime(updatedAt)
+	var maxTokens *int
+	if c.MaxOutputTokens > 0 {
+		maxTokens = &c.MaxOutputTokens
+	}
+	return llmConfigRow{
+		ComponentKey: string(c.Component), Provider: string(c.Provider), ModelID: c.Model,
+		Description: nonEmpty(c.Description), UpdatedAt: &t, UpdatedBy: nonEmpty(by),
+		ReasoningEffort: nonEmpty(string(c.Effort)), Temperature: c.Temperature, MaxOutputTokens: maxTokens,
+	}
 }
 
 // effectiveConfig returns every component's configuration: its row, or
@@ -64,12 +81,7 @@ func (s *Server) effectiveConfig(ctx context.Context) ([]llmConfigRow, error) {
 			return nil, err
 		}
 		for _, r := range rows {
-			t := tutor.NewTime(r.UpdatedAt)
-			byKey[string(r.Config.Component)] = llmConfigRow{
-				ComponentKey: string(r.Config.Component), Provider: string(r.Config.Provider), ModelID: r.Config.Model,
-				Description: nonEmpty(r.Config.Description), UpdatedAt: &t, UpdatedBy: nonEmpty(r.UpdatedBy),
-				ReasoningEffort: string(r.Config.Effort), Temperature: r.Config.Temperature, MaxOutputTokens: r.Config.MaxOutputTokens,
-			}
+			byKey[string(r.Config.Component)] = newLLMConfigRow(r.Config, r.UpdatedAt, r.UpdatedBy)
 		}
 	}
 	var out []llmConfigRow
@@ -188,10 +200,5 @@ func (s *Server) putLLMConfig(c echo.Context) error {
 		}
 		return err
 	}
-	t := tutor.NewTime(row.UpdatedAt)
-	return c.JSON(http.StatusOK, llmConfigRow{
-		ComponentKey: string(component), Provider: string(provider), ModelID: cfg.Model, Description: nonEmpty(cfg.Description),
-		UpdatedAt: &t, UpdatedBy: nonEmpty(by), ReasoningEffort: string(cfg.Effort), Temperature: cfg.Temperature,
-		MaxOutputTokens: cfg.MaxOutputTokens,
-	})
+	return c.JSON(http.StatusOK, newLLMConfigRow(cfg, row.UpdatedAt, by))
 }

@@ -3,6 +3,8 @@ package httpapi_test
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/tutord/tutord/internal/llm/llmtest"
 )
 
 // TestLLMConfigModels checks that PUT /api/admin/llm-config/{key} takes
@@ -72,5 +74,117 @@ func TestLLMConfigModels(t *testing.T) {
 	}
 	if r := put("rules", ""); r.Status != 200 || r.JSON(t)["model_id"] != "rules" {
 		t.Errorf("put rules: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestLLMConfigEffortsOfTheSpec: an admin page built from the API spec
+// offers the reasoning efforts of LLMConfigUpdate.reasoning_effort; every
+// one of them is stored, and listed back as set (null: the provider's
+// default).
+func TestLLMConfigEffortsOfTheSpec(t *testing.T) {
+	doc, err := spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	efforts := doc.Components.Schemas["LLMConfigUpdate"].Value.Properties["reasoning_effort"].Value.Enum
+	if len(efforts) < 5 {
+		t.Fatalf("the spec offers reasoning efforts %v", efforts)
+	}
+	s := newServer(t)
+	admin := token(t, "root", true)
+	for _, effort := range efforts {
+		r := s.do("PUT", "/api/admin/llm-config/tutor", map[string]any{
+			"provider": "openai", "model_id": "gpt-5.2", "reasoning_effort": effort}, admin)
+		if r.Status != 200 {
+			t.Errorf("PUT with reasoning_effort %#v (a value of the spec): %d %s; want 200", effort, r.Status, r.Body)
+			continue
+		}
+		if got := llmConfigRows(t, s, admin)["tutor"]["reasoning_effort"]; got != effort {
+			t.Errorf("after PUT reasoning_effort %#v, GET lists %#v", effort, got)
+		}
+	}
+}
+
+// TestLLMConfigRowRoundTrip: an admin page reads the rows with GET
+// /api/admin/llm-config and sends a row's editable fields back with PUT,
+// changed or not. Unset knobs are listed as null, which PUT takes (not ""
+// or 0, which it refuses), so every row read can be written back as it is.
+func TestLLMConfigRowRoundTrip(t *testing.T) {
+	s := newServer(t)
+	admin := token(t, "root", true)
+	for _, set := range []map[string]any{
+		{"component": "tutor", "provider": "openai", "model_id": "gpt-4o"},
+		{"component": "safety", "provider": "openai", "model_id": "gpt-5.2", "reasoning_effort": "low", "temperature": 0.2,
+			"max_output_tokens": 300, "description": "Careful"},
+	} {
+		c := set["component"].(string)
+		delete(set, "component")
+		if r := s.do("PUT", "/api/admin/llm-config/"+c, set, admin); r.Status != 200 {
+			t.Fatalf("put %s: %d %s", c, r.Status, r.Body)
+		}
+	}
+	before := llmConfigRows(t, s, admin)
+	if tutor := before["tutor"]; tutor["reasoning_effort"] != nil || tutor["max_output_tokens"] != nil || tutor["temperature"] != nil {
+		t.Errorf("tutor row with unset knobs: %v; want them null", tutor)
+	}
+	for key, row := range before { // the rules engine's rows too
+		body := map[string]any{"provider": row["provider"], "model_id": row["model_id"], "description": row["description"],
+			"reasoning_effort": row["reasoning_effort"], "temperature": row["temperature"], "max_output_tokens": row["max_output_tokens"]}
+		if r := s.do("PUT", "/api/admin/llm-config/"+key, body, admin); r.Status != 200 {
+			t.Errorf("PUT of the %s row GET listed (%v): %d %s; want 200", key, body, r.Status, r.Body)
+		}
+	}
+	after := llmConfigRows(t, s, admin)
+	for key, row := range before {
+		for _, field := range []string{"provider", "model_id", "description", "reasoning_effort", "temperature", "max_output_tokens"} {
+			if after[key][field] != row[field] {
+				t.Errorf("%s.%s = %#v after writing the row back, was %#v", key, field, after[key][field], row[field])
+			}
+		}
+	}
+	// And with another model, as the page's model picker sends it.
+	body := map[string]any{"provider": "openai", "model_id": "gpt-4o-mini", "description": before["tutor"]["description"],
+		"reasoning_effort": before["tutor"]["reasoning_effort"], "temperature": before["tutor"]["temperature"], "max_output_tokens": before["tutor"]["max_output_tokens"]}
+	if r := s.do("PUT", "/api/admin/llm-config/tutor", body, admin); r.Status != 200 {
+		t.Errorf("PUT of the tutor row with another model: %d %s; want 200", r.Status, r.Body)
+	}
+}
+
+// llmConfigRows lists GET /api/admin/llm-config by component key.
+func llmConfigRows(t *testing.T, s *apiServer, admin string) map[string]map[string]any {
+	t.Helper()
+	r := s.do("GET", "/api/admin/llm-config", nil, admin)
+	var rows []map[string]any
+	if err := json.Unmarshal(r.Body, &rows); err != nil || r.Status != 200 {
+		t.Fatalf("list: %d %s", r.Status, r.Body)
+	}
+	out := make(map[string]map[string]any, len(rows))
+	for _, row := range rows {
+		out[row["component_key"].(string)] = row
+	}
+	return out
+}
+
+// TestLLMConfigReachesNewSessions: an operator switches the welcome
+// component to a model (PUT → 200, "new sessions use the change"), and the
+// next session created in the process uses it at once, not after the
+// engine's cache of the table expires. (Other replicas see a change within
+// that cache's lifetime, 5 s.)
+func TestLLMConfigReachesNewSessions(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	s := newServer(t, withModels(t, fake.URL, quickRetries))
+	tok := token(t, "learner", false)
+	s.newSession(fractions, "teach_me", tok) // before the change: the rules engine, cached
+	if r := s.do("PUT", "/api/admin/llm-config/welcome", map[string]any{"provider": "openai-compatible", "model_id": llmtest.CompatibleModel}, token(t, "root", true)); r.Status != 200 {
+		t.Fatalf("put: %d %s", r.Status, r.Body)
+	}
+	fake.Push(llmtest.Reply{Text: `{"message": "Hello from the model! Ready to start?"}`})
+	r := s.do("POST", "/sessions", createBody(s.subject[fractions], "teach_me"), tok)
+	if r.Status != 200 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	if len(fake.Requests()) == 0 {
+		t.Fatalf("a session created after PUT welcome=openai-compatible/%s got welcome %q from the rules engine; the model was never called",
+			llmtest.CompatibleModel, r.JSON(t)["first_turn"].(map[string]any)["message"])
 	}
 }

@@ -773,35 +773,47 @@ func TestOpenAIQuotaExhausted(t *testing.T) {
 
 // TestAnthropicAdaptiveThinking: on Claude Opus 4.6, where budgeted
 // thinking is deprecated, an effort asks for adaptive thinking at that
-// effort; the answer's schema still goes in output_config.
+// effort (minimal, which these models lack, at low); the answer's schema
+// still goes in output_config.
 func TestAnthropicAdaptiveThinking(t *testing.T) {
-	req := tutorRequest()
-	req.Effort = EffortMedium
-	req.MaxOutputTokens = 1000
-	req.Output = schemaOf[tutorTurn]()
-	p, outputTool, err := toAnthropicRequest("claude-opus-4-6", &req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got map[string]any
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]any{
-		"thinking":      map[string]any{"type": "adaptive"},
-		"output_config": map[string]any{"effort": "medium", "format": map[string]any{"type": "json_schema", "schema": decodeJSON(schemaOf[tutorTurn]().anthropic)}},
-		"max_tokens":    5096.0,
-	}
-	for k, w := range want {
-		if diff := cmp.Diff(w, got[k]); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", k, diff)
-		}
-	}
-	if outputTool != "" || got["tool_choice"] != nil {
-		t.Errorf("a forced output tool beside thinking: %q, %v", outputTool, got["tool_choice"])
+	for _, tc := range []struct {
+		effort    Effort
+		want      string
+		maxTokens float64
+	}{
+		{EffortMedium, "medium", 5096},
+		{EffortMinimal, "low", 2024},
+	} {
+		t.Run(string(tc.effort), func(t *testing.T) {
+			req := tutorRequest()
+			req.Effort = tc.effort
+			req.MaxOutputTokens = 1000
+			req.Output = schemaOf[tutorTurn]()
+			p, outputTool, err := toAnthropicRequest("claude-opus-4-6", &req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]any{
+				"thinking":      map[string]any{"type": "adaptive"},
+				"output_config": map[string]any{"effort": tc.want, "format": map[string]any{"type": "json_schema", "schema": decodeJSON(schemaOf[tutorTurn]().anthropic)}},
+				"max_tokens":    tc.maxTokens,
+			}
+			for k, w := range want {
+				if diff := cmp.Diff(w, got[k]); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", k, diff)
+				}
+			}
+			if outputTool != "" || got["tool_choice"] != nil {
+				t.Errorf("a forced output tool beside thinking: %q, %v", outputTool, got["tool_choice"])
+			}
+		})
 	}
 }

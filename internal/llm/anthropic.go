@@ -18,11 +18,12 @@ import (
 const anthropicDefaultMaxTokens = 4096
 
 // anthropicThinkingBudget maps an effort to an extended-thinking budget in
-// tokens (the API's minimum is 1024). The budget is added to max_tokens,
-// which counts thinking, so the answer keeps its own allowance.
+// tokens (the API's minimum is 1024, which minimal and low both get). The
+// budget is added to max_tokens, which counts thinking, so the answer keeps
+// its own allowance.
 func anthropicThinkingBudget(e Effort) int64 {
 	switch e {
-	case EffortLow:
+	case EffortMinimal, EffortLow:
 		return 1024
 	case EffortMedium:
 		return 4096
@@ -227,8 +228,13 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 		// Budgeted thinking is deprecated on these models: they decide
 		// how much to think, guided by the effort. The budget still
 		// leaves room for the thinking within max_tokens.
+		// Their efforts are low, medium, high and max: minimal is low.
+		effort := req.Effort
+		if effort == EffortMinimal {
+			effort = EffortLow
+		}
 		p.Thinking.OfAdaptive = &anthropic.ThinkingConfigAdaptiveParam{}
-		p.OutputConfig.Effort = anthropic.OutputConfigEffort(req.Effort)
+		p.OutputConfig.Effort = anthropic.OutputConfigEffort(effort)
 		p.MaxTokens += budget
 	case budget > 0:
 		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(budget)

@@ -76,6 +76,8 @@ func TestConfigValidate(t *testing.T) {
 		{"missing model", func(c *Config) { c.Model = " " }, []string{"needs a model id"}},
 		{"model with spaces", func(c *Config) { c.Model = "gpt 5" }, []string{"contains spaces"}},
 		{"rules needs no model", func(c *Config) { c.Provider, c.Model = ProviderRules, "" }, nil},
+		// The API spec offers minimal beside none, low, medium and high.
+		{"minimal effort", func(c *Config) { c.Effort = EffortMinimal }, nil},
 		{"unknown effort", func(c *Config) { c.Effort = "extreme" }, []string{`unknown reasoning effort "extreme"`}},
 		{"temperature", func(c *Config) { c.Temperature = temp(2.5) }, []string{"temperature 2.5"}},
 		{"negative max tokens", func(c *Config) { c.MaxOutputTokens = -1 }, []string{"max output tokens -1"}},
@@ -155,6 +157,9 @@ func TestSettingsFromEnv(t *testing.T) {
 		{name: "base URL without host", env: map[string]string{EnvCompatibleBaseURL: "http:///v1"}, wantErr: "has no host"},
 		{name: "malformed prices", env: map[string]string{EnvPrices: `{"openai": {"gpt-4o": {"input": -1, "output": 2}}}`}, wantErr: "negative"},
 		{name: "prices for an unknown provider", env: map[string]string{EnvPrices: `{"azure": {}}`}, wantErr: "unknown provider"},
+		// The operator is told which variable to fix.
+		{name: "prices with text after the table", env: map[string]string{EnvPrices: `{"openai": {}}}`}, wantErr: EnvPrices + ": "},
+		{name: "prices of one model under two names", env: map[string]string{EnvPrices: `{"google": {"g": {"input": 1, "output": 1}}, "gemini": {"g": {"input": 2, "output": 2}}}`}, wantErr: `priced under both "gemini" and "google"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := SettingsFromEnv(env(tc.env))

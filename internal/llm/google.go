@@ -216,7 +216,7 @@ func googleThinking(model string, e Effort) *genai.ThinkingConfig {
 	case strings.HasPrefix(m, "gemini-3"):
 		level := genai.ThinkingLevelHigh
 		switch e {
-		case EffortNone:
+		case EffortNone, EffortMinimal:
 			// Only Flash can think minimally; Pro cannot stop thinking.
 			level = genai.ThinkingLevelLow
 			if strings.Contains(m, "flash") {
@@ -236,6 +236,8 @@ func googleThinking(model string, e Effort) *genai.ThinkingConfig {
 			if strings.Contains(m, "pro") {
 				budget = 128 // 2.5 Pro's minimum: it cannot stop thinking
 			}
+		case EffortMinimal:
+			budget = 512 // Flash-Lite's minimum, within Flash's and Pro's ranges
 		case EffortLow:
 			budget = 1024
 		case EffortMedium:

@@ -197,16 +197,18 @@ func openaiReasoningModel(model string) bool {
 }
 
 // openaiEffort maps an effort to reasoning_effort. "none" exists from
-// GPT-5.1 on; earlier reasoning models get their lowest setting.
+// GPT-5.1 on; earlier reasoning models get their lowest setting. "minimal"
+// exists on GPT-5 only (GPT-5.1 replaced it with none); the others get
+// their lowest setting that still reasons, "low".
 func openaiEffort(model string, e Effort) shared.ReasoningEffort {
-	if e != EffortNone {
+	if e != EffortNone && e != EffortMinimal {
 		return shared.ReasoningEffort(e)
 	}
 	m := strings.ToLower(model)
 	switch {
 	case m == "gpt-5" || strings.HasPrefix(m, "gpt-5-"):
 		return shared.ReasoningEffortMinimal
-	case strings.HasPrefix(m, "o"):
+	case e == EffortMinimal || strings.HasPrefix(m, "o"):
 		return shared.ReasoningEffortLow
 	}
 	return shared.ReasoningEffortNone

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -141,8 +143,9 @@ func (t PriceTable) With(overrides PriceTable) PriceTable {
 // Prices are US dollars per million tokens. A missing cached_input or
 // cache_write_input is the input price (no discount or premium assumed).
 // Providers are named as in Config
-// ("gemini" is accepted); unknown providers or fields, and negative or
-// non-finite prices, are errors.
+// ("gemini" is accepted); unknown providers or fields, a model priced twice
+// under two names of one provider ("google" and "gemini"), negative or
+// non-finite prices, and anything after the table are errors.
 func ParsePrices(data []byte) (PriceTable, error) {
 	var raw map[string]map[string]struct {
 		Input           *float64 `json:"input"`
@@ -155,8 +158,15 @@ func ParsePrices(data []byte) (PriceTable, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("%w: price table: %v", ErrInvalidConfig, err)
 	}
+	// One table, and nothing after it: a stray brace or a second table
+	// pasted after the first would otherwise be dropped unseen.
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: price table: text after the table (the value must be one JSON object)", ErrInvalidConfig)
+	}
 	out := make(PriceTable, len(raw))
-	for name, models := range raw {
+	named := map[Provider]string{} // the name each provider was given
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
+		models := raw[name]
 		p, err := ParseProvider(name)
 		if err != nil {
 			return nil, fmt.Errorf("price table: %w", err)
@@ -168,6 +178,9 @@ func ParsePrices(data []byte) (PriceTable, error) {
 			out[p] = make(map[string]Price, len(models))
 		}
 		for model, v := range models {
+			if _, dup := out[p][model]; dup {
+				return nil, fmt.Errorf("%w: price table: %s/%s is priced under both %q and %q: keep one", ErrInvalidConfig, p, model, named[p], name)
+			}
 			if v.Input == nil || v.Output == nil {
 				return nil, fmt.Errorf("%w: price table: %s/%s needs input and output prices", ErrInvalidConfig, p, model)
 			}
@@ -185,6 +198,7 @@ func ParsePrices(data []byte) (PriceTable, error) {
 			}
 			out[p][model] = price
 		}
+		named[p] = name
 	}
 	return out, nil
 }

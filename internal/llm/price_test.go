@@ -115,6 +115,17 @@ func TestParsePrices(t *testing.T) {
 		{"negative", `{"openai": {"m": {"input": 1, "output": -1}}}`, nil, false},
 		{"negative cache write", `{"anthropic": {"m": {"input": 1, "output": 1, "cache_write_input": -1}}}`, nil, false},
 		{"rules", `{"rules": {"m": {"input": 1, "output": 1}}}`, nil, false},
+		// An operator's typo after the table must stop the start, not drop
+		// the rest unseen and count budgets at prices never set.
+		{"extra closing brace", `{"openai": {"gpt-4o": {"input": 1, "output": 2}}}}`, nil, false},
+		{"second table after the first", `{"openai": {"gpt-4o": {"input": 1, "output": 2}}} {"anthropic": {"claude-haiku-4-5": {"input": -1, "output": 5}}}`, nil, false},
+		{"text after the table", `{"openai": {"gpt-4o": {"input": 1, "output": 2}}} oops`, nil, false},
+		{"spaces after the table", "{\"openai\": {}}\n  ", PriceTable{ProviderOpenAI: {}}, true},
+		// A model priced under both of Google's names would get either
+		// price, from one start to the next.
+		{"one model under google and gemini", `{"google": {"gemini-2.5-flash": {"input": 1, "output": 1}}, "gemini": {"gemini-2.5-flash": {"input": 9, "output": 9}}}`, nil, false},
+		{"different models under google and gemini", `{"google": {"a": {"input": 1, "output": 1}}, "gemini": {"b": {"input": 2, "output": 2}}}`,
+			PriceTable{ProviderGoogle: {"a": {Input: 1, Output: 1, CachedInput: 1, CacheWriteInput: 1}, "b": {Input: 2, Output: 2, CachedInput: 2, CacheWriteInput: 2}}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParsePrices([]byte(tc.in))

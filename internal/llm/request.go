@@ -85,7 +85,14 @@ type Effort string
 // The reasoning efforts.
 const (
 	EffortDefault Effort = ""
-	EffortNone    Effort = "none"
+	// EffortNone asks for no reasoning; a model that cannot stop
+	// reasoning reasons as little as it can.
+	EffortNone Effort = "none"
+	// EffortMinimal asks for the least reasoning a model does when it
+	// reasons: OpenAI's GPT-5 "minimal", Gemini 3 Flash's minimal thinking
+	// level, Anthropic's smallest thinking budget. A model without such a
+	// level gets its lowest one ("low").
+	EffortMinimal Effort = "minimal"
 	EffortLow     Effort = "low"
 	EffortMedium  Effort = "medium"
 	EffortHigh    Effort = "high"
@@ -94,10 +101,10 @@ const (
 // ParseEffort returns the effort named s; "" is EffortDefault.
 func ParseEffort(s string) (Effort, error) {
 	switch e := Effort(s); e {
-	case EffortDefault, EffortNone, EffortLow, EffortMedium, EffortHigh:
+	case EffortDefault, EffortNone, EffortMinimal, EffortLow, EffortMedium, EffortHigh:
 		return e, nil
 	}
-	return "", fmt.Errorf("%w: unknown reasoning effort %q (want none, low, medium or high)", ErrInvalidConfig, s)
+	return "", fmt.Errorf("%w: unknown reasoning effort %q (want none, minimal, low, medium or high)", ErrInvalidConfig, s)
 }
 
 // CallInfo says on whose behalf a call is made. It is written to the usage

@@ -77,7 +77,7 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 	if r.Mode == tutor.ModeExam {
 		for _, n := range []int{o.examN, o.examRetry} {
 			start := time.Now()
-			qs, call, err := set.ExamGenerator.Generate(ctx, agents.ExamRequest{Topic: topic, Student: r.Student, Count: n, Seed: id.String()})
+			qs, call, err := set.ExamGenerator.Generate(ctx, agents.ExamRequest{SessionID: id.String(), Topic: topic, Student: r.Student, Count: n, Seed: id.String()})
 			logs = append(logs, agentLog("turn_0", call, start, fmt.Sprintf("Generate %d exam questions", n)))
 			if err == nil && len(qs) > len(questions) {
 				questions = qs

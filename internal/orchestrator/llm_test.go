@@ -196,6 +196,45 @@ func TestExamWithModelBackedAgents(t *testing.T) {
 	}
 }
 
+// TestExamGenerationUsageBelongsToSession: the model call that writes an
+// exam's questions is made before the session is stored, but its usage
+// record carries the session's id, like every other call made for a
+// session. Per-session cost reports count it, and purging an anonymous
+// session (Store.PurgeAnonymous) deletes it with the session's other usage
+// records.
+func TestExamGenerationUsageBelongsToSession(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetupWith(t, fake.URL, func(o *llm.Options, st *store.Store) { o.Recorder = st }, llm.ComponentExamGenerator)
+	fake.Push(generatedExam(
+		[3]string{"What is double 6?", "12", "Doubling"},
+		[3]string{"What is double 9?", "18", "Doubling"},
+		[3]string{"What is double 15?", "30", "Doubling"},
+	))
+	c := f.create(t, doubling, tutor.ModeExam)
+	if len(c.Session.State.ExamQuestions) != 3 {
+		t.Fatalf("exam of %d questions", len(c.Session.State.ExamQuestions))
+	}
+	ctx := context.Background()
+	usage := func() (all, ofSession int) {
+		t.Helper()
+		err := f.st.Pool().QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE session_id = $1) FROM llm_usage`,
+			c.Session.Row.ID).Scan(&all, &ofSession)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return all, ofSession
+	}
+	if all, ofSession := usage(); all == 0 || ofSession != all {
+		t.Fatalf("%d usage records for the exam generation, %d of them with the session's id; want all of at least one", all, ofSession)
+	}
+	if _, err := f.st.PurgeAnonymous(ctx, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := usage(); all != 0 {
+		t.Fatalf("after purging the anonymous exam session, %d usage records remain; want none", all)
+	}
+}
+
 // TestModelFaults runs 200 turns against a provider that fails 30% of its
 // calls (hangs past the deadline, 429, 500, malformed bodies, replies that
 // break the schema): every turn is answered or cleanly failed, and the

@@ -55,6 +55,7 @@ ON CONFLICT (component_key) DO UPDATE SET
 		string(c.Effort), c.Temperature, c.MaxOutputTokens, now, nullString(by)); err != nil {
 		return LLMConfig{}, interpretError("set llm config "+string(c.Component), err)
 	}
+	s.llmConfigs.Add(1)
 	return LLMConfig{Config: c, UpdatedAt: now, UpdatedBy: by}, nil
 }
 
@@ -62,8 +63,18 @@ ON CONFLICT (component_key) DO UPDATE SET
 // rules engine). Removing an absent row is not an error.
 func (s *Store) DeleteLLMConfig(ctx context.Context, component llm.Component) error {
 	_, err := s.db.Exec(ctx, `DELETE FROM llm_config WHERE component_key = $1`, string(component))
+	if err == nil {
+		s.llmConfigs.Add(1)
+	}
 	return interpretError("delete llm config", err)
 }
+
+// LLMConfigVersion counts the changes made to llm_config through this store
+// (SetLLMConfig, DeleteLLMConfig) since it was created, so that a cache of
+// the table in the same process sees a change at once: it rereads the
+// table when the count moves. Changes made by other processes are not
+// counted.
+func (s *Store) LLMConfigVersion() uint64 { return s.llmConfigs.Load() }
 
 // RecordUsage stores one model call's usage (it implements llm.UsageRecorder).
 func (s *Store) RecordUsage(ctx context.Context, r llm.UsageRecord) error {

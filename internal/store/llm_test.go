@@ -46,6 +46,11 @@ func TestLLMConfigRoundTrip(t *testing.T) {
 	if rows, _ := s.ListLLMConfig(ctx); len(rows) != 0 {
 		t.Fatalf("after delete: %+v", rows)
 	}
+	// The engine's cache of the table rereads it when the count moves: two
+	// sets and a delete, not the refused set.
+	if v := s.LLMConfigVersion(); v != 3 {
+		t.Errorf("LLMConfigVersion = %d after 3 changes", v)
+	}
 }
 
 func TestUsageAndSpend(t *testing.T) {

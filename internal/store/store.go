@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -74,6 +75,9 @@ type Store struct {
 	announce bool       // see Announce
 	commits  *committer // group commit of turns; nil in a transaction, or without prepared statements
 	textJSON bool       // send JSON documents as strings: see doc
+	// llmConfigs counts this store's changes to llm_config: see
+	// LLMConfigVersion. Shared with the stores of its transactions.
+	llmConfigs *atomic.Uint64
 }
 
 // Option configures a store.
@@ -87,7 +91,7 @@ func Announce() Option { return func(s *Store) { s.announce = true } }
 
 // New returns a store over pool.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
-	s := &Store{pool: pool, db: pool}
+	s := &Store{pool: pool, db: pool, llmConfigs: new(atomic.Uint64)}
 	// Group commit writes over a prepared statement: a connection string
 	// that asks for none (default_query_exec_mode, as some poolers need)
 	// gets its turns committed one by one, in the mode it asks for.
@@ -122,7 +126,7 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 // commits when fn returns nil and rolls back otherwise.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		return fn(&Store{pool: s.pool, db: tx, announce: s.announce, textJSON: s.textJSON})
+		return fn(&Store{pool: s.pool, db: tx, announce: s.announce, textJSON: s.textJSON, llmConfigs: s.llmConfigs})
 	})
 }
 

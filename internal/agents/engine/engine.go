@@ -19,6 +19,10 @@ import (
 // ConfigStore reads the llm_config table.
 type ConfigStore interface {
 	ListLLMConfig(ctx context.Context) ([]store.LLMConfig, error)
+	// LLMConfigVersion counts the changes this process made to the table
+	// (store.Store.LLMConfigVersion): the resolver rereads it when the
+	// count moves.
+	LLMConfigVersion() uint64
 }
 
 // Models builds model-backed agents for one component's configuration.
@@ -42,6 +46,7 @@ type Resolver struct {
 	sets    map[string]agents.Set
 	current *tutor.Config
 	read    time.Time
+	version uint64 // the store's LLMConfigVersion when current was read
 }
 
 // New returns a resolver. rules is the rules engine's set; models builds
@@ -62,17 +67,21 @@ func (r *Resolver) SetTimeLimit(d time.Duration) {
 var pinned = []llm.Component{llm.ComponentTutor, llm.ComponentSafety, llm.ComponentExamGenerator, llm.ComponentExamEvaluator, llm.ComponentWelcome}
 
 // Config returns the configuration to pin on a new session: the llm_config
-// table (read at most every few seconds), the rules engine for components
-// without a row.
+// table, the rules engine for components without a row. The table is read
+// at most every few seconds, and at once after a change made through the
+// store in this process (an admin's PUT); other processes see a change
+// within the cache's lifetime (5 s).
 func (r *Resolver) Config(ctx context.Context) (tutor.Config, error) {
+	var version uint64
+	if r.st != nil {
+		version = r.st.LLMConfigVersion() // before the read: a change during it is seen next time
+	}
 	r.mu.Lock()
-	if r.current != nil && time.Since(r.read) < r.ttl {
+	if r.current != nil && r.version == version && time.Since(r.read) < r.ttl {
 		c := *r.current
 		r.mu.Unlock()
 		return c, nil
 	}
-	r.mu.Unlock()
-	r.mu.Lock()
 	limit := r.limit
 	r.mu.Unlock()
 	cfg := tutor.Config{Components: map[string]tutor.ComponentConfig{}, TimeLimitSeconds: int(limit / time.Second)}
@@ -97,7 +106,7 @@ func (r *Resolver) Config(ctx context.Context) (tutor.Config, error) {
 		}
 	}
 	r.mu.Lock()
-	r.current, r.read = &cfg, time.Now()
+	r.current, r.read, r.version = &cfg, time.Now(), version
 	r.mu.Unlock()
 	return cfg, nil
 }

@@ -67,7 +67,7 @@ func (g *ExamGenerator) Generate(ctx context.Context, r agents.ExamRequest) ([]t
 		c, err := g.a.refuse(err)
 		return nil, c, err
 	}
-	set, c, err := ask[examQuestionSet](ctx, &g.a, "", p)
+	set, c, err := ask[examQuestionSet](ctx, &g.a, r.SessionID, p)
 	if err != nil {
 		return nil, c, err
 	}
