@@ -339,14 +339,24 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 		if safe, _ := r.checkSafety(ctx, "tutor", reply, s); !safe.Safe {
 			o.log.Warn("tutor reply flagged by the safety check", "session_id", s.SessionID, "category", safe.Category)
 			reply = unsafeReplyFallback
+			if writer == agents.NameMasterTutor && s.Mode == tutor.ModeClarify && turn.Precheck == tutor.PrecheckStop {
+				// "No, I'm done": the session ends as asked, with the
+				// domain's own goodbye.
+				reply, intent = "", IntentStop
+			}
 			// The learner sees none of the reply: neither its question,
 			// which would be checked against their next message, nor its
-			// step on. The judgement of their own answer stands.
+			// step on, nor its goodbye (intent done ends a doubts session
+			// as session_complete does). The judgement of their own answer
+			// stands.
 			out.NextQuestion = nil
 			if out.Output != nil {
 				kept := *out.Output
 				kept.QuestionAsked, kept.ExpectedAnswer, kept.QuestionConcept = nil, nil, nil
 				kept.AdvanceToStep, kept.SessionComplete = nil, false
+				if kept.Intent == tutor.IntentDone {
+					kept.Intent, intent = tutor.IntentFollowup, string(tutor.IntentFollowup)
+				}
 				out.Output = &kept
 			}
 		}
@@ -359,7 +369,9 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	reply = strings.ReplaceAll(reply, "\x00", "\uFFFD")
 	out.Reply = reply
 	next, events := tutor.ApplyTurn(s, t, out)
-	if reply == "" {
+	if reply == "" || slices.ContainsFunc(events, timeLimitReached) {
+		// The domain's text, or the reply with the domain's word that
+		// the time limit ends the session.
 		reply, _ = next.LastReply()
 	}
 	if intent == "" {
@@ -1274,6 +1286,12 @@ func eventNames(events []tutor.Event) []string {
 		names[i] = e.EventName()
 	}
 	return names
+}
+
+// timeLimitReached reports whether e is the time limit's end of a session.
+func timeLimitReached(e tutor.Event) bool {
+	_, ok := e.(tutor.TimeLimitReached)
+	return ok
 }
 
 // fixedIntent names a turn that the domain answered with a fixed text.

@@ -18,7 +18,9 @@ type Outcome struct {
 	StudentMessage string
 	// Reply is the final reply text shown to the learner. When it is empty
 	// and the domain has a fixed text for the situation (exam turns, a
-	// stop), ApplyTurn records that text; read it back with LastReply.
+	// stop), ApplyTurn records that text; read it back with LastReply. So
+	// too when the time limit ends a doubts session (TimeLimitReached): the
+	// reply is recorded with ClarifyTimeUpReply after it.
 	Reply string
 	// Precheck is the pre-check result of StudentMessage.
 	Precheck Precheck
@@ -146,6 +148,12 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 		ev = append(ev, TimeLimitReached{})
 		ev = append(ev, stop(&n, t, EndTimeLimit)...)
 		fixed = endReply(n, t)
+		if n.Mode == ModeClarify && reply != "" {
+			// The tutor answered without ending the session (it would
+			// have said goodbye): the reply says that it ends, lest the
+			// learner take up its invitation to ask another doubt.
+			reply += "\n\n" + ClarifyTimeUpReply
+		}
 	}
 	if reply == "" {
 		reply = fixed

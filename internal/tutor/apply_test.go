@@ -322,6 +322,40 @@ func TestTimeLimitEndsTheSitting(t *testing.T) {
 	}
 }
 
+// The time limit ends a doubts session with the turn: when the tutor's
+// answer did not end it itself (it invites another doubt), the reply says
+// that the session ends, so that the learner does not ask into a session
+// already over. A tutor that said goodbye (session_complete) is left as
+// it wrote.
+func TestTimeLimitEndsADoubtsSession(t *testing.T) {
+	tp := lesson("Fractions")
+	start := func(t *testing.T) State {
+		s, err := NewState(NewSession{ID: "s", Mode: ModeClarify, Topic: tp, Student: StudentContext{Grade: 6}, Now: t0, Config: Config{TimeLimitSeconds: 10 * 60}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ = ApplyTurn(s, tp, turnAt(0, "what is a fraction", tutorSays(intent(IntentQuestion))))
+		return s
+	}
+	const answer = "A fraction is a part of a whole. Anything else you'd like to ask?"
+	s, ev := ApplyTurn(start(t), tp, Outcome{Now: t0.Add(11 * time.Minute), StudentMessage: "and a decimal?", Reply: answer, Output: tutorSays(intent(IntentQuestion))})
+	if !s.ClarifyComplete {
+		t.Fatal("not complete at the limit")
+	}
+	if diff := cmp.Diff([]string{"time_limit_reached", "clarify_completed"}, eventNames(ev)); diff != "" {
+		t.Errorf("events (-want +got)\n%s", diff)
+	}
+	if r, _ := s.LastReply(); r != answer+"\n\n"+ClarifyTimeUpReply {
+		t.Errorf("reply %q", r)
+	}
+
+	const goodbye = "A decimal is another way to write a fraction. That's our time: bye for now!"
+	s, _ = ApplyTurn(start(t), tp, Outcome{Now: t0.Add(11 * time.Minute), StudentMessage: "and a decimal?", Reply: goodbye, Output: tutorSays(intent(IntentDone), complete)})
+	if r, _ := s.LastReply(); !s.ClarifyComplete || r != goodbye {
+		t.Errorf("complete %v, reply %q; want the tutor's goodbye", s.ClarifyComplete, r)
+	}
+}
+
 // A learner who left a sitting without ending it (a closed tab) and comes
 // back a day later starts a new sitting: the first message back is not
 // ended for the time they were away.

@@ -320,11 +320,14 @@ func phrases(ps ...string) [][]string {
 	return out
 }
 
+// clauseMarks are the punctuation marks that end a clause.
+const clauseMarks = ",.;:!?？。।…—"
+
 // clauses returns the words of each clause of s: the runs between
 // punctuation marks ("evaporation, not sure" has two).
 func clauses(s string) [][]string {
 	var out [][]string
-	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(",.;:!?？。।…—", r) }) {
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(clauseMarks, r) }) {
 		if w, _ := words(part, nil); len(w) > 0 {
 			out = append(out, w)
 		}
@@ -336,11 +339,16 @@ func clauses(s string) [][]string {
 // a stop request too, which pauses it until the next message; an exam or a
 // doubts session, which a stop would end, goes on. In an exam a stop phrase
 // beside a clause that answers the question on screen ("freezing, bye",
-// "bye, its condensation") is an answer attempt, as a number makes one.
+// "bye, its condensation") is an answer attempt, as a number makes one; in
+// a doubts session a stop phrase beside a question ("I'm done, but what is
+// chlorophyll?") is a doubt, answered before the session ends.
 func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
 	pre := p.Check(msg)
 	if pre == PrecheckStop && m == ModeExam && p.answersBeside(clauses(msg)) {
 		// "freezing, bye": the answer is judged, as "I'm done, it's 12" is.
+		return PrecheckNone
+	}
+	if pre == PrecheckStop && m == ModeClarify && p.asksBeside(msg) {
 		return PrecheckNone
 	}
 	if pre != PrecheckNone || m != ModeTeachMe {
@@ -368,6 +376,50 @@ func (p *Prechecker) answersBeside(cs [][]string) bool {
 			!slices.ContainsFunc(c, func(x string) bool { return parting[x] }) &&
 			slices.ContainsFunc(c, func(x string) bool { return !sayingSo[x] && !slices.Contains(p.fillers, x) })
 	})
+}
+
+// asksBeside reports whether a stop request asks something in a clause of
+// its own: one that opens with a word of asking ("I'm done, but what is
+// chlorophyll?", "bye. why are leaves green") or one a question mark ends
+// ("bye, can you explain osmosis?"), with more than a stop phrase and
+// words of leaving. "can we stop?", "bye, see you tomorrow?" and "ok bye"
+// ask nothing.
+func (p *Prechecker) asksBeside(msg string) bool {
+	asks := func(c []string) bool {
+		return len(c) > 1 && !containsAny(c, p.stop) && !p.exactly(c, p.exact) &&
+			slices.ContainsFunc(c, func(x string) bool { return !leaving[x] && !slices.Contains(p.fillers, x) })
+	}
+	cs := butClauses(clauses(msg))
+	if len(cs) < 2 {
+		return false
+	}
+	if slices.ContainsFunc(cs, func(c []string) bool { return asking[c[0]] && asks(c) }) {
+		return true
+	}
+	for _, c := range asked(msg) {
+		if bc := butClauses([][]string{c}); len(bc) > 0 && asks(bc[len(bc)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// asked returns the words of each clause of s that a question mark ends.
+func asked(s string) [][]string {
+	var out [][]string
+	start := 0
+	for i, r := range s {
+		if !strings.ContainsRune(clauseMarks, r) {
+			continue
+		}
+		if r == '?' || r == '？' {
+			if w, _ := words(s[start:i], nil); len(w) > 0 {
+				out = append(out, w)
+			}
+		}
+		start = i + utf8.RuneLen(r)
+	}
+	return out
 }
 
 // parting are the words of a clause said in leaving rather than in

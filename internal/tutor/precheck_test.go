@@ -299,6 +299,41 @@ func TestPrecheckAnswerBesideGoodbye(t *testing.T) {
 	}
 }
 
+// In a doubts session a stop phrase beside a question asks a doubt: the
+// learner relies on "I'm done, but what is chlorophyll?" being answered,
+// not met with a goodbye. A stop that asks nothing still ends the session,
+// and a lesson reads the message as Check does.
+func TestPrecheckDoubtBesideGoodbye(t *testing.T) {
+	p := NewPrechecker(DefaultPrecheckConfig())
+	tests := []struct {
+		msg  string
+		want Precheck // in a doubts session
+	}{
+		{"I'm done, but what is chlorophyll?", PrecheckNone},
+		{"I'm done. What is starch?", PrecheckNone},
+		{"bye. why are leaves green", PrecheckNone},
+		{"goodbye, why are leaves green?", PrecheckNone},
+		{"bye, can you explain osmosis?", PrecheckNone},
+		{"bye", PrecheckStop},
+		{"ok bye", PrecheckStop},
+		{"thanks, bye", PrecheckStop},
+		{"i'm done, thanks!", PrecheckStop},
+		{"no thanks, that's all", PrecheckStop},
+		{"can we stop?", PrecheckStop},
+		{"bye, see you tomorrow?", PrecheckStop},
+		{"bye, what?", PrecheckStop},
+		{"I have to go, my mom is calling", PrecheckStop},
+	}
+	for _, tt := range tests {
+		if got := p.CheckIn(ModeClarify, tt.msg); got != tt.want {
+			t.Errorf("CheckIn(clarify_doubts, %q) = %q, want %q", tt.msg, got, tt.want)
+		}
+		if got := p.CheckIn(ModeTeachMe, tt.msg); got != PrecheckStop {
+			t.Errorf("CheckIn(teach_me, %q) = %q, want stop", tt.msg, got)
+		}
+	}
+}
+
 func TestPrecheckConfig(t *testing.T) {
 	p := NewPrechecker(PrecheckConfig{Stop: []string{"khatam", "  ", ""}, IDK: []string{"no se"}, MaxStopWords: 2, MaxRunes: 20})
 	tests := []struct {

@@ -14,6 +14,10 @@ const MaxExamQuestions = 50
 // ClarifyEndedReply is the reply when a doubts session ends by request.
 const ClarifyEndedReply = "Doubts session ended successfully."
 
+// ClarifyTimeUpReply follows the tutor's answer in a doubts session that
+// the time limit ends when the tutor did not end it itself.
+const ClarifyTimeUpReply = "That's our time for this session: come back any time you have more doubts."
+
 // EndReason says why a session ended before its natural end.
 type EndReason string
 

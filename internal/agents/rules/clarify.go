@@ -13,13 +13,15 @@ import (
 // asks, the engine answers from the lesson's explanations and closes with
 // one question; "no, I'm done" ends the session.
 func clarify(t agents.Turn) tutor.TutorOutput {
-	s, msg := t.State, t.Message
+	s, msg := t.State, doubtBeside(t.Message)
 	v := newVoice(s)
 	out := tutor.TutorOutput{Intent: tutor.IntentFollowup, MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
 	var parts []string
 	note := ""
 	switch {
-	case t.Precheck == tutor.PrecheckStop || isDone(msg):
+	case t.Precheck == tutor.PrecheckStop || isDone(msg) && !(plainNo(msg) && !thanks(msg) && closesWith(lastTeacher(s), mHelps)):
+		// A bare "no" to "Is that clearer now?" says the explanation did
+		// not help (below), not that there are no more doubts.
 		out.Intent, out.SessionComplete = tutor.IntentDone, true
 		bye := mGoodbye // "no, I'm done" is not thanks: no "you're welcome"
 		if thanks(msg) {
@@ -164,7 +166,6 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		}
 		if concept != "" && discussedBefore(t.PastDiscussions, concept) && !slices.Contains(s.ConceptsDiscussed, concept) {
 			parts = append(parts, v.say(mLastTime, "{concept}", lowerFirst(concept)))
-			sents = sents[:1]
 		}
 		if calculated {
 			parts = append(parts, calc)
@@ -180,6 +181,18 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 			note = "answered a doubt from the guideline"
 		}
 	}
+	if !out.SessionComplete && (t.Guard.TimeUp || tutor.TimeUp(s, t.Now)) {
+		// The sitting's time is up and the session ends with this turn:
+		// the answer, then a goodbye rather than a question inviting
+		// another doubt (as the model's prompt directs it).
+		ss := sentences(compose(parts...))
+		for len(ss) > 0 && strings.HasSuffix(ss[len(ss)-1], "?") {
+			ss = ss[:len(ss)-1]
+		}
+		parts = append(ss, v.say(mDoubtsTimeUp))
+		out.Intent, out.SessionComplete = tutor.IntentDone, true
+		note += "; time is up"
+	}
 	out.Response = compose(parts...)
 	out.TurnSummary = cut("Doubts: "+note, 80)
 	out.Reasoning = "Rules engine: " + note + "."
@@ -190,6 +203,29 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 func opensWith(text string, m move) bool {
 	for _, p := range phrasebook[m] {
 		if opening, _, _ := strings.Cut(p, "{"); opening != "" && strings.HasPrefix(text, opening) {
+			return true
+		}
+	}
+	return false
+}
+
+// closesWith reports whether text's last sentence is a phrasing of move m.
+func closesWith(text string, m move) bool {
+	ss := sentences(text)
+	if len(ss) == 0 {
+		return false
+	}
+	last := ss[len(ss)-1]
+	for _, p := range phrasebook[m] {
+		head, tail, slot := strings.Cut(p, "{")
+		if !slot {
+			if last == p {
+				return true
+			}
+			continue
+		}
+		_, tail, _ = strings.Cut(tail, "}")
+		if strings.HasPrefix(last, head) && strings.HasSuffix(last, tail) {
 			return true
 		}
 	}
@@ -267,6 +303,19 @@ func unhelped(msg string) bool {
 		}
 	}
 	return confused(msg) && !isNo(msg)
+}
+
+// doubtBeside returns the doubt a message asks beside saying the learner
+// is done ("I'm done, but what is chlorophyll?", "that's all. why are
+// leaves green"): the message from the clause after the done phrase, as if
+// asked alone. A message with no such doubt is returned as it is.
+func doubtBeside(msg string) string {
+	for _, l := range clauseOrComma.FindAllStringIndex(msg, -1) {
+		if rest := strings.TrimSpace(msg[l[1]:]); rest != "" && isDone(msg[:l[0]]) && !isNo(msg[:l[0]]) && asksSomething(rest) {
+			return rest
+		}
+	}
+	return msg
 }
 
 // isDone reports whether a message in a doubts session says the learner has

@@ -74,6 +74,8 @@ func TestClarifyMoves(t *testing.T) {
 		{"no", "no", tutor.IntentDone, true},
 		{"nope thanks", "nope, thank you", tutor.IntentDone, true},
 		{"no but a question", "no, but why are leaves green?", tutor.IntentQuestion, false},
+		{"done but a question", "I'm done, but what is chlorophyll?", tutor.IntentQuestion, false},
+		{"goodbye and a question", "bye. why are leaves green", tutor.IntentQuestion, false},
 		{"not really", "not really", tutor.IntentFollowup, false},
 		{"did not help", "that didn't help", tutor.IntentFollowup, false},
 		{"still lost", "i still dont get it", tutor.IntentFollowup, false},
@@ -105,6 +107,30 @@ func TestClarifyPastDiscussions(t *testing.T) {
 	x = d.sayWith("and what do guard cells do?", past)
 	if strings.Contains(strings.ToLower(x.text()), "last time") {
 		t.Errorf("reply %q recalls the earlier session twice", x.text())
+	}
+}
+
+// A doubt asked again in a new doubts session gets the whole answer, with
+// the reminder that it came up before: a learner who asks again has not
+// remembered it, and past discussions are context, not a reason to answer
+// less (DESIGN §5; seed 002: the clarify tutor answers directly).
+func TestClarifyPastDiscussionKeepsTheAnswer(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	first := newDriver(t, topic, "doubts-past-full", tutor.ModeClarify)
+	want := first.say("Why are leaves green?")
+	if len(first.state.ConceptsDiscussed) == 0 {
+		t.Fatalf("setup: no concept discussed: %q", want.text())
+	}
+	past := []agents.PastDiscussion{{Date: epoch.AddDate(0, 0, -3), Concepts: first.state.ConceptsDiscussed}}
+	d := newDriver(t, topic, "doubts-past-full", tutor.ModeClarify)
+	x := d.sayWith("Why are leaves green?", past)
+	if !says(x.text(), mLastTime) || !strings.Contains(strings.ToLower(x.text()), "chlorophyll") {
+		t.Errorf("asked again: reply %q; want the reminder and the answer (as first given: %q)", x.text(), want.text())
+	}
+	for _, s := range sentences(want.text()) {
+		if !says(s, mClosure) && !strings.Contains(x.text(), s) {
+			t.Errorf("asked again, the answer lacks %q: %q", s, x.text())
+		}
 	}
 }
 
@@ -675,7 +701,7 @@ func TestClarifyUnderstoodIsNotAFollowUp(t *testing.T) {
 // "all clear. one more: what is starch" asks a question: the session goes
 // on.
 func TestClarifyQuestionAfterAllClear(t *testing.T) {
-	for _, msg := range []string{"all clear. one more: what is starch", "that's it. why are leaves green"} {
+	for _, msg := range []string{"all clear. one more: what is starch", "that's it. why are leaves green", "I'm done, but what is chlorophyll?"} {
 		t.Run(msg, func(t *testing.T) {
 			d := afterDoubt(t, photosynthesis, "doubts-more", "what are stomata?")
 			if pre := d.pre.CheckIn(tutor.ModeClarify, msg); pre != tutor.PrecheckNone {
@@ -686,6 +712,56 @@ func TestClarifyQuestionAfterAllClear(t *testing.T) {
 				t.Errorf("%q: the session ended although a question was asked; reply %q", msg, x.text())
 			}
 		})
+	}
+}
+
+// After an explanation that did not help, the tutor explains again and
+// asks "Does that help?" / "Is that clearer now?": a bare "no" says it
+// still does not, and the learner relies on another try, not a goodbye
+// (seed 002: the session ends when they say they are done, after the
+// closure question). "no, I'm done" still ends it.
+func TestClarifyNoToDoesThatHelp(t *testing.T) {
+	for _, msg := range []string{"no", "nope", "nah", "not really"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
+			if x := d.say("i still dont get it"); !says(x.text(), mHelps) {
+				t.Fatalf("setup: the re-explanation asks nothing: %q", x.text())
+			}
+			x := d.say(msg)
+			if out := x.reply.Output; out.SessionComplete || out.Intent == tutor.IntentDone || d.state.ClarifyComplete || says(x.text(), mGoodbye) {
+				t.Errorf("%q to %q ended the session: %q", msg, "Does that help?", x.text())
+			}
+		})
+	}
+	for _, msg := range []string{"no, I'm done", "no more doubts", "no thanks"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
+			d.say("i still dont get it")
+			if x := d.say(msg); !x.reply.Output.SessionComplete || !d.state.ClarifyComplete {
+				t.Errorf("%q after a re-explanation: the session goes on: %q", msg, x.text())
+			}
+		})
+	}
+}
+
+// Past the sitting's time limit the domain ends a doubts session with the
+// turn: the doubt is answered, and the reply says the session ends instead
+// of inviting another doubt that the learner could no longer ask.
+func TestClarifyTimeUp(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	d := newDriver(t, topic, "doubts-time", tutor.ModeClarify)
+	d.state.EngineConfig.TimeLimitSeconds = 60
+	d.say("Why are leaves green?")
+	x := d.say("What gas do plants take in to make food?")
+	out := x.reply.Output
+	if !x.guard.TimeUp || !d.state.ClarifyComplete || !out.SessionComplete || out.Intent != tutor.IntentDone {
+		t.Fatalf("time up %t, complete %t (output %t, intent %q)", x.guard.TimeUp, d.state.ClarifyComplete, out.SessionComplete, out.Intent)
+	}
+	if !strings.Contains(x.text(), "carbon dioxide") || !says(x.text(), mDoubtsTimeUp) || strings.Contains(x.text(), "?") {
+		t.Errorf("want the answer and a goodbye, no question: %q", x.text())
+	}
+	if last, _ := d.state.LastReply(); last != x.text() {
+		t.Errorf("the learner sees %q, the tutor wrote %q", last, x.text())
 	}
 }
 

@@ -119,6 +119,7 @@ const (
 	mWelcomeExamOne // exam welcome, one question: {topic}
 	mAfterDoubts    // a message after a finished doubts session
 	mChangedAnswer  // a right answer taken back for another: {value}, the first, and {answer}, the other
+	mDoubtsTimeUp   // a doubts session whose sitting's time is up: after the answer, instead of its closing question
 
 	moveCount // the number of moves, not a move
 )
@@ -404,6 +405,10 @@ var phrasebook = map[move][]string{
 		"Okay{name}! Happy studying, and come back any time you have more doubts.",
 		"All right. Good luck, and see you next time{name}!",
 		"Sounds good{name}. Come back whenever another doubt comes up.",
+	},
+	mDoubtsTimeUp: {
+		"That's our time for today{name}, so this doubts session ends here. Come back any time you have more doubts.",
+		"We're out of time for this session{name}. Bring your next doubt to a new one whenever you like.",
 	},
 	mGoodbyeThanks: {
 		"You're welcome{name}! Happy studying, and come back any time you have more doubts.",

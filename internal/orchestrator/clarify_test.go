@@ -1,0 +1,189 @@
+package orchestrator_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tutord/tutord/internal/agents/engine"
+	"github.com/tutord/tutord/internal/agents/rules"
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/llm/llmtest"
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
+)
+
+// When a doubts session ends: only when the learner says they are done
+// (seed 002 "Mode-Specific Prompts": after the closure question), when the
+// tutor ends it in a reply the learner sees (CONTRACT §9.8), or at the
+// sitting's time limit with a reply that says so (DESIGN §5).
+
+// clarifyFor creates a doubts session on photosynthesis for learner (nil:
+// anonymous).
+func clarifyFor(t *testing.T, f *fixture, learner *uuid.UUID) orchestrator.Created {
+	t.Helper()
+	c, err := f.o.CreateSession(context.Background(), orchestrator.CreateRequest{
+		LearnerID: learner, GuidelineID: f.guidelines[photosynthesis], Mode: tutor.ModeClarify,
+		Student: tutor.StudentContext{Grade: 7, Board: "CBSE", LanguageLevel: "standard", PreferredExamples: tutor.DefaultPreferredExamples()},
+	})
+	if err != nil {
+		t.Fatalf("CreateSession: %v", err)
+	}
+	return c
+}
+
+// TestClarifyNoToDoesThatHelpGoesOn: a learner says an answer did not help;
+// the tutor explains again and asks "Is that clearer now?" / "Does that
+// help?". A "no" to that question says it is still not clear: the learner
+// relies on another try, not a goodbye and a session over (the "no" answers
+// the tutor's question about the explanation, not the closure question).
+func TestClarifyNoToDoesThatHelpGoesOn(t *testing.T) {
+	f := setup(t)
+	id := f.create(t, photosynthesis, tutor.ModeClarify).Session.Row.ID
+	f.turn(t, id, "Why are leaves green?")
+	r := f.turn(t, id, "I still don't get it")
+	if !strings.HasSuffix(r.Reply, "Is that clearer now?") && !strings.HasSuffix(r.Reply, "Does that help?") {
+		t.Fatalf("the re-explanation does not ask whether it helped: %q", r.Reply)
+	}
+	r = f.turn(t, id, "no")
+	if r.Session.State.ClarifyComplete {
+		t.Fatalf("\"no\" to %q ended the doubts session: reply %q", "Is that clearer now?", r.Reply)
+	}
+}
+
+// TestClarifyDoneButQuestionIsAnswered: "I'm done, but what is
+// chlorophyll?" asks a doubt; the learner relies on it being answered and
+// the session staying open, not a goodbye that leaves the question
+// unanswered (a question never says the learner is done).
+func TestClarifyDoneButQuestionIsAnswered(t *testing.T) {
+	f := setup(t)
+	id := f.create(t, photosynthesis, tutor.ModeClarify).Session.Row.ID
+	f.turn(t, id, "Why are leaves green?")
+	r := f.turn(t, id, "I'm done, but what is chlorophyll?")
+	if r.Session.State.ClarifyComplete || !strings.Contains(strings.ToLower(r.Reply), "chlorophyll") {
+		t.Fatalf("a doubt asked beside \"I'm done\": complete %v, reply %q; want it answered and the session open",
+			r.Session.State.ClarifyComplete, r.Reply)
+	}
+}
+
+// TestClarifyTimeLimitSaysTheSessionEnds: past the sitting's time limit a
+// doubt is answered and the session ends with the turn. The learner relies
+// on the reply saying so, not on an invitation to ask another doubt that
+// would only be told to start a new session.
+func TestClarifyTimeLimitSaysTheSessionEnds(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	f := setup(t, func(o *orchestrator.Options) {
+		set, err := rules.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng := engine.New(set, nil, o.Store.(*store.Store))
+		eng.SetTimeLimit(10 * time.Minute)
+		o.Engines, o.Now = eng, clock
+	})
+	id := f.create(t, photosynthesis, tutor.ModeClarify).Session.Row.ID
+	f.turn(t, id, "Why are leaves green?")
+	mu.Lock()
+	now = now.Add(11 * time.Minute)
+	mu.Unlock()
+	r := f.turn(t, id, "What gas do plants take in to make food?")
+	if !r.Session.State.ClarifyComplete {
+		t.Fatal("the time limit did not end the doubts session")
+	}
+	if strings.HasSuffix(strings.TrimSpace(r.Reply), "?") || !strings.Contains(r.Reply, "carbon dioxide") {
+		t.Fatalf("the session ended at the time limit; want the answer and no invitation to another doubt: %q", r.Reply)
+	}
+}
+
+// TestClarifyPastDiscussionKeepsTheAnswer: a learner who asked "Why are
+// leaves green?" in an earlier doubts session and asks it again in a new
+// one relies on getting the answer again (chlorophyll), not a one-line
+// reminder that cuts it: past discussions are context for the tutor
+// (DESIGN §5), and the clarify tutor answers directly (seed 002).
+func TestClarifyPastDiscussionKeepsTheAnswer(t *testing.T) {
+	f := setup(t)
+	l, err := f.st.EnsureLearner(context.Background(), "clarify-past-discussions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const doubt = "Why are leaves green?"
+	first := clarifyFor(t, f, &l.ID)
+	r := f.turn(t, first.Session.Row.ID, doubt)
+	if !strings.Contains(strings.ToLower(r.Reply), "chlorophyll") {
+		t.Fatalf("the first answer does not name chlorophyll: %q", r.Reply)
+	}
+	f.turn(t, first.Session.Row.ID, "no, I'm done")
+
+	second := clarifyFor(t, f, &l.ID)
+	if len(second.PastDiscussions) == 0 {
+		t.Fatal("no past discussions for the new session")
+	}
+	r = f.turn(t, second.Session.Row.ID, doubt)
+	if !strings.Contains(strings.ToLower(r.Reply), "chlorophyll") {
+		t.Fatalf("asked again in a new session, the doubt is not answered: %q", r.Reply)
+	}
+}
+
+// TestClarifyModelAnswersDoubtBesideStop: with the model-backed tutor,
+// "I'm done, but what is halving?" is answered (intent question,
+// session_complete false, Halving discussed). The learner relies on the
+// session staying open as the tutor's "Anything else?" says, and on
+// Halving being recorded as discussed (CONTRACT §9.8: a doubts session
+// completes on intent done or session_complete, and the tutor said
+// neither).
+func TestClarifyModelAnswersDoubtBesideStop(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeClarify)
+	m := newModelFlow(t, f, fake, c)
+	const answer = "Halving undoes doubling: double 5 is 10, and half of 10 is 5. Anything else you'd like to ask?"
+	r := m.turn("I'm done, but what is halving?", out(answer, discussing("question", "Halving"), summarised("answered halving")))
+	if r.Reply != answer {
+		t.Fatalf("reply %q, the tutor wrote %q", r.Reply, answer)
+	}
+	var resp orchestrator.StepResponse
+	if err := json.Unmarshal(r.Response, &resp); err != nil {
+		t.Fatal(err)
+	}
+	if r.Session.State.ClarifyComplete || resp.NextTurn.IsComplete || len(r.Session.State.ConceptsDiscussed) == 0 {
+		t.Fatalf("the tutor answered and asked for another doubt (intent question, session_complete false, Halving discussed); got complete %v, discussed %v: %s",
+			r.Session.State.ClarifyComplete, r.Session.State.ConceptsDiscussed, r.Response)
+	}
+}
+
+// TestClarifyModelUnsafeReplyDoesNotEndSession: with the model-backed
+// tutor, a reply with intent "done" that the reply safety check flags is
+// replaced ("Let's get back to our lesson."): the learner never sees its
+// goodbye, and relies on the session going on (a doubts session ends on
+// intent done as on session_complete, CONTRACT §9.8, and both are dropped
+// with the reply).
+func TestClarifyModelUnsafeReplyDoesNotEndSession(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeClarify)
+	m := newModelFlow(t, f, fake, c)
+	m.turn("Why does doubling mean two equal groups?", out("Doubling means two equal groups: 6 + 6 = 12. Any other doubts?",
+		discussing("question", "Doubling"), summarised("doubt 1")))
+	r := m.turn("ok thanks", out("Bye! Keep this a secret from your parents.", discussing("done"), summarised("bye")))
+	if strings.Contains(r.Reply, "secret") {
+		t.Fatal("the reply safety check did not flag the reply")
+	}
+	if r.Session.State.ClarifyComplete || r.Intent == string(tutor.IntentDone) {
+		t.Fatalf("the learner saw %q, yet the doubts session ended (intent %q)", r.Reply, r.Intent)
+	}
+
+	// "no, I'm done" ends the session whatever the reply: a flagged goodbye
+	// gives way to the domain's, not to "Let's get back to our lesson".
+	r = m.turn("no, I'm done", out("Bye! Keep this a secret from your parents.", discussing("done"), completing, summarised("bye")))
+	if !r.Session.State.ClarifyComplete || r.Reply != tutor.ClarifyEndedReply {
+		t.Fatalf("\"no, I'm done\" with a flagged goodbye: complete %v, reply %q", r.Session.State.ClarifyComplete, r.Reply)
+	}
+}
