@@ -1,10 +1,21 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/tutord/tutord/internal/agents/engine"
+	"github.com/tutord/tutord/internal/agents/rules"
+	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/lessons"
+	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/llm/llmtest"
+	"github.com/tutord/tutord/internal/orchestrator"
+	"github.com/tutord/tutord/internal/store"
+	"github.com/tutord/tutord/internal/tutor"
 )
 
 // TestLLMConfigModels checks that PUT /api/admin/llm-config/{key} takes
@@ -186,5 +197,52 @@ func TestLLMConfigReachesNewSessions(t *testing.T) {
 	if len(fake.Requests()) == 0 {
 		t.Fatalf("a session created after PUT welcome=openai-compatible/%s got welcome %q from the rules engine; the model was never called",
 			llmtest.CompatibleModel, r.JSON(t)["first_turn"].(map[string]any)["message"])
+	}
+}
+
+// pinnedOrchestrator returns an orchestrator over the server's store
+// whose model settings are settings: the same database seen by a
+// tutord started with another environment.
+func pinnedOrchestrator(t *testing.T, st *store.Store, settings llm.Settings) *orchestrator.Orchestrator {
+	t.Helper()
+	set, err := rules.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := engine.LLMModels{Settings: settings}
+	quickRetries(&models.Options, st)
+	return orchestrator.New(orchestrator.Options{Store: st, Lessons: lessons.NewSource(st), Engines: engine.New(set, models, st), FallbackSafety: set.Safety})
+}
+
+// TestTurnAfterProviderRemoved: a session pinned its tutor to an
+// OpenAI-compatible server; tutord is then restarted without
+// TUTORD_OPENAI_COMPATIBLE_BASE_URL (or a hosted provider's key). Its
+// steps answer as a failed model call does (CONTRACT §2.3.2: a 200 with
+// the apology, nothing changed), not with a bare 500 on every message.
+func TestTurnAfterProviderRemoved(t *testing.T) {
+	var st *store.Store
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		st = d.Learners.(*store.Store)
+		// The restarted process: no endpoint for openai-compatible.
+		d.Sessions = pinnedOrchestrator(t, st, llm.Settings{Prices: llm.DefaultPrices()})
+	})
+	ctx := context.Background()
+	cfg := llm.Config{Component: llm.ComponentTutor, Provider: llm.ProviderOpenAICompatible, Model: llmtest.CompatibleModel}
+	if _, err := st.SetLLMConfig(ctx, cfg, "test", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	// Before the restart: the endpoint was set, the session pinned it.
+	before := pinnedOrchestrator(t, st, llm.Settings{CompatibleBaseURL: "http://127.0.0.1:9/v1", Prices: llm.DefaultPrices()})
+	created, err := before.CreateSession(ctx, orchestrator.CreateRequest{GuidelineID: s.subject[fractions], Mode: tutor.ModeTeachMe,
+		Student: tutor.StudentContext{Grade: 7, Board: "CBSE", LanguageLevel: "standard"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.do("POST", "/sessions/"+created.Session.Row.ID.String()+"/step", map[string]any{"student_reply": "ready"}, "")
+	if r.Status != 200 || !strings.Contains(string(r.Body), orchestrator.FailureReply) {
+		t.Fatalf("step of a session pinned to a provider the restarted process lacks: %d %s; want 200 with the apology message", r.Status, r.Body)
+	}
+	if m := s.do("GET", "/sessions/"+created.Session.Row.ID.String(), nil, "").JSON(t); m["turn_count"] != float64(0) {
+		t.Errorf("the failed turn changed the session: turn_count %v", m["turn_count"])
 	}
 }

@@ -133,11 +133,16 @@ func (r *Resolver) Agents(cfg tutor.Config) (agents.Set, error) {
 		if c.UsesRules() {
 			continue
 		}
+		var err error
 		if r.models == nil {
-			return agents.Set{}, fmt.Errorf("component %s uses %s, but model providers are not available in this process", comp, c.Provider)
+			err = fmt.Errorf("component %s uses %s, but model providers are not available in this process", comp, c.Provider)
+		} else if err = r.model(&set, comp, c); err != nil {
+			err = fmt.Errorf("component %s: %w", comp, err)
 		}
-		if err := r.model(&set, comp, c); err != nil {
-			return agents.Set{}, fmt.Errorf("component %s: %w", comp, err)
+		if err != nil {
+			// Pinned by a session created where the provider was set up
+			// (another replica, or before a restart without its key).
+			unavailable(&set, comp, c, err)
 		}
 	}
 	r.mu.Lock()
@@ -189,4 +194,61 @@ func componentConfig(comp llm.Component, cfg tutor.Config) llm.Config {
 	}
 	return llm.Config{Component: comp, Provider: p, Model: cc.Model, Effort: llm.Effort(cc.ReasoningEffort),
 		Temperature: cc.Temperature, MaxOutputTokens: cc.MaxOutputTokens}
+}
+
+// unavailable puts in set, for comp, agents whose every call fails as a
+// model call without credentials would (llm.KindAuth): the provider c
+// names cannot be used in this process. A turn then goes as it goes when
+// a provider fails: the learner is asked to send the message again, the
+// state is unchanged, the agent log says why, and the rules classifier
+// screens the message. A session is not left answering 500s.
+func unavailable(set *agents.Set, comp llm.Component, c llm.Config, cause error) {
+	u := unusable{cfg: c, err: &llm.Error{Kind: llm.KindAuth, Provider: c.Provider, Model: c.Model,
+		Message: "the provider is not configured in this process", Err: cause}}
+	switch comp {
+	case llm.ComponentTutor:
+		set.Tutor, set.PostCompletion = u, u
+	case llm.ComponentSafety:
+		set.Safety = u
+	case llm.ComponentExamGenerator:
+		set.ExamGenerator = u
+	case llm.ComponentExamEvaluator:
+		set.ExamEvaluator = u
+	case llm.ComponentWelcome:
+		set.Welcome = u
+	}
+}
+
+// unusable is an agent of every kind that fails every call with err.
+type unusable struct {
+	cfg llm.Config
+	err error
+}
+
+func (u unusable) call(agent string) agents.Call {
+	return agents.Call{Agent: agent, Provider: string(u.cfg.Provider), Model: u.cfg.Model, Err: u.err}
+}
+
+func (u unusable) Respond(context.Context, agents.Turn) (agents.TutorReply, agents.Call, error) {
+	return agents.TutorReply{}, u.call(agents.NameMasterTutor), u.err
+}
+
+func (u unusable) Reply(context.Context, agents.Turn) (string, agents.Call, error) {
+	return "", u.call(agents.NamePostCompletion), u.err
+}
+
+func (u unusable) Check(context.Context, string, string, tutor.State) (agents.SafetyVerdict, agents.Call, error) {
+	return agents.SafetyVerdict{}, u.call(agents.NameSafety), u.err
+}
+
+func (u unusable) Generate(context.Context, agents.ExamRequest) ([]tutor.ExamQuestion, agents.Call, error) {
+	return nil, u.call(agents.NameExamGenerator), u.err
+}
+
+func (u unusable) Judge(context.Context, agents.Turn, tutor.ExamQuestion) (agents.ExamJudgement, agents.Call, error) {
+	return agents.ExamJudgement{}, u.call(agents.NameExamEvaluator), u.err
+}
+
+func (u unusable) Welcome(context.Context, tutor.State, *tutor.Topic) (string, agents.Call, error) {
+	return "", u.call(agents.NameWelcome), u.err
 }
