@@ -238,32 +238,14 @@ func TestAnonymousOffLifecycleBeforeLookup(t *testing.T) {
 // takes them.
 func TestPublicRoutesIgnoreTokens(t *testing.T) {
 	s := newServer(t)
-	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
-	}))
-	t.Cleanup(jwks.Close)
-	v, err := auth.NewVerifier(auth.Config{JWKSURL: jwks.URL, Audience: "tutord-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	keysDown := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Auth = httpapi.NewAuthenticator(v) })
+	keysDown := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Auth = keysDownAuth(t) })
 
 	expired, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"sub": "x", "token_use": "access", "client_id": "tutord-test",
 		"exp": time.Now().Add(-time.Hour).Unix()}).SignedString([]byte(testSecret))
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unverifiable := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{"sub": "x", "token_use": "access", "client_id": "tutord-test",
-		"aud": "tutord-test", "exp": time.Now().Add(time.Hour).Unix()})
-	unverifiable.Header["kid"] = "key-1"
-	signed, err := unverifiable.SignedString(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	signed := rsaToken(t)
 
 	tokens := []struct {
 		name  string
@@ -404,6 +386,26 @@ func (s *apiServer) refusedUpgrade(t *testing.T, id, tok string) response {
 // be fetched, the learner gets 503 and the log says why (the provider's
 // answer), so that an operator can tell an outage from a wrong URL.
 func TestKeysUnavailableLogsTheCause(t *testing.T) {
+	var buf logBuffer
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		d.Auth = keysDownAuth(t)
+		d.Logger = slog.New(slog.NewJSONHandler(&buf, nil))
+	})
+	if r := s.do("GET", "/sessions/history", nil, rsaToken(t)); r.Status != 503 || strings.Contains(string(r.Body), "503") {
+		t.Fatalf("keys unreachable: %d %s; want 503 without the provider's answer", r.Status, r.Body)
+	}
+	for _, rec := range buf.records(t) {
+		if rec["msg"] == "request failed" && strings.Contains(fmt.Sprint(rec["err"]), "503") {
+			return
+		}
+	}
+	t.Errorf("no log line says why the keys are unavailable: %v", buf.records(t))
+}
+
+// keysDownAuth verifies tokens with the keys of a JWKS endpoint that
+// answers 503 "down for maintenance".
+func keysDownAuth(t *testing.T) httpapi.Authenticator {
+	t.Helper()
 	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
 	}))
@@ -412,11 +414,13 @@ func TestKeysUnavailableLogsTheCause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf logBuffer
-	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
-		d.Auth = httpapi.NewAuthenticator(v)
-		d.Logger = slog.New(slog.NewJSONHandler(&buf, nil))
-	})
+	return httpapi.NewAuthenticator(v)
+}
+
+// rsaToken returns a valid-looking access token signed with a key of its
+// own (kid key-1), which only the keys of a JWKS endpoint could verify.
+func rsaToken(t *testing.T) string {
+	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -428,13 +432,5 @@ func TestKeysUnavailableLogsTheCause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := s.do("GET", "/sessions/history", nil, signed); r.Status != 503 || strings.Contains(string(r.Body), "503") {
-		t.Fatalf("keys unreachable: %d %s; want 503 without the provider's answer", r.Status, r.Body)
-	}
-	for _, rec := range buf.records(t) {
-		if rec["msg"] == "request failed" && strings.Contains(fmt.Sprint(rec["err"]), "503") {
-			return
-		}
-	}
-	t.Errorf("no log line says why the keys are unavailable: %v", buf.records(t))
+	return signed
 }

@@ -189,17 +189,7 @@ func TestWebSocketClosedWhenItsSessionIsDeleted(t *testing.T) {
 	if _, err := store.New(s.st.Pool(), store.Announce()).DeleteLearner(ctx, "deleted-with-a-tab-open"); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		f, err := w.readFrame()
-		if err == nil {
-			t.Logf("frame %s before the close", f.Type)
-			continue
-		}
-		if got := websocket.CloseStatus(err); got != 4004 {
-			t.Fatalf("the connection ended with %v (status %d); want close 4004 Session not found", err, got)
-		}
-		return
-	}
+	w.wantClosed(4004, 20*time.Second)
 }
 
 // TestWebSocketClosedWhenItsLearnerIsDeletedHere: a learner deleted through
@@ -213,17 +203,7 @@ func TestWebSocketClosedWhenItsLearnerIsDeletedHere(t *testing.T) {
 	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=deleted-here", nil, token(t, "root", true)); r.Status != 200 {
 		t.Fatalf("delete learner: %d %s", r.Status, r.Body)
 	}
-	for {
-		f, err := w.readWithin(5 * time.Second)
-		if err == nil {
-			t.Logf("frame %s after the deletion", f.Type)
-			continue
-		}
-		if got := websocket.CloseStatus(err); got != 4004 {
-			t.Fatalf("the deleted learner's connection ended with %v (status %d); want close 4004 Session not found", err, got)
-		}
-		return
-	}
+	w.wantClosed(4004, 5*time.Second)
 }
 
 // TestWebSocketOpenedDuringDeletionIsClosed: a learner deleted while one of
@@ -256,18 +236,7 @@ func TestWebSocketOpenedDuringDeletionIsClosed(t *testing.T) {
 	if w == nil {
 		t.Fatal("the upgrade was refused; the test wants it to have read the session before the deletion")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		f, err := w.readWithin(time.Until(deadline))
-		if err == nil {
-			t.Logf("frame %s", f.Type)
-			continue
-		}
-		if got := websocket.CloseStatus(err); got != 4004 {
-			t.Fatalf("connection on the deleted session: %v (close status %d); want it closed with 4004 Session not found", err, got)
-		}
-		return
-	}
+	w.wantClosed(4004, 5*time.Second)
 }
 
 // TestWebSocketClosedWhenAChangedSessionIsGone: a change announced for a
@@ -282,14 +251,22 @@ func TestWebSocketClosedWhenAChangedSessionIsGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.srv.SessionChanged(uuid.MustParse(id), 99)
+	w.wantClosed(4004, 5*time.Second)
+}
+
+// wantClosed reads the frames the server still sends (logging them) until
+// it closes the connection, within d, and fails unless it closes with code.
+func (w *wsClient) wantClosed(code websocket.StatusCode, d time.Duration) {
+	w.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
-		f, err := w.readWithin(5 * time.Second)
+		f, err := w.readWithin(time.Until(deadline))
 		if err == nil {
-			t.Logf("frame %s after the deletion", f.Type)
+			w.t.Logf("frame %s before the close", f.Type)
 			continue
 		}
-		if got := websocket.CloseStatus(err); got != 4004 {
-			t.Fatalf("the connection on a session gone ended with %v (status %d); want close 4004 Session not found", err, got)
+		if got := websocket.CloseStatus(err); got != code {
+			w.t.Fatalf("the connection ended with %v (close status %d); want close %d", err, got, code)
 		}
 		return
 	}

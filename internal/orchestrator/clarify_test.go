@@ -4,18 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/tutord/tutord/internal/agents/engine"
-	"github.com/tutord/tutord/internal/agents/rules"
 	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/llm/llmtest"
 	"github.com/tutord/tutord/internal/orchestrator"
-	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
 )
 
@@ -77,23 +72,10 @@ func TestClarifyDoneButQuestionIsAnswered(t *testing.T) {
 // on the reply saying so, not on an invitation to ask another doubt that
 // would only be told to start a new session.
 func TestClarifyTimeLimitSaysTheSessionEnds(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	f := setup(t, func(o *orchestrator.Options) {
-		set, err := rules.New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		eng := engine.New(set, nil, o.Store.(*store.Store))
-		eng.SetTimeLimit(10 * time.Minute)
-		o.Engines, o.Now = eng, clock
-	})
+	f, timeUp := timeLimited(t)
 	id := f.create(t, photosynthesis, tutor.ModeClarify).Session.Row.ID
 	f.turn(t, id, "Why are leaves green?")
-	mu.Lock()
-	now = now.Add(11 * time.Minute)
-	mu.Unlock()
+	timeUp()
 	r := f.turn(t, id, "What gas do plants take in to make food?")
 	if !r.Session.State.ClarifyComplete {
 		t.Fatal("the time limit did not end the doubts session")

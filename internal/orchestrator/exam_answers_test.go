@@ -34,26 +34,11 @@ func TestExamTrueFalseLetter(t *testing.T) {
 // Indian digit grouping ("1,20,000") and a learner's answer in it
 // ("1,25,000") are read as the numbers they are.
 func TestGeneratedIndianDigitGrouping(t *testing.T) {
-	fake := llmtest.NewOpenAI(t)
-	f := llmSetup(t, fake.URL, llm.ComponentExamGenerator, llm.ComponentExamEvaluator)
-	fake.Push(generatedExam(
-		[3]string{"A town had 60,000 people. The number doubled. How many people live there now?", "1,20,000", "Doubling"},
-		[3]string{"A city had 2,50,000 trees. Half were cut. How many trees are left?", "125000", "Halving"},
-		[3]string{"A village had 50,000 people. The number doubled. How many people live there now?", "1,00,000", "Doubling"},
-	))
-	c := f.create(t, doubling, tutor.ModeExam)
-	id := c.Session.Row.ID
-	for i, tc := range []struct {
-		msg  string
-		want tutor.Result
-	}{{"120000", tutor.ResultCorrect}, {"1,25,000", tutor.ResultCorrect}, {"1,10,000", tutor.ResultIncorrect}} {
-		fake.Push(judgedRight) // used if the model is asked
-		r := f.turn(t, id, tc.msg)
-		q := r.Session.State.ExamQuestions[i]
-		if got := examResult(r.Session.State, i); got != tc.want {
-			t.Errorf("%q to %q (expected %q): recorded %q; want %q", tc.msg, q.QuestionText, q.ExpectedAnswer, got, tc.want)
-		}
-	}
+	answerGenerated(t, [][3]string{
+		{"A town had 60,000 people. The number doubled. How many people live there now?", "1,20,000", "Doubling"},
+		{"A city had 2,50,000 trees. Half were cut. How many trees are left?", "125000", "Halving"},
+		{"A village had 50,000 people. The number doubled. How many people live there now?", "1,00,000", "Doubling"},
+	}, answered{"120000", tutor.ResultCorrect}, answered{"1,25,000", tutor.ResultCorrect}, answered{"1,10,000", tutor.ResultIncorrect})
 }
 
 // TestGeneratedAnswerWithGloss: a model-written expected answer with a
@@ -80,24 +65,35 @@ func TestGeneratedAnswerWithGloss(t *testing.T) {
 // TestGeneratedFractionSlash: a fraction written with the fraction slash
 // ("7⁄9", U+2044) is the fraction, not 7.
 func TestGeneratedFractionSlash(t *testing.T) {
+	answerGenerated(t, [][3]string{
+		{"What is half of 14/9?", "7/9", "Halving"},
+		{"What is double 7/18?", "7/9", "Doubling"},
+		{"What is double 3?", "6", "Doubling"},
+	}, answered{"7⁄9", tutor.ResultCorrect}, answered{"7⁄8", tutor.ResultIncorrect})
+}
+
+// answered is a learner's answer to an exam question and the result it
+// should get.
+type answered struct {
+	msg  string
+	want tutor.Result
+}
+
+// answerGenerated starts an exam of the model-written items (text,
+// expected answer, concept) on the doubling lesson and answers its
+// questions in order, checking each result.
+func answerGenerated(t *testing.T, items [][3]string, answers ...answered) {
+	t.Helper()
 	fake := llmtest.NewOpenAI(t)
 	f := llmSetup(t, fake.URL, llm.ComponentExamGenerator, llm.ComponentExamEvaluator)
-	fake.Push(generatedExam(
-		[3]string{"What is half of 14/9?", "7/9", "Halving"},
-		[3]string{"What is double 7/18?", "7/9", "Doubling"},
-		[3]string{"What is double 3?", "6", "Doubling"},
-	))
-	c := f.create(t, doubling, tutor.ModeExam)
-	id := c.Session.Row.ID
-	for i, tc := range []struct {
-		msg  string
-		want tutor.Result
-	}{{"7⁄9", tutor.ResultCorrect}, {"7⁄8", tutor.ResultIncorrect}} {
+	fake.Push(generatedExam(items...))
+	id := f.create(t, doubling, tutor.ModeExam).Session.Row.ID
+	for i, a := range answers {
 		fake.Push(judgedRight) // used if the model is asked
-		r := f.turn(t, id, tc.msg)
+		r := f.turn(t, id, a.msg)
 		q := r.Session.State.ExamQuestions[i]
-		if got := examResult(r.Session.State, i); got != tc.want {
-			t.Errorf("%q to %q (expected %q): recorded %q; want %q", tc.msg, q.QuestionText, q.ExpectedAnswer, got, tc.want)
+		if got := examResult(r.Session.State, i); got != a.want {
+			t.Errorf("%q to %q (expected %q): recorded %q; want %q", a.msg, q.QuestionText, q.ExpectedAnswer, got, a.want)
 		}
 	}
 }

@@ -140,23 +140,10 @@ func TestGoodbyeWhileAnotherLessonIsPaused(t *testing.T) {
 }
 
 func TestTimeLimitWhileAnotherLessonIsPaused(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	f := setup(t, func(o *orchestrator.Options) {
-		set, err := rules.New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		eng := engine.New(set, nil, o.Store.(*store.Store))
-		eng.SetTimeLimit(10 * time.Minute)
-		o.Engines, o.Now = eng, clock
-	})
+	f, timeUp := timeLimited(t)
 	learner, paused := f.pausedLessonOf(t, "sub-time-limit")
 	id := f.lessonOf(t, learner)
-	mu.Lock()
-	now = now.Add(11 * time.Minute)
-	mu.Unlock()
+	timeUp()
 
 	r := f.turn(t, id, "ok")
 	reached := false
@@ -231,5 +218,27 @@ func TestPauseLeavesAFinishedLessonUnpaused(t *testing.T) {
 	f.turn(t, again, "yes, I'm ready")
 	if _, err := f.o.Pause(ctx, again); err != nil {
 		t.Errorf("pausing a running lesson failed because of the finished one: %v", err)
+	}
+}
+
+// timeLimited returns a fixture whose sittings last 10 minutes (the rules
+// engine, a clock of its own), and a func that moves its clock past them.
+func timeLimited(t *testing.T) (*fixture, func()) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	f := setup(t, func(o *orchestrator.Options) {
+		set, err := rules.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng := engine.New(set, nil, o.Store.(*store.Store))
+		eng.SetTimeLimit(10 * time.Minute)
+		o.Engines, o.Now = eng, clock
+	})
+	return f, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(11 * time.Minute)
 	}
 }
