@@ -106,7 +106,12 @@ func transcriptionError(err error) error {
 	var se *stt.Error
 	switch {
 	case errors.Is(err, ErrTranscriberUnavailable):
-		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Transcription is temporarily unavailable; please try again", Err: err}
+		e := &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Transcription is temporarily unavailable; please try again", Err: err}
+		if errors.As(err, &se) {
+			// The provider asked to wait (its 429): so does the client.
+			e.RetryAfter = se.RetryAfter
+		}
+		return e
 	case errors.Is(err, context.Canceled):
 		return err
 	case bodyTooLarge(err):

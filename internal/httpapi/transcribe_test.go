@@ -190,3 +190,25 @@ func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
 }
+
+// TestTranscribeProviderBusy: when the speech-to-text provider answers 429
+// with Retry-After, the learner's app gets 503 with the same Retry-After,
+// so that it waits as long as the provider asked before sending again.
+func TestTranscribeProviderBusy(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Retry-After", "30")
+		rw.Header().Set("Content-Type", "application/json")
+		rw.WriteHeader(http.StatusTooManyRequests)
+		rw.Write([]byte(`{"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := stt.New(stt.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(c) })
+	r := s.transcribe(testWAV, "")
+	if r.Status != 503 || r.code(t) != "unavailable" || r.Header.Get("Retry-After") != "30" {
+		t.Fatalf("provider busy: %d, Retry-After %q, %s; want 503 unavailable with Retry-After 30", r.Status, r.Header.Get("Retry-After"), r.Body)
+	}
+}
