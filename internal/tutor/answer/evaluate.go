@@ -422,6 +422,15 @@ func numbersMatch(want, got number, tol float64) bool {
 	if want.pct != got.pct && closeEnough(want.val, got.val, tol) {
 		return true
 	}
+	// "100 lakhs" for 100 (how many lakhs make a crore?), and 5 for an
+	// expected "5 thousand": the count of a scale word, which reads as its
+	// unit.
+	switch {
+	case got.scale > 0 && want.scale == 0:
+		return closeEnough(target, got.val/float64(got.scale), tol)
+	case want.scale > 0 && got.scale == 0:
+		return closeEnough(want.val/float64(want.scale), got.amount(), tol)
+	}
 	return false
 }
 

@@ -38,6 +38,7 @@ type number struct {
 	word     bool   // written in words
 	cur      string // currency symbol written before it
 	outOf    bool   // written "3 out of 4": a proportion, or a count of 3
+	scale    int64  // written as a count of a scale word: 1000 for "5 thousand", 100000 for "2.5 lakh"
 }
 
 // amount is the quantity the number stands for: 75% is 0.75.
@@ -466,7 +467,10 @@ var (
 		"eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
 		"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 	}
-	scaleWords = map[string]int64{"hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000}
+	scaleWords = map[string]int64{
+		"hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000,
+		"lakh": 100000, "lakhs": 100000, "crore": 10000000, "crores": 10000000,
+	}
 	// Denominators; "half" alone means one half, the others need a count
 	// ("a third", "two thirds") so that "the third step" stays an ordinal.
 	fractionWords = map[string]int64{
@@ -504,6 +508,7 @@ func foldWords(s string, toks []token) []token {
 			i++
 		}
 		if t.kind == tNum {
+			t.num, i = foldScale(toks, i, t.num)
 			t.num, i = foldFraction(toks, i, t.num, false)
 			if i > 0 {
 				t.end = max(t.end, toks[i-1].end)
@@ -685,7 +690,7 @@ func wordNumber(toks []token, i int, prev []token) (number, int, bool) {
 // worth first) has been read: tens and ones ("twenty-five"), scales ("three
 // hundred and five"), fractions ("three quarters"), "one and a half".
 func wordNumberFrom(toks []token, i int, first int64) (number, int, bool) {
-	var total int64
+	var total, scale int64 // scale: the last scale word, while the number is a count of it
 	cur := first
 	j := i + 1
 	lastSmall := first // the last ones/tens value read, for "twenty-five"
@@ -703,6 +708,14 @@ func wordNumberFrom(toks []token, i int, first int64) (number, int, bool) {
 				j += 2
 				continue
 			}
+		case t.kind == tNum && lastSmall < 0 && cur%100 == 0 && j+1 < len(toks) && scaleWords[toks[j+1].text] > 0:
+			// "2 lakh 50 thousand", "5 thousand 3 hundred".
+			if v, ok := digitCount(toks, j); ok {
+				cur += v
+				lastSmall = v
+				j++
+				continue
+			}
 		case t.kind == tWord:
 			if v, ok := smallNumbers[t.text]; ok {
 				if lastSmall >= 20 && lastSmall%10 == 0 && v < 10 && v > 0 || lastSmall < 0 && cur%100 == 0 {
@@ -713,12 +726,19 @@ func wordNumberFrom(toks []token, i int, first int64) (number, int, bool) {
 				}
 			}
 			if sc, ok := scaleWords[t.text]; ok && cur > 0 {
+				// "five thousand" and "one hundred lakhs" are counts of
+				// their last scale word; "one lakh twenty thousand" is not.
+				scale = 0
+				if total == 0 {
+					scale = sc
+				}
 				if sc == 100 && cur < 100 {
 					cur *= 100
 				} else if sc > 100 && cur < 1000 && total < math.MaxInt64/sc/2 {
 					total += cur * sc
 					cur = 0
 				} else {
+					scale = 0
 					break
 				}
 				lastSmall = -1
@@ -727,7 +747,11 @@ func wordNumberFrom(toks []token, i int, first int64) (number, int, bool) {
 			}
 			// "one hundred and five".
 			if t.text == "and" && lastSmall < 0 && j+1 < len(toks) {
-				if v, ok := smallNumbers[toks[j+1].text]; ok && v > 0 {
+				v, ok := smallNumbers[toks[j+1].text]
+				if !ok {
+					v, ok = digitCount(toks, j+1) // "5 hundred and 3"
+				}
+				if ok && v > 0 {
 					cur += v
 					lastSmall = v
 					j += 2
@@ -754,8 +778,58 @@ func wordNumberFrom(toks []token, i int, first int64) (number, int, bool) {
 		}
 		break
 	}
+	if lastSmall >= 0 {
+		scale = 0 // "five hundred and three"
+	}
 	v := total + cur
-	return number{val: float64(v), num: v, den: 1, form: fInt, word: true}, j, true
+	return number{val: float64(v), num: v, den: 1, form: fInt, word: true, scale: scale}, j, true
+}
+
+// digitCount returns the whole number from 1 to 99 written in digits at
+// toks[k], which a number in words takes in place of a word after a scale
+// word: "5 hundred and 3", "2 lakh 50 thousand".
+func digitCount(toks []token, k int) (int64, bool) {
+	n := toks[k].num
+	return n.num, toks[k].kind == tNum && n.form == fInt && !n.pct && n.cur == "" && n.num > 0 && n.num < 100
+}
+
+// foldScale reads a scale word after a number written in digits, which
+// multiplies it: "5 thousand" is 5000, "2.5 lakh" 250000, "$2 million"
+// 2000000 dollars; and "5 hundred and 3" and "2 lakh 50 thousand" go on as
+// the number in words would. It returns the number and the index after it;
+// n and i when there is none. "3 hundredths" is a fraction (foldFraction)
+// and "3 hundreds" a count of hundreds.
+func foldScale(toks []token, i int, n number) (number, int) {
+	if n.word || n.pct || n.outOf || n.den <= 0 || n.form != fInt && n.form != fDec || i >= len(toks) || toks[i].kind != tWord {
+		return n, i
+	}
+	sc, ok := scaleWords[toks[i].text]
+	if !ok {
+		return n, i
+	}
+	if n.form == fInt && n.num > 0 && n.num < 1000 {
+		if w, j, _ := wordNumberFrom(toks, i-1, n.num); j > i {
+			w.word, w.cur = false, n.cur
+			return w, j
+		}
+	}
+	// Shift the decimal point: 2.5 million is 25 times 100000.
+	m, f := n, sc
+	for f > 1 && m.decimals > 0 {
+		m.decimals--
+		f /= 10
+	}
+	if abs64(m.num) > math.MaxInt64/f {
+		return n, i
+	}
+	m.num *= f
+	m.den = pow10i(m.decimals)
+	m.val = float64(m.num) / float64(m.den)
+	if m.decimals == 0 {
+		m.form = fInt
+	}
+	m.scale = sc
+	return m, i + 1
 }
 
 // percentWords are "percent" and the ways learners misspell it.
