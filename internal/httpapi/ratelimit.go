@@ -34,8 +34,11 @@ func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Dura
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.sweep) > time.Minute {
+		// A bucket idle for a while goes, once it has refilled: a new one
+		// would be full, so no caller gains a burst by waiting (a slow
+		// rate refills in longer than the idle time).
 		for k, b := range l.buckets {
-			if now.Sub(b.seen) > 10*time.Minute {
+			if now.Sub(b.seen) > 10*time.Minute && b.l.TokensAt(now) >= float64(b.l.Burst()) {
 				delete(l.buckets, k)
 			}
 		}

@@ -22,6 +22,28 @@ func TestLimiterBounded(t *testing.T) {
 	}
 }
 
+// TestLimiterSweepKeepsEmptyBuckets: the sweep of idle buckets does not
+// hand a caller a fresh burst before their bucket has refilled. With 3
+// session creations per 1,000 s, a caller who spent them and waits 11
+// minutes has earned 0.66 of one, not 3.
+func TestLimiterSweepKeepsEmptyBuckets(t *testing.T) {
+	l := newLimiter()
+	rl := RateLimit{Rate: 0.001, Burst: 3}
+	start := time.Now()
+	for range 3 {
+		if ok, _ := l.take("slow", rl, start); !ok {
+			t.Fatal("the burst was refused")
+		}
+	}
+	later := start.Add(11 * time.Minute)
+	if ok, wait := l.take("slow", rl, later); ok {
+		t.Fatalf("11 minutes after spending the burst: allowed; want to wait (about %v)", wait)
+	}
+	if ok, _ := l.take("slow", rl, start.Add(1001*time.Second)); !ok {
+		t.Fatal("a token earned in 1,000 s was refused")
+	}
+}
+
 // TestIPExtractor: the client address is the peer's, unless the peer is a
 // trusted proxy, whose X-Forwarded-For is read from the right to the first
 // untrusted entry. Operators rely on it for per-address rate limits: a
