@@ -3,11 +3,10 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -15,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/tutord/tutord/internal/auth"
 	"github.com/tutord/tutord/internal/httpapi"
@@ -383,31 +380,15 @@ func TestCORSAndMetrics(t *testing.T) {
 
 // TestAuthenticationUnavailable: when the identity provider's keys cannot
 // be fetched, a request with a token is a 503 (clients log out on a 401),
-// on every kind of route that takes one, as documented.
+// on every kind of route that takes one, as documented; and the log says
+// why (the provider's answer), so that an operator can tell an outage from
+// a wrong URL.
 func TestAuthenticationUnavailable(t *testing.T) {
-	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
-	}))
-	defer jwks.Close()
-	v, err := auth.NewVerifier(auth.Config{JWKSURL: jwks.URL, Audience: "tutord-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Auth = httpapi.NewAuthenticator(v) })
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mint := func(use string) string {
-		tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{"sub": "x", "token_use": use, "client_id": "tutord-test",
-			"aud": "tutord-test", "exp": time.Now().Add(time.Hour).Unix()})
-		tok.Header["kid"] = "key-1"
-		signed, err := tok.SignedString(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return signed
-	}
+	var buf logBuffer
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		d.Auth = keysDownAuth(t)
+		d.Logger = slog.New(slog.NewJSONHandler(&buf, nil))
+	})
 	id := s.newSession(fractions, "", "")
 	for _, rt := range []struct{ method, path, use string }{
 		{"GET", "/profile/export", "access"},
@@ -416,11 +397,18 @@ func TestAuthenticationUnavailable(t *testing.T) {
 		{"GET", "/sessions/" + id + "/replay", "access"},
 		{"POST", "/auth/sync", "id"},
 	} {
-		r := s.do(rt.method, rt.path, nil, mint(rt.use))
-		if r.Status != 503 || r.code(t) != "unavailable" || !strings.Contains(string(r.Body), "Authentication is temporarily unavailable") {
-			t.Errorf("%s %s: %d %s; want 503 unavailable", rt.method, rt.path, r.Status, r.Body)
+		r := s.do(rt.method, rt.path, nil, rsaToken(t, rt.use))
+		if r.Status != 503 || r.code(t) != "unavailable" || !strings.Contains(string(r.Body), "Authentication is temporarily unavailable") ||
+			strings.Contains(string(r.Body), "503") {
+			t.Errorf("%s %s: %d %s; want 503 unavailable, without the provider's answer", rt.method, rt.path, r.Status, r.Body)
 		}
 	}
+	for _, rec := range buf.records(t) {
+		if rec["msg"] == "request failed" && strings.Contains(fmt.Sprint(rec["err"]), "503") {
+			return
+		}
+	}
+	t.Errorf("no log line says why the keys are unavailable: %v", buf.records(t))
 }
 
 // TestLearnerDeletedThroughAnotherReplica: a replica that still has a
