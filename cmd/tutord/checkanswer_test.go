@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -69,25 +68,10 @@ func TestCheckAnswerInterruptedWhileReadingStdin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		time.Sleep(300 * time.Millisecond) // to be reading, signals caught
-		_ = cmd.Process.Signal(sig)
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-			t.Fatalf("check-answer - still running 5s after %v while reading the reply", sig)
-		}
+		errOut := interrupt(t, cmd, func() { time.Sleep(300 * time.Millisecond) }, sig) // to be reading, signals caught
 		stdin.Close()
-		if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(errOut.String(), "interrupted while reading the reply") {
-			t.Errorf("after %v: exit %d, stderr %q; want exit 1 saying it was interrupted", sig, code, errOut.String())
+		if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(errOut, "interrupted while reading the reply") {
+			t.Errorf("after %v: exit %d, stderr %q; want exit 1 saying it was interrupted", sig, code, errOut)
 		}
 	}
 }

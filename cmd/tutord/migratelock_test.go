@@ -69,26 +69,35 @@ func TestMigrationLockHeldByAnotherProcess(t *testing.T) {
 	}{{[]string{"migrate", "up"}, 1}, {[]string{"serve"}, 0}} {
 		cmd := exec.Command(binary, tc.args...)
 		cmd.Env = append(os.Environ(), append([]string{"TUTORD_LOG_FORMAT=json"}, waitEnv...)...)
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		waitForLockWaiter(t, holder)
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-			t.Fatalf("tutord %s still waiting for the migration lock 5s after SIGINT", strings.Join(tc.args, " "))
-		}
+		errOut := interrupt(t, cmd, func() { waitForLockWaiter(t, holder) }, syscall.SIGINT)
 		if code := cmd.ProcessState.ExitCode(); code != tc.code {
-			t.Errorf("tutord %s interrupted while waiting for the lock: exit %d, %q; want %d", strings.Join(tc.args, " "), code, lastLine(errOut.String()), tc.code)
+			t.Errorf("tutord %s interrupted while waiting for the lock: exit %d, %q; want %d", strings.Join(tc.args, " "), code, lastLine(errOut), tc.code)
 		}
 	}
+}
+
+// interrupt starts cmd, sends it sig once ready returns, and waits for it
+// to exit; it returns cmd's standard error. It fails the test, killing
+// cmd, if cmd still runs 5 s after the signal.
+func interrupt(t *testing.T, cmd *exec.Cmd, ready func(), sig os.Signal) string {
+	t.Helper()
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	ready()
+	_ = cmd.Process.Signal(sig)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("tutord %s still running 5s after %v", strings.Join(cmd.Args[1:], " "), sig)
+	}
+	return errOut.String()
 }
 
 // runWithin runs tutord with env and returns its standard output, standard
