@@ -467,17 +467,17 @@ func bindJSON(c echo.Context, v any, cleaned ...string) error {
 
 // decodeJSON decodes a body, with the reference's 422 for malformed JSON
 // (text after the value included, as json.loads has it) and values of the
-// wrong type. An int field takes a number without a fraction, 7.0 or 7e0,
-// as pydantic's lax mode does (see laxInt) and as the contract's "integer"
-// has it; a string, even "7", is refused, as the request validator, which
-// runs first, refuses it.
+// wrong type. An int field takes what pydantic's lax mode takes for one
+// (see laxInt): a number without a fraction, 7.0 or 7e0, and a string
+// holding an integer, "7" or " 7 "; a fraction is int_from_float, another
+// string ("seven", "7.5") int_parsing.
 func decodeJSON(body []byte, v any) error {
 	err := json.Unmarshal(body, v)
 	var ute *json.UnmarshalTypeError
-	if errors.As(err, &ute) && strings.HasPrefix(ute.Value, "number ") {
-		if whole, ok := wholeNumbers(body); ok {
+	if errors.As(err, &ute) {
+		if lax, ok := laxBody(body, reflect.TypeOf(v)); ok {
 			reflect.ValueOf(v).Elem().SetZero()
-			err = json.Unmarshal(whole, v)
+			err = json.Unmarshal(lax, v)
 		}
 	}
 	switch {
@@ -489,36 +489,16 @@ func decodeJSON(body []byte, v any) error {
 	return errJSONInvalid
 }
 
-// wholeNumbers returns body with each number that has no fraction written
-// as an integer (7.0 as 7), and false if it has none.
-func wholeNumbers(body []byte) ([]byte, bool) {
+// laxBody returns body with what t's int fields take read as integers (see
+// laxGoInts), and false if that changes nothing.
+func laxBody(body []byte, t reflect.Type) ([]byte, bool) {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
 	var doc any
 	if d.Decode(&doc) != nil {
 		return nil, false
 	}
-	changed := false
-	var walk func(x any) any
-	walk = func(x any) any {
-		switch x := x.(type) {
-		case map[string]any:
-			for k, e := range x {
-				x[k] = walk(e)
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = walk(e)
-			}
-		case json.Number:
-			if n, ok := laxInt(json.RawMessage(x)); ok && string(n) != string(x) {
-				changed = true
-				return json.Number(n)
-			}
-		}
-		return x
-	}
-	doc = walk(doc)
+	doc, changed := laxGoInts(doc, t)
 	if !changed {
 		return nil, false
 	}

@@ -62,6 +62,7 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 				return echo.ErrStatusRequestEntityTooLarge // reading the body passed its limit
 			}
 			if items := fieldErrors(err.Internal); len(items) > 0 {
+				sentInputs(c.Request(), items)
 				return validationError(items...)
 			}
 			switch err.Code {
@@ -82,7 +83,9 @@ var strictJSONOnce sync.Once
 // itself: once the validator has set a default in a body, it hands on the
 // value it decoded, re-encoded. Registered for application/json, the type
 // every JSON body has by then (see jsonBody), in place of the library's
-// decoder: the registry is the process's, not the validator's.
+// decoder: the registry is the process's, not the validator's. An integer
+// is read from a string as pydantic's lax mode reads one ("7"; see
+// laxSchemaInts), so that the validator checks its range.
 func strictJSON(body io.Reader, h http.Header, schema *openapi3.SchemaRef, enc openapi3filter.EncodingFn) (any, error) {
 	data, err := io.ReadAll(body)
 	if err != nil {
@@ -91,7 +94,60 @@ func strictJSON(body io.Reader, h http.Header, schema *openapi3.SchemaRef, enc o
 	if !json.Valid(data) {
 		return nil, &openapi3filter.ParseError{Kind: openapi3filter.KindInvalidFormat, Reason: "not one JSON value"}
 	}
-	return openapi3filter.JSONBodyDecoder(bytes.NewReader(data), h, schema, enc)
+	v, err := openapi3filter.JSONBodyDecoder(bytes.NewReader(data), h, schema, enc)
+	if err != nil {
+		return nil, err
+	}
+	return laxSchemaInts(v, schema), nil
+}
+
+// sentInputs gives each body item whose value was read from a string (an
+// integer sent as "13"; see laxSchemaInts) the string as its input, as
+// pydantic reports the input as sent. The validator leaves the body as it
+// was sent for the handler, and so for this.
+func sentInputs(r *http.Request, items []fieldError) {
+	if r.Body == nil {
+		return
+	}
+	data, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	if err != nil {
+		return
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var doc any
+	if d.Decode(&doc) != nil {
+		return
+	}
+	for i, fe := range items {
+		if len(fe.Loc) < 2 || fe.Loc[0] != "body" {
+			continue
+		}
+		if _, isString := fe.Input.(string); isString {
+			continue
+		}
+		v := doc
+		for _, k := range fe.Loc[1:] {
+			switch x := v.(type) {
+			case map[string]any:
+				v = x[fmt.Sprint(k)] // locKey made a name such as "0" an int
+			case []any:
+				if j, ok := k.(int); ok && j < len(x) {
+					v = x[j]
+				} else {
+					v = nil
+				}
+			default:
+				v = nil
+			}
+		}
+		if sent, ok := v.(string); ok {
+			if _, lax := laxIntString(sent); lax {
+				items[i].Input = sent
+			}
+		}
+	}
 }
 
 // fieldErrors turns what the request validator reports into the 422

@@ -78,12 +78,20 @@ func TestValidationIssueLocations(t *testing.T) {
 			wantInput: []any{7.5},
 		},
 		{
-			// The contract's "integer" takes no string, not even "7" (which
-			// the reference's lax pydantic would take).
-			name: "numeric string for an integer", method: "POST", path: "/sessions",
-			body:      body(func(b map[string]any) { student(b)["grade"] = "7" }),
+			// pydantic's lax int takes "7" (see TestNumericStringForAnInteger),
+			// not "7.5".
+			name: "decimal string for an integer", method: "POST", path: "/sessions",
+			body:      body(func(b map[string]any) { student(b)["grade"] = "7.5" }),
 			want:      []issue{{"int_parsing", []any{"body", "student", "grade"}, "Input should be a valid integer, unable to parse string as an integer"}},
-			wantInput: []any{"7"},
+			wantInput: []any{"7.5"},
+		},
+		{
+			// A string read as an integer has its range checked, and is the
+			// input as sent.
+			name: "numeric string out of range", method: "POST", path: "/sessions",
+			body:      body(func(b map[string]any) { student(b)["grade"] = "13" }),
+			want:      []issue{{"less_than_equal", []any{"body", "student", "grade"}, "Input should be less than or equal to 12"}},
+			wantInput: []any{"13"},
 		},
 		{
 			name: "boolean for an integer", method: "POST", path: "/sessions",
@@ -212,7 +220,7 @@ func TestWholeNumberForAnInteger(t *testing.T) {
 			}{
 				{"fraction", "POST", "/sessions", create("7.5"),
 					issue{"int_from_float", []any{"body", "student", "grade"}, "Input should be a valid integer, got a number with a fractional part"}},
-				{"numeric string", "POST", "/sessions", create(`"7"`),
+				{"decimal string", "POST", "/sessions", create(`"7.5"`),
 					issue{"int_parsing", []any{"body", "student", "grade"}, "Input should be a valid integer, unable to parse string as an integer"}},
 				{"boolean", "POST", "/sessions", create("true"),
 					issue{"int_type", []any{"body", "student", "grade"}, "Input should be a valid integer"}},
@@ -221,6 +229,75 @@ func TestWholeNumberForAnInteger(t *testing.T) {
 			} {
 				t.Run(tt.name, func(t *testing.T) {
 					r := s.do(tt.method, tt.path, tt.body, learner)
+					if r.Status != 422 {
+						t.Fatalf("%d %s; want 422", r.Status, r.Body)
+					}
+					var got struct{ Detail []issue }
+					if err := json.Unmarshal(r.Body, &got); err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff([]issue{tt.want}, got.Detail); diff != "" {
+						t.Errorf("detail (-want +got):\n%s\nbody: %s", diff, r.Body)
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestNumericStringForAnInteger: every integer field of a REST body takes
+// a string holding an integer ("grade": "7", from a form field or a
+// client that sends everything as text), as the reference's pydantic (lax
+// mode) and the WebSocket's student_context do, from the request validator
+// or, without one, from the handler alike; a string that holds no integer
+// ("seven", "7.5", "") is still a 422 int_parsing.
+func TestNumericStringForAnInteger(t *testing.T) {
+	for _, validator := range []bool{true, false} {
+		t.Run(map[bool]string{true: "validator", false: "handler"}[validator], func(t *testing.T) {
+			s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) {
+				if !validator {
+					o.Validator = nil
+				}
+			})
+			learner := token(t, "numeric-string-learner", false)
+			admin := token(t, "numeric-string-admin", true)
+			create := func(grade string) string {
+				return `{"student":{"id":"s1","grade":` + grade + `},"goal":{"topic":"Fractions","syllabus":"CBSE Grade 7",` +
+					`"learning_objectives":[],"guideline_id":"` + s.subject[fractions].String() + `"}}`
+			}
+			for _, grade := range []string{`"7"`, `" 7 "`, `"7.0"`} {
+				if r := s.do("POST", "/sessions", create(grade), learner); r.Status != 200 {
+					t.Errorf(`POST /sessions with "grade": %s: %d %s; want 200`, grade, r.Status, truncate(r.Body, 300))
+				}
+			}
+			if r := s.do("PUT", "/profile", `{"age":"12","grade":"7"}`, learner); r.Status != 200 {
+				t.Errorf(`PUT /profile with "age": "12": %d %s; want 200`, r.Status, truncate(r.Body, 300))
+			} else if p := r.JSON(t); p["age"] != float64(12) || p["grade"] != float64(7) {
+				t.Errorf("profile after the update: age %v, grade %v; want 12 and 7", p["age"], p["grade"])
+			}
+			r := s.do("PUT", "/api/admin/llm-config/tutor", `{"provider":"rules","model_id":"rules","max_output_tokens":"1000"}`, admin)
+			if r.Status != 200 || r.JSON(t)["max_output_tokens"] != float64(1000) {
+				t.Errorf(`PUT llm-config with "max_output_tokens": "1000": %d %s; want 200 with 1000`, r.Status, truncate(r.Body, 300))
+			}
+
+			parsing := "Input should be a valid integer, unable to parse string as an integer"
+			for _, tt := range []struct {
+				name, method, path, body string
+				want                     issue
+			}{
+				{"word", "POST", "/sessions", create(`"seven"`), issue{"int_parsing", []any{"body", "student", "grade"}, parsing}},
+				{"decimal", "POST", "/sessions", create(`"7.5"`), issue{"int_parsing", []any{"body", "student", "grade"}, parsing}},
+				{"empty", "POST", "/sessions", create(`""`), issue{"int_parsing", []any{"body", "student", "grade"}, parsing}},
+				{"profile word", "PUT", "/profile", `{"age":"twelve"}`, issue{"int_parsing", []any{"body", "age"}, parsing}},
+				{"llm config decimal", "PUT", "/api/admin/llm-config/tutor", `{"provider":"rules","model_id":"rules","max_output_tokens":"1e3"}`,
+					issue{"int_parsing", []any{"body", "max_output_tokens"}, parsing}},
+			} {
+				t.Run(tt.name, func(t *testing.T) {
+					tok := learner
+					if strings.Contains(tt.path, "llm-config") {
+						tok = admin
+					}
+					r := s.do(tt.method, tt.path, tt.body, tok)
 					if r.Status != 422 {
 						t.Fatalf("%d %s; want 422", r.Status, r.Body)
 					}
