@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -118,16 +117,17 @@ func addressKey(ip string) string {
 }
 
 // allow applies the rate limit of an action ("turn", "create" or
-// "transcribe") to the caller: 429 with Retry-After when exhausted.
+// "transcribe") to the caller: 429 with Retry-After when exhausted. The
+// header goes with the error, not on the response at once: a handler may
+// answer a refused retry of a committed turn with its stored 200.
 func (s *Server) allow(c echo.Context, action string) error {
 	wait, ok := s.take(action, rateKey(c))
 	if ok {
 		return nil
 	}
 	secs := retrySeconds(wait)
-	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 	return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-		Message: fmt.Sprintf("Too many requests; try again in %d s", secs)}
+		Message: fmt.Sprintf("Too many requests; try again in %d s", secs), RetryAfter: time.Duration(secs) * time.Second}
 }
 
 // take takes a token of an action's bucket for a rate key; when none is

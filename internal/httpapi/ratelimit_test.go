@@ -276,7 +276,8 @@ func TestWebSocketRetryIsNotRateLimited(t *testing.T) {
 }
 
 // The same over REST: a step retried with a committed Idempotency-Key gets
-// the first response, not 429.
+// the first response, not 429, and without the refusal's Retry-After
+// (which told clients of the 200 to hold back).
 func TestStepRetryIsNotRateLimited(t *testing.T) {
 	s := newServer(t, turnLimit(1))
 	id := s.newSession(fractions, "", "")
@@ -288,5 +289,12 @@ func TestStepRetryIsNotRateLimited(t *testing.T) {
 	if again.Status != http.StatusOK || string(again.Body) != string(first.Body) {
 		t.Fatalf("retry with the same Idempotency-Key: %d %s (Retry-After %q); want 200 with the first body",
 			again.Status, truncate(again.Body, 300), again.Header.Get("Retry-After"))
+	}
+	if ra := again.Header.Get("Retry-After"); ra != "" {
+		t.Errorf("the replayed 200 carries Retry-After %q; want none", ra)
+	}
+	// A request that is refused still says when to come back.
+	if r := s.step(id, "", "Idempotency-Key", "k-2"); r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+		t.Errorf("a new turn over the rate: %d, Retry-After %q; want 429 with Retry-After", r.Status, r.Header.Get("Retry-After"))
 	}
 }
