@@ -130,7 +130,11 @@ func checkAddr(addr string) error {
 
 // checkOrigin checks an allowed browser origin: "*", or scheme://host[:port]
 // as a browser sends it, which the Origin header is compared with exactly.
+// Spaces around it and one trailing "/" are allowed, and dropped by the
+// server (httpapi's newOrigins): "https://app.example.com/", as copied
+// from the address bar, means the origin the browser sends without it.
 func checkOrigin(o string) error {
+	o = strings.TrimSuffix(strings.TrimSpace(o), "/")
 	if o == "" || o == "*" {
 		return nil
 	}
@@ -189,7 +193,7 @@ func (c Config) Validate() error {
 		return errors.New("TUTORD_CORS_ORIGINS: empty; use * to allow any origin")
 	}
 	for _, o := range c.CORSOrigins {
-		if err := checkOrigin(strings.TrimSpace(o)); err != nil {
+		if err := checkOrigin(o); err != nil {
 			return err
 		}
 	}

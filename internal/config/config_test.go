@@ -171,6 +171,21 @@ func TestRateErrorsNameTheirVariable(t *testing.T) {
 	}
 }
 
+// A browser's Origin header never ends in "/": an origin configured with
+// one (copied from the address bar) is accepted, and the server drops it
+// before comparing (TestCORSOriginList in httpapi), rather than refused at
+// start-up. A path, or more than one "/", is still refused.
+func TestCORSOriginTrailingSlash(t *testing.T) {
+	if _, err := Load(map[string]string{"TUTORD_CORS_ORIGINS": "https://app.example.com/, http://localhost:5173/ ,https://b.example.com"}); err != nil {
+		t.Fatalf("origins with a trailing slash: %v", err)
+	}
+	for _, o := range []string{"https://app.example.com//", "https://app.example.com/app", "https://app.example.com/app/"} {
+		if _, err := Load(map[string]string{"TUTORD_CORS_ORIGINS": o}); err == nil || !strings.Contains(err.Error(), "TUTORD_CORS_ORIGINS") {
+			t.Errorf("TUTORD_CORS_ORIGINS=%s: err = %v; want one naming TUTORD_CORS_ORIGINS", o, err)
+		}
+	}
+}
+
 // An origin is compared with the browser's Origin header exactly:
 // "app.example.com" would never match, so it is refused.
 func TestCORSOriginNeedsAScheme(t *testing.T) {
