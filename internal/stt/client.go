@@ -199,11 +199,12 @@ func (c *Client) statusError(resp *http.Response) error {
 }
 
 // serverMessage extracts the error message of a response: OpenAI's
-// {"error": {"message": ...}}, whisper.cpp's {"error": "..."} or
-// FastAPI's {"detail": "..."}; else the status text. The API key is
-// removed from it, and it is cut to a readable length. setup reports that
-// the error is about tutord's model or credentials, not the audio (see
-// aboutSetup).
+// {"error": {"message": ...}}, whisper.cpp's {"error": "..."}, FastAPI's
+// {"detail": "..."} or its validation error {"detail": [{"loc": [...],
+// "msg": ...}, ...]} (the messages joined); else the status text. The API
+// key is removed from it, and it is cut to a readable length. setup
+// reports that the error is about tutord's model or credentials, not the
+// audio (see aboutSetup and detailAboutModel).
 func (c *Client) serverMessage(resp *http.Response) (msg string, setup bool) {
 	var body struct {
 		Error  json.RawMessage `json:"error"`
@@ -211,7 +212,7 @@ func (c *Client) serverMessage(resp *http.Response) (msg string, setup bool) {
 	}
 	if json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&body) == nil {
 		msg = c.errorMessage(body.Error, body.Detail)
-		setup = aboutSetup(body.Error, msg)
+		setup = aboutSetup(body.Error, msg) || detailAboutModel(body.Detail)
 	}
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
@@ -253,6 +254,24 @@ func aboutSetup(errField json.RawMessage, msg string) bool {
 	return setupMessage.MatchString(msg)
 }
 
+// detailAboutModel reports whether a FastAPI validation error (a "detail"
+// list) blames the request's model field, as OpenAI's param "model" does:
+// tutord's configuration, not the audio.
+func detailAboutModel(detail json.RawMessage) bool {
+	var items []struct {
+		Loc []any `json:"loc"`
+	}
+	if json.Unmarshal(detail, &items) != nil {
+		return false
+	}
+	for _, d := range items {
+		if n := len(d.Loc); n > 0 && d.Loc[n-1] == "model" {
+			return true
+		}
+	}
+	return false
+}
+
 // errorMessage returns the message of a response's "error" or "detail"
 // member, in any of the shapes serverMessage reads, without the API key and
 // cut to a readable length; "" when there is none.
@@ -260,12 +279,24 @@ func (c *Client) errorMessage(errField, detail json.RawMessage) string {
 	var openai struct {
 		Message string `json:"message"`
 	}
+	var fastapi []struct {
+		Msg string `json:"msg"`
+	}
 	var msg string
 	switch {
 	case json.Unmarshal(errField, &openai) == nil && openai.Message != "":
 		msg = openai.Message
 	case json.Unmarshal(errField, &msg) == nil && msg != "":
 	case json.Unmarshal(detail, &msg) == nil && msg != "":
+	case json.Unmarshal(detail, &fastapi) == nil:
+		// FastAPI's validation error (422): one item per issue.
+		var msgs []string
+		for _, d := range fastapi {
+			if d.Msg != "" {
+				msgs = append(msgs, d.Msg)
+			}
+		}
+		msg = strings.Join(msgs, "; ")
 	}
 	if c.cfg.APIKey != "" {
 		msg = strings.ReplaceAll(msg, c.cfg.APIKey, "[redacted]")

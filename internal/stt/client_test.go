@@ -369,6 +369,26 @@ func TestTranscribeErrors(t *testing.T) {
 			kind: ErrRejected, wantMsg: "Audio too short", wantStatus: 422,
 		},
 		{
+			// A FastAPI server's own request validation: a list detail,
+			// whose messages are the message.
+			name: "audio rejected by a FastAPI server's validation",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(422)
+				io.WriteString(w, `{"detail": [{"loc": ["body", "file"], "msg": "Audio file is empty", "type": "value_error"},`+
+					` {"loc": ["body", "file"], "msg": "Unsupported sample rate", "type": "value_error", "input": null}]}`)
+			},
+			kind: ErrRejected, wantMsg: "Audio file is empty; Unsupported sample rate", wantStatus: 422,
+		},
+		{
+			// ... but one about the model field is tutord's configuration.
+			name: "unknown model, FastAPI's validation",
+			respond: func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(422)
+				io.WriteString(w, `{"detail": [{"loc": ["body", "model"], "msg": "Input should be 'large-v3'", "type": "literal_error"}]}`)
+			},
+			kind: ErrUnavailable, wantMsg: msgUnavailable, wantStatus: 422,
+		},
+		{
 			name:    "rejection quoting the key",
 			respond: func(w http.ResponseWriter, r *http.Request) { openAIError(w, 400, "bad request from key "+testKey) },
 			kind:    ErrRejected, wantMsg: "bad request from key [redacted]", wantStatus: 400,
