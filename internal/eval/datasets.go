@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -98,32 +99,58 @@ func importMathDial(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer stop()
-	if err := checkAlive(ctx, env, base); err != nil {
+	if err := checkAlive(ctx, env, base, 0); err != nil {
 		return err
 	}
 	rule, err := auth.ParseAdminRule(auth.DefaultAdminRule)
 	if err != nil {
 		return err
 	}
-	start := env.Now()
-	results := runner.Run(ctx, runner.Config{
+	cfg := runner.Config{
 		BaseURL: base, HTTP: env.HTTP, Auth: runner.Auth{Secret: secret, Admin: rule}, Concurrency: *concurrency,
 		Bank: learner.NewBank(files2), Now: env.Now, Done: progress(env.Stderr),
-	}, suite.Scenarios)
+	}
+	start := env.Now()
+	results := runner.Run(ctx, cfg, suite.Scenarios)
 	elapsed := env.Now().Sub(start)
 	figures := mathdial.Score(g, results, float64(elapsed.Microseconds())/1000)
 	if *out != "" {
 		rep := &report.Report{Tool: report.Tool, Suite: filepath.Join(dir, "scenarios"), URL: base, StartedAt: start.UTC(),
-			Concurrency: *concurrency, Auth: "a minted token per scenario", Summary: runner.Summarize(results, elapsed, 0),
+			Concurrency: cfg.Parallelism(), Auth: "a minted token per scenario", Summary: runner.Summarize(results, elapsed, 0),
 			Judge: report.Judge{Status: "skipped", Reason: "no judge model is configured"}, Invalid: []scenario.Issue{}, Scenarios: results}
 		if err := writeFile(filepath.Join(dir, "report.json"), func(w io.Writer) error { return report.WriteJSON(w, rep) }); err != nil {
 			return err
 		}
 	}
 	if *asJSON {
-		return printJSON(env.Stdout, figures)
+		err = printJSON(env.Stdout, figures)
+	} else {
+		err = writeMathDialFigures(env.Stdout, figures)
 	}
-	return writeMathDialFigures(env.Stdout, figures)
+	if err != nil {
+		return err
+	}
+	return replayError(figures, results)
+}
+
+// replayError reports a replay that measured less than it claims: figures
+// that leave out errored conversations, or that score none, are no
+// measure of tutord (exit status 1).
+func replayError(f mathdial.Figures, results []runner.Result) error {
+	if f.Errors == 0 {
+		if f.Conversations == 0 {
+			return errors.New("import-mathdial --run: no conversation was replayed, nothing was scored")
+		}
+		return nil
+	}
+	msg := fmt.Sprintf("import-mathdial --run: %d of %d replays could not be played to their end", f.Errors, f.Errors+f.Conversations)
+	for _, r := range results {
+		if r.Status == runner.Error {
+			msg += fmt.Sprintf("; the first, %s: %s", r.Name, r.Error)
+			break
+		}
+	}
+	return errors.New(msg)
 }
 
 func writeMathDialFigures(w io.Writer, f mathdial.Figures) error {

@@ -96,17 +96,20 @@ Commands:
                             $TUTORD_JWT_ISSUER, $TUTORD_JWT_AUDIENCE, $TUTORD_JWT_ADMIN_CLAIM)
       --token T             one learner's access token for every scenario (they then run one at a time)
       --curriculum DIR      the curriculum the suite runs on (default: the shipped sample)
-      --concurrency N       scenarios at once (default 4)
+      --concurrency N       scenarios at once (default 4; 1 with --token)
       --seed S              seed of the simulated learners (default 1)
       --filter RE           run only the scenarios whose name matches RE
       --frame-timeout D     longest wait for a WebSocket frame (default 90s)
+      --request-timeout D   longest wait for the answer to a REST request, and for the
+                            WebSocket to open (default 30s); the scenario is then an error
       --out DIR             write report.json, junit.xml, report.md and report.html to DIR
       --report F, --junit F, --markdown F, --html F   write one report
       --json                print the report without transcripts as one JSON object
   import-mathdial FILE  make a curriculum and scenarios from MathDial conversations
       --out DIR             where to write them (curriculum/ and scenarios/)
       --run                 replay them against an embedded tutord and score them (only this
-                            import's scenarios, not those an earlier import left in DIR)
+                            import's scenarios, not those an earlier import left in DIR);
+                            fails if a replay errors or none is scored
       --limit N             only the first N labelled conversations
       --concurrency N       replays at once (default 8)
       --json                print the figures as one JSON object
@@ -117,7 +120,7 @@ Commands:
       --threshold X         tolerated worsening: points of a rate, or relative rise of a count (default 0.05)
       --json                print the comparison as one JSON object
 
-Every command exits 0 on success, 1 on failure (a failed suite, a regression), 2 on a usage error.
+Every command exits 0 on success, 1 on failure (a failed suite or replay, a regression), 2 on a usage error.
 `
 
 // Main runs an eval command; args are its arguments after "eval".

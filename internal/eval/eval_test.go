@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tutord/tutord/internal/auth"
 	"github.com/tutord/tutord/internal/eval"
 	"github.com/tutord/tutord/internal/eval/evaltest"
 	"github.com/tutord/tutord/internal/eval/report"
@@ -160,6 +163,75 @@ func TestRunReports(t *testing.T) {
 	}
 }
 
+// A tutord that never answers a REST request (here GET /sessions/{id}, read
+// after every turn; a stuck database does this) must not hang the run:
+// --request-timeout makes that scenario an error, and the run ends with
+// its reports.
+func TestRunTimesOutAHungRESTRequest(t *testing.T) {
+	var hang atomic.Bool
+	hang.Store(true)
+	url := evaltest.Start(t, evaltest.Options{Wrap: func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p := r.URL.Path
+			if hang.Load() && r.Method == http.MethodGet && strings.HasPrefix(p, "/sessions/") &&
+				strings.Count(p, "/") == 2 && p != "/sessions/report-card" && p != "/sessions/stats" {
+				<-r.Context().Done() // never answers
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}})
+	suite := writeSuite(t, map[string]string{"exam.yaml": exam})
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	err := eval.Main(ctx, []string{"run", suite, "--url", url, "--jwt-secret", evaltest.Secret, "--request-timeout", "2s", "--json", "--out", out},
+		eval.Env{Stdout: &stdout, Stderr: &stderr})
+	elapsed := time.Since(start)
+	hang.Store(false)
+	if ctx.Err() != nil || elapsed > 45*time.Second {
+		t.Fatalf("the run waited %s on a server that does not answer GET /sessions/{id} (stopped only by the caller's deadline)\nerr: %v\n%s",
+			elapsed.Round(time.Second), err, stderr.String())
+	}
+	var fe *eval.FailedError
+	if !errors.As(err, &fe) || fe.Errors != 1 {
+		t.Errorf("Main = %v, want a FailedError with the scenario as an error", err)
+	}
+	if !strings.Contains(stderr.String(), "no answer from the server within 2s") {
+		t.Errorf("stderr does not say which request timed out:\n%s", stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.json")); err != nil {
+		t.Errorf("no report after the timeout: %v", err)
+	}
+}
+
+// With --token the scenarios run one at a time, whatever --concurrency
+// asks: the reports must give the concurrency used, 1, or throughput and
+// latency get compared with runs that really ran 4 at once.
+func TestTokenRunReportsConcurrencyOne(t *testing.T) {
+	url := evaltest.Start(t, evaltest.Options{})
+	token, err := auth.Mint([]byte(evaltest.Secret), auth.MintOptions{Subject: "one-learner", TTL: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := writeSuite(t, map[string]string{"a.yaml": exam, "b.yaml": exam})
+	var stdout, stderr bytes.Buffer
+	err = eval.Main(context.Background(), []string{"run", suite, "--url", url, "--token", token, "--concurrency", "4", "--json"},
+		eval.Env{Stdout: &stdout, Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("Main = %v\n%s", err, stderr.String())
+	}
+	var rep report.Report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Concurrency != 1 {
+		t.Errorf("--token run: the report says concurrency %d, but scenarios ran one at a time", rep.Concurrency)
+	}
+}
+
 func TestLeakBenchCommand(t *testing.T) {
 	var stdout bytes.Buffer
 	if err := eval.Main(context.Background(), []string{"leak-bench", repopath.Join(t, "data/mrbench/dev.json"), "--json"}, eval.Env{Stdout: &stdout}); err != nil {
@@ -220,6 +292,36 @@ func TestImportMathDialCommand(t *testing.T) {
 	}
 	if f.Conversations != 6 || f.Errors != 0 || f.MajorityBaseline < 0.5 || f.TellingBeforeExplain != 0 {
 		t.Errorf("figures %s\n%s", stdout.String(), stderr.String())
+	}
+}
+
+// import-mathdial --run fails (exit status 1) when replays error: figures
+// that leave them out measure nothing. Here the embedded tutord refuses
+// every WebSocket, so every replay errors.
+func TestImportMathDialRunFailsWhenReplaysError(t *testing.T) {
+	broken := func(ctx context.Context, cfg eval.EmbeddedConfig) (string, func(), error) {
+		return evaltest.Start(t, evaltest.Options{CurriculumDir: cfg.CurriculumDir, Secret: cfg.JWTSecret, Wrap: func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/sessions/ws/") {
+					http.Error(w, "unavailable", http.StatusServiceUnavailable)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		}}), func() {}, nil
+	}
+	var stdout, stderr bytes.Buffer
+	err := eval.Main(context.Background(), []string{"import-mathdial", repopath.Join(t, "data/mathdial/dev.jsonl"), "--run", "--limit", "2", "--json"},
+		eval.Env{Stdout: &stdout, Stderr: &stderr, Embedded: broken})
+	var f struct {
+		Conversations int `json:"conversations"`
+		Errors        int `json:"errors"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &f); err != nil || f.Errors != 2 || f.Conversations != 0 {
+		t.Fatalf("setup: figures %s (%v), want both replays errored\n%s", stdout.String(), err, stderr.String())
+	}
+	if err == nil || !strings.Contains(err.Error(), "2 of 2 replays") || !strings.Contains(err.Error(), "HTTP 503") {
+		t.Errorf("import-mathdial --run with every replay errored: Main = %v, want an error with the count and the first error", err)
 	}
 }
 

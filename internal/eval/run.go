@@ -29,7 +29,7 @@ type runOptions struct {
 	concurrency                            int
 	seed                                   uint64
 	embedded, json                         bool
-	frameTimeout                           time.Duration
+	frameTimeout, requestTimeout           time.Duration
 }
 
 func runSuite(ctx context.Context, args []string, env Env) error {
@@ -50,6 +50,7 @@ func runSuite(ctx context.Context, args []string, env Env) error {
 	fs.BoolVar(&o.embedded, "embedded", false, "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.DurationVar(&o.frameTimeout, "frame-timeout", 90*time.Second, "")
+	fs.DurationVar(&o.requestTimeout, "request-timeout", client.DefaultTimeout, "")
 	paths, err := parse(fs, args, env)
 	if err != nil {
 		return err
@@ -67,6 +68,8 @@ func runSuite(ctx context.Context, args []string, env Env) error {
 		return usagef("--concurrency must be from 1 to 256, not %d", o.concurrency)
 	case o.frameTimeout <= 0:
 		return usagef("--frame-timeout must be positive")
+	case o.requestTimeout <= 0:
+		return usagef("--request-timeout must be positive")
 	}
 	var filter *regexp.Regexp
 	if o.filter != "" {
@@ -133,22 +136,23 @@ func runSuite(ctx context.Context, args []string, env Env) error {
 		}
 		defer stop()
 	}
-	if err := checkAlive(ctx, env, base); err != nil {
+	if err := checkAlive(ctx, env, base, o.requestTimeout); err != nil {
 		return err
 	}
 
-	start := env.Now()
-	results := runner.Run(ctx, runner.Config{
+	cfg := runner.Config{
 		BaseURL: base, HTTP: env.HTTP, Auth: a, Concurrency: o.concurrency, Seed: o.seed, Bank: bank,
-		Now: env.Now, FrameTimeout: o.frameTimeout, Done: progress(env.Stderr),
-	}, scenarios)
+		Now: env.Now, FrameTimeout: o.frameTimeout, RequestTimeout: o.requestTimeout, Done: progress(env.Stderr),
+	}
+	start := env.Now()
+	results := runner.Run(ctx, cfg, scenarios)
 	elapsed := env.Now().Sub(start)
 	suiteName := paths[0]
 	if len(paths) > 1 {
 		suiteName = fmt.Sprint(paths)
 	}
 	rep := &report.Report{
-		Tool: report.Tool, Suite: suiteName, URL: base, StartedAt: start.UTC(), Seed: o.seed, Concurrency: o.concurrency,
+		Tool: report.Tool, Suite: suiteName, URL: base, StartedAt: start.UTC(), Seed: o.seed, Concurrency: cfg.Parallelism(),
 		Auth: authName, Summary: runner.Summarize(results, elapsed, len(scenario.FilesOf(suite.Issues))),
 		Judge:   report.Judge{Status: "skipped", Reason: "no judge model is configured; only the deterministic metrics were computed"},
 		Invalid: suite.Issues, Scenarios: results,
@@ -217,11 +221,9 @@ func startEmbedded(ctx context.Context, env Env, cfg EmbeddedConfig) (string, fu
 }
 
 // checkAlive checks that tutord answers GET /health/db, the reference
-// harness's liveness probe.
-func checkAlive(ctx context.Context, env Env, base string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	c := &client.Client{BaseURL: base, HTTP: env.HTTP}
+// harness's liveness probe, within timeout (0 means client.DefaultTimeout).
+func checkAlive(ctx context.Context, env Env, base string, timeout time.Duration) error {
+	c := &client.Client{BaseURL: base, HTTP: env.HTTP, Timeout: timeout}
 	status, _, err := c.Do(ctx, http.MethodGet, "/health/db", nil)
 	if err == nil && status != http.StatusOK {
 		err = fmt.Errorf("GET /health/db answered %d", status)

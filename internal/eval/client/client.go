@@ -32,9 +32,18 @@ type Client struct {
 	// MaxWait.
 	Retries int
 	MaxWait time.Duration
+	// Timeout bounds each request until its answer is read in full (each
+	// retry has its own), and the opening handshake of a WebSocket; 0
+	// means DefaultTimeout. A server that never answers then fails the
+	// request rather than hanging its caller.
+	Timeout time.Duration
 	// RateLimited counts the 429 answers met.
 	RateLimited int
 }
+
+// DefaultTimeout bounds a request of a Client without a Timeout: the
+// reference harness gives its REST calls 30 s.
+const DefaultTimeout = 30 * time.Second
 
 // APIError is an error answer of tutord.
 type APIError struct {
@@ -83,7 +92,28 @@ func (c *Client) Do(ctx context.Context, method, path string, body any) (int, []
 	}
 }
 
+// timeout returns the bound of one request.
+func (c *Client) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultTimeout
+}
+
+// send sends one request and reads its answer within the client's timeout.
 func (c *Client) send(ctx context.Context, method, path string, body []byte) (int, []byte, time.Duration, error) {
+	reqCtx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	status, out, wait, err := c.sendOnce(reqCtx, method, path, body)
+	// The caller's end (Ctrl-C, the run's deadline) is no fault of the
+	// server: only the request's own deadline is.
+	if err != nil && ctx.Err() == nil && errors.Is(reqCtx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%s %s: no answer from the server within %s: %w", method, path, c.timeout(), context.DeadlineExceeded)
+	}
+	return status, out, wait, err
+}
+
+func (c *Client) sendOnce(ctx context.Context, method, path string, body []byte) (int, []byte, time.Duration, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)

@@ -211,3 +211,35 @@ func TestDialRefused(t *testing.T) {
 		t.Errorf("Dial = %v, want the 404", err)
 	}
 }
+
+// A server that never answers fails the request after the client's
+// Timeout, saying so; the caller's own end is not blamed on the server.
+func TestDoTimesOutASilentServer(t *testing.T) {
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	}))
+	defer silent.Close()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		want string
+		is   error
+	}{
+		{"request timeout", context.Background(), "GET /sessions/s-1: no answer from the server within 50ms", context.DeadlineExceeded},
+		{"cancelled", cancelled, "context canceled", context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Client{BaseURL: silent.URL, Timeout: 50 * time.Millisecond}
+			_, err := c.Session(tt.ctx, "s-1")
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, tt.is) {
+				t.Fatalf("Session = %v, want an error with %q wrapping %v", err, tt.want, tt.is)
+			}
+			if tt.ctx.Err() != nil && strings.Contains(err.Error(), "no answer from the server") {
+				t.Errorf("Session = %v: the caller's end is blamed on the server", err)
+			}
+		})
+	}
+}

@@ -36,7 +36,9 @@ type Conn struct {
 	Timeout time.Duration
 }
 
-// Dial opens the session's WebSocket, with the client's token.
+// Dial opens the session's WebSocket, with the client's token. The
+// opening handshake is bounded by the client's Timeout; the connection
+// lives on after it.
 func (c *Client) Dial(ctx context.Context, sessionID string) (*Conn, error) {
 	u, err := url.Parse(strings.TrimRight(c.BaseURL, "/") + "/sessions/ws/" + url.PathEscape(sessionID))
 	if err != nil {
@@ -52,10 +54,15 @@ func (c *Client) Dial(ctx context.Context, sessionID string) (*Conn, error) {
 		u.RawQuery = url.Values{"token": {c.Token}}.Encode()
 	}
 	opts := &websocket.DialOptions{HTTPClient: c.HTTP}
-	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
+	dialCtx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	ws, resp, err := websocket.Dial(dialCtx, u.String(), opts)
 	if err != nil {
 		if resp != nil {
 			return nil, fmt.Errorf("open the WebSocket: HTTP %d: %w", resp.StatusCode, err)
+		}
+		if ctx.Err() == nil && errors.Is(dialCtx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("open the WebSocket: no answer from the server within %s: %w", c.timeout(), context.DeadlineExceeded)
 		}
 		return nil, fmt.Errorf("open the WebSocket: %w", err)
 	}

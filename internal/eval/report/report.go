@@ -19,11 +19,13 @@ import (
 type Report struct {
 	Tool string `json:"tool"`
 	// Suite names the suite: its directory or file.
-	Suite       string    `json:"suite"`
-	URL         string    `json:"url"`
-	StartedAt   time.Time `json:"started_at"`
-	Seed        uint64    `json:"seed"`
-	Concurrency int       `json:"concurrency"`
+	Suite     string    `json:"suite"`
+	URL       string    `json:"url"`
+	StartedAt time.Time `json:"started_at"`
+	Seed      uint64    `json:"seed"`
+	// Concurrency is how many scenarios ran at once: what the run asked
+	// for, but 1 with one given token (runner.Config.Parallelism).
+	Concurrency int `json:"concurrency"`
 	// Auth says how the learners authenticated: minted tokens, one given
 	// token, or anonymous.
 	Auth    string         `json:"auth"`

@@ -119,10 +119,7 @@ func (p *player) run(ctx context.Context, index int) error {
 	case sc.NeedsLearnerAccount():
 		return errors.New("the scenario needs an authenticated learner (for its profile or a lifecycle action): run with --jwt-secret or --token")
 	}
-	newClient := func(token string) *client.Client {
-		return &client.Client{BaseURL: cfg.BaseURL, HTTP: cfg.HTTP, Token: token, Retries: maxResends, MaxWait: 30 * time.Second}
-	}
-	p.learner, p.reader = newClient(learnerToken), newClient(readerToken)
+	p.learner, p.reader = cfg.client(learnerToken), cfg.client(readerToken)
 
 	pl, err := p.r.resolve.resolve(ctx, sc.Subtopic, sc.Grade)
 	if err != nil {

@@ -62,6 +62,10 @@ type Config struct {
 	// FrameTimeout bounds the wait for each WebSocket frame; 0 means 90 s,
 	// as the reference harness waits.
 	FrameTimeout time.Duration
+	// RequestTimeout bounds each REST request, its answer read in full,
+	// and the WebSocket's opening handshake; 0 means 30 s, as the
+	// reference harness waits (client.DefaultTimeout).
+	RequestTimeout time.Duration
 	// RunID names this run's learners (eval-<run id>-<scenario>); empty
 	// means one from the clock and a random suffix.
 	RunID string
@@ -91,7 +95,7 @@ type Auth struct {
 // errors.
 func Run(ctx context.Context, cfg Config, scenarios []*scenario.Scenario) []Result {
 	cfg = cfg.withDefaults()
-	r := &runner{cfg: cfg, resolve: newResolver(&client.Client{BaseURL: cfg.BaseURL, HTTP: cfg.HTTP, Retries: maxResends, MaxWait: 30 * time.Second}, cfg.Bank, cfg.Country, cfg.Board)}
+	r := &runner{cfg: cfg, resolve: newResolver(cfg.client(""), cfg.Bank, cfg.Country, cfg.Board)}
 	results := make([]Result, len(scenarios))
 	err := r.preflight(ctx)
 	var mu sync.Mutex // serialises Done
@@ -116,10 +120,18 @@ func Run(ctx context.Context, cfg Config, scenarios []*scenario.Scenario) []Resu
 	return results
 }
 
-func (c Config) withDefaults() Config {
+// Parallelism reports how many scenarios Run plays at once: Concurrency,
+// but 1 when it is unset or with a fixed token (every scenario is then
+// the same learner). Reports give this figure, not the one asked for.
+func (c Config) Parallelism() int {
 	if c.Concurrency < 1 || c.Auth.Secret == "" && c.Auth.Token != "" {
-		c.Concurrency = 1
+		return 1
 	}
+	return c.Concurrency
+}
+
+func (c Config) withDefaults() Config {
+	c.Concurrency = c.Parallelism()
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -140,6 +152,12 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// client returns a REST client of tutord that calls with token ("" for
+// none).
+func (c Config) client(token string) *client.Client {
+	return &client.Client{BaseURL: c.BaseURL, HTTP: c.HTTP, Token: token, Retries: maxResends, MaxWait: 30 * time.Second, Timeout: c.RequestTimeout}
+}
+
 type runner struct {
 	cfg     Config
 	resolve *resolver
@@ -156,8 +174,7 @@ func (r *runner) preflight(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c := &client.Client{BaseURL: r.cfg.BaseURL, HTTP: r.cfg.HTTP, Token: token, Retries: maxResends, MaxWait: 30 * time.Second}
-	status, body, err := c.Do(ctx, http.MethodGet, "/profile", nil)
+	status, body, err := r.cfg.client(token).Do(ctx, http.MethodGet, "/profile", nil)
 	if err == nil && status != http.StatusOK {
 		err = fmt.Errorf("tutord refuses the harness's tokens (GET /profile answered %d %s): check --jwt-secret and TUTORD_JWT_ISSUER, TUTORD_JWT_AUDIENCE, TUTORD_JWT_ADMIN_CLAIM", status, clip(string(body), 200))
 	}

@@ -21,20 +21,29 @@ type Suite struct {
 // *.yaml and *.yml file below it (hidden ones skipped), in sorted order. A
 // file with problems is left out and its problems are listed in the
 // suite's Issues; so is a scenario whose name an earlier file already
-// uses. The error is for paths that cannot be read at all.
+// uses. A file named twice, however spelt (a directory and a file in it,
+// "suite/x.yaml" and "./suite/x.yaml"), is read once, under its first
+// spelling. The error is for paths that cannot be read at all.
 func Load(paths ...string) (*Suite, error) {
 	var names []string
 	seen := map[string]bool{}
+	add := func(name string) {
+		key := name
+		if abs, err := filepath.Abs(name); err == nil {
+			key = abs // cleaned, so one file has one key
+		}
+		if !seen[key] {
+			seen[key] = true
+			names = append(names, name)
+		}
+	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
-			if !seen[p] {
-				seen[p] = true
-				names = append(names, p)
-			}
+			add(p)
 			continue
 		}
 		var found []string
@@ -59,10 +68,7 @@ func Load(paths ...string) (*Suite, error) {
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			if !seen[f] {
-				seen[f] = true
-				names = append(names, f)
-			}
+			add(f)
 		}
 	}
 	s := &Suite{}

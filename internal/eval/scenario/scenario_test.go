@@ -227,6 +227,32 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// A file named twice under two spellings (a directory and ./dir/file) is
+// read once, not reported as reusing its own scenario name.
+func TestLoadReadsAFileNamedTwiceOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "suite"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "suite", "exam.yaml"), []byte("name: exam\nsubtopic: a/b/c\nturns: [{say: hi}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, paths := range [][]string{
+		{"suite", "./suite/exam.yaml"},
+		{"suite/exam.yaml", filepath.Join(dir, "suite", "exam.yaml")},
+		{"./suite/", "suite//exam.yaml", "suite"},
+	} {
+		s, err := Load(paths...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Issues) != 0 || len(s.Scenarios) != 1 {
+			t.Errorf("Load(%q): %d scenarios, issues %v; want the one file read once, no issue", paths, len(s.Scenarios), s.Issues)
+		}
+	}
+}
+
 func TestRange(t *testing.T) {
 	tests := []struct {
 		r    Range
