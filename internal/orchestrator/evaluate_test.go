@@ -363,3 +363,36 @@ func TestBySize(t *testing.T) {
 		t.Errorf("the question's own values: %s, want no credit", got.Verdict)
 	}
 }
+
+// TestDeclinesExamQuestion: "pass" or "next" declines an exam question,
+// unless it is the question's answer; a message that says more than a
+// skip, and a lesson, decline nothing.
+func TestDeclinesExamQuestion(t *testing.T) {
+	exam := func(question, expected string) tutor.State {
+		return tutor.State{Mode: tutor.ModeExam, ExamQuestions: []tutor.ExamQuestion{{QuestionText: question, ExpectedAnswer: expected}}}
+	}
+	topic := &tutor.Topic{}
+	double := exam("What is double 7?", "14")
+	for msg, want := range map[string]bool{
+		"pass": true, "Pass.": true, "next": true, "next question": true, "next question please": true, "ok next": true,
+		"I'll pass": true, "can we move on?": true, "skip this one": true,
+		"hi": false, "next time": false, "14": false, "pass me the answer": false, "what comes next?": false,
+	} {
+		if got := declinesExamQuestion(double, topic, msg); got != want {
+			t.Errorf("%q to %q: %v, want %v", msg, double.ExamQuestions[0].QuestionText, got, want)
+		}
+	}
+	if declinesExamQuestion(exam("Which word is the verb in 'Players pass the ball'?", "pass"), topic, "pass") {
+		t.Errorf("the right answer \"pass\" declines the question")
+	}
+	lesson := double
+	lesson.Mode = tutor.ModeTeachMe
+	if declinesExamQuestion(lesson, topic, "next") {
+		t.Errorf("\"next\" in a lesson declines an exam question")
+	}
+	finished := double
+	finished.ExamFinished = true
+	if declinesExamQuestion(finished, topic, "next") {
+		t.Errorf("\"next\" after the exam declines a question")
+	}
+}

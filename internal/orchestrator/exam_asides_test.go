@@ -105,3 +105,43 @@ func TestExamIntentAfterTheEndOnGoodbye(t *testing.T) {
 		}
 	}
 }
+
+// TestExamSkipMovesOn: "pass", "next", "next question" and "skip this one"
+// decline the exam question: it is recorded as "I don't know" is (wrong,
+// with the message as the answer) and the exam goes on to the next
+// question, or ends after the last. A greeting or a mood is still no
+// answer: the question stands.
+func TestExamSkipMovesOn(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	idk := f.turn(t, c.Session.Row.ID, "I don't know").Session.State
+	for _, msg := range []string{"pass", "skip", "next", "next question", "skip this one", "Next question please", "ok pass!", "can we move on?"} {
+		c := f.create(t, doubling, tutor.ModeExam)
+		r := f.turn(t, c.Session.Row.ID, msg)
+		s := r.Session.State
+		judgedWrong(t, r, 0, msg)
+		if a := s.ExamQuestions[0].StudentAnswer; a == nil || *a != msg || s.ExamTotalIncorrect != idk.ExamTotalIncorrect ||
+			s.ExamTotalCorrect != idk.ExamTotalCorrect || s.ExamTotalPartial != idk.ExamTotalPartial {
+			t.Errorf("%q: answer %v, totals %d/%d/%d; want it recorded as \"I don't know\" is (totals %d/%d/%d)", msg, a,
+				s.ExamTotalCorrect, s.ExamTotalPartial, s.ExamTotalIncorrect, idk.ExamTotalCorrect, idk.ExamTotalPartial, idk.ExamTotalIncorrect)
+		}
+		if strings.Contains(r.Reply, "stay with the exam") || !strings.Contains(r.Reply, s.ExamQuestions[1].Prompt()) {
+			t.Errorf("%q: reply %q; want the next question", msg, r.Reply)
+		}
+	}
+	// On the last question a skip ends the exam.
+	c = f.create(t, doubling, tutor.ModeExam)
+	qs, last := c.Session.State.ExamQuestions, len(c.Session.State.ExamQuestions)-1
+	for _, q := range qs[:last] {
+		f.turn(t, c.Session.Row.ID, q.ShownAnswer(c.Session.Topic))
+	}
+	r := f.turn(t, c.Session.Row.ID, "next")
+	if s := r.Session.State; !s.ExamFinished || examResult(s, last) != tutor.ResultIncorrect || !strings.HasPrefix(r.Reply, "✅ Exam complete!") {
+		t.Fatalf("next on the last question: finished %v, result %q, reply %q; want the exam finished", s.ExamFinished, examResult(s, last), r.Reply)
+	}
+	// Not a skip: the question stands.
+	c = f.create(t, doubling, tutor.ModeExam)
+	for _, msg := range []string{"hi", "hello", "lol", "next time i will study more"} {
+		unjudged(t, f.turn(t, c.Session.Row.ID, msg), 0, msg)
+	}
+}

@@ -251,6 +251,12 @@ type run struct {
 func (r *run) run(ctx context.Context) (TurnResult, error) {
 	o, t := r.o, r.se.Topic
 	pre := o.prechecks.CheckIn(r.se.State.Mode, r.msg)
+	if pre == tutor.PrecheckNone && declinesExamQuestion(r.se.State, t, r.msg) {
+		// "pass", "next question": the learner declines the question,
+		// which is recorded as "I don't know" (and "skip") is, and the
+		// exam goes on, as every exam turn of the reference does.
+		pre = tutor.PrecheckIDK
+	}
 	// A learner in distress may write at length: a message too long to
 	// teach from is screened before it is sent back, and an unsafe one is
 	// answered as any unsafe message is.
@@ -586,6 +592,45 @@ func chatter(msg string, exp answer.Expected) bool {
 	}
 	return true
 }
+
+// declinesExamQuestion reports whether msg declines the exam question on
+// screen: the whole message, give or take polite words, says to pass or go
+// on to the next question ("pass", "next", "next question please", "can we
+// move on?"), and it is not the question's right answer (a question may
+// be answered "pass").
+func declinesExamQuestion(s tutor.State, t *tutor.Topic, msg string) bool {
+	if s.Mode != tutor.ModeExam || s.ExamFinished || s.ExamCurrentIdx >= len(s.ExamQuestions) {
+		return false
+	}
+	ws := strings.Fields(strings.NewReplacer("'", "", "’", "").Replace(strings.ToLower(msg)))
+	for i := range ws {
+		ws[i] = strings.Trim(ws[i], ".,!?？;:\"")
+	}
+	ws = slices.DeleteFunc(ws, func(w string) bool { return w == "" })
+	for len(ws) > 0 && politeWords[ws[0]] {
+		ws = ws[1:]
+	}
+	for len(ws) > 0 && politeWords[ws[len(ws)-1]] {
+		ws = ws[:len(ws)-1]
+	}
+	if !skips[strings.Join(ws, " ")] {
+		return false
+	}
+	q := s.ExamQuestions[s.ExamCurrentIdx]
+	return judge(q.Expected(t), q.QuestionText, msg).Verdict != answer.Correct
+}
+
+var (
+	// skips are the messages that decline an exam question.
+	skips = wordSet("pass", "i pass", "ill pass", "i will pass", "pass this", "pass this one", "pass this question",
+		"pass on this", "pass on this one", "next", "next one", "next question", "next q", "go next", "go to next",
+		"go to the next", "go to the next one", "go to the next question", "move on", "lets move on", "can we move on",
+		"can i move on", "move to the next question", "move on to the next question", "on to the next one",
+		"skip", "skip this one", "skip to the next question", "agla", "agla question", "agla sawal")
+	// politeWords may stand around a skip: "ok next", "pass please".
+	politeWords = wordSet("ok", "okay", "please", "pls", "plz", "just", "sir", "maam", "mam", "didi", "bhaiya",
+		"um", "umm", "hmm", "then", "so", "now")
+)
 
 // examBreak reports whether a short exam reply asks for a break or says
 // the learner is tired ("i need a break", "i am so tired", "can we pause").
