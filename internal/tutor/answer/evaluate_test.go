@@ -227,6 +227,32 @@ func TestEvaluateMixedNumbers(t *testing.T) {
 	})
 }
 
+// TestEvaluateHyphenatedMixedNumber: "2-1/2" and "2–1/2" (an en dash) are
+// the mixed number 2 1/2, as learners write it; a negative fraction, a
+// spaced subtraction, a computation and an improper fraction after a
+// hyphen keep their readings.
+func TestEvaluateHyphenatedMixedNumber(t *testing.T) {
+	m := Expected{Answer: "2 1/2"}
+	runEvalCases(t, []evalCase{
+		{"hyphen", m, "2-1/2", Correct, "2-1/2"},
+		{"en dash", m, "2–1/2", Correct, "2–1/2"},
+		{"hyphen, vulgar expected", Expected{Answer: "2½"}, "2-1/2", Correct, ""},
+		{"en dash, vulgar expected", Expected{Answer: "2½"}, "2–1/2", Correct, ""},
+		{"hyphen, improper expected", Expected{Answer: "5/2"}, "2-1/2", Correct, ""},
+		{"en dash, improper expected", Expected{Answer: "5/2"}, "2–1/2", Correct, ""},
+		{"in a sentence", m, "it's 2-1/2 cups", Correct, "2-1/2 cups"},
+		{"wrong", m, "2-1/4", Incorrect, "2-1/4"},
+		{"not the subtraction's value", Expected{Answer: "3/2"}, "2-1/2", Incorrect, ""},
+		{"negative fraction", Expected{Answer: "-1/2"}, "-1/2", Correct, "-1/2"},
+		{"spaced subtraction", Expected{Answer: "3/2"}, "2 - 1/2 = 3/2", Correct, "3/2"},
+		{"unspaced subtraction with result", Expected{Answer: "3/2"}, "2-1/2=3/2", Correct, "3/2"},
+		{"subtraction before it", m, "5-2-1/2", NotAttempt, ""},
+		{"computation after it", Expected{Answer: "5/2"}, "2-1/2+0", NotAttempt, ""},
+		{"improper after a hyphen", m, "2-3/2", NotAttempt, ""},
+		{"fraction range", Expected{Answer: "1/2"}, "1/2-3/4", NotAttempt, ""},
+	})
+}
+
 func TestEvaluatePercentages(t *testing.T) {
 	p := Expected{Answer: "75%"}
 	pu := Expected{Answer: "75%", RequireUnit: true}

@@ -317,6 +317,8 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 					j = m
 				}
 			}
+		} else if mixed, m, ok := hyphenMixed(toks, s, j, n); ok {
+			n, j = mixed, m
 		}
 	}
 	end := j
@@ -352,6 +354,56 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 		toks = toks[:p]
 	}
 	return append(toks, tk), end
+}
+
+// hyphenMixed reads a mixed number written with a hyphen or a dash between
+// its whole number n (the digits before s[j]) and a proper fraction: "2-1/2"
+// and "2–1/2" are 2 1/2, as learners write it. It returns the number and the
+// index after it. A subtraction or a range keeps its reading: the dash must
+// touch both numbers, the fraction must be proper, and neither side may
+// continue a computation ("5-2-1/2", "2-1/2=3/2", "2-1/2+1"); "2 - 1/2"
+// and "-1/2" are not of this shape.
+func hyphenMixed(toks []token, s string, j int, n number) (number, int, bool) {
+	if n.num < 1 || n.num >= math.MaxInt32 {
+		return n, j, false
+	}
+	w := 0
+	switch {
+	case j < len(s) && s[j] == '-':
+		w = 1
+	case strings.HasPrefix(s[j:], "–"), strings.HasPrefix(s[j:], "‐"), strings.HasPrefix(s[j:], "‑"):
+		w = len("–")
+	default:
+		return n, j, false
+	}
+	k := digits(s, j+w)
+	bar := slashLen(s, k)
+	if k == j+w || bar == 0 || k+bar >= len(s) || !isDigit(s[k+bar]) {
+		return n, j, false
+	}
+	m := digits(s, k+bar)
+	a, ok1 := atoi(s[j+w : k])
+	b, ok2 := atoi(s[k+bar : m])
+	if !ok1 || !ok2 || a < 1 || a >= b || b >= math.MaxInt32 {
+		return n, j, false
+	}
+	if p := len(toks) - 1; p >= 0 {
+		// "5-2-1/2", "(3)-1/2", "10 / 2-1/2": a computation.
+		if prev := toks[p]; prev.kind == tNum || prev.kind == tSym && (prev.text == ")" || isOperatorSym(prev.text) && !signPosition(toks, p)) {
+			return n, j, false
+		}
+	}
+	rest := strings.TrimLeft(s[m:], " ")
+	if rest != "" {
+		r, _ := utf8.DecodeRuneInString(rest)
+		if strings.ContainsRune("=+-*/^×÷−–‐‑.,", r) && (r != '.' && r != ',' || len(rest) > 1 && isDigit(rest[1])) || isDigit(rest[0]) {
+			// "2-1/2=3/2", "2-1/2+1", "2-1/2.5": a computation or
+			// something else.
+			return n, j, false
+		}
+	}
+	num := n.num*b + a
+	return number{val: float64(num) / float64(b), num: num, den: b, form: fMixed}, m, true
 }
 
 // indianGroups returns the end of a number written in the Indian grouping
