@@ -52,6 +52,42 @@ func TestClarifyNoToDoesThatHelpGoesOn(t *testing.T) {
 	}
 }
 
+// TestClarifyPoliteNoToDoesThatHelpGoesOn: "no sir" and "no ma'am" to
+// "Is that clearer now?" are the "no" of TestClarifyNoToDoesThatHelpGoesOn,
+// said politely: the session goes on.
+func TestClarifyPoliteNoToDoesThatHelpGoesOn(t *testing.T) {
+	f := setup(t)
+	for _, msg := range []string{"no sir", "no ma'am", "nope"} {
+		id := f.create(t, photosynthesis, tutor.ModeClarify).Session.Row.ID
+		f.turn(t, id, "Why are leaves green?")
+		if r := f.turn(t, id, "I still don't get it"); !strings.HasSuffix(r.Reply, "Is that clearer now?") && !strings.HasSuffix(r.Reply, "Does that help?") {
+			t.Fatalf("the re-explanation does not ask whether it helped: %q", r.Reply)
+		}
+		if r := f.turn(t, id, msg); r.Session.State.ClarifyComplete {
+			t.Errorf("%q to %q ended the doubts session: reply %q", msg, "Is that clearer now?", r.Reply)
+		}
+	}
+}
+
+// TestClarifyGreetingIsGreetedBack: "hello sir" in a doubts session is
+// greeted back and the doubt asked for, not searched for in the lesson;
+// the session goes on, and "hi, what is photosynthesis?" is answered.
+func TestClarifyGreetingIsGreetedBack(t *testing.T) {
+	f := setup(t)
+	id := f.create(t, photosynthesis, tutor.ModeClarify).Session.Row.ID
+	for _, msg := range []string{"hi", "hello sir", "good morning"} {
+		r := f.turn(t, id, msg)
+		if r.Session.State.ClarifyComplete || strings.Contains(r.Reply, "doesn't cover") || strings.Contains(r.Reply, "can't answer") ||
+			!strings.HasPrefix(r.Reply, "Hi") || !strings.HasSuffix(r.Reply, "?") {
+			t.Errorf("%q: complete %v, reply %q; want a greeting back that asks for the doubt", msg, r.Session.State.ClarifyComplete, r.Reply)
+		}
+	}
+	r := f.turn(t, id, "hi, what is photosynthesis?")
+	if r.Session.State.ClarifyComplete || !strings.Contains(r.Reply, "putting together with light") {
+		t.Errorf("a doubt after a greeting: complete %v, reply %q; want it answered", r.Session.State.ClarifyComplete, r.Reply)
+	}
+}
+
 // TestClarifyDoneButQuestionIsAnswered: "I'm done, but what is
 // chlorophyll?" asks a doubt; the learner relies on it being answered and
 // the session staying open, not a goodbye that leaves the question

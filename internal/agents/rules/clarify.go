@@ -14,6 +14,11 @@ import (
 // one question; "no, I'm done" ends the session.
 func clarify(t agents.Turn) tutor.TutorOutput {
 	s, msg := t.State, doubtBeside(t.Message)
+	rest, greeted := afterGreeting(msg)
+	if greeted && rest != "" {
+		// "hi, what is photosynthesis?": the doubt, as if asked alone.
+		msg = rest
+	}
 	v := newVoice(s)
 	out := tutor.TutorOutput{Intent: tutor.IntentFollowup, MisconceptionsDetected: []string{}, MasteryUpdates: []tutor.MasteryUpdate{}}
 	var parts []string
@@ -36,6 +41,11 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	case t.Precheck == tutor.PrecheckIDK:
 		parts = append(parts, v.say(mSuggest, "{concepts}", conceptList(t.Topic.Concepts(), 3)))
 		note = "suggested doubts to ask"
+	case greeted && rest == "" && t.Precheck == tutor.PrecheckNone:
+		// "hello sir": no doubt yet, so nothing to look up; a greeting
+		// back and an invitation to ask.
+		parts = append(parts, v.say(mHelloDoubts, "{topic}", topicTitle(t.Topic)))
+		note = "greeted; asked for the doubt"
 	case rude(msg) && !isQuestion(msg):
 		// "whatever you are useless": calm, and an open door.
 		parts = append(parts, v.say(mKeepKind), v.say(mClosure))
@@ -303,6 +313,30 @@ func unhelped(msg string) bool {
 		}
 	}
 	return confused(msg) && !isNo(msg)
+}
+
+// greeting matches a greeting at the start of a message: "hi", "hello
+// sir", "good morning ma'am", "hey there", "hi, how are you?", with the
+// punctuation after it.
+var greeting = regexp.MustCompile(`(?i)^\s*(?:hi+|hello+|helo|hey+|heya|hiya|namaste|namaskar|good\s+(?:morning|afternoon|evening))\b` +
+	`(?:[\s,]+(?:there|sir|ma'?am|mam|madam|miss|didi|bhaiya|teacher|ji|again|everyone|all))*` +
+	`(?:[\s,]+how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?)?` +
+	`(?:[\s,.!?;:…~-]+|$)`)
+
+// afterGreeting returns what a message says after the greeting it opens
+// with ("what is photosynthesis?" of "hi, what is photosynthesis?"), and
+// whether it opens with one; rest is "" for a greeting alone ("hello",
+// "good morning sir!", "hey there 👋").
+func afterGreeting(msg string) (rest string, ok bool) {
+	loc := greeting.FindStringIndex(msg)
+	if loc == nil {
+		return msg, false
+	}
+	rest = strings.TrimSpace(msg[loc[1]:])
+	if len(words(rest)) == 0 {
+		rest = ""
+	}
+	return rest, true
 }
 
 // doubtBeside returns the doubt a message asks beside saying the learner

@@ -744,6 +744,79 @@ func TestClarifyNoToDoesThatHelp(t *testing.T) {
 	}
 }
 
+// TestClarifyGreetingAlone: a greeting with no doubt in it is greeted back
+// with an invitation to ask, not looked up in the lesson as a doubt (which
+// answered "hello sir" with "Our lesson doesn't cover that"), and it does
+// not end the session. A doubt after a greeting is answered as if asked
+// alone.
+func TestClarifyGreetingAlone(t *testing.T) {
+	topic := sampleTopic(t, photosynthesis)
+	for _, msg := range []string{"hi", "hello", "hello sir", "good morning", "hey there", "Hi!", "good evening ma'am", "hi sir, how are you?"} {
+		t.Run(msg, func(t *testing.T) {
+			d := newDriver(t, topic, "doubts-hello", tutor.ModeClarify)
+			x := d.say(msg)
+			out := x.reply.Output
+			if !says(x.text(), mHelloDoubts) || says(x.text(), mNotInTopic) || !strings.Contains(x.text(), topicTitle(topic)) {
+				t.Errorf("%q: reply %q; want a greeting back and the doubt asked for", msg, x.text())
+			}
+			if out.SessionComplete || out.Intent == tutor.IntentDone || d.state.ClarifyComplete || len(out.MasteryUpdates) > 0 {
+				t.Errorf("%q: intent %q, complete %v, concepts %v; want the session open, nothing discussed", msg, out.Intent, d.state.ClarifyComplete, out.MasteryUpdates)
+			}
+			// After a doubt too.
+			d = afterDoubt(t, photosynthesis, "doubts-hello", "Why are leaves green?")
+			if x := d.say(msg); !says(x.text(), mHelloDoubts) || d.state.ClarifyComplete {
+				t.Errorf("%q after a doubt: reply %q, complete %v", msg, x.text(), d.state.ClarifyComplete)
+			}
+		})
+	}
+	for doubt, greeted := range map[string]string{
+		"what is photosynthesis?":     "hi, what is photosynthesis?",
+		"what is chlorophyll?":        "Hello sir, what is chlorophyll?",
+		"why are leaves green?":       "good morning! why are leaves green?",
+		"What gas do plants take in?": "hey what gas do plants take in?",
+	} {
+		want := newDriver(t, topic, "doubts-hello-doubt", tutor.ModeClarify).say(doubt)
+		x := newDriver(t, topic, "doubts-hello-doubt", tutor.ModeClarify).say(greeted)
+		if x.text() != want.text() || says(x.text(), mHelloDoubts) || says(x.text(), mNotInTopic) {
+			t.Errorf("%q: reply %q; want the doubt answered as %q is: %q", greeted, x.text(), doubt, want.text())
+		}
+	}
+}
+
+// TestClarifyPoliteNoToDoesThatHelp: "no sir" or "no ma'am" to "Does that
+// help?" is the bare "no" of TestClarifyNoToDoesThatHelp said politely: the
+// tutor tries again, and the session goes on. "no thank you sir" and "no
+// sir, I'm done" still end it.
+func TestClarifyPoliteNoToDoesThatHelp(t *testing.T) {
+	for _, msg := range []string{"no sir", "No, sir.", "no ma'am", "no maam", "nope", "nope sir", "no didi", "nahi sir"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
+			if x := d.say("i still dont get it"); !says(x.text(), mHelps) {
+				t.Fatalf("setup: the re-explanation asks nothing: %q", x.text())
+			}
+			x := d.say(msg)
+			if out := x.reply.Output; out.SessionComplete || out.Intent == tutor.IntentDone || d.state.ClarifyComplete || says(x.text(), mGoodbye) {
+				t.Errorf("%q to %q ended the session: %q", msg, "Does that help?", x.text())
+			}
+		})
+	}
+	for _, msg := range []string{"no thank you sir", "no sir, I'm done", "no more doubts sir"} {
+		t.Run(msg, func(t *testing.T) {
+			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
+			d.say("i still dont get it")
+			if x := d.say(msg); !x.reply.Output.SessionComplete || !d.state.ClarifyComplete {
+				t.Errorf("%q after a re-explanation: the session goes on: %q", msg, x.text())
+			}
+		})
+	}
+	// Not after "Does that help?": "no sir" to "Anything else?" says the
+	// learner is done.
+	d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
+	if x := d.say("no sir"); !x.reply.Output.SessionComplete || !d.state.ClarifyComplete {
+		t.Errorf("\"no sir\" after an answer: the session goes on: %q", x.text())
+	}
+}
+
 // Past the sitting's time limit the domain ends a doubts session with the
 // turn: the doubt is answered, and the reply says the session ends instead
 // of inviting another doubt that the learner could no longer ask.

@@ -120,6 +120,7 @@ const (
 	mAfterDoubts    // a message after a finished doubts session
 	mChangedAnswer  // a right answer taken back for another: {value}, the first, and {answer}, the other
 	mDoubtsTimeUp   // a doubts session whose sitting's time is up: after the answer, instead of its closing question
+	mHelloDoubts    // a greeting alone in a doubts session: greets back and asks for the doubt, {topic}
 
 	moveCount // the number of moves, not a move
 )
@@ -409,6 +410,10 @@ var phrasebook = map[move][]string{
 	mDoubtsTimeUp: {
 		"That's our time for today{name}, so this doubts session ends here. Come back any time you have more doubts.",
 		"We're out of time for this session{name}. Bring your next doubt to a new one whenever you like.",
+	},
+	mHelloDoubts: {
+		"{hi} What's your doubt about {topic}?",
+		"{hi} What would you like to ask about {topic}?",
 	},
 	mGoodbyeThanks: {
 		"You're welcome{name}! Happy studying, and come back any time you have more doubts.",

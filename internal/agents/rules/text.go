@@ -346,9 +346,13 @@ func questionIn(msg string) (string, bool) {
 }
 
 // plainNo reports whether a message is a bare "no" ("no", "nope", "no
-// thanks"), saying no more.
+// thanks"), saying no more; a word of address after it ("no sir", "no
+// ma'am") says no more either.
 func plainNo(msg string) bool {
 	w := words(msg)
+	if n := len(w); n > 1 && addresses[w[n-1]] {
+		w = w[:n-1]
+	}
 	if len(w) == 0 || len(w) > 2 || len(w) == 2 && w[1] != "thanks" && w[1] != "thank" {
 		return false
 	}
@@ -358,6 +362,9 @@ func plainNo(msg string) bool {
 	}
 	return false
 }
+
+// addresses are the words a learner addresses the tutor with.
+var addresses = wordSet(`sir maam mam madam miss didi bhaiya`)
 
 // nothingMore reports whether a "no" says there is nothing to go over:
 // "no", "no thank you", "no questions", "nope, all good", "no, go on" — not
