@@ -172,6 +172,31 @@ func lessonToQuestion(t *testing.T, f *fixture, key string, kinds ...answer.Kind
 	}
 }
 
+// TestOffLessonQuestionCountsOffTopic: "who won the match?" while a
+// question is pending is off topic, as "tell me a joke" is: counted in
+// off_topic_count, the question asked again, unjudged.
+func TestOffLessonQuestionCountsOffTopic(t *testing.T) {
+	f := setup(t)
+	for _, kind := range []answer.Kind{answer.KindText, answer.KindFraction} {
+		key := "science/nutrition-in-plants/photosynthesis"
+		if kind == answer.KindFraction {
+			key = "mathematics/fractions/adding-and-subtracting-fractions"
+		}
+		id, r := lessonToQuestion(t, f, key, kind)
+		before := *r.Session.State.LastQuestion
+		for i, msg := range []string{"who won the match?", "what's your favourite colour?"} {
+			r = f.turn(t, id, msg)
+			s := r.Session.State
+			if s.OffTopicCount != i+1 || !strings.Contains(r.Reply, before.QuestionText) {
+				t.Errorf("%s, %q: off_topic_count %d, reply %q; want %d and the question again", key, msg, s.OffTopicCount, r.Reply, i+1)
+			}
+			if q := s.LastQuestion; q == nil || q.QuestionID != before.QuestionID || q.WrongAttempts != 0 || s.LastAnswerResult != nil {
+				t.Errorf("%s, %q was judged: question %+v, result %v", key, msg, q, s.LastAnswerResult)
+			}
+		}
+	}
+}
+
 // TestChatterIsNotAWrongAnswer: a learner who writes "lol", "wait a sec"
 // or "I'm back" while a question whose answer is words is pending ("Which
 // gas do plants take in from the air for photosynthesis?") relies on being

@@ -36,7 +36,7 @@ func (l *lesson) pending() {
 		l.note("declined " + bq.ID + " after the lesson")
 	case l.turn.Precheck == tutor.PrecheckIDK:
 		l.encourage(q, bq)
-	case l.turn.Precheck == tutor.PrecheckOffTopic:
+	case l.turn.Precheck == tutor.PrecheckOffTopic || !verdict.Known() && l.offLesson(l.turn.Message):
 		l.out.Intent = tutor.IntentOffTopic
 		l.say(mRedirect, "{q}", questionText(bq))
 		l.note("off topic; redirected to " + bq.ID)
@@ -1236,13 +1236,38 @@ func (l *lesson) offeredToGoOn() bool {
 	return false
 }
 
+// offLesson reports whether msg is a question plainly away from the
+// lesson that the prechecker's phrases miss: about sport, films, shows or
+// games, or about the tutor's own favourites ("who won the match?", "did
+// you watch the cricket match yesterday?", "what's your favourite
+// colour?"), with no number in it, and nothing the lesson explains. A
+// question about the lesson's content is a doubt, whatever its words: the
+// lesson's explanations are searched first.
+func (l *lesson) offLesson(msg string) bool {
+	if !isQuestion(msg) || strings.ContainsAny(msg, "0123456789") || !chitChat.MatchString(msg) {
+		return false
+	}
+	_, _, covered := explain(l.topic, withHints, msg, 2, nil)
+	return !covered
+}
+
+// chitChat finds the words of a question away from any lesson: a match's
+// winner, a match or film watched, sport and entertainment by name, the
+// tutor's favourites and hobbies.
+var chitChat = regexp.MustCompile(`(?i)\b(?:` +
+	`who\s+(?:won|wins|will\s+win|is\s+winning)\s+(?:the\s+|today'?s\s+|yesterday'?s\s+|last\s+night'?s\s+)?(?:\w+\s+)?(?:match|game|final|series|cup|tournament|toss)` +
+	`|(?:did|do|have)\s+(?:you|u)\s+(?:watch|watched|see|seen)\s+(?:the\s+|a\s+|that\s+|today'?s\s+|yesterday'?s\s+|last\s+night'?s\s+)?(?:\w+\s+)?(?:match|movie|film|show|episode)` +
+	`|(?:your|ur)\s+(?:fav(?:ou?rite)?|hobby|hobbies|birthday)` +
+	`|cricket|cricketers?|football|footballers?|soccer|ipl|world\s+cup|movies?|films?|netflix|youtube|video\s*games?|anime|cartoons?|tv\s+shows?|pubg|minecraft|fortnite` +
+	`)\b`)
+
 // atStep moves the lesson on when no question is pending.
 func (l *lesson) atStep() {
 	msg := l.turn.Message
 	cur := l.s.CurrentStep
 	st, _ := l.topic.Step(cur)
 	switch {
-	case l.turn.Precheck == tutor.PrecheckOffTopic:
+	case l.turn.Precheck == tutor.PrecheckOffTopic || l.offLesson(msg):
 		l.out.Intent = tutor.IntentOffTopic
 		l.say(mRedirectLesson, "{title}", lowerFirst(st.Title))
 		l.note("off topic; redirected to the lesson")

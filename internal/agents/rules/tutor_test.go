@@ -630,12 +630,13 @@ func TestLessonBetweenSteps(t *testing.T) {
 		{"with framing words", "wait what is a denominator again?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
 		{"opening with sorry", "sorry, what's a numerator again?", tutor.IntentQuestion, "Add the numerators", 0, mCarryOn},
 		{"request to remind", "remind me what like fractions are", tutor.IntentQuestion, "are called like fractions", 0, mCarryOn},
-		{"framed, not in the lesson", "wait, who won the world cup?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
+		{"framed, not in the lesson", "wait, who invented the telescope?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
 		{"not in the lesson", "what is photosynthesis?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
 		{"not in the lesson, in its word problems", "what is water made of?", tutor.IntentQuestion, parts[1], 2, mNotCovered},
 		{"in everyday words", "what is the bottom number called?", tutor.IntentQuestion, "The denominator tells us the size of each part", 0, mCarryOn},
 		{"go on", "can we go on?", tutor.IntentContinuation, parts[1], 2, mMore},
 		{"off topic", "tell me a joke", tutor.IntentOffTopic, "like fractions", 0, mRedirectLesson},
+		{"off topic, framed", "wait, who won the world cup?", tutor.IntentOffTopic, "like fractions", 0, mRedirectLesson},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -650,6 +651,68 @@ func TestLessonBetweenSteps(t *testing.T) {
 				t.Errorf("summary %q, step %d; want part %d at step 1", x.reply.Output.TurnSummary, d.state.CurrentStep, tt.part)
 			}
 		})
+	}
+}
+
+// TestOffLessonQuestionsCountAsOffTopic: a question plainly away from the
+// lesson that the prechecker's phrases miss ("who won the match?", "what's
+// your favourite colour?") is off topic, whether a question is pending or
+// not: it counts in off_topic_count and is steered back to the question
+// (unjudged) or to the lesson (which does not move on), as "tell me a
+// joke" is. A question on what the lesson explains is a doubt even in the
+// same words, and one the lesson does not explain that is no chit-chat
+// ("what is photosynthesis?") is still told so.
+func TestOffLessonQuestionsCountAsOffTopic(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	offTopic := []string{"who won the match?", "what's your favourite movie?", "Did you watch the cricket match yesterday?",
+		"what's your favourite colour?", "who will win the IPL final?", "do you play video games?"}
+	for _, msg := range offTopic {
+		t.Run("pending/"+msg, func(t *testing.T) {
+			d := newDriver(t, topic, "off-lesson", tutor.ModeTeachMe)
+			d.say("ready")
+			d.until(10, func() bool { return d.state.LastQuestion != nil })
+			before := *d.state.LastQuestion
+			x := d.say(msg)
+			q := d.state.LastQuestion
+			if x.reply.Output.Intent != tutor.IntentOffTopic || d.state.OffTopicCount != x.before.OffTopicCount+1 || !says(x.text(), mRedirect) {
+				t.Errorf("intent %q, off_topic_count %d→%d, reply %q; want off_topic, counted, redirected to the question",
+					x.reply.Output.Intent, x.before.OffTopicCount, d.state.OffTopicCount, x.text())
+			}
+			if q == nil || q.QuestionID != before.QuestionID || q.WrongAttempts != before.WrongAttempts || q.Phase != before.Phase {
+				t.Errorf("the pending question changed: %+v, was %+v", q, before)
+			}
+		})
+		t.Run("between steps/"+msg, func(t *testing.T) {
+			d := newDriver(t, topic, "off-lesson", tutor.ModeTeachMe)
+			d.say("ready")
+			x := d.say(msg)
+			if x.reply.Output.Intent != tutor.IntentOffTopic || d.state.OffTopicCount != x.before.OffTopicCount+1 || !says(x.text(), mRedirectLesson) {
+				t.Errorf("intent %q, off_topic_count %d→%d, reply %q; want off_topic, counted, redirected to the lesson",
+					x.reply.Output.Intent, x.before.OffTopicCount, d.state.OffTopicCount, x.text())
+			}
+			if d.state.CurrentStep != x.before.CurrentStep {
+				t.Errorf("the lesson moved on from step %d to %d", x.before.CurrentStep, d.state.CurrentStep)
+			}
+		})
+	}
+	// Not off topic: a question the lesson does not explain but no
+	// chit-chat, and chit-chat words in a question the lesson answers.
+	cricket := *topic
+	cricket.Steps = slices.Clone(topic.Steps)
+	cricket.Steps[0].Content += " In a cricket match, Riya scored 2/7 of the team's runs and Sam scored 3/7, so together they scored 5/7 of the runs."
+	for _, tt := range []struct {
+		topic *tutor.Topic
+		msg   string
+	}{
+		{topic, "what is photosynthesis?"},
+		{topic, "why do we keep the denominator?"},
+		{&cricket, "how much of the runs did Riya and Sam score together in the cricket match?"},
+	} {
+		d := newDriver(t, tt.topic, "off-lesson", tutor.ModeTeachMe)
+		d.say("ready")
+		if x := d.say(tt.msg); x.reply.Output.Intent == tutor.IntentOffTopic || d.state.OffTopicCount != 0 {
+			t.Errorf("%q: intent %q, off_topic_count %d, reply %q; want a doubt, not counted", tt.msg, x.reply.Output.Intent, d.state.OffTopicCount, x.text())
+		}
 	}
 }
 
