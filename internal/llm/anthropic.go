@@ -420,7 +420,7 @@ func anthropicError(err error) *Error {
 		e.Kind = KindUnavailable
 	case t == "rate_limit_error":
 		e.Kind = KindRateLimited
-	case t == "authentication_error" || t == "permission_error":
+	case t == "authentication_error" || t == "permission_error" || t == "billing_error":
 		e.Kind = KindAuth
 	case e.Kind == KindInvalidRequest && looksLikeContextOverflow(ae.Message):
 		e.Kind = KindContextTooLong

@@ -183,6 +183,7 @@ func TestAnthropicError(t *testing.T) {
 		{"prompt too long", apiErr(400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215000 tokens > 200000 maximum"}}`, nil), KindContextTooLong, 0},
 		{"bad request", apiErr(400, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: must be positive"}}`, nil), KindInvalidRequest, 0},
 		{"auth", apiErr(401, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`, nil), KindAuth, 0},
+		{"no credit left", apiErr(402, `{"type":"error","error":{"type":"billing_error","message":"Your credit balance is too low"}}`, nil), KindAuth, 0},
 		{"permission", apiErr(403, `{"type":"error","error":{"type":"permission_error","message":"no"}}`, nil), KindAuth, 0},
 		{"deadline", context.DeadlineExceeded, KindTimeout, 0},
 		{"network", errors.New("read: connection reset by peer"), KindUnavailable, 0},

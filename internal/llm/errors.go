@@ -159,7 +159,8 @@ func kindForStatus(status int) ErrorKind {
 	switch {
 	case status == http.StatusTooManyRequests:
 		return KindRateLimited
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+	case status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusPaymentRequired:
+		// 402: the account has no credit left (Anthropic's billing_error).
 		return KindAuth
 	case status == http.StatusRequestTimeout || status == http.StatusGatewayTimeout:
 		return KindTimeout

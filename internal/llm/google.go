@@ -276,7 +276,9 @@ func fromGoogleResponse(r *genai.GenerateContentResponse) (*Response, error) {
 	switch c.FinishReason {
 	case genai.FinishReasonStop, genai.FinishReasonUnspecified, "":
 		resp.StopReason = StopEnd
-	case genai.FinishReasonMaxTokens:
+	case genai.FinishReasonMaxTokens, genai.FinishReasonContinuation:
+		// CONTINUATION: cut at the per-request limit, with more to come
+		// (automatic continuation is off): as cut off as MAX_TOKENS.
 		resp.StopReason = StopMaxTokens
 	case genai.FinishReasonSafety, genai.FinishReasonProhibitedContent, genai.FinishReasonBlocklist,
 		genai.FinishReasonSPII, genai.FinishReasonRecitation, genai.FinishReasonImageSafety,

@@ -122,6 +122,8 @@ func TestFromGoogleResponse(t *testing.T) {
 			}}, ""},
 		{"cut off", `{"modelVersion":"m","candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]},"finishReason":"MAX_TOKENS"}],` + usage + `}`,
 			&Response{Text: "Hel", StopReason: StopMaxTokens, Model: "m", Usage: wantUsage}, ""},
+		{"cut off at the per-request limit, more to come", `{"modelVersion":"m","candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]},"finishReason":"CONTINUATION","continuationToken":"Y29udGludWU="}],` + usage + `}`,
+			&Response{Text: "Hel", StopReason: StopMaxTokens, Model: "m", Usage: wantUsage}, ""},
 		{"prompt blocked", `{"modelVersion":"m","promptFeedback":{"blockReason":"SAFETY"},` + usage + `}`,
 			&Response{Model: "m", Usage: wantUsage}, KindRefused},
 		{"reply stopped by safety", `{"modelVersion":"m","candidates":[{"content":{"role":"model","parts":[]},"finishReason":"SAFETY"}],` + usage + `}`,

@@ -178,8 +178,13 @@ func toOpenAIRequest(model string, req *Request, compat bool) (openai.ChatComple
 	case req.Effort == EffortDefault:
 	case compat:
 		// Servers that do not reason ignore the field; those that do (gpt-oss
-		// on vLLM, Ollama) understand OpenAI's values.
-		p.ReasoningEffort = shared.ReasoningEffort(req.Effort)
+		// on vLLM, Ollama) understand OpenAI's values but minimal, which
+		// Ollama refuses (400): low is the least they all take.
+		effort := req.Effort
+		if effort == EffortMinimal {
+			effort = EffortLow
+		}
+		p.ReasoningEffort = shared.ReasoningEffort(effort)
 	case reasoning:
 		p.ReasoningEffort = openaiEffort(model, req.Effort)
 	}
