@@ -63,7 +63,7 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 	}
 
 	log := newLogger(cfg, e.stderr)
-	db, err := openDatabase(ctx, cfg, log, cfg.Migrate)
+	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate})
 	if err != nil {
 		return err
 	}

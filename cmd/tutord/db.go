@@ -38,10 +38,21 @@ func (d *database) close(ctx context.Context, log *slog.Logger) {
 	}
 }
 
-// connString returns the configured database URL, or starts the private
-// cluster in cfg.DataDir and returns a connection string to its tutord
+// dbUse says how a command uses the database.
+type dbUse struct {
+	// migrate applies the migrations once connected.
+	migrate bool
+	// serve marks the server, which runs the private cluster of its data
+	// directory itself. Other commands, on the data directory of a running
+	// tutord, use that tutord's server as clients.
+	serve bool
+}
+
+// startDatabase returns the configured database URL, or starts the private
+// cluster in cfg.DataDir (or, unless use.serve, attaches to the one another
+// tutord runs there) and returns a connection string to its tutord
 // database.
-func startDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*database, error) {
+func startDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, use dbUse) (*database, error) {
 	if cfg.DatabaseURL != "" {
 		if _, err := pgxpool.ParseConfig(cfg.DatabaseURL); err != nil {
 			return nil, fmt.Errorf("TUTORD_DATABASE_URL is malformed: %s", cleanParseError(err))
@@ -49,7 +60,7 @@ func startDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*d
 		return &database{connString: cfg.DatabaseURL}, nil
 	}
 	log.Info("no TUTORD_DATABASE_URL: starting the embedded PostgreSQL", "data_dir", cfg.DataDir)
-	c, err := pgembed.Start(ctx, pgembed.Options{DataDir: cfg.DataDir, Logger: log})
+	c, err := pgembed.Start(ctx, pgembed.Options{DataDir: cfg.DataDir, Logger: log, Attach: !use.serve})
 	if err != nil {
 		return nil, fmt.Errorf("embedded database: %w", err)
 	}
@@ -63,8 +74,8 @@ func startDatabase(ctx context.Context, cfg config.Config, log *slog.Logger) (*d
 // openDatabase starts or reaches the database, optionally migrates it, and
 // opens the pool, failing fast with one clear line when the database cannot
 // be reached.
-func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, migrate bool) (*database, error) {
-	db, err := startDatabase(ctx, cfg, log)
+func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, use dbUse) (*database, error) {
+	db, err := startDatabase(ctx, cfg, log, use)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +107,7 @@ func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, migr
 	if err := pool.Ping(pingCtx); err != nil {
 		return nil, fmt.Errorf("cannot reach the database (%s): %s", describeTarget(pcfg), cleanConnectError(err))
 	}
-	if migrate {
+	if use.migrate {
 		m, err := newMigrator(ctx, cfg, db)
 		if err != nil {
 			return nil, err

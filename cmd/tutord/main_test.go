@@ -208,6 +208,28 @@ func TestSecondServeOnSameDataDirRefuses(t *testing.T) {
 	}
 }
 
+// A command on the data directory of a running `tutord serve` (README:
+// llm-config changes reach running servers within 5 s) uses that serve's
+// embedded server as a client: it used to fail with "in use by another
+// tutord process". The server keeps running, untouched.
+func TestCommandBesideServeUsesItsServer(t *testing.T) {
+	dir := dataDir(t)
+	p := startServe(t, "TUTORD_DATA_DIR="+dir)
+	p.waitReady(t)
+	pid := postmasterPID(t, dir)
+	out, errOut, code := tutord(t, dir, "llm-config", "list")
+	if code != 0 || !strings.Contains(out, "COMPONENT") {
+		t.Fatalf("tutord llm-config list while tutord serve runs on the same data directory: exit %d, %q, %q", code, out, lastLine(errOut))
+	}
+	if _, errOut, code := tutord(t, dir, "curriculum", "export", "--out", t.TempDir()); code != 0 {
+		t.Fatalf("tutord curriculum export beside tutord serve: exit %d, %q", code, lastLine(errOut))
+	}
+	if got := postmasterPID(t, dir); got != pid {
+		t.Fatalf("the server is pid %d after the commands, want %d", got, pid)
+	}
+	p.waitReady(t)
+}
+
 // runBinary runs tutord to completion and returns its stderr and exit code.
 func runBinary(t *testing.T, env []string, args ...string) (string, int) {
 	t.Helper()

@@ -48,7 +48,7 @@ func runMigrate(ctx context.Context, e env, args []string) error {
 	}
 
 	log := newLogger(cfg, e.stderr)
-	db, err := openDatabase(ctx, cfg, log, false)
+	db, err := openDatabase(ctx, cfg, log, dbUse{})
 	if err != nil {
 		return err
 	}

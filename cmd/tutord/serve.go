@@ -72,7 +72,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 		}
 		return err
 	}
-	db, err := openDatabase(ctx, cfg, log, cfg.Migrate)
+	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate, serve: true})
 	if err != nil {
 		return interrupted(err)
 	}

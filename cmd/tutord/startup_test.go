@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -142,6 +143,101 @@ func TestStopDuringStartUp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("SIGTERM during start-up: %v, last line %q; want a clean stop (exit 0)", err, lastLine(log.String()))
 	}
+}
+
+// A first start killed while initdb runs (docker kill, the OOM killer, a
+// power cut: tutord and initdb die at once) used to leave a pgdata with
+// PG_VERSION and no usable cluster, and every later start failed. initdb
+// now works in pgdata.initdb, renamed to pgdata when done; the next start
+// removes the unfinished one and comes up.
+func TestFirstStartKilledDuringInitdbRecovers(t *testing.T) {
+	dir := dataDir(t)
+	cmd := exec.Command(binary, "serve")
+	cmd.Env = append(os.Environ(), "TUTORD_ADDR=127.0.0.1:0", "TUTORD_LOG_FORMAT=json", "TUTORD_DATABASE_URL=", "TUTORD_DATA_DIR="+dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	// Wait until initdb has begun writing the cluster (PG_VERSION is among
+	// its first files), wherever it writes it, then kill everything at
+	// once: tutord, and initdb's process group (initdb and the postgres it
+	// runs in bootstrap mode).
+	versionFiles := []string{filepath.Join(dir, "pgdata", "PG_VERSION"), filepath.Join(dir, "pgdata.initdb", "PG_VERSION")}
+	written := func() bool {
+		for _, f := range versionFiles {
+			if _, err := os.Stat(f); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	var initdb int
+	for {
+		if initdb == 0 {
+			initdb = childWith(cmd.Process.Pid, "initdb")
+		}
+		if initdb != 0 && written() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("setup: initdb never started writing its cluster")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	_ = syscall.Kill(-initdb, syscall.SIGKILL)
+	_ = cmd.Wait()
+	for deadline := time.Now().Add(10 * time.Second); running(initdb); {
+		if time.Now().After(deadline) {
+			t.Fatal("setup: initdb survived")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !written() {
+		t.Fatal("setup: the kill left no PG_VERSION")
+	}
+
+	// The container restarts: tutord should come up.
+	p := startServe(t, "TUTORD_DATA_DIR="+dir)
+	p.waitReady(t)
+}
+
+// running reports whether process pid exists and is no zombie (whoever
+// inherited a killed child may not reap it at once).
+func running(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
+}
+
+// childWith returns the first process whose parent is pid and whose
+// command line holds word, or 0.
+func childWith(pid int, word string) int {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so read after ")".
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) < 2 || fields[1] != strconv.Itoa(pid) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if strings.Contains(string(cmdline), word) {
+			return child
+		}
+	}
+	return 0
 }
 
 // A port in use is reported at once, before the embedded database is

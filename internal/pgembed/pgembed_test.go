@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,6 +123,125 @@ func TestAdoptsServerLeftByCrashedProcess(t *testing.T) {
 	if processAlive(pid) {
 		t.Fatal("adopted server still alive after Stop")
 	}
+}
+
+// A server left by a crashed process is adopted when the data directory is
+// spelled another way (through a symlink): the server is recognised by file
+// identity, not by the text of its -D argument, and its pid file, socket
+// and socket lock are never removed. (They were, and a second postmaster
+// failed on the first one's shared memory.)
+func TestAdoptsServerThroughASymlink(t *testing.T) {
+	parent := tempDir(t)
+	if err := os.Chmod(parent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(parent, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(parent, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, real)
+	pid := c.PID()
+	abandon(c)
+	c.stopped = false // the cleanup of start stops the abandoned server
+	c2, err := Start(context.Background(), Options{DataDir: link, StartTimeout: 20 * time.Second, Settings: map[string]string{"fsync": "off"}})
+	if err != nil {
+		t.Fatalf("Start through a symlink while a crashed process's server runs: %v", err)
+	}
+	defer c2.Stop(context.Background())
+	if c2.PID() != pid {
+		t.Fatalf("pid %d, want adopted %d", c2.PID(), pid)
+	}
+}
+
+// A process that finds the data directory held by another whose server
+// accepts connections attaches to it with Options.Attach: it uses the
+// server without starting, adopting or stopping it, and the owner waits for
+// it before stopping the server.
+func TestAttachUsesTheRunningServer(t *testing.T) {
+	ctx := context.Background()
+	dir := tempDir(t)
+	msgs := make(chan string, 100)
+	owner, err := Start(ctx, Options{DataDir: dir, Settings: map[string]string{"fsync": "off"}, Logger: slog.New(msgHandler{msgs})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = owner.Stop(ctx) })
+	if _, err := Start(ctx, Options{DataDir: dir}); err == nil || !strings.Contains(err.Error(), "in use by another tutord process") {
+		t.Fatalf("Start without Attach: err = %v, want an in-use error", err)
+	}
+
+	client, err := Start(ctx, Options{DataDir: dir, Attach: true})
+	if err != nil {
+		t.Fatalf("Start with Attach beside a running server: %v", err)
+	}
+	if !client.Attached() || client.PID() != owner.PID() {
+		t.Fatalf("attached %v, pid %d; want attached to %d", client.Attached(), client.PID(), owner.PID())
+	}
+	conn, err := pgx.Connect(ctx, client.ConnString("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+
+	// The owner stops: it waits for the client, whose server keeps running.
+	stopped := make(chan error, 1)
+	go func() { stopped <- owner.Stop(ctx) }()
+	for msg := range msgs {
+		if strings.HasPrefix(msg, "waiting for tutord commands") {
+			break
+		}
+	}
+	conn, err = pgx.Connect(ctx, client.ConnString("postgres"))
+	if err != nil {
+		t.Fatalf("connect while the owner waits for its clients: %v", err)
+	}
+	conn.Close(ctx)
+	if err := client.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	if processAlive(owner.PID()) {
+		t.Fatal("the server outlived its owner's Stop")
+	}
+}
+
+// A client may not attach to a server that does not answer (still in
+// initdb, say): it gets the in-use error, and nothing is started.
+func TestAttachToAHeldDirWithoutAServerRefuses(t *testing.T) {
+	dir := tempDir(t)
+	holder := &Cluster{dir: dir, log: slog.New(slog.DiscardHandler)}
+	if ok, _, err := holder.tryLock(); !ok || err != nil {
+		t.Fatalf("lock: %v, %v", ok, err)
+	}
+	defer holder.releaseLock()
+	_, err := Start(context.Background(), Options{DataDir: dir, Attach: true})
+	if err == nil || !strings.Contains(err.Error(), "does not accept connections") {
+		t.Fatalf("err = %v, want an in-use error saying the server does not answer", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pgdata", "PG_VERSION")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a client initialised a cluster: %v", err)
+	}
+}
+
+// msgHandler sends the message of each log record to its channel, when
+// there is room.
+type msgHandler struct{ msgs chan string }
+
+func (h msgHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h msgHandler) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h msgHandler) WithGroup(string) slog.Handler            { return h }
+func (h msgHandler) Handle(_ context.Context, r slog.Record) error {
+	select {
+	case h.msgs <- r.Message:
+	default:
+	}
+	return nil
 }
 
 func TestRecoversFromStalePidFile(t *testing.T) {
@@ -420,6 +540,27 @@ func TestStaleSocketLockAfterACrash(t *testing.T) {
 	_ = c2.Stop(context.Background())
 }
 
+// initdb works in pgdata.initdb, renamed to pgdata when it is done: what a
+// start killed during initdb left there is removed by the next start, which
+// makes the cluster again.
+func TestUnfinishedInitdbIsRedone(t *testing.T) {
+	dir := tempDir(t)
+	unfinished := filepath.Join(dir, "pgdata.initdb")
+	if err := os.MkdirAll(filepath.Join(unfinished, "global"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(unfinished, "PG_VERSION"), []byte("15\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	start(t, dir)
+	if _, err := os.Stat(unfinished); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the unfinished cluster is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pgdata", "global", "pg_control")); err != nil {
+		t.Fatalf("no cluster in pgdata: %v", err)
+	}
+}
+
 // A pgdata that holds files but no cluster (a backup being restored) is
 // refused, and nothing in it is removed; a failed initdb used to empty it.
 func TestForeignFilesInPgdataAreKept(t *testing.T) {
@@ -463,4 +604,67 @@ func TestDataDirWithASpace(t *testing.T) {
 		t.Fatalf("connect with ConnString: %v", err)
 	}
 	conn.Close(context.Background())
+}
+
+// A data directory whose path holds a comma: unix_socket_directories, a
+// comma-separated list, cut the path at the comma, and PostgreSQL exited.
+// No connection string can name a socket directory with a comma in it
+// (libpq and pgx split hosts at commas), so the socket goes elsewhere.
+func TestDataDirWithACommaStarts(t *testing.T) {
+	parent := tempDir(t)
+	if err := os.Chmod(parent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(parent, "school,2025")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(context.Background(), Options{DataDir: dir, StartTimeout: 20 * time.Second, Settings: map[string]string{"fsync": "off"}})
+	if err != nil {
+		t.Fatalf("Start in %q: %v", dir, err)
+	}
+	t.Cleanup(func() { os.RemoveAll(c.SocketDir()) })
+	defer c.Stop(context.Background())
+	conn, err := pgx.Connect(context.Background(), c.ConnString("postgres"))
+	if err != nil {
+		t.Fatalf("connect with ConnString: %v", err)
+	}
+	conn.Close(context.Background())
+}
+
+// Double quotes and backslashes in the path: the socket directory is
+// double-quoted for unix_socket_directories (a quote doubled, backslashes as
+// they are) and single-quoted, escaped, in the connection string.
+func TestDataDirWithQuotesAndBackslashes(t *testing.T) {
+	parent := tempDir(t)
+	if err := os.Chmod(parent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(parent, `a "b" c\d's`)
+	c, err := Start(context.Background(), Options{DataDir: dir, StartTimeout: 20 * time.Second, Settings: map[string]string{"fsync": "off"}})
+	if err != nil {
+		t.Fatalf("Start in %q: %v", dir, err)
+	}
+	defer c.Stop(context.Background())
+	if c.SocketDir() != filepath.Join(dir, "run") {
+		t.Fatalf("socket directory %q, want %q", c.SocketDir(), filepath.Join(dir, "run"))
+	}
+	conn, err := pgx.Connect(context.Background(), c.ConnString("postgres"))
+	if err != nil {
+		t.Fatalf("connect with ConnString: %v", err)
+	}
+	conn.Close(context.Background())
+}
+
+// A line break in the path would corrupt PostgreSQL's lock files, which
+// hold the path as a line: it is refused, before anything is created.
+func TestDataDirWithALineBreakIsRefused(t *testing.T) {
+	dir := filepath.Join(tempDir(t), "two\nlines")
+	_, err := Start(context.Background(), Options{DataDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "control character") {
+		t.Fatalf("err = %v, want a refusal naming the control character", err)
+	}
+	if _, statErr := os.Stat(dir); !errors.Is(statErr, os.ErrNotExist) {
+		t.Fatalf("the directory was created: %v", statErr)
+	}
 }
