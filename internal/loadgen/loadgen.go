@@ -150,10 +150,14 @@ func (l *learner) start(ctx context.Context) error {
 	}
 	if l.conn != nil {
 		l.conn.CloseNow()
+		l.conn = nil // closed: Run's clean-up must not close it again
 	}
-	l.conn, err = l.t.Dial(ctx, l.i, id, true)
-	l.n = 0
-	return err
+	conn, err := l.t.Dial(ctx, l.i, id, true)
+	if err != nil {
+		return err
+	}
+	l.conn, l.n = conn, 0
+	return nil
 }
 
 // turn sends one chat and waits for its state_update. It reports whether
@@ -222,7 +226,9 @@ func Run(ctx context.Context, t Target, learners int, d time.Duration, think tim
 	}
 	defer func() {
 		for _, l := range ls {
-			l.conn.Close(websocket.StatusNormalClosure, "")
+			if l.conn != nil { // nil when a restart's dial failed
+				l.conn.Close(websocket.StatusNormalClosure, "")
+			}
 		}
 	}()
 
