@@ -25,13 +25,23 @@ func SessionID(k int) string { return fmt.Sprintf("00000000-0000-0000-0000-%012d
 
 var tpsLine = regexp.MustCompile(`tps = ([0-9.]+)`)
 
+// FindPgbench returns the path of pgbench, or an error that says how to
+// install it.
+func FindPgbench() (string, error) {
+	path, err := exec.LookPath("pgbench")
+	if err != nil {
+		return "", fmt.Errorf("pgbench not found on PATH: install the PostgreSQL client tools (apt-get install postgresql-client)")
+	}
+	return path, nil
+}
+
 // Pgbench runs PgbenchTurn with pgbench -M prepared against connString
 // with the given number of clients for d, and returns its transactions per
 // second.
 func Pgbench(ctx context.Context, connString string, clients int, d time.Duration) (float64, error) {
-	path, err := exec.LookPath("pgbench")
+	path, err := FindPgbench()
 	if err != nil {
-		return 0, fmt.Errorf("pgbench not found on PATH: install the PostgreSQL client tools (apt-get install postgresql-client)")
+		return 0, err
 	}
 	f, err := os.CreateTemp("", "pgbench-turn-*.sql")
 	if err != nil {

@@ -75,6 +75,12 @@ func runBench(ctx context.Context, e env, args []string) error {
 	if len(rest) > 0 || *duration <= 0 || *saturation < 1 || *rounds < 1 || *latency < 1 || *idle < 0 {
 		return usageError{"bench takes no arguments; durations and counts must be positive"}
 	}
+	// Before anything starts: the saturation phase needs pgbench, and
+	// finding it missing after the server's start and a load phase wastes
+	// the wait.
+	if _, err := bench.FindPgbench(); err != nil {
+		return err
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err
