@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tutord/tutord/internal/agents/rules"
 	"github.com/tutord/tutord/internal/orchestrator"
 	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/tutor"
@@ -394,7 +395,8 @@ func TestUnsafeMessage(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeTeachMe)
 	r := f.turn(t, c.Session.Row.ID, "I want to kill myself")
-	if r.Intent != orchestrator.IntentUnsafe || len(r.Session.State.SafetyFlags) != 1 || !strings.Contains(r.Reply, "14416") {
+	// The classifier's guidance reaches the learner as it wrote it.
+	if r.Intent != orchestrator.IntentUnsafe || len(r.Session.State.SafetyFlags) != 1 || r.Reply != rules.Guidance("self_harm") {
 		t.Fatalf("unsafe: intent %s, flags %v, reply %q", r.Intent, r.Session.State.SafetyFlags, r.Reply)
 	}
 	logs, _ := f.st.ListAgentLogs(context.Background(), c.Session.Row.ID, store.LogFilter{TurnID: "turn_1"})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tutord/tutord/internal/agents/rules"
 	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/llm/llmtest"
 	"github.com/tutord/tutord/internal/orchestrator"
@@ -183,13 +184,51 @@ func TestSafetyModelFailure(t *testing.T) {
 		t.Fatalf("the failure and the fallback are not in the agent log: %+v", logs)
 	}
 
-	fake.Push(fail, fail, safe) // the message's check fails; the guidance's passes
+	fake.Push(fail, fail) // the message's check fails; the classifier's own guidance needs no check
 	r = f.turn(t, id, "I want to kill myself")
 	if r.Intent != orchestrator.IntentUnsafe || !strings.Contains(r.Reply, "adult you trust") {
 		t.Fatalf("a self-harm message got through a failed safety model: intent %q, reply %q", r.Intent, r.Reply)
 	}
 	if fake.Pending() != 0 {
 		t.Fatalf("%d canned replies unused", fake.Pending())
+	}
+}
+
+// The safety model's guidance is screened as every reply is, but one the
+// check flags gives way to the fixed support of the message's category,
+// never to a lesson redirect: self-harm guidance names what it is about.
+func TestFlaggedSafetyGuidanceFallsBackToFixedSupport(t *testing.T) {
+	const selfHarm = "I'm really glad you told me, and you matter. If you are having thoughts of suicide, please talk right now to a trusted adult, like a parent or a teacher, or call a helpline."
+	verdict := func(guidance string) llmtest.Reply {
+		return llmtest.Reply{Text: `{"is_safe": false, "violation_type": "self_harm", "guidance": "` + guidance + `", "should_warn": false, "reasoning": "self-harm disclosure"}`}
+	}
+	safe := llmtest.Reply{Text: `{"is_safe": true, "violation_type": null, "guidance": "", "should_warn": false, "reasoning": "fine"}`}
+	sexual := llmtest.Reply{Text: `{"is_safe": false, "violation_type": "sexual", "guidance": "Let's get back to the lesson.", "should_warn": false, "reasoning": "sexual content"}`}
+	fail := llmtest.Reply{Fail: llmtest.ServerError}
+	for _, tc := range []struct {
+		name   string
+		script []llmtest.Reply // the message's check, then the guidance's
+		want   string
+	}{
+		// The check of the guidance fails and the classifier flags "suicide".
+		{"names the harm", []llmtest.Reply{verdict(selfHarm), fail, fail}, rules.Guidance("self_harm")},
+		{"unsafe otherwise", []llmtest.Reply{verdict("You matter. Talk to a trusted adult. Also, let's look at porn."), sexual}, rules.Guidance("self_harm")},
+		{"passes", []llmtest.Reply{verdict(selfHarm), safe}, selfHarm},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := llmtest.NewOpenAI(t)
+			f := llmSetup(t, fake.URL, llm.ComponentSafety)
+			fake.Push(safe) // the welcome's check
+			c := f.create(t, doubling, tutor.ModeTeachMe)
+			fake.Push(tc.script...)
+			r := f.turn(t, c.Session.Row.ID, "I want to kill myself")
+			if r.Intent != orchestrator.IntentUnsafe || r.Reply != tc.want {
+				t.Errorf("intent %q, reply %q; want the unsafe intent and %q", r.Intent, r.Reply, tc.want)
+			}
+			if fake.Pending() != 0 {
+				t.Errorf("%d canned replies unused", fake.Pending())
+			}
+		})
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/agents"
+	"github.com/tutord/tutord/internal/agents/rules"
 	"github.com/tutord/tutord/internal/jsonenc"
 	"github.com/tutord/tutord/internal/llm"
 	"github.com/tutord/tutord/internal/store"
@@ -30,7 +31,8 @@ const (
 	// FailureReply answers a turn whose model call failed after its retries.
 	FailureReply = "Sorry — I had trouble answering just then. Could you send that again?"
 	// UnsafeRedirectReply answers an unsafe message when the safety agent
-	// gave no guidance (the reference's text).
+	// gave no guidance and the rules engine has no fixed reply for its
+	// category (the reference's text).
 	UnsafeRedirectReply = "Let's keep our conversation focused on learning. How can I help you with the lesson?"
 	// PostCompletionFallback answers a message after the session ended when
 	// no agent wrote a reply (the reference's text).
@@ -261,12 +263,11 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	// teach from is screened before it is sent back, and an unsafe one is
 	// answered as any unsafe message is.
 	var screened *agents.SafetyVerdict
-	var screenedGuidance string
 	var screenLogs []store.AgentLog
 	if pre == tutor.PrecheckTooLong {
-		v, guidance := r.checkSafety(ctx, "student", r.msg, r.se.State)
+		v := r.checkSafety(ctx, "student", r.msg, r.se.State)
 		if !v.Safe {
-			screened, screenedGuidance, screenLogs, pre = &v, guidance, r.logs, tutor.PrecheckNone
+			screened, screenLogs, pre = &v, r.logs, tutor.PrecheckNone
 			r.logs = nil
 		}
 	}
@@ -299,16 +300,15 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	// Every message is screened, after the session's end too: a learner in
 	// distress must not be told that the session is complete.
 	var safe agents.SafetyVerdict
-	var guidance string
 	if screened != nil {
-		safe, guidance = *screened, screenedGuidance
+		safe = *screened
 	} else {
-		safe, guidance = r.checkSafety(ctx, "student", r.msg, s)
+		safe = r.checkSafety(ctx, "student", r.msg, s)
 	}
 	switch {
 	case !safe.Safe:
 		out.Unsafe = &tutor.Unsafe{Flag: safe.Category, Warn: safe.Warn}
-		reply, intent, writer = guidance, IntentUnsafe, agents.NameSafety
+		reply, intent = r.gateReply(ctx, turn, &out, safe), IntentUnsafe
 	case s.PostCompletion(t):
 		start := time.Now()
 		text, call, err := r.set.PostCompletion.Reply(ctx, turn)
@@ -342,7 +342,7 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 
 	if writer != "" {
 		reply = r.sanitize(ctx, turn, &out, reply, writer == agents.NameMasterTutor)
-		if safe, _ := r.checkSafety(ctx, "tutor", reply, s); !safe.Safe {
+		if safe := r.checkSafety(ctx, "tutor", reply, s); !safe.Safe {
 			o.log.Warn("tutor reply flagged by the safety check", "session_id", s.SessionID, "category", safe.Category)
 			reply = unsafeReplyFallback
 			if writer == agents.NameMasterTutor && s.Mode == tutor.ModeClarify && turn.Precheck == tutor.PrecheckStop {
@@ -1151,8 +1151,8 @@ var comparesTwo = regexp.MustCompile(`(?i)[<>]|\b(?:greater|bigger|larger|more|l
 
 // checkSafety runs the safety agent on a learner's message (role
 // "student") or on a reply about to be sent (role "tutor") and logs the
-// call. It returns the verdict and the reply for an unsafe message.
-func (r *run) checkSafety(ctx context.Context, role, text string, s tutor.State) (agents.SafetyVerdict, string) {
+// call.
+func (r *run) checkSafety(ctx context.Context, role, text string, s tutor.State) agents.SafetyVerdict {
 	label := "Check"
 	if role == "tutor" {
 		label = "Check reply"
@@ -1161,11 +1161,39 @@ func (r *run) checkSafety(ctx context.Context, role, text string, s tutor.State)
 	for i, c := range calls {
 		r.log(c.Call, c.start, checkLabel(label, i)+ellipsis(text, 80))
 	}
-	guidance := strings.TrimSpace(v.Guidance)
-	if guidance == "" {
-		guidance = UnsafeRedirectReply
+	return v
+}
+
+// gateReply returns the reply to a message the safety gate stopped: the
+// gate's guidance if it passes the checks every reply passes, else the
+// rules engine's fixed reply for the message's category (the reference's
+// redirect for a category the engine lacks), never a lesson redirect.
+//
+// Why screen it and fall back, rather than skip the check for self-harm
+// and abuse: guidance that must speak of the harm is where a model can
+// say the worst (a method, sexual content), and the fixed reply is support
+// written for that case, with the helplines. Guidance that merely names
+// the harm ("thoughts of suicide") may be flagged too; the learner still
+// gets support. Guidance that needs repair is replaced whole: a redacted
+// one could lose its helpline. The rules engine's guidance is the fixed
+// reply and is sent as it is, unchecked.
+func (r *run) gateReply(ctx context.Context, turn agents.Turn, out *tutor.Outcome, v agents.SafetyVerdict) string {
+	fixed := rules.Guidance(v.Category)
+	if fixed == "" {
+		fixed = UnsafeRedirectReply
 	}
-	return v, guidance
+	guidance := strings.TrimSpace(v.Guidance)
+	if guidance == "" || guidance == fixed {
+		return fixed
+	}
+	if r.sanitize(ctx, turn, out, guidance, false) != guidance {
+		return fixed
+	}
+	if check := r.checkSafety(ctx, "tutor", guidance, turn.State); !check.Safe {
+		r.o.log.Warn("safety guidance flagged by the safety check", "session_id", turn.State.SessionID, "category", v.Category, "flagged", check.Category)
+		return fixed
+	}
+	return guidance
 }
 
 // checkLabel names the i-th call of a safety check in the agent log: the

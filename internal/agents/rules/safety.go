@@ -53,6 +53,11 @@ var guidance = map[string]string{
 		"Shall we get back to the lesson?",
 }
 
+// Guidance returns the engine's fixed reply to a student message of
+// category, "" for a category it does not know. It is what the safety gate
+// says when a model's own guidance for the category cannot be sent.
+func Guidance(category string) string { return guidance[category] }
+
 // tutorGuidance replaces a tutor reply that failed the check: the reference
 // service's fixed redirect.
 const tutorGuidance = "Let's keep our conversation focused on learning. How can I help you with the lesson?"
