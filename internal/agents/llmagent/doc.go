@@ -32,6 +32,9 @@
 // only when the reply may reveal them (tutor.Guard for the evaluator's
 // verdict, never more than the turn's own directives allow, never after a
 // correction); before that the prompt holds only the hints of the rungs
-// the reply may reach. The learner's language preference and level are in
-// every prompt: a model answers in the learner's language.
+// the reply may reach, and the sentences of the step's content, the
+// lesson's questions and the model's own notes (misconceptions, turn
+// summaries) that state the answer are left out. The learner's language
+// preference and level are in every prompt: a model answers in the
+// learner's language.
 package llmagent

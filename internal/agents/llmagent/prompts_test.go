@@ -474,6 +474,55 @@ func TestTeachTurnPrompt(t *testing.T) {
 	}
 }
 
+// TestTurnPromptWithholdsNotesThatStateTheAnswer: the model's own notes
+// (misconceptions it named, its turn summaries) state the right answer as
+// readily as a reply does. While the reply may not give it, their
+// sentences that state it are withheld; once it may, they are whole.
+func TestTurnPromptWithholdsNotesThatStateTheAnswer(t *testing.T) {
+	se := lesson(t)
+	se.say("7/18", out("Not quite: what size is each part?", judged(false), func(o *tutor.TutorOutput) {
+		o.MisconceptionsDetected = []string{"Adds the denominators (7/18) when the sum is 7/9."}
+	}, summary("Probed the denominators. Wrong on 2/9+5/9 (=7/9).")), nil)
+	q := se.state.LastQuestion
+
+	hint, err := tutorPrompt(se.turn("2/9")) // attempt 2: the hint
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hint.user, "Do not give the answer in any form.") {
+		t.Fatalf("premise: the answer may not be given on this turn:\n%s", hint.user)
+	}
+	for _, head := range []string{"## MISCONCEPTIONS", "## SESSION SO FAR"} {
+		sec := promptSection(hint.user, head)
+		if leaks := answer.DetectLeaks(answer.LeakCheck{Expected: q.Expected(se.topic), Question: q.QuestionText, Reply: sec}); len(leaks) > 0 {
+			t.Errorf("%s gives the pending answer away (%s):%s", head, leaks[0].Reason, sec)
+		}
+	}
+	for _, s := range []string{
+		"- Like fractions: " + withheldNote, // the concept and its count stay
+		"Turn 1: Explained like fractions; asked like-1. | Turn 2: Probed the denominators.",
+	} {
+		if !strings.Contains(hint.user, s) {
+			t.Errorf("the turn prompt lacks %q:\n%s", s, hint.user)
+		}
+	}
+
+	se.say("2/9", out("Count the ninths.", judged(false), summary("Hinted.")), nil)
+	explain, err := tutorPrompt(se.turn("5/9")) // attempt 3: the explanation
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"You may now explain the solution",
+		"- Like fractions: Adds the denominators (7/18) when the sum is 7/9.",
+		"Turn 2: Probed the denominators. Wrong on 2/9+5/9 (=7/9).",
+	} {
+		if !strings.Contains(explain.user, s) {
+			t.Errorf("the turn prompt lacks %q:\n%s", s, explain.user)
+		}
+	}
+}
+
 func TestClarifyTurnPrompt(t *testing.T) {
 	turn := clarify(t).turn("tell me a joke")
 	turn.PastDiscussions = []agents.PastDiscussion{{Date: epoch.AddDate(0, 0, -3), Concepts: []string{"Mixed numbers"}}, {Concepts: []string{" "}}}

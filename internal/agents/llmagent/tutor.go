@@ -203,13 +203,24 @@ func newTeachTurn(t agents.Turn) teachTurn {
 	for _, m := range s.MasteryEstimates {
 		v.Mastery = append(v.Mastery, masteryLine{m.Concept, strconv.FormatFloat(m.Score, 'f', 1, 64)})
 	}
+	// The model's own notes (misconceptions it named, its turn summaries)
+	// state the right answer as readily as the step's content does.
 	for _, m := range s.Misconceptions {
 		if !m.Resolved {
-			v.Misconceptions = append(v.Misconceptions, misconceptionLine{oneLine(m.Description), m.Concept, m.Count, m.Recurring()})
+			v.Misconceptions = append(v.Misconceptions, misconceptionLine{withheld(oneLine(m.Description), secret), m.Concept, m.Count, m.Recurring()})
 		}
 	}
-	tl := s.SessionSummary.TurnTimeline
-	v.Timeline = strings.Join(nonBlank(tl[max(0, len(tl)-timelineEntries):]), " | ")
+	tl := nonBlank(s.SessionSummary.TurnTimeline)
+	tl = tl[max(0, len(tl)-timelineEntries):]
+	for i, e := range tl {
+		// "Turn 3: …": the turn's number is no answer.
+		if label, note, ok := strings.Cut(e, ": "); ok && strings.HasPrefix(label, "Turn ") {
+			tl[i] = label + ": " + withheld(note, secret)
+		} else {
+			tl[i] = withheld(e, secret)
+		}
+	}
+	v.Timeline = strings.Join(tl, " | ")
 	switch t.Precheck {
 	case tutor.PrecheckIDK:
 		v.Note = "idk"
@@ -341,6 +352,19 @@ func withoutSentences(text string, drop func(string) bool) string {
 	}
 	b.WriteString(text[last:])
 	return strings.TrimSpace(b.String())
+}
+
+// withheldNote stands in a prompt for a note that stated a secret.
+const withheldNote = "(withheld: it gave the answer away)"
+
+// withheld returns a note without its sentences that are secret, or
+// withheldNote when none is left: the note's place in its list still tells
+// the model that something happened there.
+func withheld(note string, secret func(string) bool) string {
+	if kept := withoutSentences(note, secret); kept != "" || note == "" {
+		return kept
+	}
+	return withheldNote
 }
 
 // clarifyTurn is the data of the clarify_doubts turn prompt.
