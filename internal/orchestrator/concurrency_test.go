@@ -500,17 +500,29 @@ func TestRetryAfterAFailedTurn(t *testing.T) {
 }
 
 // slowEngines give a tutor that answers only when its context ends.
-type slowEngines struct{ orchestrator.Engines }
+type slowEngines struct {
+	orchestrator.Engines
+	entered chan<- struct{}
+}
 
 func (e slowEngines) Agents(cfg tutor.Config) (agents.Set, error) {
 	s, err := e.Engines.Agents(cfg)
-	s.Tutor = slowTutor{s.Tutor}
+	s.Tutor = slowTutor{s.Tutor, e.entered}
 	return s, err
 }
 
-type slowTutor struct{ agents.Tutor }
+// slowTutor answers only when its context ends, as a model call does when
+// its time runs out or its caller goes away. It tells entered, if any,
+// that it was called.
+type slowTutor struct {
+	agents.Tutor
+	entered chan<- struct{}
+}
 
-func (slowTutor) Respond(ctx context.Context, _ agents.Turn) (agents.TutorReply, agents.Call, error) {
+func (s slowTutor) Respond(ctx context.Context, _ agents.Turn) (agents.TutorReply, agents.Call, error) {
+	if s.entered != nil {
+		s.entered <- struct{}{}
+	}
 	<-ctx.Done()
 	return agents.TutorReply{}, agents.Call{Agent: agents.NameMasterTutor, Provider: "test", Err: ctx.Err()}, ctx.Err()
 }
@@ -519,7 +531,7 @@ func (slowTutor) Respond(ctx context.Context, _ agents.Turn) (agents.TutorReply,
 // still answers "let's try that again" and leaves its record: the deadline
 // does not take the failure's commit with it.
 func TestTurnOutOfTime(t *testing.T) {
-	f := setup(t, func(o *orchestrator.Options) { o.Engines = slowEngines{o.Engines} })
+	f := setup(t, func(o *orchestrator.Options) { o.Engines = slowEngines{o.Engines, nil} })
 	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -529,6 +541,33 @@ func TestTurnOutOfTime(t *testing.T) {
 	}
 	if r.Reply != orchestrator.FailureReply || !r.Committed || countRows(t, f.st, "session_turns", id) != 1 {
 		t.Fatalf("reply %q, committed %v, %d turn records", r.Reply, r.Committed, countRows(t, f.st, "session_turns", id))
+	}
+}
+
+// TestTurnAbandonedByItsCaller: a client that goes away while the tutor
+// thinks (a closed tab, a REST client's own timeout) finds nothing written
+// (the turn is committed whole or not at all), so that its retry with the
+// same client turn id runs the turn. A committed failure would have put the
+// message and an apology nobody saw into the conversation, and made the
+// retry a second copy of the message.
+func TestTurnAbandonedByItsCaller(t *testing.T) {
+	entered := make(chan struct{}, 1)
+	f := setup(t, func(o *orchestrator.Options) { o.Engines = slowEngines{o.Engines, entered} })
+	id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+	before := countRows(t, f.st, "session_messages", id)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.o.ProcessTurn(ctx, id, "ready", "k-gone")
+		done <- err
+	}()
+	<-entered
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("ProcessTurn of a caller gone: %v, want context.Canceled", err)
+	}
+	if msgs, turns := countRows(t, f.st, "session_messages", id)-before, countRows(t, f.st, "session_turns", id); msgs != 0 || turns != 0 {
+		t.Fatalf("after the caller went away: %d new messages, %d turn records; want none", msgs, turns)
 	}
 }
 

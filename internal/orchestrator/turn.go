@@ -1249,9 +1249,19 @@ func (r *run) pastDiscussions(ctx context.Context) []agents.PastDiscussion {
 //
 // The record goes without the client's turn id: a retry with that id is
 // the "again" the learner was asked for, so it runs as a new turn instead
-// of getting the failure back. And it is written even when the turn failed
-// because its time ran out.
+// of getting the failure back. It is written even when the turn failed
+// because its time ran out, but not when its caller went away.
 func (r *run) failed(ctx context.Context, cause error) (TurnResult, error) {
+	if err := ctx.Err(); errors.Is(err, context.Canceled) {
+		// The caller went away (a closed tab, a client's own timeout): no
+		// one will read the apology, and a retry with the same client turn
+		// id must run the turn, not find a failure in its place. Nothing
+		// is written, as when the commit itself is cancelled; the model's
+		// spend is in the usage records already. A deadline is not the
+		// caller leaving: that failure is committed, below.
+		r.o.log.Info("turn abandoned by its caller", "session_id", r.se.State.SessionID, "turn_id", r.turnID, "err", cause)
+		return TurnResult{}, err
+	}
 	r.o.log.Warn("turn failed", "session_id", r.se.State.SessionID, "turn_id", r.turnID, "err", cause)
 	r.clientTurnID, r.digest = "", nil
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failedCommitTimeout)
