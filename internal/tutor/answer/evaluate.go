@@ -98,10 +98,19 @@ func Evaluate(exp Expected, reply string) (res Result) {
 	}
 	switch kind {
 	case KindInteger, KindDecimal, KindFraction, KindMixedNumber, KindPercentage, KindUnit, KindRatio:
+		// What the lexer reads: the reply, with its decimal commas as
+		// points when they can be nothing else. It has the reply's
+		// offsets, so that what is extracted is quoted from the reply.
+		text := reply
+		if kind != KindRatio && fractional(etoks) {
+			if text = decimalCommas(reply); text != reply {
+				toks = appendTokens(rbuf[:0], text)
+			}
+		}
 		if i := correction(toks); i > 0 {
 			// "14, no wait, 15": the learner's last word counts.
-			reply = reply[toks[i].start:]
-			toks = appendTokens(rbuf[:0], reply)
+			reply, text = reply[toks[i].start:], text[toks[i].start:]
+			toks = appendTokens(rbuf[:0], text)
 		}
 		if kind == KindRatio {
 			evalRatio(exp, etoks, reply, toks, &res)
@@ -155,6 +164,54 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		}
 	}
 	return res
+}
+
+// fractional reports whether the number of an expected answer is not a
+// whole number (12.5, 1/4, 2.5 kg): then a reply's "12,5" is that
+// number written with a decimal comma, where against a whole number it is
+// more likely a list ("2,3").
+func fractional(etoks []token) bool {
+	for _, t := range etoks {
+		if t.kind == tNum {
+			return t.num.val != math.Trunc(t.num.val) && !math.IsInf(t.num.val, 0)
+		}
+	}
+	return false
+}
+
+// decimalCommas returns s with each decimal comma written as a point: a
+// comma between digits with one or two digits after it ("12,5", "0,25"),
+// which no thousands grouping writes. A comma in a list of numbers
+// ("1,5,7") or in a grouping ("1,20,000") is left alone. The result has
+// the offsets of s.
+func decimalCommas(s string) string {
+	var b []byte
+	for c := strings.IndexByte(s, ','); c >= 0; {
+		if c > 0 && isDigit(s[c-1]) {
+			k := digits(s, c+1)
+			i := c - 1
+			for i > 0 && isDigit(s[i-1]) {
+				i--
+			}
+			list := i > 0 && (s[i-1] == ',' || s[i-1] == '.') || // "1,2,5", "1.2,5"
+				k < len(s) && (isDigit(s[k]) || (s[k] == ',' || s[k] == '.') && k+1 < len(s) && isDigit(s[k+1])) // "1,20,000", "1,5.2"
+			if n := k - c - 1; (n == 1 || n == 2) && !list {
+				if b == nil {
+					b = []byte(s)
+				}
+				b[c] = '.'
+			}
+		}
+		next := strings.IndexByte(s[c+1:], ',')
+		if next < 0 {
+			break
+		}
+		c += 1 + next
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // InferKind infers how an expected answer should be compared when
@@ -219,7 +276,7 @@ func numericKind(toks []token) (Kind, bool) {
 	}
 	n := toks[0].num
 	if end > 1 {
-		u, j, ok := unitAt(toks, 0)
+		_, u, j, ok := quantityAt(toks, 0)
 		if !ok || j != end || !u.known() && j != 2 {
 			// "42 red apples" is still a count of apples.
 			if !ok || !allWords(toks[j:end]) {
@@ -285,8 +342,8 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 			i = r
 		}
 	}
-	got := toks[i].num
-	gotUnit, uend, gotHasUnit := unitAt(toks, i)
+	i = quantityStart(toks, i)
+	got, gotUnit, uend, gotHasUnit := quantityAt(toks, i)
 	res.Extracted = reply[toks[i].start:toks[i].end]
 	if gotHasUnit && uend > i+1 {
 		res.Extracted = reply[toks[i].start:toks[uend-1].end]
@@ -395,7 +452,7 @@ func expectedNumber(etoks []token, kind Kind) (want number, u unit, hasUnit, ok 
 		if t.kind != tNum {
 			continue
 		}
-		want = t.num
+		want, u, _, hasUnit = quantityAt(etoks, i)
 		if kind == KindPercentage && !want.pct {
 			// An expected percentage written without the sign is its number
 			// (25 means 25%), unless it is a proportion below one (0.25, 1/4).
@@ -405,7 +462,6 @@ func expectedNumber(etoks []token, kind Kind) (want number, u unit, hasUnit, ok 
 			}
 			want.pct = true
 		}
-		u, _, hasUnit = unitAt(etoks, i)
 		return want, u, hasUnit, true
 	}
 	return number{}, unit{}, false, false

@@ -95,6 +95,16 @@ func TestEvaluateNumbers(t *testing.T) {
 		{"comma is not a scale", Expected{Answer: "5000"}, "5, thousand", Incorrect, ""},
 		{"km unchanged", Expected{Answer: "100 km"}, "100 km", Correct, "100 km"},
 		{"list not thousands", Expected{Answer: "2"}, "2,3", Correct, "2"},
+		// A decimal comma, as much of the world and many phone keyboards
+		// write decimals: one or two digits after the comma, which no
+		// thousands grouping writes, for an expected number that is not
+		// whole. Against a whole number "2,3" stays a list (above), and
+		// three digits stay a thousands group.
+		{"decimal comma", Expected{Answer: "12.5"}, "12,5", Correct, "12,5"},
+		{"decimal comma below one", Expected{Answer: "0.25"}, "0,25", Correct, "0,25"},
+		{"decimal comma with a unit", Expected{Answer: "1.5 kg"}, "1,5 kg", Correct, "1,5 kg"},
+		{"decimal comma is no thousands group", Expected{Answer: "1.2"}, "1,200", Incorrect, "1,200"},
+		{"decimal comma is no lakh grouping", Expected{Answer: "1.2"}, "1,20,000", Incorrect, "1,20,000"},
 		{"negative", Expected{Answer: "-7"}, "-7", Correct, "-7"},
 		{"negative in sentence", Expected{Answer: "-7"}, "I think it is -7", Correct, "-7"},
 		{"negative unicode minus", Expected{Answer: "-7"}, "−7", Correct, ""},
@@ -224,6 +234,12 @@ func TestEvaluateMixedNumbers(t *testing.T) {
 		{"simplest improper", ms, "3/2", Partial, ""},
 		{"simplest same", ms, "1 1/2", Correct, ""},
 		{"in sentence", m, "she ran 1 1/2 miles", Correct, "1 1/2 miles"},
+		// Any run of horizontal whitespace between the whole number and
+		// the fraction: two spaces, and the no-break spaces that phone
+		// keyboards insert.
+		{"two spaces", Expected{Answer: "2 1/2"}, "2  1/2", Correct, "2  1/2"},
+		{"no-break space", Expected{Answer: "2 1/2"}, "2\u00a01/2", Correct, "2\u00a01/2"},
+		{"narrow no-break space", Expected{Answer: "2 1/2"}, "2\u202f1/2", Correct, ""},
 	})
 }
 
@@ -333,6 +349,17 @@ func TestEvaluateUnits(t *testing.T) {
 		{"rate of another thing", Expected{Answer: "8 pencils per box"}, "8 pens per box", Partial, ""},
 		{"rate missing", Expected{Answer: "8 pencils per box"}, "8", Correct, ""},
 		{"rate for a bare number", Expected{Answer: "6"}, "an average of 6 pages per day", Correct, "6 pages per day"},
+		// A compound quantity of one dimension in decreasing units is
+		// one summed quantity, in a reply and in an expected answer.
+		{"compound time", Expected{Answer: "150 min"}, "2 hours 30 minutes", Correct, "2 hours 30 minutes"},
+		{"compound time in hours", Expected{Answer: "2.5 h"}, "2 h 30 min", Correct, ""},
+		{"compound length", Expected{Answer: "1.25 m"}, "1 m 25 cm", Correct, "1 m 25 cm"},
+		{"compound expected", Expected{Answer: "2 h 30 min"}, "2 hours 30 minutes", Correct, ""},
+		{"compound expected, simple reply", Expected{Answer: "2 h 30 min"}, "150 min", Correct, ""},
+		{"compound with and", Expected{Answer: "150 min"}, "It took 2 hours and 30 minutes.", Correct, "2 hours and 30 minutes"},
+		{"compound wrong", Expected{Answer: "2 h 30 min"}, "2 h 20 min", Incorrect, ""},
+		{"compound is not its first part", Expected{Answer: "2 h"}, "2 h 30 min", Incorrect, ""},
+		{"compound of mixed dimensions is not summed", Expected{Answer: "2 kg"}, "2 kg 30 cm", Correct, "2 kg"},
 	})
 }
 
@@ -625,6 +652,10 @@ func TestEvaluateExpressions(t *testing.T) {
 		{"assignment with others", x7, "x=7 and y=2", Correct, ""},
 		{"assignment fraction", Expected{Answer: "x = 1/2"}, "x = 0.5", Correct, ""},
 		{"assignment negative", Expected{Answer: "x = -3"}, "x = -3", Correct, ""},
+		// The value first states the same assignment.
+		{"assignment reversed", Expected{Answer: "x = 4"}, "4 = x", Correct, "4"},
+		{"assignment reversed negative", Expected{Answer: "y = -2"}, "-2 = y", Correct, "-2"},
+		{"assignment reversed wrong", Expected{Answer: "x = 4"}, "5 = x", Incorrect, ""},
 		{"system", Expected{Answer: "x = 7, y = 2"}, "x=7 and y=2", Correct, ""},
 		{"system reversed", Expected{Answer: "x = 7, y = 2"}, "y = 2, x = 7", Correct, ""},
 		{"system partial", Expected{Answer: "x = 7, y = 2"}, "x = 7, y = 3", Partial, ""},
@@ -655,6 +686,7 @@ func TestInferKind(t *testing.T) {
 		"$5":                  KindUnit,
 		"42 apples":           KindUnit,
 		"60 km/h":             KindUnit,
+		"2 h 30 min":          KindUnit,
 		"3:5":                 KindRatio,
 		"2:3:5":               KindRatio,
 		"1.5 : 2":             KindRatio,

@@ -557,6 +557,13 @@ func evalExpression(etoks []token, reply string, toks []token, res *Result) {
 			}
 			continue
 		}
+		if v, eq, ok := reversedAssignment(rt, vars); ok {
+			// "4 = x" states x = 4 the other way round.
+			if _, seen := assigned[v]; !seen {
+				assigned[v] = exprRun{from: r.from, to: r.from + eq}
+			}
+			continue
+		}
 		plain = append(plain, r)
 	}
 	right, tried := 0, 0
@@ -607,6 +614,26 @@ func evalExpression(etoks []token, reply string, toks []token, res *Result) {
 	default:
 		res.Verdict = Incorrect
 	}
+}
+
+// reversedAssignment reads a run "<number expression> = <letter>" ("4 =
+// x", "-2 = y", "12 - 8 = x"): an assignment written value first. It
+// returns the letter and the index of the "="; the value side holds no
+// variable, so "2x = x" and "x + 1 = y" stay equations.
+func reversedAssignment(rt []token, vars string) (v byte, eq int, ok bool) {
+	n := len(rt)
+	if n < 3 || rt[n-1].kind != tWord || len(rt[n-1].text) != 1 || !isVarWord(rt[n-1].text, vars) ||
+		rt[n-2].kind != tSym || rt[n-2].text != "=" {
+		return 0, 0, false
+	}
+	num := false
+	for _, t := range rt[:n-2] {
+		if t.kind == tWord || t.kind == tSym && t.text == "=" {
+			return 0, 0, false
+		}
+		num = num || t.kind == tNum
+	}
+	return rt[n-1].text[0], n - 2, num
 }
 
 // plainCandidates orders the reply's expressions for a single expected one:

@@ -696,6 +696,21 @@ func sameQuantity(toks []token, i, k int) bool {
 		closeEnough(toks[i].num.amount()*u.factor, toks[k].num.amount()*v.factor, 0)
 }
 
+// quantityStart returns the index of the number that opens the compound
+// quantity the number at toks[i] is a later part of ("30" of "2 hours 30
+// minutes"), or i.
+func quantityStart(toks []token, i int) int {
+	for k := max(0, i-8); k < i; k++ { // the farthest first: "1 h 2 min 3 s"
+		if toks[k].kind != tNum {
+			continue
+		}
+		if _, _, end, _ := quantityAt(toks, k); end > i {
+			return k
+		}
+	}
+	return i
+}
+
 // restatement returns the index of the number that restates the one at
 // toks[i] in other units, "120 minutes, or 2 hours", or -1.
 func restatement(toks []token, i int) int {

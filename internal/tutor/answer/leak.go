@@ -370,9 +370,11 @@ func (d *numberLeaks) matches(toks []token, i int) bool {
 		return true
 	}
 	if d.hasUnit && d.wantUnit.known() {
-		if u, _, ok := unitAt(toks, i); ok && u.known() && u.dim == d.wantUnit.dim {
-			got.val = got.val * u.factor / d.wantUnit.factor
-			return numbersMatch(d.want, got, d.tol)
+		// In any unit of the dimension, and as a compound quantity: "2
+		// hours 30 minutes" of 150 min.
+		if q, u, _, ok := quantityAt(toks, i); ok && u.known() && u.dim == d.wantUnit.dim {
+			q.val = q.val * u.factor / d.wantUnit.factor
+			return numbersMatch(d.want, q, d.tol)
 		}
 	}
 	return false
@@ -431,7 +433,7 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 		}
 		d.context()
 		end := t.end
-		if _, j, ok := unitAt(toks, i); ok && j > i+1 {
+		if _, _, j, ok := quantityAt(toks, i); ok && j > i+1 {
 			end = toks[j-1].end
 		}
 		form := s.Text[t.start:end]

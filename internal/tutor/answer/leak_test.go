@@ -29,6 +29,8 @@ func TestDetectLeaks(t *testing.T) {
 		{"fraction out of", LeakCheck{Expected: Expected{Answer: "3/4"}, Reply: "So the answer is 3 out of 4."}, []string{"3 out of 4"}},
 		{"percentage as decimal", LeakCheck{Expected: Expected{Answer: "30%"}, Reply: "The correct answer should be 0.3."}, []string{"0.3"}},
 		{"unit converted", LeakCheck{Expected: Expected{Answer: "12 cm"}, Reply: "The side is 120 mm."}, []string{"120 mm"}},
+		// A compound quantity is the value it sums to, as the evaluator reads it.
+		{"compound quantity", LeakCheck{Expected: Expected{Answer: "150 min"}, Reply: "So the trip takes 2 hours 30 minutes."}, []string{"2 hours 30 minutes"}},
 		{"currency", LeakCheck{Expected: Expected{Answer: "25000"}, Reply: "So the total is $20,000 + $5,000 = $25,000."}, []string{"$25,000"}},
 		{"scale word", LeakCheck{Expected: Expected{Answer: "5000"}, Reply: "So the total is 5 thousand."}, []string{"5 thousand"}},
 		{"lakh", LeakCheck{Expected: Expected{Answer: "250000"}, Reply: "That makes 2.5 lakh rupees."}, []string{"2.5 lakh rupees"}},

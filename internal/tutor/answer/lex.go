@@ -304,12 +304,14 @@ func lexNumber(toks []token, s string, i int) ([]token, int) {
 				n = number{val: float64(n.num) / float64(d), num: n.num, den: d, form: fFrac}
 				j = k
 			}
-		} else if j+2 < len(s) && s[j] == ' ' && isDigit(s[j+1]) {
-			// A mixed number: 1 1/2 (a proper fraction after a whole number).
-			k := digits(s, j+1)
+		} else if f := hspace(s, j); f > j && f+1 < len(s) && isDigit(s[f]) {
+			// A mixed number: 1 1/2 (a proper fraction after a whole
+			// number), with any run of spaces between: "2  1/2", and the
+			// no-break space of phone keyboards.
+			k := digits(s, f)
 			if w := slashLen(s, k); w > 0 && k+w < len(s) && isDigit(s[k+w]) {
 				m := digits(s, k+w)
-				a, ok1 := atoi(s[j+1 : k])
+				a, ok1 := atoi(s[f:k])
 				b, ok2 := atoi(s[k+w : m])
 				if ok1 && ok2 && b > 0 && a < b && n.num < math.MaxInt32 && b < math.MaxInt32 {
 					num := n.num*b + a
@@ -425,6 +427,25 @@ func indianGroups(s string, i, j int) int {
 		return end
 	}
 	return j + 4
+}
+
+// hspace returns the end of the run of horizontal whitespace at s[i]:
+// spaces, tabs, the no-break space U+00A0 and the narrow no-break space
+// U+202F; i when there is none.
+func hspace(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == ' ' || s[i] == '\t':
+			i++
+		case strings.HasPrefix(s[i:], "\u00a0"):
+			i += len("\u00a0")
+		case strings.HasPrefix(s[i:], "\u202f"):
+			i += len("\u202f")
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // slashLen returns the length of the fraction bar at s[i]: "/", the

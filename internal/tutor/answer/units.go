@@ -1,6 +1,9 @@
 package answer
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // unit is a unit of measure as read after (or, for currency, before) a
 // number. Units in the table have a dimension and a factor to the
@@ -218,6 +221,57 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 		return unit{}, i + 1, false
 	}
 	return unit{name: singular(w)}, j + 1, true
+}
+
+// quantityAt reads the quantity at toks[i]: its number and unit as unitAt
+// reads them, or a compound quantity: up to three parts of one dimension
+// in decreasing units, optionally joined by "and" ("2 hours 30 minutes",
+// "1 m 25 cm", "2 h and 30 min"), read as one number in its last unit
+// (150 min). Mixed dimensions ("2 kg 30 cm"), increasing units ("30 min 2
+// h"), rates and negative or fractional leading parts are not summed. It
+// returns the number, the unit, the index after it, and whether there was
+// a unit.
+func quantityAt(toks []token, i int) (number, unit, int, bool) {
+	n := toks[i].num
+	u, end, ok := unitAt(toks, i)
+	if !ok || !u.known() || u.dim == "rate" || u.dim == "speed" {
+		return n, u, end, ok
+	}
+	total, last, prev, parts := n.val*u.factor, u, n, 1
+	for parts < 3 && partOfCompound(prev) {
+		k := end
+		if k < len(toks) && toks[k].kind == tWord && toks[k].text == "and" {
+			k++
+		}
+		if k >= len(toks) || toks[k].kind != tNum {
+			break
+		}
+		m := toks[k].num
+		if m.cur != "" || m.pct || m.outOf || m.scale != 0 || m.val < 0 {
+			break
+		}
+		v, j, vok := unitAt(toks, k)
+		if !vok || v.dim != last.dim || v.factor >= last.factor {
+			break
+		}
+		total += m.val * v.factor
+		last, end, prev, parts = v, j, m, parts+1
+	}
+	if parts == 1 {
+		return n, u, end, ok
+	}
+	val := total / last.factor
+	if r := math.Round(val); closeEnough(r, val, 0) && math.Abs(r) < 1<<53 {
+		return number{val: r, num: int64(r), den: 1, form: fInt}, last, end, true
+	}
+	return number{val: val, form: fDec}, last, end, true
+}
+
+// partOfCompound reports whether n may lead a part of a compound
+// quantity: a whole number, not negative, without a sign of its own ("2"
+// of "2 h 30 min").
+func partOfCompound(n number) bool {
+	return n.form == fInt && n.val >= 0 && !n.pct && !n.outOf && n.scale == 0
 }
 
 // singular strips a plural ending so that "apple" and "apples" match.
