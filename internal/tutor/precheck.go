@@ -39,6 +39,9 @@ type PrecheckConfig struct {
 	Stop []string
 	// StopExact phrases ask to stop only as the whole message, give or take
 	// Fillers: "done" alone stops, "are we done with step two" does not.
+	// A phrase of more than one word asked as a question ("That's it?",
+	// "no more?") is surprise, not a goodbye, and goes on; a single word
+	// asked ("stop?", "done?") still asks to stop.
 	StopExact []string
 	// StopStated phrases ask to stop wherever they appear in a statement:
 	// "I think that's enough for today". A question ("is that enough for
@@ -123,6 +126,7 @@ func DefaultPrecheckConfig() PrecheckConfig {
 // concurrent use.
 type Prechecker struct {
 	stop, exact, stated, brk, idk, idkExact, offTopic [][]string
+	exactWord                                         [][]string // the one-word StopExact phrases, which stop even when asked
 	fillers                                           []string
 	maxStopWords, maxRunes                            int
 }
@@ -148,6 +152,11 @@ func NewPrechecker(c PrecheckConfig) *Prechecker {
 		offTopic:     compile(c.OffTopic),
 		maxStopWords: c.MaxStopWords,
 		maxRunes:     c.MaxRunes,
+	}
+	for _, ph := range p.exact {
+		if len(ph) == 1 {
+			p.exactWord = append(p.exactWord, ph)
+		}
 	}
 	for _, f := range compile(c.Fillers) {
 		p.fillers = append(p.fillers, f...)
@@ -179,7 +188,11 @@ func (p *Prechecker) Check(msg string) Precheck {
 		return PrecheckNone
 	}
 	cs := clauses(msg)
-	if len(w) <= p.maxStopWords && (p.stopPhrase(cs) || p.exactly(w, p.exact) || p.statedStop(msg, w)) {
+	exact := p.exact
+	if strings.ContainsAny(msg, "?？") {
+		exact = p.exactWord // "That's it?" is surprise; "stop?" still asks to stop
+	}
+	if len(w) <= p.maxStopWords && (p.stopPhrase(cs) || p.exactly(w, exact) || p.statedStop(msg, w)) {
 		return PrecheckStop
 	}
 	if p.offTopicPhrase(w, cs) {
@@ -194,13 +207,19 @@ func (p *Prechecker) Check(msg string) Precheck {
 // stopPhrase reports whether a Stop phrase ends one of the clauses cs,
 // give or take words of leaving after it: "I'm done for today" and "bye
 // didi, see you" stop; "I need to go over this again", "can we finish this
-// question first" and "Goodbye is the last word of the poem" go on.
+// question first" and "Goodbye is the last word of the poem" go on. A
+// phrase of finishing ("I'm done", "I am finished") may mean the work is
+// done: followed by a clause that states an answer ("I'm done! The answer
+// is evaporation", "I am done. It's photosynthesis") it hands the answer
+// in, as one followed by a number does; "I'm done, bye" and "I'm done.
+// Thanks!" stop.
 func (p *Prechecker) stopPhrase(cs [][]string) bool {
-	for _, c := range cs {
+	for k, c := range cs {
 		for _, phrase := range p.stop {
 			for i := 0; i+len(phrase) <= len(c); i++ {
 				if slices.Equal(c[i:i+len(phrase)], phrase) &&
-					!slices.ContainsFunc(c[i+len(phrase):], func(x string) bool { return !leaving[x] && !slices.Contains(p.fillers, x) }) {
+					!slices.ContainsFunc(c[i+len(phrase):], func(x string) bool { return !leaving[x] && !slices.Contains(p.fillers, x) }) &&
+					!(finishing[phrase[len(phrase)-1]] && slices.ContainsFunc(cs[k+1:], p.statesAnswer)) {
 					return true
 				}
 			}
@@ -208,6 +227,40 @@ func (p *Prechecker) stopPhrase(cs [][]string) bool {
 	}
 	return false
 }
+
+// finishing are the last words of the Stop phrases that may say the work
+// is finished rather than the session: "I'm done", "I am finished".
+var finishing = map[string]bool{"done": true, "finished": true}
+
+// statesAnswer reports whether a clause states an answer: "the answer is
+// evaporation", "it's photosynthesis", "I think it is a gas", with a word
+// after the statement that is no word of leaving, thanks or mood ("it's
+// late", "it's been fun" state none).
+func (p *Prechecker) statesAnswer(c []string) bool {
+	for i, x := range c {
+		var rest []string
+		switch {
+		case x == "its":
+			rest = c[i+1:]
+		case x == "it" && i+1 < len(c) && c[i+1] == "is",
+			x == "answer" && i+1 < len(c) && c[i+1] == "is":
+			rest = c[i+2:]
+		default:
+			continue
+		}
+		if slices.ContainsFunc(rest, func(x string) bool {
+			return !leaving[x] && !parting[x] && !notStated[x] && !slices.Contains(p.fillers, x)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// notStated are words after "it's" that state no answer: "it's late",
+// "it's all over", "it's been fun".
+var notStated = map[string]bool{"late": true, "over": true, "all": true, "enough": true, "been": true, "getting": true,
+	"done": true, "finished": true, "ok": true, "fine": true, "bedtime": true}
 
 // leaving are the words that may follow a Stop phrase in its clause.
 var leaving = func() map[string]bool {

@@ -3,6 +3,7 @@ package tutor
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tutord/tutord/internal/tutor/answer"
@@ -60,6 +61,13 @@ func TestPrecheck(t *testing.T) {
 		{"can we end the lesson", PrecheckStop},
 		{"ok quit", PrecheckStop},
 		{"ok bye", PrecheckStop},
+		// A single stop word asked still asks to stop; "I'm done" beside
+		// a goodbye, thanks or a clause that states no answer stops.
+		{"stop?", PrecheckStop},
+		{"done?", PrecheckStop},
+		{"I'm done, bye", PrecheckStop},
+		{"I'm done. Thanks!", PrecheckStop},
+		{"I'm done, it's late", PrecheckStop},
 		// A word beside a goodbye: only an exam takes it for an answer
 		// (see TestPrecheckAnswerBesideGoodbye).
 		{"freezing, bye", PrecheckStop},
@@ -92,6 +100,16 @@ func TestPrecheck(t *testing.T) {
 		{"no thanks", PrecheckNone},
 		{"abundant", PrecheckNone},
 		{"done done done done done done done done bye", PrecheckNone}, // nine words
+		// A StopExact phrase of more than one word asked as a question is
+		// surprise ("is that all there is to it?"), not a goodbye.
+		{"That's it?", PrecheckNone},
+		{"that's all?", PrecheckNone},
+		{"no more?", PrecheckNone},
+		// "I'm done" handing in the work: a later clause states the
+		// answer, which must be judged, as "I'm done, it's 12" is.
+		{"I'm done! The answer is evaporation", PrecheckNone},
+		{"I am done. It's photosynthesis", PrecheckNone},
+		{"I'm finished, I think it is a gas", PrecheckNone},
 		// A stop phrase inside schoolwork: more of the sentence follows it.
 		{"I need to go over this again", PrecheckNone},
 		{"can we finish this question first", PrecheckNone},
@@ -296,6 +314,23 @@ func TestPrecheckAnswerBesideGoodbye(t *testing.T) {
 				t.Errorf("CheckIn(%s, %q) = %q, want stop", m, msg, got)
 			}
 		}
+	}
+}
+
+// A surprised "That's it?" after a short explanation neither pauses a
+// lesson nor ends an exam early.
+func TestSurprisedQuestionGoesOn(t *testing.T) {
+	p := NewPrechecker(DefaultPrecheckConfig())
+	tp := planOf(3)
+	s := newState(t, ModeTeachMe, tp)
+	s, _ = ApplyTurn(s, tp, turnAt(1, "yes", tutorSays()))
+	msg := "That's it?"
+	n, _ := ApplyTurn(s, tp, Outcome{Now: t0.Add(2 * time.Minute), StudentMessage: msg, Precheck: p.CheckIn(ModeTeachMe, msg), Output: tutorSays()})
+	if n.IsPaused {
+		t.Errorf("after %q the lesson is paused; want it to go on", msg)
+	}
+	if got := p.CheckIn(ModeExam, msg); got == PrecheckStop {
+		t.Errorf("CheckIn(exam, %q) = stop; the exam would end early", msg)
 	}
 }
 
