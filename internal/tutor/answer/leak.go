@@ -428,10 +428,13 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 	lastEq := lastEquals(toks, 0, len(toks))
 	conclusion := conclusionOpeners[sentenceOpener(toks, 0, len(toks))]
 	for i, t := range toks {
-		if t.kind != tNum || !d.matches(toks, i) || excluded(toks, i) && !correctsTo(toks, i) {
+		if t.kind != tNum || !d.matches(toks, i) || excluded(toks, i) && !correctsTo(toks, i) && !d.replacesLearners(toks, i) {
 			continue
 		}
 		d.context()
+		if d.replacesLearners(toks, i) && !isQuestion(toks) {
+			return s.Text[t.start:t.end], "given as the correction of the learner's value", true
+		}
 		end := t.end
 		if _, _, j, ok := quantityAt(toks, i); ok && j > i+1 {
 			end = toks[j-1].end
@@ -505,6 +508,52 @@ func correctsTo(toks []token, i int) bool {
 		return false
 	}
 	return j < len(toks) && toks[j].kind == tNum && !sameValue(toks[j].num, toks[i].num)
+}
+
+// replacesLearners reports whether the number at toks[i] is put in the
+// place of another that the learner gave: "not 12 but 14", "you said 12
+// instead of 14", "12 rather than 14". The other way round ("14 instead of
+// 12") is correctsTo's; "instead of 14" alone sets 14 aside.
+func (d *numberLeaks) replacesLearners(toks []token, i int) bool {
+	k := i - 1
+	switch {
+	case k >= 1 && toks[k].text == "but":
+		k--
+	case k >= 2 && toks[k].text == "of" && toks[k-1].text == "instead",
+		k >= 2 && toks[k].text == "than" && toks[k-1].text == "rather":
+		k -= 2
+	default:
+		return false
+	}
+	if k >= 0 && toks[k].text == "," {
+		k--
+	}
+	for n := 0; k >= 0 && n < 2 && toks[k].kind == tWord && !isNegator(toks[k].text); n++ {
+		k-- // a unit: "not 12 apples but 14"
+	}
+	if k < 0 || toks[k].kind != tNum || sameValue(toks[k].num, toks[i].num) {
+		return false
+	}
+	if toks[i-1].text == "but" {
+		return k > 0 && isNegator(toks[k-1].text) // "not 12 but 14"
+	}
+	return d.learnerSaid(toks[k].num)
+}
+
+// learnerSaid reports whether one of the learner's messages holds the
+// number n.
+func (d *numberLeaks) learnerSaid(n number) bool {
+	for _, utt := range d.c.Dialogue {
+		if utt.Role != RoleStudent {
+			continue
+		}
+		for _, t := range lex(utt.Text) {
+			if t.kind == tNum && sameValue(t.num, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // declaredCorrect reports whether the sentence calls the value correct

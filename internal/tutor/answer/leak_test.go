@@ -19,6 +19,13 @@ func TestDetectLeaks(t *testing.T) {
 		{"words", LeakCheck{Expected: Expected{Answer: "8"}, Question: eggs, Reply: "So he has eight left."}, []string{"eight"}},
 		{"stated result", LeakCheck{Expected: Expected{Answer: "8"}, Question: eggs, Reply: "That gives you 8 eggs."}, []string{"8 eggs"}},
 		{"correction", LeakCheck{Expected: Expected{Answer: "8"}, Question: eggs, Dialogue: student("I think 16"), Reply: "It's 8, not 16."}, []string{"8"}},
+		// The learner's value first, the answer in its place.
+		{"correction after the learner's value", LeakCheck{Expected: Expected{Answer: "14"}, Dialogue: student("12"), Reply: "So close! You said 12 instead of 14."}, []string{"14"}},
+		{"not the learner's value but the answer", LeakCheck{Expected: Expected{Answer: "14"}, Dialogue: student("12"), Reply: "Close! Not 12 but 14."}, []string{"14"}},
+		{"rather than the learner's value", LeakCheck{Expected: Expected{Answer: "14"}, Dialogue: student("is it 12"), Reply: "You wrote 12 rather than 14."}, []string{"14"}},
+		{"asked back", LeakCheck{Expected: Expected{Answer: "14"}, Dialogue: student("is it 12"), Reply: "Hmm, 12 rather than 14?"}, nil},
+		{"not the learner's value", LeakCheck{Expected: Expected{Answer: "14"}, Dialogue: student("14"), Reply: "Not 14 but 12 is what Tom has left."}, nil},
+		{"the answer set aside for another", LeakCheck{Expected: Expected{Answer: "14"}, Reply: "Use 7 + 7 instead of 14 to check."}, nil},
 		{"only the offending sentence", LeakCheck{Expected: Expected{Answer: "8"}, Question: eggs, Reply: "Nice effort! Tom used 4 eggs. So 12 - 4 = 8. Keep going."}, []string{"8"}},
 		{"hint without the answer", LeakCheck{Expected: Expected{Answer: "8"}, Question: eggs, Reply: "How many eggs did Tom start with, and how many did he use?"}, nil},
 		{"operand is not a leak", LeakCheck{Expected: Expected{Answer: "8"}, Question: eggs, Reply: "What is 8 x 2?"}, nil},
