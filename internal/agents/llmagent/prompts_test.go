@@ -507,6 +507,18 @@ func TestTurnPromptWithholdsNotesThatStateTheAnswer(t *testing.T) {
 		}
 	}
 
+	// A question's rubric may state it too.
+	se.state.LastQuestion.Rubric = "Shows the parts are the same size. Gets 7/9."
+	hint, err = tutorPrompt(se.turn("2/9"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"7/9", "Shows the parts are the same size."} {
+		if got := strings.Contains(hint.user, s); got != (s != "7/9") {
+			t.Errorf("the hint turn's prompt holds %q: %v, want %v:\n%s", s, got, !got, hint.user)
+		}
+	}
+
 	se.say("2/9", out("Count the ninths.", judged(false), summary("Hinted.")), nil)
 	explain, err := tutorPrompt(se.turn("5/9")) // attempt 3: the explanation
 	if err != nil {
@@ -516,6 +528,7 @@ func TestTurnPromptWithholdsNotesThatStateTheAnswer(t *testing.T) {
 		"You may now explain the solution",
 		"- Like fractions: Adds the denominators (7/18) when the sum is 7/9.",
 		"Turn 2: Probed the denominators. Wrong on 2/9+5/9 (=7/9).",
+		"Shows the parts are the same size. Gets 7/9.",
 	} {
 		if !strings.Contains(explain.user, s) {
 			t.Errorf("the turn prompt lacks %q:\n%s", s, explain.user)

@@ -232,6 +232,7 @@ func newTeachTurn(t agents.Turn) teachTurn {
 	}
 	if q := s.LastQuestion; q != nil {
 		v.Pending = newPending(t, *q, g.MayRevealAnswer)
+		v.Pending.Rubric = withoutSentences(v.Pending.Rubric, secret) // a rubric may state the answer
 	}
 	return v
 }
