@@ -154,8 +154,8 @@ func TestHistoryWindowIsTailOfFullLog(t *testing.T) {
 		tail := full[len(full)-len(h):]
 		for i := range h {
 			a, b := h[i].(map[string]any), tail[i].(map[string]any)
-			if a["role"] != b["role"] || a["content"] != b["content"] {
-				t.Errorf("%s: window[%d] = %v %q, log = %v %q", label, i, a["role"], a["content"], b["role"], b["content"])
+			if a["role"] != b["role"] || a["content"] != b["content"] || a["timestamp"] != b["timestamp"] {
+				t.Errorf("%s: window[%d] = %v %q at %v, log = %v %q at %v", label, i, a["role"], a["content"], a["timestamp"], b["role"], b["content"], b["timestamp"])
 			}
 		}
 	}

@@ -1288,10 +1288,12 @@ func (r *run) commit(ctx context.Context, next tutor.State, events []tutor.Event
 	lat := int(done.Sub(r.now) / time.Millisecond)
 	out, _ := json.Marshal(turnCompleted{Events: eventNames(events), Intent: intent})
 	r.logs = append(r.logs, store.AgentLog{TurnID: r.turnID, Agent: "orchestrator", Event: "turn_completed", LatencyMS: &lat, Output: out, CreatedAt: done})
+	// The rows have the turn's time, which the state's messages carry: a
+	// message has one timestamp in the history and in the messages table.
 	v, err := o.st.CommitTurn(ctx, store.Turn{
 		SessionID: r.se.Row.ID, Version: r.se.Row.Version, State: raw, Summary: summary(next, t),
 		Messages:     []store.NewMessage{{Role: "student", Content: r.msg}, {Role: "teacher", Content: reply}},
-		ClientTurnID: r.clientTurnID, MessageHash: r.digest, Response: respJSON, Logs: r.logs, Now: done,
+		ClientTurnID: r.clientTurnID, MessageHash: r.digest, Response: respJSON, Logs: r.logs, Now: r.now,
 	})
 	if errors.Is(err, store.ErrAnotherPaused) && next.IsPaused && !r.se.State.IsPaused {
 		// The turn ended a lesson's sitting (the learner's goodbye, the
