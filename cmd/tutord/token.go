@@ -47,7 +47,7 @@ func runToken(_ context.Context, e env, args []string) error {
 	}
 	tok, err := auth.Mint([]byte(cfg.JWTSecret), auth.MintOptions{
 		Subject: sub, TokenUse: use, Admin: admin, AdminRule: rule, TTL: ttl,
-		Issuer: cfg.JWTIssuer, ClientID: cfg.JWTAudience, Email: email, Name: name,
+		Issuer: cfg.JWTIssuer, ClientID: auth.FirstAudience(cfg.JWTAudience), Email: email, Name: name,
 	})
 	if err != nil {
 		return err

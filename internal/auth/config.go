@@ -45,7 +45,9 @@ type Config struct {
 	// Issuer, when set, must equal the iss claim.
 	Issuer string
 	// Audience, when set, is the client id: it must be in the aud claim, or
-	// equal client_id for access tokens without aud (Cognito's).
+	// equal client_id for access tokens without aud (Cognito's). It may
+	// list several, comma-separated, any of which will do: Auth0's access
+	// tokens name the API, its ID tokens the client (see Audiences).
 	Audience string
 	// Leeway absorbs clock skew in the exp and nbf checks.
 	Leeway time.Duration
@@ -231,4 +233,25 @@ func lookupPath(claims map[string]any, path string) any {
 		v = m[name]
 	}
 	return v
+}
+
+// Audiences returns the audiences of a comma-separated list, spaces and
+// empty entries dropped: "api://tutord, spa-client" is two.
+func Audiences(list string) []string {
+	var out []string
+	for _, a := range strings.Split(list, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// FirstAudience returns the first audience of a comma-separated list, the
+// one a minted token names; "" for none.
+func FirstAudience(list string) string {
+	if a := Audiences(list); len(a) > 0 {
+		return a[0]
+	}
+	return ""
 }

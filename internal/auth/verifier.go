@@ -30,11 +30,12 @@ const (
 
 // Verifier verifies tokens. It is safe for concurrent use.
 type Verifier struct {
-	cfg     Config
-	secret  []byte
-	keys    *keySet // nil without a JWKS URL
-	methods []string
-	parser  *jwt.Parser
+	cfg       Config
+	audiences []string // of cfg.Audience
+	secret    []byte
+	keys      *keySet // nil without a JWKS URL
+	methods   []string
+	parser    *jwt.Parser
 }
 
 // NewVerifier returns a Verifier for cfg. It does not fetch the JWKS: that
@@ -47,7 +48,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	v := &Verifier{cfg: cfg}
+	v := &Verifier{cfg: cfg, audiences: Audiences(cfg.Audience)}
 	if cfg.Secret != "" {
 		v.secret = []byte(cfg.Secret)
 		v.methods = append(v.methods, jwt.SigningMethodHS256.Alg())
@@ -116,7 +117,7 @@ func (v *Verifier) verify(ctx context.Context, raw, use string) (Claims, error) 
 	if tokenUse != use && tokenUse != "" {
 		return Claims{}, invalid(fmt.Sprintf("expected token_use='%s', got '%s'", use, truncate(tokenUse, 32)), nil)
 	}
-	if v.cfg.Audience != "" {
+	if len(v.audiences) > 0 {
 		if err := v.checkAudience(mc, use); err != nil {
 			return Claims{}, err
 		}
@@ -192,21 +193,21 @@ func (v *Verifier) explain(tok *jwt.Token, mc jwt.MapClaims, err error) *Error {
 	return invalid(msgBadClaims, err)
 }
 
-// checkAudience checks the token's audience: aud must contain the
-// configured audience; an access token without aud (Cognito's) must
-// instead have it as client_id.
+// checkAudience checks the token's audience: aud must contain one of the
+// configured audiences; an access token without aud (Cognito's) must
+// instead have one as client_id.
 func (v *Verifier) checkAudience(mc jwt.MapClaims, use string) error {
 	aud, err := mc.GetAudience()
 	if err != nil {
 		return invalid(msgBadClaims, err)
 	}
 	if len(aud) > 0 || use == UseID {
-		if !slices.Contains(aud, v.cfg.Audience) {
+		if !slices.ContainsFunc(aud, func(a string) bool { return slices.Contains(v.audiences, a) }) {
 			return invalid(msgInvalidAudience, nil)
 		}
 		return nil
 	}
-	if clientID, _ := mc["client_id"].(string); clientID != v.cfg.Audience {
+	if clientID, _ := mc["client_id"].(string); !slices.Contains(v.audiences, clientID) {
 		return invalid(msgWrongClientID, nil)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"encoding/pem"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -476,6 +477,42 @@ func TestVerifyIDOpenIDConnectTokens(t *testing.T) {
 				t.Errorf("Subject = %q", c.Subject)
 			}
 		})
+	}
+}
+
+// Auth0 names the API in its access tokens' aud and the client in its ID
+// tokens': with both configured (a comma-separated TUTORD_JWT_AUDIENCE),
+// both are taken, and a token for neither is refused.
+func TestSeveralAudiences(t *testing.T) {
+	cfg := hsConfig()
+	cfg.Audience = "https://api.tutord.example, " + testAudience
+	v, _ := newVerifier(t, cfg)
+	ctx := context.Background()
+	if _, err := v.VerifyAccess(ctx, hs(t, accessClaims(jwt.MapClaims{"client_id": nil, "aud": []string{"https://api.tutord.example", "https://tenant.auth0.com/userinfo"}}))); err != nil {
+		t.Errorf("access token for the API: %v", err)
+	}
+	if _, err := v.VerifyAccess(ctx, hs(t, accessClaims(jwt.MapClaims{"client_id": testAudience}))); err != nil {
+		t.Errorf("access token with the client as client_id: %v", err)
+	}
+	if _, err := v.VerifyID(ctx, hs(t, idClaims(jwt.MapClaims{"aud": testAudience}))); err != nil {
+		t.Errorf("ID token for the client: %v", err)
+	}
+	if _, err := v.VerifyAccess(ctx, hs(t, accessClaims(jwt.MapClaims{"client_id": nil, "aud": "other-api"}))); err == nil {
+		t.Error("accepted an access token for another audience")
+	}
+	if _, err := v.VerifyID(ctx, hs(t, idClaims(jwt.MapClaims{"aud": "https://api.tutord.example, " + testAudience}))); err == nil {
+		t.Error("accepted an ID token whose aud is the configured list as one string")
+	}
+}
+
+func TestAudiences(t *testing.T) {
+	for in, want := range map[string][]string{"": nil, "a": {"a"}, " a , b,,": {"a", "b"}} {
+		if got := Audiences(in); !slices.Equal(got, want) {
+			t.Errorf("Audiences(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := FirstAudience(" a , b"); got != "a" {
+		t.Errorf("FirstAudience = %q", got)
 	}
 }
 

@@ -56,7 +56,7 @@ type Config struct {
 	JWTSecret     string        `env:"TUTORD_JWT_SECRET" help:"HS256 secret that signs access and ID tokens (32 bytes or more)" secret:"true"`
 	JWTJWKSURL    string        `env:"TUTORD_JWT_JWKS_URL" help:"JWKS URL of an identity provider (Cognito, Auth0, Keycloak)" url:"true"`
 	JWTIssuer     string        `env:"TUTORD_JWT_ISSUER" help:"required token issuer (iss); empty: not checked (required with TUTORD_JWT_JWKS_URL)"`
-	JWTAudience   string        `env:"TUTORD_JWT_AUDIENCE" help:"required audience (aud, or client_id of access tokens); empty: not checked (required with TUTORD_JWT_JWKS_URL)"`
+	JWTAudience   string        `env:"TUTORD_JWT_AUDIENCE" help:"required audience (aud, or client_id of access tokens), or several, comma-separated, any of which will do; empty: not checked (required with TUTORD_JWT_JWKS_URL)"`
 	JWTLeeway     time.Duration `env:"TUTORD_JWT_LEEWAY" envDefault:"30s" help:"clock skew allowed on token times"`
 	JWTAdminClaim string        `env:"TUTORD_JWT_ADMIN_CLAIM" envDefault:"role=admin" help:"claim=value that makes a caller an admin (lists match a member)"`
 

@@ -115,7 +115,7 @@ func runSuite(ctx context.Context, args []string, env Env) error {
 		if a.Secret == "" {
 			a.Secret = env.Getenv(auth.EnvSecret)
 		}
-		a.Issuer, a.Audience = env.Getenv(auth.EnvIssuer), env.Getenv(auth.EnvAudience)
+		a.Issuer, a.Audience = env.Getenv(auth.EnvIssuer), auth.FirstAudience(env.Getenv(auth.EnvAudience))
 	}
 	if a.Secret != "" {
 		claim := env.Getenv(auth.EnvAdmin)
