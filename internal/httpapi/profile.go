@@ -270,8 +270,27 @@ func (s *Server) exportProfile(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="tutord-export.json"`)
 	return c.JSON(http.StatusOK, map[string]any{
-		"exported_at": tutor.NewTime(time.Now()), "profile": toProfile(ex.Learner), "sessions": sessions, "llm_usage": usage,
+		"exported_at": tutor.NewTime(time.Now()), "profile": toExportedProfile(ex.Learner), "sessions": sessions, "llm_usage": usage,
 	})
+}
+
+// exportedProfile is the profile of an export: the UserProfile, and what
+// else the account row holds about the learner.
+type exportedProfile struct {
+	userProfile
+	Subject     string      `json:"subject"` // the identity provider's
+	CreatedAt   tutor.Time  `json:"created_at"`
+	UpdatedAt   tutor.Time  `json:"updated_at"`
+	LastLoginAt *tutor.Time `json:"last_login_at"`
+}
+
+func toExportedProfile(l store.Learner) exportedProfile {
+	p := exportedProfile{userProfile: toProfile(l), Subject: l.ExternalID, CreatedAt: tutor.NewTime(l.CreatedAt), UpdatedAt: tutor.NewTime(l.UpdatedAt)}
+	if l.LastLoginAt != nil {
+		t := tutor.NewTime(*l.LastLoginAt)
+		p.LastLoginAt = &t
+	}
+	return p
 }
 
 // exportSession is one session of an export with its messages, turn
