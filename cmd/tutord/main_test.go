@@ -285,6 +285,19 @@ func TestBadStartupInputFailsWithOneClearLine(t *testing.T) {
 	}
 }
 
+// TestDatabasePasswordWithReservedCharactersNotLogged: a generated password
+// holding an unencoded '#', '/' or '?' stays out of the configuration
+// logged at start, whether pgx then connects with it or fails to parse.
+func TestDatabasePasswordWithReservedCharactersNotLogged(t *testing.T) {
+	for _, pw := range []string{"Xk#93secretpw", "Xk/93secretpw", "Xk?93secretpw"} {
+		url := "postgres://tutord:" + pw + "@127.0.0.1:1/tutord"
+		out, code := runBinary(t, []string{"TUTORD_DATABASE_URL=" + url, "TUTORD_DB_CONNECT_TIMEOUT=1s", "TUTORD_ADDR=127.0.0.1:0"}, "serve")
+		if strings.Contains(out, "93secretpw") {
+			t.Errorf("TUTORD_DATABASE_URL with password %q: tutord (exit %d) logged the password:\n%s", pw, code, out)
+		}
+	}
+}
+
 func TestCommandLine(t *testing.T) {
 	tests := []struct {
 		args     []string

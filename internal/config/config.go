@@ -350,9 +350,10 @@ func (c Config) LogValue() slog.Value {
 }
 
 // Redact hides the passwords of a URL-shaped secret (see redactURL) and any
-// other secret whole.
+// other secret whole: a keyword/value connection string (host=db
+// password=...) included.
 func Redact(s string) string {
-	if strings.Contains(s, "://") {
+	if urlScheme.MatchString(s) {
 		return redactURL(s)
 	}
 	return "***"
@@ -365,18 +366,40 @@ func redactURL(s string) string {
 	if i < 0 {
 		return s
 	}
-	s = queryPassword.ReplaceAllString(s, "${1}***")
-	rest := s[i+3:]
+	head, rest := s[:i+3], s[i+3:]
+	if at := userInfoEnd(rest); at >= 0 {
+		if colon := strings.IndexByte(rest[:at], ':'); colon >= 0 {
+			rest = rest[:colon] + ":***" + rest[at:]
+		}
+	}
+	return head + queryPassword.ReplaceAllString(rest, "${1}***")
+}
+
+// userInfoEnd returns the index of the '@' that ends the user info of rest,
+// a URL after its "://", or -1 when it has none. net/url looks for that '@'
+// up to the first '/', '?' or '#', pgx and libpq up to the first '/'; when
+// they agree on one, it is that one. A password holding any of those
+// characters (or an '@') unencoded makes them disagree, or both miss it
+// though an '@' follows: then the user info is taken to end at the last
+// '@', which hides the password whatever it holds, and at worst more.
+func userInfoEnd(rest string) int {
 	authority := rest
 	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
 		authority = rest[:end]
 	}
-	if at := strings.LastIndex(authority, "@"); at >= 0 {
-		if colon := strings.Index(authority[:at], ":"); colon >= 0 {
-			return s[:i+3] + rest[:colon] + ":***" + rest[at:]
-		}
+	std, pg := strings.LastIndexByte(authority, '@'), -1
+	if end := strings.IndexAny(rest, "@/"); end >= 0 && rest[end] == '@' {
+		pg = end
 	}
-	return s
+	if std >= 0 && std == pg {
+		return std
+	}
+	return strings.LastIndexByte(rest, '@')
 }
 
-var queryPassword = regexp.MustCompile(`(?i)([?&](?:ssl)?password=)[^&#]*`)
+// urlScheme matches the start of a URL, its scheme.
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// queryPassword matches a password query parameter's value, up to the next
+// parameter: a '#' in it is the password's (pgx has no fragments).
+var queryPassword = regexp.MustCompile(`(?i)([?&](?:ssl)?password=)[^&]*`)

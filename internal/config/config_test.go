@@ -102,6 +102,31 @@ func TestCredentialsInURLsAreMaskedInLogs(t *testing.T) {
 	}
 }
 
+// TestPasswordsWithReservedCharactersAreMasked: a generated password often
+// holds '#', '?', '/', '@' or ':' unencoded. The user info is then not where
+// net/url would look for it, but pgx may still read a password there (or
+// the URL fails to parse after being logged), so the redaction hides
+// everything up to the last '@'. A keyword/value connection string is
+// hidden whole.
+func TestPasswordsWithReservedCharactersAreMasked(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"postgres://tutord:Xk#93secret@db:5432/tutord", "postgres://tutord:***@db:5432/tutord"},
+		{"postgres://tutord:Xk?93secret@db:5432/tutord", "postgres://tutord:***@db:5432/tutord"},
+		{"postgres://tutord:Xk/93secret@db:5432/tutord", "postgres://tutord:***@db:5432/tutord"},
+		{"postgres://tutord:Xk@93secret@db/tutord", "postgres://tutord:***@db/tutord"},
+		{"postgres://tutord:Xk:93/sec#ret?x@db/tutord?sslmode=require", "postgres://tutord:***@db/tutord?sslmode=require"},
+		{"postgres://tutord:1234#93secret@db/tutord", "postgres://tutord:***@db/tutord"},
+		{"postgres://db/tutord?password=Xk#93secret&sslmode=require", "postgres://db/tutord?password=***&sslmode=require"},
+		{"host=db user=tutord password=93secret dbname=tutord", "***"},
+		{"host=db password='Xk://93secret@db' dbname=tutord", "***"},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestSettingsDocumentEveryField(t *testing.T) {
 	for _, s := range Settings() {
 		if s.Help == "" || !strings.HasPrefix(s.Env, "TUTORD_") {
