@@ -48,13 +48,38 @@ func (s *Server) readyz(c echo.Context) error {
 		return notReady("database unreachable")
 	}
 	v, dirty, err := s.deps.DB.SchemaVersion(ctx)
-	switch {
-	case err != nil:
+	if err != nil {
 		return notReady("cannot read the schema version")
-	case dirty:
-		return notReady(fmt.Sprintf("schema version %d is dirty: a migration failed", v))
-	case v < s.deps.SchemaVersion:
+	}
+	if dirty {
+		migrating, err := s.migrationLocked(ctx)
+		switch {
+		case err != nil:
+			return notReady(fmt.Sprintf("schema version %d is dirty, and whether a migration holds the lock cannot be read", v))
+		case !migrating:
+			return notReady(fmt.Sprintf("schema version %d is dirty: a migration failed", v))
+		}
+		// A migration is at work, version v marked dirty while it runs:
+		// those before v are complete. (Rolling back v+1, it marks v:
+		// the schema is then at least v, v-1 understates it.) A replica
+		// that needs no more stays ready through a rolling deploy.
+		if v == 0 || v-1 < s.deps.SchemaVersion {
+			return notReady(fmt.Sprintf("a migration to schema version %d is in progress; this tutord needs version %d", v, s.deps.SchemaVersion))
+		}
+		v--
+	}
+	if v < s.deps.SchemaVersion {
 		return notReady(fmt.Sprintf("schema version %d, want %d: run tutord migrate up", v, s.deps.SchemaVersion))
 	}
 	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "schema_version": v})
+}
+
+// migrationLocked reports whether a migrator holds the migration lock;
+// false when the database cannot tell.
+func (s *Server) migrationLocked(ctx context.Context) (bool, error) {
+	ml, ok := s.deps.DB.(migrationLocker)
+	if !ok {
+		return false, nil
+	}
+	return ml.MigrationLocked(ctx)
 }

@@ -2,17 +2,23 @@ package httpapi_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tutord/tutord/internal/httpapi"
 	"github.com/tutord/tutord/internal/pgtest"
+	"github.com/tutord/tutord/internal/pguuid"
 	"github.com/tutord/tutord/internal/store"
 )
 
@@ -97,5 +103,154 @@ func TestHealthEndpoints(t *testing.T) {
 	}
 	if code, body := get(t, srv.URL+"/readyz"); code != 503 || body["reason"] != "database unreachable" {
 		t.Errorf("database down: /readyz = %d %v, want 503", code, body)
+	}
+}
+
+// TestHealthRoutesAnswerHEAD: uptime monitors and load balancers probe with
+// HEAD; the health routes answer it as GET, without the body.
+func TestHealthRoutesAnswerHEAD(t *testing.T) {
+	st := store.New(pgtest.Pool(t))
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{DB: st, SchemaVersion: store.LatestVersion(), Version: "test"}).Handler())
+	defer srv.Close()
+	for _, path := range []string{"/health", "/health/db", "/healthz", "/readyz"} {
+		if code, body := doRequest(t, "HEAD", srv.URL+path); code != http.StatusOK || body != "" {
+			t.Errorf("HEAD %s = %d %q, want 200 without a body", path, code, body)
+		}
+	}
+}
+
+// TestWrongMethodIs405: a wrong method on a known route is 405 Method Not
+// Allowed (CONTRACT §0.3), on the health routes as on the API's (an Echo
+// group with middleware would add a catch-all answering 404); an unknown
+// path stays 404.
+func TestWrongMethodIs405(t *testing.T) {
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Metrics: httpapi.NewMetrics(), Version: "test"}).Handler())
+	defer srv.Close()
+	for _, c := range []struct{ method, path string }{
+		{"POST", "/readyz"},
+		{"DELETE", "/health/db"},
+		{"PUT", "/healthz"},
+		{"DELETE", "/sessions"},
+		{"GET", "/sessions/abc/step"},
+		{"HEAD", "/config/models"},
+	} {
+		code, body := doRequest(t, c.method, srv.URL+c.path)
+		if code != http.StatusMethodNotAllowed || c.method != "HEAD" && !strings.Contains(body, `"detail":"Method Not Allowed"`) {
+			t.Errorf("%s %s = %d %s; want 405 {\"detail\":\"Method Not Allowed\"}", c.method, c.path, code, body)
+		}
+	}
+	for _, method := range []string{"GET", "POST"} {
+		if code, body := doRequest(t, method, srv.URL+"/no/such/route"); code != http.StatusNotFound || !strings.Contains(body, `"detail":"Not Found"`) {
+			t.Errorf("%s /no/such/route = %d %s; want 404 Not Found", method, code, body)
+		}
+	}
+}
+
+// migrationInProgress puts a fresh database at the schema before the
+// latest migration, then starts migrating it and holds the latest
+// migration part way (its CREATE TABLE waits for another transaction
+// creating the same table), as a long migration of a new release would be.
+// It returns the store and a function that lets the migration finish.
+func migrationInProgress(t *testing.T) (*store.Store, func()) {
+	t.Helper()
+	ctx := context.Background()
+	cs := pgtest.ConnString(t)
+	m, err := store.NewMigrator(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Down(1); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+
+	blocker, err := pgx.Connect(ctx, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { blocker.Close(context.Background()) })
+	tx, err := blocker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
+	// The latest migration, 0007, creates deleted_learners: it waits for this.
+	if _, err := tx.Exec(ctx, `CREATE TABLE deleted_learners (x int)`); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- store.Migrate(cs) }()
+
+	pcfg, err := pgxpool.ParseConfig(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pcfg.AfterConnect = pguuid.AfterConnect
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	st := store.New(pool)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		v, dirty, err := st.SchemaVersion(ctx)
+		if err == nil && dirty && v == store.LatestVersion() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the migration never started: version %d dirty %v err %v", v, dirty, err)
+		}
+	}
+	finish := func() {
+		_ = tx.Rollback(ctx)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("migration: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the migration did not finish")
+		}
+	}
+	return st, finish
+}
+
+// readyz answers GET /readyz of a server that expects schema version want.
+func readyz(t *testing.T, st *store.Store, want uint) (int, map[string]any) {
+	t.Helper()
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{DB: st, SchemaVersion: want, Version: "test"}).Handler())
+	defer srv.Close()
+	return get(t, srv.URL+"/readyz")
+}
+
+// TestReadyzDuringMigrationSaysInProgress: while a migration runs, its
+// version is recorded dirty. With the migration lock held, /readyz says a
+// migration is in progress, not that one failed, which would send the
+// operator to `migrate force` a schema being changed under them.
+func TestReadyzDuringMigrationSaysInProgress(t *testing.T) {
+	st, finish := migrationInProgress(t)
+	defer finish()
+
+	code, body := readyz(t, st, store.LatestVersion())
+	reason, _ := body["reason"].(string)
+	if code != http.StatusServiceUnavailable || strings.Contains(reason, "failed") || !strings.Contains(reason, "in progress") {
+		t.Errorf("/readyz of the new release during its migration = %d %v; want 503 saying a migration is in progress", code, body)
+	}
+}
+
+// TestReadyzOfOlderReplicaDuringMigration: dirty at version N with the
+// migration lock held means N-1 is complete, so a replica that expects
+// N-1 stays ready while N runs: a rolling deploy does not take the whole
+// fleet out of the load balancer.
+func TestReadyzOfOlderReplicaDuringMigration(t *testing.T) {
+	st, finish := migrationInProgress(t)
+
+	old := store.LatestVersion() - 1
+	if code, body := readyz(t, st, old); code != http.StatusOK || body["schema_version"] != float64(old) {
+		t.Errorf("/readyz of a replica expecting %d while migration %d runs = %d %v; want 200 at %d", old, old+1, code, body, old)
+	}
+	finish()
+	if code, body := readyz(t, st, old); code != http.StatusOK {
+		t.Errorf("after the migration: /readyz = %d %v", code, body)
 	}
 }

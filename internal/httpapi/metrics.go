@@ -33,11 +33,15 @@ func NewMetrics() *Metrics {
 		reg: prometheus.NewRegistry(),
 		httpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "tutord_http_request_duration_seconds", Help: "HTTP request latency by route template, method and status.",
-			Buckets: prometheus.DefBuckets,
+			// Past the defaults' 10 s: a step or a session's creation runs
+			// model calls (60 s an attempt), a transcription waits up to
+			// its 60 s timeout.
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120},
 		}, []string{"route", "method", "status"}),
 		turnDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "tutord_turn_duration_seconds", Help: "Turn latency by mode and engine.",
-			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+			// A turn's model call may take 120 s, a WebSocket turn 5 min.
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300},
 		}, []string{"mode", "engine"}),
 		turns: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tutord_turns_total", Help: "Committed turns by mode and engine (rules or a model provider).",

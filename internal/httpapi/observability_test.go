@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/tutor"
 )
 
 // logBuffer is a goroutine-safe log sink.
@@ -180,5 +184,93 @@ func TestLLMCallNegativeTokensDoNotPanic(t *testing.T) {
 	}()
 	if p != nil {
 		t.Errorf("LLMCall with a provider-reported cached token count of -1 panicked (%v); it must clamp or skip the count, not crash the call that reports it", p)
+	}
+}
+
+// topBucket returns the largest finite bucket bound of a histogram in a
+// /metrics exposition.
+func topBucket(t *testing.T, exposition, name string) float64 {
+	t.Helper()
+	top := math.Inf(-1)
+	for _, l := range strings.Split(exposition, "\n") {
+		_, rest, ok := strings.Cut(l, name+`_bucket{`)
+		if !ok {
+			continue
+		}
+		_, rest, _ = strings.Cut(rest, `le="`)
+		le, _, _ := strings.Cut(rest, `"`)
+		if v, err := strconv.ParseFloat(le, 64); err == nil && !math.IsInf(v, 1) {
+			top = max(top, v)
+		}
+	}
+	if math.IsInf(top, -1) {
+		t.Fatalf("no %s buckets in /metrics", name)
+	}
+	return top
+}
+
+// TestLatencyHistogramsCoverTheirTimeouts: a turn holds model calls (up to
+// 120 s) and a WebSocket turn may take 5 min; a step, a session's creation
+// or a transcription request may take 60 s and more. Buckets that stop
+// short put every slow one in +Inf, where quantiles and alerts cannot see
+// it.
+func TestLatencyHistogramsCoverTheirTimeouts(t *testing.T) {
+	m := httpapi.NewMetrics()
+	m.TurnCompleted(tutor.Mode("teach_me"), "openai", 45*time.Second)
+	m.LLMCall("tutor", "openai", "gpt", 44*time.Second, 1, 1, 0, "")
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Metrics: m, Version: "test"}).Handler())
+	defer srv.Close()
+	doRequest(t, "GET", srv.URL+"/healthz")
+	_, exp := doRequest(t, "GET", srv.URL+"/metrics")
+
+	if turn, llm := topBucket(t, exp, "tutord_turn_duration_seconds"), topBucket(t, exp, "tutord_llm_call_duration_seconds"); turn < max(llm, 300) {
+		t.Errorf("tutord_turn_duration_seconds tops out at le=%g; want at least a model call's le=%g and a WebSocket turn's 300 s", turn, llm)
+	}
+	if top := topBucket(t, exp, "tutord_http_request_duration_seconds"); top < 60 {
+		t.Errorf("tutord_http_request_duration_seconds tops out at le=%g; want at least the API's 60 s timeouts", top)
+	}
+}
+
+// TestClientRequestIDIsBounded: a client's X-Request-ID is logged and
+// echoed back, so only a short printable one is kept; any other is
+// replaced by a fresh id.
+func TestClientRequestIDIsBounded(t *testing.T) {
+	var buf logBuffer
+	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Logger: log, Version: "test"}).Handler())
+	defer srv.Close()
+
+	tests := []struct {
+		name, id string
+		kept     bool
+	}{
+		{"short", "req-42:abc", true},
+		{"128 bytes", strings.Repeat("a", 128), true},
+		{"129 bytes", strings.Repeat("b", 129), false},
+		{"64 KiB", strings.Repeat("c", 64<<10), false},
+		{"not ASCII", "req-\u00e9t\u00e9", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest("GET", srv.URL+"/healthz", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("X-Request-ID", tt.id)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			got := resp.Header.Get("X-Request-ID")
+			if tt.kept && got != tt.id || !tt.kept && (got == tt.id || got == "" || len(got) > 128) {
+				t.Errorf("X-Request-ID %.40q... answered with %.40q...; kept %v, want kept %v (else a fresh id)", tt.id, got, got == tt.id, tt.kept)
+			}
+		})
+	}
+	for _, r := range buf.records(t) {
+		if id, _ := r["request_id"].(string); len(id) > 128 {
+			t.Errorf("access log has a request id of %d bytes", len(id))
+		}
 	}
 }

@@ -7,6 +7,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"io"
 	"log/slog"
@@ -28,6 +29,14 @@ type Database interface {
 	// SchemaVersion returns the applied migration version and whether a
 	// failed migration left the schema dirty.
 	SchemaVersion(ctx context.Context) (uint, bool, error)
+}
+
+// migrationLocker is what a Database may add (the store does) for /readyz
+// to tell a migration at work from a failed one: without it, a dirty schema
+// is reported as failed.
+type migrationLocker interface {
+	// MigrationLocked reports whether a migrator holds the migration lock.
+	MigrationLocked(ctx context.Context) (bool, error)
 }
 
 // Deps are the server's collaborators. Routes whose collaborator is nil
@@ -155,28 +164,29 @@ func New(d Deps, opts ...Options) *Server {
 	// A handler's panic is recovered inside the access log and the
 	// metrics, which then count its 500 like any other; the outer
 	// recovery is for the middleware's own.
-	e.Use(s.writeDeadline, s.recoverPanics, middleware.RequestIDWithConfig(middleware.RequestIDConfig{
-		RequestIDHandler: func(c echo.Context, id string) { c.Set("request_id", id) },
-	}), s.accessLog, s.cors)
+	e.Use(s.writeDeadline, s.recoverPanics, requestID, s.accessLog, s.cors)
 	if s.metrics != nil {
 		e.Use(s.metrics.httpMiddleware)
 	}
 	e.Use(s.recoverPanics)
 
 	e.GET("/", s.root)
-	e.GET("/health", s.health)
-	e.GET("/health/db", s.healthDB)
-	e.GET("/healthz", s.healthz)
-	e.GET("/readyz", s.readyz)
+	// Uptime monitors and load balancers often probe with HEAD: the health
+	// routes answer it as GET, without the body.
+	getHead := []string{http.MethodGet, http.MethodHead}
+	e.Match(getHead, "/health", s.health)
+	e.Match(getHead, "/health/db", s.healthDB)
+	e.Match(getHead, "/healthz", s.healthz)
+	e.Match(getHead, "/readyz", s.readyz)
 	if s.metrics != nil {
 		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()))
 	}
 
 	// The body limits come first: the request validator reads the whole
 	// body, and a body over the limit must be refused before it is read.
-	api := e.Group("", s.bodyLimits(), s.withCaller)
+	api := routes{e: e, mw: []echo.MiddlewareFunc{s.bodyLimits(), s.withCaller}}
 	if o.Validator != nil {
-		api.Use(o.Validator)
+		api.mw = append(api.mw, o.Validator)
 	}
 	api.GET("/curriculum", s.getCurriculum)
 	api.GET("/config/models", s.configModels)
@@ -212,6 +222,49 @@ func New(d Deps, opts ...Options) *Server {
 	api.GET("/api/admin/llm-config/options", s.llmConfigOptions)
 	api.PUT("/api/admin/llm-config/:component", s.putLLMConfig)
 	return s
+}
+
+// routes adds routes with their middleware. Unlike an echo.Group with
+// middleware, it adds no catch-all route, which would answer a wrong
+// method on a known path 404 instead of 405 (CONTRACT §0.3).
+type routes struct {
+	e  *echo.Echo
+	mw []echo.MiddlewareFunc
+}
+
+func (r routes) GET(path string, h echo.HandlerFunc)    { r.e.GET(path, h, r.mw...) }
+func (r routes) POST(path string, h echo.HandlerFunc)   { r.e.POST(path, h, r.mw...) }
+func (r routes) PUT(path string, h echo.HandlerFunc)    { r.e.PUT(path, h, r.mw...) }
+func (r routes) DELETE(path string, h echo.HandlerFunc) { r.e.DELETE(path, h, r.mw...) }
+
+// requestID gives each request an id, in its X-Request-ID response header
+// and its context's "request_id", for the logs: the client's own when it
+// sends a usable one, else a fresh one. The client's is logged and echoed
+// back, so it is taken only up to 128 bytes of printable ASCII.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !usableRequestID(id) {
+			id = rand.Text()
+		}
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		c.Set("request_id", id)
+		return next(c)
+	}
+}
+
+// usableRequestID reports whether id is a request id worth keeping: 1 to
+// 128 bytes of printable ASCII.
+func usableRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := range len(id) {
+		if id[i] < 0x20 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // bodyLimits limits request bodies: 26 MB for an upload to /transcribe (a

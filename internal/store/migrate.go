@@ -174,13 +174,9 @@ func (m *Migrator) Version() (uint, bool, error) {
 // default one: this database, its current schema, schema_migrations) on
 // conn, waiting until ctx ends.
 func takeMigrationLock(ctx context.Context, conn *pgx.Conn) error {
-	var dbName, schema string
-	if err := conn.QueryRow(ctx, `SELECT current_database(), current_schema()`).Scan(&dbName, &schema); err != nil {
-		return fmt.Errorf("migration lock: %w", err)
-	}
-	id, err := database.GenerateAdvisoryLockId(dbName, schema, migratepgx.DefaultMigrationsTable)
+	id, err := migrationLockID(ctx, conn)
 	if err != nil {
-		return err
+		return fmt.Errorf("migration lock: %w", err)
 	}
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, id); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -192,6 +188,40 @@ func takeMigrationLock(ctx context.Context, conn *pgx.Conn) error {
 		return fmt.Errorf("migration lock: %w", err)
 	}
 	return nil
+}
+
+// migrationLockID returns the key of golang-migrate's advisory lock on the
+// database q is connected to (the driver's default one: this database, its
+// current schema, schema_migrations).
+func migrationLockID(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}) (string, error) {
+	var dbName, schema string
+	if err := q.QueryRow(ctx, `SELECT current_database(), current_schema()`).Scan(&dbName, &schema); err != nil {
+		return "", err
+	}
+	return database.GenerateAdvisoryLockId(dbName, schema, migratepgx.DefaultMigrationsTable)
+}
+
+// MigrationLocked reports whether a session holds the migration lock: a
+// migrator (tutord migrate, or a tutord starting with TUTORD_MIGRATE) is
+// at work on this database. It only looks (pg_locks), taking nothing.
+func (s *Store) MigrationLocked(ctx context.Context) (bool, error) {
+	id, err := migrationLockID(ctx, s.db)
+	if err != nil {
+		return false, interpretError("read the migration lock", err)
+	}
+	// A bigint advisory key is held as its high half (classid) and low
+	// half (objid), with objsubid 1.
+	const q = `SELECT EXISTS (SELECT 1 FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND objsubid = 1
+		  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+		  AND (classid::bigint << 32 | objid::bigint) = $1::bigint)`
+	var held bool
+	if err := s.db.QueryRow(ctx, q, id).Scan(&held); err != nil {
+		return false, interpretError("read the migration lock", err)
+	}
+	return held, nil
 }
 
 // Migrate applies every pending migration to the database at connString.
