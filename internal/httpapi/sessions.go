@@ -383,7 +383,10 @@ type agentLogEntry struct {
 	Error     *string         `json:"error"` // tutord's addition
 }
 
-// agentLogs serves a session's agent logs (admins only: they hold full prompts).
+// agentLogs serves a session's agent logs (admins only: they hold full
+// prompts), from its newest store.AgentLogWindow entries: the reference
+// keeps no more, so its clients expect no more, and a filter (which
+// makes limit ignored) then cannot answer a long session's whole history.
 func (s *Server) agentLogs(c echo.Context) error {
 	if err := requireAdmin(c); err != nil {
 		return err

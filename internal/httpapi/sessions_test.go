@@ -206,6 +206,79 @@ func TestAgentLogsAreForAdmins(t *testing.T) {
 	}
 }
 
+// takeTurns takes n clarify turns on a new session of learner sub and
+// returns the session id and the learner's token.
+func takeTurns(t *testing.T, s *apiServer, sub string, n int) (string, string) {
+	t.Helper()
+	tok := token(t, sub, false)
+	id := s.newSession(fractions, "clarify_doubts", tok)
+	for i := 0; i < n; i++ {
+		msg := fmt.Sprintf("what is a fraction, really? question %d %0300d", i, i)
+		if r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": msg}, tok); r.Status != 200 {
+			t.Fatalf("turn %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	return id, tok
+}
+
+// TestAgentLogsListTheNewestEntries: every turn's agent-log entries stay
+// stored (exports read them all), but the route lists from the session's
+// newest 200, as the reference's ring of 200 per session holds them
+// (CONTRACT §2.6, §9.14), filtered or not: a filter, which makes the
+// reference ignore limit, no longer answers every matching entry of a
+// long session.
+func TestAgentLogsListTheNewestEntries(t *testing.T) {
+	s := newServer(t)
+	id, _ := takeTurns(t, s, "logs-window", 100)
+	admin := token(t, "logs-admin", true)
+	var stored int
+	if err := s.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM agent_log_entries WHERE session_id = $1`, id).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored <= 200 {
+		t.Fatalf("%d entries stored after 100 turns: too few to test the window (or some were dropped)", stored)
+	}
+	list := func(query string) []map[string]any {
+		t.Helper()
+		r := s.do("GET", "/sessions/"+id+"/agent-logs?"+query, nil, admin)
+		if r.Status != 200 {
+			t.Fatalf("%s: %d %s", query, r.Status, r.Body)
+		}
+		m := r.JSON(t)
+		var out []map[string]any
+		for _, e := range m["logs"].([]any) {
+			out = append(out, e.(map[string]any))
+		}
+		if m["total_count"] != float64(len(out)) {
+			t.Fatalf("%s: total_count %v for %d entries", query, m["total_count"], len(out))
+		}
+		return out
+	}
+	window := list("limit=1000")
+	if len(window) != 200 {
+		t.Fatalf("limit=1000 lists %d of %d entries; want the newest 200", len(window), stored)
+	}
+	var safety int
+	for _, e := range window {
+		if e["agent_name"] == "safety" {
+			safety++
+		}
+	}
+	if got := list("agent_name=safety"); len(got) != safety || safety == 0 {
+		t.Errorf("agent_name=safety lists %d entries; want the %d of the newest 200 (100 turns have 100)", len(got), safety)
+	}
+	if got := list("limit=3"); len(got) != 3 || got[2]["turn_id"] != window[199]["turn_id"] {
+		t.Errorf("limit=3: %v", got)
+	}
+	last := window[199]["turn_id"].(string)
+	if got := list("turn_id=" + last); len(got) == 0 {
+		t.Errorf("the last turn (%s) has no entries", last)
+	}
+	if got := list("turn_id=turn_1"); len(got) != 0 {
+		t.Errorf("turn_1, long out of the newest 200 entries, lists %d", len(got))
+	}
+}
+
 func TestListings(t *testing.T) {
 	s := newServer(t)
 	tok := token(t, "learner-lists", false)

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -73,6 +74,97 @@ func TestAgentLogsInOrder(t *testing.T) {
 	if len(logs) != 1 || logs[0].Provider != "rules" || *logs[0].LatencyMS != 3 || string(logs[0].Output) != `{"intent": "answer"}` ||
 		logs[0].CreatedAt.IsZero() {
 		t.Errorf("entry read back: %+v", logs)
+	}
+}
+
+// TestAgentLogsWindow: a listing reads the session's newest
+// AgentLogWindow entries, as the reference's ring holds them, filtered or
+// not: a long session's listing is bounded, whichever turns or agents it
+// asks for. Turns without entries (a pause, a resume) do not narrow the
+// window, and neither storage nor the count of entries stored shrinks.
+func TestAgentLogsWindow(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := uuid.New()
+	err := s.CreateSession(ctx, store.NewSession{ID: id, Mode: "teach_me", State: json.RawMessage(`{}`),
+		Logs: []store.AgentLog{{TurnID: "turn_0", Agent: "welcome", Event: "completed"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := int64(1)
+	commit := func(tr store.Turn) {
+		t.Helper()
+		tr.Version = version
+		if version, err = s.CommitTurn(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const turns = 150 // 2 entries each: 301 with the creation's
+	for i := 1; i <= turns; i++ {
+		commit(turn(id, 0, i))
+		for range 2 { // twice as many turns without entries
+			commit(store.Turn{SessionID: id, State: json.RawMessage(`{}`), Response: json.RawMessage(`{}`)})
+		}
+	}
+	var stored int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM agent_log_entries WHERE session_id = $1`, id).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored != 1+2*turns {
+		t.Errorf("%d entries stored, want every one of %d", stored, 1+2*turns)
+	}
+
+	first := turns - store.AgentLogWindow/2 + 1 // the oldest turn in the window
+	var window, tutor []string
+	for i := first; i <= turns; i++ {
+		window = append(window, fmt.Sprintf("turn_%d/orchestrator", i), fmt.Sprintf("turn_%d/master_tutor", i))
+		tutor = append(tutor, fmt.Sprintf("turn_%d/master_tutor", i))
+	}
+	for _, c := range []struct {
+		filter store.LogFilter
+		want   []string
+	}{
+		{store.LogFilter{Limit: 1000}, window},
+		{store.LogFilter{Limit: 4}, window[len(window)-4:]},
+		{store.LogFilter{Agent: "master_tutor"}, tutor},
+		{store.LogFilter{TurnID: fmt.Sprintf("turn_%d", first)}, window[:2]},
+		{store.LogFilter{TurnID: fmt.Sprintf("turn_%d", first-1)}, nil}, // dropped from the window
+		{store.LogFilter{TurnID: "turn_0"}, nil},
+	} {
+		logs, err := s.ListAgentLogs(ctx, id, c.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.want, entries(logs)); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", c.filter, diff)
+		}
+	}
+}
+
+// TestAgentLogsWindowOverAgentLogsRows: the window bounds the entries kept
+// in agent_logs rows too (those of turns committed before entries moved
+// into turn records).
+func TestAgentLogsWindowOverAgentLogsRows(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	id := withLoggedTurns(t, s, 0)
+	const rows = 250
+	_, err := s.Pool().Exec(ctx, `
+INSERT INTO agent_logs (session_id, turn_id, agent, event)
+SELECT $1, 'turn_' || i, CASE WHEN i % 2 = 0 THEN 'safety' ELSE 'master_tutor' END, 'completed'
+FROM generate_series(1, $2::int) i`, id, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs, err := s.ListAgentLogs(ctx, id, store.LogFilter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := entries(logs); len(got) != store.AgentLogWindow || got[0] != fmt.Sprintf("turn_%d/master_tutor", rows-store.AgentLogWindow+1) {
+		t.Errorf("%d entries from %v; want the newest %d", len(got), got[:min(len(got), 1)], store.AgentLogWindow)
+	}
+	if logs, err = s.ListAgentLogs(ctx, id, store.LogFilter{Agent: "safety"}); err != nil || len(logs) != store.AgentLogWindow/2 {
+		t.Errorf("safety: %d entries, %v; want %d", len(logs), err, store.AgentLogWindow/2)
 	}
 }
 

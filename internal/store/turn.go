@@ -203,6 +203,13 @@ FROM session_turns WHERE session_id = $1 AND client_turn_id = $2`, sessionID, cl
 	return r, interpretError("find turn "+clientTurnID, err)
 }
 
+// AgentLogWindow is how many of a session's newest agent-log entries
+// ListAgentLogs reads: the reference keeps that many per session, in a
+// ring that drops the oldest (CONTRACT §2.6, §9.14), so its clients see no
+// more. Every entry stays stored (exports read them all); only the reading
+// is bounded, so that a long session's listing stays small and cheap.
+const AgentLogWindow = 200
+
 // LogFilter selects agent logs of a session.
 type LogFilter struct {
 	TurnID string // one turn's entries
@@ -210,26 +217,41 @@ type LogFilter struct {
 	Limit  int    // without a turn or agent: the last Limit entries (100 when 0)
 }
 
-// ListAgentLogs returns a session's agent logs, oldest first: those of a
-// turn or an agent when the filter names one (all of them), else the last
-// Limit entries.
+// ListAgentLogs returns agent logs among a session's newest AgentLogWindow
+// entries, oldest first: those of a turn or an agent when the filter names
+// one (all of them in the window), else the last Limit entries (at most
+// the window).
 func (s *Store) ListAgentLogs(ctx context.Context, sessionID uuid.UUID, f LogFilter) ([]AgentLog, error) {
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
-	limit := f.Limit
-	if f.TurnID != "" || f.Agent != "" {
-		limit = 1 << 30
+	window := AgentLogWindow
+	if f.TurnID == "" && f.Agent == "" {
+		window = min(f.Limit, AgentLogWindow)
 	}
-	rows, err := s.db.Query(ctx, `
+	// The window's entries are among the newest $4 turns that have any,
+	// and the newest $4 rows of agent_logs (the creation's entries, and
+	// turns committed before their entries moved into turn records): the
+	// two bounds, pushed down into agent_log_entries, keep the query from
+	// reading (and parsing) the logs of older turns. '[]' is a turn
+	// without entries (a pause, a resume).
+	const q = `
 SELECT turn_id, agent, event, coalesce(provider, ''), coalesce(model, ''), latency_ms,
     coalesce(input_tokens, 0), coalesce(output_tokens, 0), coalesce(cached_tokens, 0), coalesce(cost_usd, 0),
     coalesce(input_summary, ''), coalesce(prompt, ''), output, coalesce(reasoning, ''), coalesce(error, ''), created_at
 FROM (
     SELECT * FROM agent_log_entries
-    WHERE session_id = $1 AND ($2 = '' OR turn_id = $2) AND ($3 = '' OR agent = $3)
+    WHERE session_id = $1
+        AND turn_version >= coalesce((SELECT version FROM session_turns
+            WHERE session_id = $1 AND logs IS NOT NULL AND logs::text <> '[]'
+            ORDER BY version DESC OFFSET $4 - 1 LIMIT 1), 0)
+        AND (turn_version > 0 OR seq >= coalesce((SELECT id FROM agent_logs
+            WHERE session_id = $1 ORDER BY id DESC OFFSET $4 - 1 LIMIT 1), 0))
     ORDER BY turn_version DESC, seq DESC LIMIT $4
-) l ORDER BY turn_version, seq`, sessionID, f.TurnID, f.Agent, limit)
+) l
+WHERE ($2 = '' OR turn_id = $2) AND ($3 = '' OR agent = $3)
+ORDER BY turn_version, seq`
+	rows, err := s.db.Query(ctx, q, sessionID, f.TurnID, f.Agent, window)
 	if err != nil {
 		return nil, interpretError("list agent logs", err)
 	}
