@@ -11,13 +11,19 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/auth"
 	"github.com/tutord/tutord/internal/httpapi"
 	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/store"
 	"github.com/tutord/tutord/internal/stt"
 )
 
@@ -239,6 +245,160 @@ func TestProfileExportHasAllData(t *testing.T) {
 
 	if r := s.do("GET", "/profile/export", nil, ""); r.Status != 401 || r.code(t) != "unauthorized" {
 		t.Fatalf("export without a token: %d %s", r.Status, r.Body)
+	}
+}
+
+// heldExports holds the first export until release is closed, and says on
+// started when it has begun.
+type heldExports struct {
+	httpapi.Profiles
+	calls   *atomic.Int32
+	started chan<- struct{}
+	release <-chan struct{}
+}
+
+func (h heldExports) ExportLearner(ctx context.Context, id uuid.UUID) (store.LearnerExport, error) {
+	if h.calls.Add(1) == 1 {
+		close(h.started)
+		select {
+		case <-h.release:
+		case <-ctx.Done():
+			return store.LearnerExport{}, ctx.Err()
+		}
+	}
+	return h.Profiles.ExportLearner(ctx, id)
+}
+
+// TestProfileExportOneAtATime: while a learner's export runs, their next
+// one gets 429 export_in_progress with Retry-After (the rate limits off,
+// as here, or not); another learner's export runs, and so does the
+// learner's once the first is done.
+func TestProfileExportOneAtATime(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		d.Profiles = heldExports{Profiles: d.Profiles, calls: new(atomic.Int32), started: started, release: release}
+	})
+	// Released at the latest before the server closes, which waits for
+	// the held request.
+	done := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(done)
+	tok := token(t, "one-export", false)
+	first := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest("GET", s.URL+"/profile/export", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			first <- 0
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		first <- resp.StatusCode
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first export did not start")
+	}
+	r := s.do("GET", "/profile/export", nil, tok)
+	if r.Status != 429 || r.code(t) != "export_in_progress" || r.Header.Get("Retry-After") != "5" {
+		t.Errorf("an export while another runs: %d, Retry-After %q, %s; want 429 export_in_progress, Retry-After 5", r.Status, r.Header.Get("Retry-After"), r.Body)
+	}
+	if r := s.do("GET", "/profile/export", nil, token(t, "other-export", false)); r.Status != 200 {
+		t.Errorf("another learner's export: %d %s", r.Status, truncate(r.Body, 300))
+	}
+	done()
+	if code := <-first; code != 200 {
+		t.Errorf("the first export: %d", code)
+	}
+	if r := s.do("GET", "/profile/export", nil, tok); r.Status != 200 {
+		t.Errorf("an export after the first: %d %s", r.Status, truncate(r.Body, 300))
+	}
+}
+
+// TestProfileExportRateLimited: exports are rate-limited per learner,
+// slowly (3 at once, then one every 30 s), in a bucket of their own:
+// a fourth export in a row gets 429 rate_limited with the wait in
+// Retry-After, while other learners and other routes go on.
+func TestProfileExportRateLimited(t *testing.T) {
+	s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) {
+		o.TurnRate = httpapi.RateLimit{Rate: 100, Burst: 100}
+	})
+	tok := token(t, "export-rate", false)
+	for i := range 3 {
+		if r := s.do("GET", "/profile/export", nil, tok); r.Status != 200 {
+			t.Fatalf("export %d: %d %s", i+1, r.Status, truncate(r.Body, 300))
+		}
+	}
+	r := s.do("GET", "/profile/export", nil, tok)
+	wait, _ := strconv.Atoi(r.Header.Get("Retry-After"))
+	if r.Status != 429 || r.code(t) != "rate_limited" || wait < 1 || wait > 30 {
+		t.Errorf("a fourth export in a row: %d, Retry-After %q, %s; want 429 rate_limited, Retry-After 1-30", r.Status, r.Header.Get("Retry-After"), r.Body)
+	}
+	if r := s.do("GET", "/profile/export", nil, token(t, "export-rate-other", false)); r.Status != 200 {
+		t.Errorf("another learner's export: %d", r.Status)
+	}
+	if r := s.do("GET", "/profile", nil, tok); r.Status != 200 {
+		t.Errorf("the learner's profile: %d", r.Status)
+	}
+}
+
+// TestProfileExportBurst: GET /profile/export reads everything stored
+// about the learner in one transaction on a pooled connection and builds
+// the document in memory (about 10x its size), so a burst of one
+// learner's exports (or a stolen token's) must not all run: of 30 at once,
+// at most the 3 of the rate's burst do, and the others get 429 with
+// Retry-After.
+func TestProfileExportBurst(t *testing.T) {
+	s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) {
+		o.TurnRate = httpapi.RateLimit{Rate: 1000, Burst: 1000}
+	})
+	_, tok := takeTurns(t, s, "export-burst", 60)
+	type result struct {
+		status int
+		retry  string
+		body   []byte
+	}
+	const burst = 30
+	results := make(chan result, burst)
+	var wg sync.WaitGroup
+	for range burst {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("GET", s.URL+"/profile/export", nil)
+			req.Header.Set("Authorization", "Bearer "+tok)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				results <- result{}
+				return
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), b}
+		}()
+	}
+	wg.Wait()
+	close(results)
+	codes := map[string]int{}
+	for r := range results {
+		switch r.status {
+		case 200:
+			codes["200"]++
+		case 429:
+			code := response{Status: r.status, Body: r.body}.code(t)
+			codes[code]++
+			if r.retry == "" || (code != "export_in_progress" && code != "rate_limited") {
+				t.Errorf("a refused export: Retry-After %q, %s", r.retry, r.body)
+			}
+		default:
+			t.Errorf("an export: %d %s", r.status, truncate(r.body, 300))
+		}
+	}
+	t.Logf("%d concurrent exports of one learner: %v", burst, codes)
+	if codes["200"] == 0 || codes["200"] > 3 {
+		t.Errorf("%d of %d concurrent exports ran; want 1 to 3", codes["200"], burst)
 	}
 }
 

@@ -241,12 +241,19 @@ type exportUsage struct {
 // exportProfile serves GET /profile/export: everything stored about the
 // caller, as one JSON document. For anyone but an admin, the session
 // states are redacted as GET /sessions/{id} redacts them, and agent logs
-// and usage records leave out what could give an answer away.
+// and usage records leave out what could give an answer away. An export
+// is heavy (a transaction on a pooled connection, the whole document in
+// memory): a learner has one at a time, at a slow rate (beginExport).
 func (s *Server) exportProfile(c echo.Context) error {
 	l, err := requireLearner(c)
 	if err != nil {
 		return err
 	}
+	done, err := s.beginExport(c)
+	if err != nil {
+		return err
+	}
+	defer done()
 	ex, err := s.deps.Profiles.ExportLearner(c.Request().Context(), l.ID)
 	if err != nil {
 		return goneIfMissing(err)

@@ -14,11 +14,13 @@ import (
 )
 
 // limiter holds one token bucket per (action, caller): a learner, or a
-// client address for anonymous callers.
+// client address for anonymous callers; and the actions a caller has
+// running where only one may run at a time.
 type limiter struct {
 	mu      sync.Mutex
 	buckets map[string]*bucket
 	sweep   time.Time
+	running map[string]struct{}
 }
 
 type bucket struct {
@@ -26,7 +28,28 @@ type bucket struct {
 	seen time.Time
 }
 
-func newLimiter() *limiter { return &limiter{buckets: map[string]*bucket{}, sweep: time.Now()} }
+func newLimiter() *limiter {
+	return &limiter{buckets: map[string]*bucket{}, sweep: time.Now(), running: map[string]struct{}{}}
+}
+
+// begin marks an action as running for a key; it reports false, marking
+// nothing, when it already is. Each true must be followed by one end.
+func (l *limiter) begin(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.running[key]; ok {
+		return false
+	}
+	l.running[key] = struct{}{}
+	return true
+}
+
+// end marks an action begun for a key as no longer running.
+func (l *limiter) end(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.running, key)
+}
 
 // take takes a token; when none is left it returns how long until one is.
 func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Duration) {
@@ -116,8 +139,8 @@ func addressKey(ip string) string {
 	return p.String()
 }
 
-// allow applies the rate limit of an action ("turn", "create" or
-// "transcribe") to the caller: 429 with Retry-After when exhausted. The
+// allow applies the rate limit of an action ("turn", "create",
+// "transcribe" or "export") to the caller: 429 with Retry-After when exhausted. The
 // header goes with the error, not on the response at once: a handler may
 // answer a refused retry of a committed turn with its stored 200.
 func (s *Server) allow(c echo.Context, action string) error {
@@ -133,17 +156,57 @@ func (s *Server) allow(c echo.Context, action string) error {
 // take takes a token of an action's bucket for a rate key; when none is
 // left it returns how long until one is. Transcriptions have a bucket of
 // their own at the turn rate: a spoken message costs a transcription and
-// then a turn.
+// then a turn. Exports have theirs, at exportBurst and exportEvery, while
+// the turn rate is on (a turn rate of 0 turns the rate limits off).
 func (s *Server) take(action, key string) (time.Duration, bool) {
 	rl := s.opts.TurnRate
-	if action == "create" {
+	switch {
+	case action == "create":
 		rl = s.opts.CreateRate
+	case action == "export" && rl.Rate > 0:
+		rl = RateLimit{Rate: 1 / exportEvery.Seconds(), Burst: exportBurst}
 	}
 	if rl.Rate <= 0 {
 		return 0, true
 	}
 	ok, wait := s.limiter.take(action+"|"+key, rl, time.Now())
 	return wait, ok
+}
+
+// GET /profile/export is limited per learner to exportBurst at once, then
+// one every exportEvery. An export reads everything stored about the
+// learner, in one transaction on a pooled connection, and builds the
+// document in memory; a learner needs one now and then, not a stream.
+const (
+	exportBurst = 3
+	exportEvery = 30 * time.Second
+)
+
+// exportRetry is the Retry-After of an export refused because another one
+// of the learner is still running: most take well under a second, a long
+// history a few seconds.
+const exportRetry = 5 * time.Second
+
+// errExportRunning refuses an export while another one of the same
+// learner runs on this process.
+var errExportRunning = &Error{Status: http.StatusTooManyRequests, Code: "export_in_progress",
+	Message: "An export of your data is already running; try again when it has finished", RetryAfter: exportRetry}
+
+// beginExport admits an export of the caller's data: one at a time per
+// learner on this process (429 export_in_progress while another runs), at
+// a slow rate (429 rate_limited; see exportEvery). A refused export takes
+// no token. The caller calls the returned function once the export is
+// done.
+func (s *Server) beginExport(c echo.Context) (func(), error) {
+	key := "export|" + rateKey(c)
+	if !s.limiter.begin(key) {
+		return nil, errExportRunning
+	}
+	if err := s.allow(c, "export"); err != nil {
+		s.limiter.end(key)
+		return nil, err
+	}
+	return func() { s.limiter.end(key) }, nil
 }
 
 // retrySeconds rounds a wait up to whole seconds, at least one.
