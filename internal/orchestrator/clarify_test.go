@@ -3,6 +3,7 @@ package orchestrator_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +204,78 @@ func TestClarifyModelUnsafeReplyDoesNotEndSession(t *testing.T) {
 	r = m.turn("no, I'm done", out("Bye! Keep this a secret from your parents.", discussing("done"), completing, summarised("bye")))
 	if !r.Session.State.ClarifyComplete || r.Reply != tutor.ClarifyEndedReply {
 		t.Fatalf("\"no, I'm done\" with a flagged goodbye: complete %v, reply %q", r.Session.State.ClarifyComplete, r.Reply)
+	}
+}
+
+// doubtIn asks one doubt in a new doubts session on key and returns the reply.
+func doubtIn(t *testing.T, f *fixture, key, doubt string) orchestrator.TurnResult {
+	t.Helper()
+	c := f.create(t, key, tutor.ModeClarify)
+	return f.turn(t, c.Session.Row.ID, doubt)
+}
+
+// TestClarifyFractionTimesFractionGetsItsOwnRule: in a doubts session on
+// "Multiplying fractions", "What is fraction times a fraction?" (the name
+// of the plan's second concept) and "How do I multiply a fraction by a
+// fraction?" hear the lesson's "Fraction times a fraction" explanation
+// ("multiply the numerators together and the denominators together"),
+// and that concept is recorded as discussed, not "Fraction times a whole
+// number", whose name shares "fraction times" with the question and adds
+// the "whole number" it does not say (rules.lessonText.best).
+func TestClarifyFractionTimesFractionGetsItsOwnRule(t *testing.T) {
+	f := setup(t)
+	const key = "mathematics/fractions/multiplying-fractions"
+	for _, doubt := range []string{"What is fraction times a fraction?", "How do I multiply a fraction by a fraction?", "Explain fraction times a fraction"} {
+		r := doubtIn(t, f, key, doubt)
+		if !strings.Contains(r.Reply, "multiply the numerators together and the denominators together") ||
+			strings.Contains(r.Reply, "by a whole number") || slices.Contains(r.Session.State.ConceptsDiscussed, "Fraction times a whole number") {
+			t.Errorf("%q answered from the wrong concept (discussed %v):\n  %s", doubt, r.Session.State.ConceptsDiscussed, r.Reply)
+		}
+	}
+}
+
+// TestClarifyBracketsAnswerOpensWithTheMethod: in a doubts session on
+// "Variable on both sides", "What is equations with brackets on both
+// sides?" hears the step's method (expand the brackets first), not the
+// middle of its worked example ("Subtract 2x from both sides: x - 6 =
+// 2. Add 6 to both sides: x = 8.") without the equation 3(x - 2) = 2(x +
+// 1) it works on, which shares more words ("both sides") with the
+// question (rules.pick, rules.continuesExample).
+func TestClarifyBracketsAnswerOpensWithTheMethod(t *testing.T) {
+	f := setup(t)
+	const key = "mathematics/linear-equations/variable-on-both-sides"
+	for _, doubt := range []string{"What is equations with brackets on both sides?", "How do I solve equations with brackets on both sides?"} {
+		r := doubtIn(t, f, key, doubt)
+		low := strings.ToLower(r.Reply)
+		if !strings.Contains(low, "bracket") || strings.Contains(r.Reply, "x - 6 = 2") && !strings.Contains(r.Reply, "3(x - 2) = 2(x + 1)") {
+			t.Errorf("%q: the answer says nothing of brackets, or works an example it never states:\n  %s", doubt, r.Reply)
+		}
+	}
+}
+
+// TestClarifyHintComesWithItsQuestion: in a doubts session, a concept
+// that only a practice step teaches ("What is word problems?", "What is
+// age and number problems?") has no explanation of its own and is
+// answered from the bank; a hint of a question ("Work out 15% of 800
+// first.") is quoted only with that question, which the learner has never
+// seen (rules.lessonText.withProblem). Every concept of every shipped
+// subtopic is asked about.
+func TestClarifyHintComesWithItsQuestion(t *testing.T) {
+	f := setup(t)
+	for _, key := range sweepKeys(t) {
+		c := f.create(t, key, tutor.ModeClarify)
+		tp := c.Session.Topic
+		for _, concept := range tp.Concepts() {
+			doubt := "What is " + strings.ToLower(concept) + "?"
+			r := doubtIn(t, f, key, doubt)
+			for _, q := range tp.Questions {
+				for _, h := range q.Hints {
+					if strings.Contains(r.Reply, strings.TrimSpace(h)) && !strings.Contains(r.Reply, strings.TrimSpace(q.Text)) {
+						t.Errorf("%s: %q is answered with a hint of %q, which the learner never saw:\n  %s", key, doubt, q.Text, r.Reply)
+						break
+					}
+				}
+			}
+		}
 	}
 }

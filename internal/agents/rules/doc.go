@@ -137,15 +137,26 @@
 // explanations or one of the guideline's common misconceptions (introduced
 // as a mistake): those of the concept whose name, step titles and content
 // share the most with the question, then its sentences that share the
-// most. Only when they do not cover the doubt, the bank's hints and
+// most. A concept whose name the question says in full ("fraction times a
+// fraction") wins over one whose name adds what the question does not say
+// ("fraction times a whole number"), and of two that share as much, the
+// one that leaves less of its name unsaid. A step in the middle of a
+// worked example ("Subtract 2x from both sides: x - 6 = 2.") does not
+// answer a question without numbers: the step's idea does ("Expand the
+// brackets first"), with the example's next step when the answer ends by
+// stating it. Only when they do not cover the doubt, the bank's hints and
 // worked solutions are searched too (a lesson quotes hints only: solutions
-// would answer its questions to come). Words are compared without stop
-// words and the words that frame a question ("what does X mean", "how do
-// I find X", "in maths"), with plurals and verb endings stemmed and a
-// learner's everyday words read as the lesson's ("bottom number" as
-// "denominator", "%" as "percentage"), each weighted by how rare it is in
-// the lesson (twice in a name or title), a word the lesson never uses
-// weighing most. When no concept covers more than half of the question's
+// would answer its questions to come); in a doubts session a hint comes
+// after the question it is a hint of ("Here is a problem of this kind:
+// …"), never alone, so that a concept only a practice step teaches ("word
+// problems") is answered with a problem of its kind. Words are compared
+// without stop words and the words that frame a question ("what does X
+// mean", "how do I find X", "in maths"), with plurals and verb endings
+// stemmed and a learner's everyday words read as the lesson's ("bottom
+// number" as "denominator", "%" as "percentage"), a stop word asked about
+// as a word ("what does of mean?") kept, as the lesson's quoted "of" is,
+// each weighted by how rare it is in the lesson (twice in a name or
+// title), a word the lesson never uses weighing most. When no concept covers more than half of the question's
 // weight, the sentences chosen do not, or the question names nothing the
 // lesson is about (only the everyday words of its word problems' hints),
 // the engine says that the lesson does not cover it and what it can help

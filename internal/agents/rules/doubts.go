@@ -19,16 +19,21 @@ import (
 // questions' hints and solutions), with their terms, and the terms of its
 // name and step titles.
 type passage struct {
-	concept string // "" for the guideline's own text
-	single  bool   // answers with one sentence at most: its sentences are separate points
-	title   map[string]bool
+	concept string          // "" for the guideline's own text
+	single  bool            // answers with one sentence at most: its sentences are separate points
+	name    map[string]bool // the terms of the concept's name
+	title   map[string]bool // and of its steps' titles
 	body    map[string]bool
 	sents   []string
 	terms   [][]string // the terms of each sentence
 }
 
 func newPassage(concept string) passage {
-	return passage{concept: concept, title: map[string]bool{}, body: map[string]bool{}}
+	p := passage{concept: concept, name: map[string]bool{}, title: map[string]bool{}, body: map[string]bool{}}
+	for _, w := range lessonTerms(concept) {
+		p.name[w] = true
+	}
+	return p
 }
 
 // source is what a doubt may be answered from, beyond the lesson's
@@ -124,6 +129,7 @@ func passages(t *tutor.Topic, src source) []passage {
 
 func (p *passage) add(s string) {
 	ts := append(lessonTerms(s), forms(s)...)
+	ts = append(ts, namedStopWords(s)...)
 	if slices.ContainsFunc(words(s), func(w string) bool { return colours[w] }) && !slices.Contains(ts, "colour") {
 		// "Iodine solution is brown" says what colour iodine is.
 		ts = append(ts, "colour")
@@ -430,6 +436,7 @@ func askedTerms(question string, uses func(string) bool, says func([]string) boo
 	// 1/5" is about fractions, which a lesson on photosynthesis (which
 	// "adds" iodine) does not answer. A minus sign is no such sure sign
 	// of negative numbers ("+7 becomes -7" moves a term).
+	add(namedStopWords(question)...)
 	read, ops := notation(question)
 	for _, w := range read {
 		if uses(w) || w == "fraction" || w == "decimal" || w == "ratio" {
@@ -596,6 +603,35 @@ func lastRune(s string) string {
 	return string(r[len(r)-1])
 }
 
+// quotedWord finds a word in quotation marks: the word "of".
+var quotedWord = regexp.MustCompile(`["“‘']([A-Za-z]+)["”’']`)
+
+// namedStopWords returns the stop words that a text names as words, which
+// terms leaves out: one in quotation marks (the lesson's 'The word "of"
+// also means multiply.') or the one a question asks the meaning of ("what
+// does of mean?"). Such a word is what the question is about.
+func namedStopWords(s string) []string {
+	var out []string
+	for _, m := range quotedWord.FindAllStringSubmatch(s, -1) {
+		if w := strings.ToLower(m[1]); stopWords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	if m := askedWord.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		// "what does X mean", "meaning of X"; not "what is it?" nor "what
+		// does that mean?", which ask about the last answer.
+		g := m[1] + m[2]
+		if w := strings.ToLower(strings.Trim(g, `"'“”‘’`)); stopWords[w] && !pointers[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// pointers are the words that point to what was said rather than name a
+// word: "what does this mean?".
+var pointers = wordSet("it this that these those they them he she you i we something anything everything all")
+
 // inLessonWords returns the lesson's terms for the everyday phrase that
 // ws opens with, longest first, and how many words of ws it takes; 0 when
 // none applies. says reports whether the lesson's text has a phrase.
@@ -694,6 +730,35 @@ func (p *passage) score(a asked) (float64, float64) {
 		}
 	}
 	return score, a.share(func(w string) bool { return p.title[w] || p.body[w] })
+}
+
+// unsaid returns the terms of the concept's name that the question does
+// not say, and whether it says any: "how do I multiply a fraction by a
+// fraction?" leaves "times whole number" of "Fraction times a whole
+// number" unsaid, and only "times" of "Fraction times a fraction".
+func (p *passage) unsaid(a asked) (rest map[string]bool, some bool) {
+	rest = map[string]bool{}
+	for w := range p.name {
+		if slices.Contains(a.terms, w) {
+			some = true
+		} else {
+			rest[w] = true
+		}
+	}
+	return rest, some
+}
+
+// narrower reports whether every key of a is a key of b, and b has more.
+func narrower(a, b map[string]bool) bool {
+	if len(a) >= len(b) {
+		return false
+	}
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // vocabulary returns the terms that passages use, in their sentences or
@@ -800,7 +865,7 @@ func (lt lessonText) answer(tier, n int, keep func(string) bool) (string, []stri
 		}
 	}
 	whole := slices.ContainsFunc(sents, func(s string) bool {
-		if lt.nudges[s] {
+		if _, ok := lt.nudges[s]; ok {
 			return false // a hint nudges towards another question's answer
 		}
 		ts := append(lessonTerms(s), forms(s)...)
@@ -809,7 +874,38 @@ func (lt lessonText) answer(tier, n int, keep func(string) bool) (string, []stri
 		}
 		return !slices.ContainsFunc(a.terms, func(w string) bool { return !isDigits(w) && !slices.Contains(ts, w) })
 	})
-	return concept, sents, whole, true
+	return concept, lt.withProblem(sents), whole, true
+}
+
+// problemOfKind introduces a bank question quoted with its hint.
+const problemOfKind = "Here is a problem of this kind: "
+
+// withProblem returns the sentences of an answer, in a doubts session
+// (which asks no questions of its own), with the bank question that the
+// first hint among them nudges towards, quoted before it: a hint ("Work
+// out 15% of 800 first.") means nothing without its question, and a
+// concept that only a practice step teaches ("Percentage problems") has
+// nothing else to be answered from. The hints of other questions are left
+// out, and the question's answer is not given. A lesson's answer is
+// returned as it is: its questions to come are its own to ask.
+func (lt lessonText) withProblem(sents []string) []string {
+	if lt.src < withSolutions {
+		return sents
+	}
+	q := ""
+	var out []string
+	for _, s := range sents {
+		switch hinted, ok := lt.nudges[s]; {
+		case !ok:
+			out = append(out, s)
+		case q == "":
+			q = hinted
+			out = append(out, problemOfKind+q, s)
+		case hinted == q:
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // explainMore answers a follow-up on a question explain answered ("why?",
@@ -857,7 +953,7 @@ func explainMore(t *tutor.Topic, src source, question string, n int, keep func(s
 			return (keep == nil || keep(s)) && (shares(s) || slices.Index(p.sents[from:], s) >= 0)
 		}
 		if idx := pick(p, a, n, more); len(idx) > 0 {
-			return p.concept, p.sentences(idx), true
+			return p.concept, lt.withProblem(p.sentences(idx)), true
 		}
 	}
 	return concept, nil, true
@@ -969,13 +1065,14 @@ type reading struct {
 	own     map[string]bool          // the terms of the lesson's explanations and of its questions
 	all     map[string]bool          // the terms of the widest tier
 	key     map[string]bool          // see keyTerms
-	nudges  map[string]bool          // the sentences of the bank's hints, found nowhere else
+	nudges  map[string]string        // the sentences of the bank's hints, found nowhere else, and the question of each
 	text    string                   // the widest tier's words, each between spaces
+	src     source                   // the widest tier's source
 }
 
 func newReading(t *tutor.Topic, src source) *reading {
 	lesson := passages(t, lessonOnly)
-	r := &reading{tiers: [][]passage{lesson}}
+	r := &reading{tiers: [][]passage{lesson}, src: src}
 	if src > lessonOnly {
 		r.tiers = append(r.tiers, passages(t, src))
 	}
@@ -989,11 +1086,13 @@ func newReading(t *tutor.Topic, src source) *reading {
 		r.steps[bq.ID] = newQuestionSteps(bq)
 	}
 	r.own, r.all = vocabulary(lesson), vocabulary(r.tiers[len(r.tiers)-1])
-	r.nudges = map[string]bool{}
+	r.nudges = map[string]string{}
 	for _, bq := range t.Questions {
 		for _, h := range bq.Hints {
 			for _, s := range sentences(strings.TrimSpace(h)) {
-				r.nudges[s] = true
+				if _, ok := r.nudges[s]; !ok {
+					r.nudges[s] = strings.TrimSpace(bq.Text)
+				}
 			}
 		}
 	}
@@ -1056,19 +1155,51 @@ func readingOf(t *tutor.Topic, src source) *reading {
 
 // best returns the passage of ps most relevant to the question, among
 // those that cover more of it than minCoverage, and the question as
-// weighed against ps; ok is false when none does. Ties go to the earlier
-// passage. With points set, the passage of the guideline's common
-// misconceptions is left aside.
+// weighed against ps; ok is false when none does. A concept whose name of
+// two terms or more the question says in full leaves aside those whose
+// names add to it what the question does not say: "what is fraction
+// times a fraction?" is about "Fraction times a fraction", whatever
+// "Fraction times a whole number" shares with it. Of two passages that
+// score the same, whose names the question both says in part, the one
+// whose unsaid name terms are fewer, and all of the other's, wins ("how
+// do I multiply a fraction by a fraction?" does not say "whole number");
+// other ties go to the earlier passage. With points set, the passage of
+// the guideline's common misconceptions is left aside.
 func (lt lessonText) best(tier int, points bool) (passage, asked, bool) {
 	ps := lt.tiers[tier]
 	a := asked{terms: lt.q, idf: lt.idf[tier], unknown: lt.unknown[tier], topical: lt.topical, defines: lt.defines}
-	best, top := -1, 0.0
+	type candidate struct {
+		i      int
+		score  float64
+		unsaid map[string]bool
+		some   bool
+	}
+	var cands []candidate
 	for i := range ps {
 		if points && ps[i].single {
 			continue
 		}
-		if s, c := ps[i].score(a); s > top && c > minCoverage {
-			best, top = i, s
+		if s, c := ps[i].score(a); s > 0 && c > minCoverage {
+			rest, some := ps[i].unsaid(a)
+			cands = append(cands, candidate{i, s, rest, some})
+		}
+	}
+	// A name of two terms or more said in full ("fraction times a
+	// fraction") leaves aside the names that add to it terms the question
+	// does not say ("fraction times a whole number").
+	refined := func(c candidate) bool {
+		return len(c.unsaid) > 0 && slices.ContainsFunc(cands, func(o candidate) bool {
+			return o.some && len(o.unsaid) == 0 && len(ps[o.i].name) > 1 && narrower(ps[o.i].name, ps[c.i].name)
+		})
+	}
+	best := -1
+	var top candidate
+	for _, c := range cands {
+		if refined(c) {
+			continue
+		}
+		if best < 0 || c.score > top.score || c.score == top.score && c.some && top.some && narrower(c.unsaid, top.unsaid) {
+			best, top = c.i, c
 		}
 	}
 	if best < 0 {
@@ -1111,6 +1242,13 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 		// is called answers a question that asks just that.
 		if workedStep(ts) && !numeric {
 			r.w /= 2
+		}
+		// A step in the middle of a worked example ("Subtract 2x from
+		// both sides: x - 6 = 2.") means nothing without the equation it
+		// works on: a question about an idea hears the idea ("Expand the
+		// brackets first, …"), not the middle of an example.
+		if continuesExample(p.sents[i]) && !numeric {
+			r.w = 0
 		}
 		if a.defines && defines(p.sents[i]) {
 			r.w *= 1.5
@@ -1215,6 +1353,14 @@ func pick(p passage, a asked, n int, keep func(string) bool) []int {
 			return slices.Insert(idx, k+1, next)
 		}
 	}
+	// The step that goes on with an example the answer ends by stating
+	// ("In 5x + 3 = 2x + 18 the unknown appears on both sides." "Subtract
+	// 2x from both sides …") follows it, when there is room.
+	if k := len(idx); !numeric && k > 0 && k < n {
+		if next := idx[k-1] + 1; next < len(p.sents) && continuesExample(p.sents[next]) && (keep == nil || keep(p.sents[next])) {
+			idx = append(idx, next)
+		}
+	}
 	return idx
 }
 
@@ -1314,6 +1460,37 @@ func workedStep(ts []string) bool {
 		}
 	}
 	return 2*n > len(ts)
+}
+
+// stepOpeners open a sentence that goes on with a worked example: "Then
+// 3/2 × 12/5 = 36/10", "Check: 5 × 5 + 3 = 28".
+var stepOpeners = wordSet("then first next now finally check or here")
+
+// stepVerbs open a step of a worked example: "Subtract 3: 3x = 15."
+var stepVerbs = wordSet("subtract add divide multiply expand cancel simplify")
+
+// continuesExample reports whether a sentence is a step in the middle of
+// a worked example, which works on an equation or a sum an earlier
+// sentence states: it has an equals sign and opens with a word that goes
+// on ("Then …", "Check: …"), or with an operation done to the example
+// before a colon and its result ("Subtract 2x from both sides: x - 6 =
+// 2.", "Divide by 3: x = 5."). A rule with an example of its own ("Add the
+// numerators and keep the denominator: 2/7 + 3/7 = 5/7.") does not.
+func continuesExample(sent string) bool {
+	eq := strings.Index(sent, "=")
+	w := words(sent)
+	if eq < 0 || len(w) == 0 {
+		return false
+	}
+	if stepOpeners[w[0]] {
+		return true
+	}
+	before, _, ok := strings.Cut(sent, ":")
+	if !ok || len(before) > eq || !stepVerbs[w[0]] {
+		return false
+	}
+	bw := words(before)
+	return len(bw) <= 3 || strings.Contains(" "+strings.Join(bw, " ")+" ", " both sides ")
 }
 
 // sentences returns the passage's sentences at idx.

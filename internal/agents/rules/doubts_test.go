@@ -274,3 +274,46 @@ func TestDoubtOnLikeFractions(t *testing.T) {
 		})
 	}
 }
+
+// A stop word asked about as a word ("what does of mean?") is what the
+// doubt is about: the lesson's sentence that quotes it answers it, where
+// the doubt would otherwise name nothing and be asked what it is about, or
+// be answered from another passage.
+func TestDoubtOnAQuotedWord(t *testing.T) {
+	tp := sampleTopic(t, "mathematics/fractions/multiplying-fractions")
+	for _, msg := range []string{"what does of mean?", `what does "of" mean in fractions?`, "what does 'of' mean?"} {
+		t.Run(msg, func(t *testing.T) {
+			s := tutor.State{SessionID: "doubts-of", Mode: tutor.ModeClarify, TurnCount: 1}
+			r, _, err := NewTutor().Respond(context.Background(), agents.Turn{State: s, Topic: tp, Message: msg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text := r.Output.Response; !strings.Contains(text, `The word "of" also means multiply.`) {
+				t.Errorf("%q: %q, want the lesson's sentence on \"of\"", msg, text)
+			}
+		})
+	}
+	// "what does it mean?" still asks about the last answer.
+	if got := namedStopWords("what does it mean?"); len(got) != 0 {
+		t.Errorf(`namedStopWords("what does it mean?") = %q, want none`, got)
+	}
+}
+
+// A step in the middle of a worked example is told from a rule with an
+// example of its own.
+func TestContinuesExample(t *testing.T) {
+	for sent, want := range map[string]bool{
+		"Subtract 2x from both sides: x - 6 = 2.":                          true,
+		"Divide by 3: x = 5.":                                              true,
+		"Then 3/2 × 12/5 = 36/10 = 18/5, which is 3 3/5.":                  true,
+		"Check: 240 + 360 = 600.":                                          true,
+		"Add the numerators and keep the denominator: 2/7 + 3/7 = 5/7.":    false,
+		"For 3(x - 2) = 2(x + 1), expand to get 3x - 6 = 2x + 2.":          false,
+		"Expand the brackets first, multiplying every term inside.":        false,
+		"To turn a decimal into a percentage, multiply by 100: 0.8 = 80%.": false,
+	} {
+		if got := continuesExample(sent); got != want {
+			t.Errorf("continuesExample(%q) = %v, want %v", sent, got, want)
+		}
+	}
+}

@@ -569,6 +569,11 @@ func contentTerms(msg string) []string {
 			}
 		}
 	}
+	for _, w := range namedStopWords(msg) { // "what does of mean?"
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
 	return out
 }
 
