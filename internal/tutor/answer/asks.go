@@ -72,11 +72,12 @@ var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s
 	`\b(?:answer\s+(?:to|for|of)|back\s+to)\s+(?:question|q)\s*(?:no\.?\s*|number\s*|#\s*)?\d`)
 
 // SaysLost reports whether a reply says only that the learner is lost: "I
-// don't get it", "i still dont understand", "confused", "samajh nahi aaya".
+// don't get it", "i still dont understand", "not understood", "not clear",
+// "confused", "samajh nahi aaya", "nahi samjha", "samjh nhi aaya".
 func SaysLost(reply string) bool {
 	// Most replies hold none of the words the expression needs: they are
 	// told apart without running it.
-	if len(reply) > 120 || !containsAnyFold(reply, "get", "understand", "undrstand", "follow", "confused", "lost", "samaj") {
+	if len(reply) > 120 || !containsAnyFold(reply, "get", "understand", "undrstand", "understood", "follow", "confused", "lost", "clear", "samaj", "samj") {
 		return false
 	}
 	return lost.MatchString(strings.TrimSpace(reply))
@@ -106,7 +107,9 @@ func containsAnyFold(s string, words ...string) bool {
 var lost = regexp.MustCompile(`(?i)^(?:(?:sorry|but|um|hmm|oh|ok|okay|no)[,.!]?\s+)*(?:` +
 	`(?:i\s+|me\s+)?(?:still\s+)?(?:don'?t|do\s+not|didn'?t|did\s+not|can'?t|cannot|dint|dnt)\s+(?:really\s+)?(?:get|understand|follow|undrstand)(?:\s+(?:it|this|that|the\s+question|you|anything|at\s+all))*|` +
 	`(?:i'?m\s+|i\s+am\s+)?(?:so\s+|very\s+|really\s+|still\s+)?(?:confused|lost)|` +
-	`(?:kuch\s+)?samajh?\s+(?:me\s+|mein\s+)?(?:nahi|nahin|nhi)(?:\s+(?:aaya|aa\s+raha|aya|aata))?` +
+	`(?:i'?m\s+|i\s+am\s+|im\s+|it'?s\s+|its\s+|it\s+is\s+)?(?:still\s+)?not\s+(?:understood|clear|getting)(?:\s+(?:it|this|that|you|anything|at\s+all))*|` +
+	`(?:kuch\s+)?sama?jh?[aie]?\s+(?:me\s+|mein\s+)?(?:nahi|nahin|nhi)(?:\s+(?:aaya|aa\s+raha|aya|aata))?|` +
+	`(?:kuch\s+)?(?:nahi|nahin|nhi)\s+sama?jh?[aie]?(?:\s+(?:aaya|aa\s+raha|aya|aata))?` +
 	`)(?:[,\s]+(?:yaar|yar|bhai|sir|ma'?am|didi|bhaiya|please|pls))*\s*[.!?…]*$`)
 
 // remark finds a remark about the tutor or the task, which is no answer:
@@ -115,12 +118,22 @@ var remark = regexp.MustCompile(`(?i)\b(?:you(?:'?re|\s+are)|this(?:'?s|\s+is)|t
 	`(?:dumb|stupid|useless|boring|annoying|idiot|an\s+idiot|hard|difficult|confusing)\b|\bi\s+hate\s+(?:this|you|it)\b|\bshut\s+up\b`)
 
 // bareAck reports whether a reply is only a yes, no or ok ("yes", "y",
-// "ok", "nope"): no answer to a question that asks for something else.
+// "ok", "nope", "theek hai"), give or take a word of address ("ok sir"),
+// or asks to wait a minute ("ek minute"): no answer to a question that
+// asks for something else.
 func bareAck(toks []token) bool {
 	words := 0
-	for _, t := range toks {
+	for i, t := range toks {
 		switch {
 		case t.kind == tWord && acks[t.text]:
+			words++
+		case t.kind == tWord && addressWords[t.text] && i > 0:
+			// "ok sir", "yes mam": the address says no more.
+		case t.kind == tWord && t.text == "hai" && i > 0 && (toks[i-1].text == "theek" || toks[i-1].text == "thik" || toks[i-1].text == "tik"):
+			// "theek hai": ok.
+		case t.kind == tWord && t.text == "ek" && i+1 < len(toks) && minuteWords[toks[i+1].text]:
+			// "ek minute": wait a minute.
+		case t.kind == tWord && minuteWords[t.text] && i > 0 && toks[i-1].text == "ek":
 			words++
 		case t.kind == tSym:
 		default:
@@ -142,7 +155,14 @@ func ackAnswers(exp Expected, reply string) bool {
 	return false
 }
 
-var acks = wordSet("yes", "y", "yeah", "yep", "yup", "ya", "ok", "okay", "k", "kk", "sure", "no", "nope", "nah", "hmm", "hm", "haan", "accha", "acha")
+var (
+	acks = wordSet("yes", "y", "yeah", "yep", "yup", "ya", "ok", "okay", "okk", "okkk", "okey", "k", "kk", "sure", "no", "nope", "nah",
+		"hmm", "hm", "haan", "accha", "acha", "achha", "theek", "thik", "tik")
+	// addressWords are the words a learner addresses the tutor with.
+	addressWords = wordSet("sir", "maam", "ma'am", "mam", "madam", "miss", "didi", "bhaiya", "ji")
+	// minuteWords follow "ek" (one) in asking to wait: "ek minute", "ek sec".
+	minuteWords = wordSet("minute", "min", "mint", "second", "sec")
+)
 
 var (
 	backOpeners = wordSet("wait", "sorry", "so", "um", "umm", "uh", "hmm", "hm", "oh", "ah", "erm", "er", "hey", "and", "but", "then", "ok", "okay")

@@ -2,13 +2,15 @@ package answer
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // Evaluate judges a learner's free-text reply against the expected answer.
 //
 // It first finds the answer the reply commits to ("I think it's 42 apples" →
-// 42 apples; "not 5, it's 6" → 6; "my answer is 20 - 5 = 15" → 15; "so they
+// 42 apples; "not 5, it's 6" and "5 nahi, 6 hai" → 6; "my answer is 20 - 5 = 15" → 15; "so they
 // had a total of 14" → 14; "to get the number of treats (180)" → 180), then
 // compares it with exp according to the kind (exp.Kind, or
 // InferKind(exp.Answer) when that is KindAuto):
@@ -38,7 +40,8 @@ import (
 //     with exp.Simplest, like a fraction. A fraction 3/5 is the two-term
 //     ratio 3:5 written the other school way; a single number (0.6) is not a
 //     ratio.
-//   - Multiple choice: a letter ("B", "(b)", "option b"), the option's number
+//   - Multiple choice: a letter ("B", "(b)", "option b", and, where the
+//     question has options, "c is correct", "c sir"), the option's number
 //     ("option 2"), the option's text, or the one word that sets it apart
 //     from the others ("less" or "smaller" for "less than 3/4" beside
 //     "greater than 3/4"), before any reason ("because …").
@@ -84,6 +87,18 @@ func Evaluate(exp Expected, reply string) (res Result) {
 	if strings.TrimSpace(exp.Answer) == "" && (kind != KindText || len(exp.Accept) == 0) {
 		res.Verdict, res.Reason = CannotCheck, "no expected answer"
 		return res
+	}
+	if kind == KindFraction || kind == KindMixedNumber {
+		if f, ok := divisionFraction(reply); ok {
+			// "3÷4": the sign of phone keyboards for 3/4.
+			orig := strings.TrimSpace(reply)
+			reply = f
+			defer func() {
+				if res.Extracted != "" {
+					res.Extracted = orig
+				}
+			}()
+		}
 	}
 	if (kind == KindFraction || kind == KindMixedNumber || kind == KindRatio) && (strings.Contains(reply, " /") || strings.Contains(reply, "/ ")) {
 		orig := reply
@@ -143,7 +158,7 @@ func Evaluate(exp Expected, reply string) (res Result) {
 			// "what is diffusion?", "what is the hcf of 15 and 25": a
 			// question to the tutor, whose words or numbers are no answer.
 			res = Result{Kind: kind, Verdict: NotAttempt, Reason: "a question back, not an answer"}
-		case res.Verdict != NotAttempt && SaysLost(reply),
+		case res.Verdict != NotAttempt && SaysLost(reply) && !lostWordAnswers(exp, reply),
 			res.Verdict == Incorrect && kind != KindBoolean && bareAck(toks) && !ackAnswers(exp, reply),
 			res.Verdict == Incorrect && kind == KindText && remark.MatchString(reply):
 			// "I don't get it" (whose "nahi" in "samajh nahi aaya" is no
@@ -164,6 +179,41 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		}
 	}
 	return res
+}
+
+// divisionFraction returns a reply that is two whole numbers joined by the
+// division sign alone ("3÷4", "3 ÷ 4", give or take a full stop) as the
+// fraction it writes, "3/4". Anything more ("12 ÷ 4 = 3", "3 ÷ 4 × 2") is
+// working, read as it is written.
+func divisionFraction(reply string) (string, bool) {
+	a, b, ok := strings.Cut(strings.TrimSpace(reply), "÷")
+	a, b = strings.TrimSpace(a), strings.TrimRight(strings.TrimSpace(b), ".!")
+	if !ok || !allDigits(a) || !allDigits(b) {
+		return "", false
+	}
+	return a + "/" + b, true
+}
+
+// allDigits reports whether s is a run of at most nine ASCII digits.
+func allDigits(s string) bool {
+	return s != "" && len(s) <= 9 && digits(s, 0) == len(s)
+}
+
+// lostWordAnswers reports whether a reply that says the learner is lost
+// may answer with its words: "not clear" where the answer or an option is
+// "clear" (is lime water clear?), "lost" where one is "lost".
+func lostWordAnswers(exp Expected, reply string) bool {
+	for _, w := range []string{"clear", "lost"} {
+		if !containsAnyFold(reply, w) {
+			continue
+		}
+		for _, a := range slices.Concat([]string{exp.Answer}, exp.Accept, exp.Options) {
+			if slices.Contains(strings.FieldsFunc(strings.ToLower(a), func(r rune) bool { return !unicode.IsLetter(r) }), w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fractional reports whether the number of an expected answer is not a

@@ -213,6 +213,9 @@ func TestEvaluateFractions(t *testing.T) {
 		{"fraction slash wrong", Expected{Answer: "7"}, "7⁄9", Incorrect, ""},
 		{"fraction slash simplest", Expected{Answer: "7/9", Simplest: true}, "14⁄18", Partial, ""},
 		{"division slash", half, "1∕2", Correct, ""},
+		{"division sign alone", Expected{Answer: "3/4"}, "3÷4", Correct, "3÷4"},
+		{"division sign alone, spaced", Expected{Answer: "3/4"}, "3 ÷ 4", Correct, "3 ÷ 4"},
+		{"division sign alone, half", half, "1÷2", Correct, ""},
 		{"fraction slash mixed", Expected{Answer: "3/2"}, "1 1⁄2", Correct, "1 1⁄2"},
 		{"vulgar fraction", half, "½", Correct, "½"},
 		{"vulgar fraction mixed", Expected{Answer: "7/4"}, "1¾", Correct, ""},
@@ -367,6 +370,7 @@ func TestEvaluateChoice(t *testing.T) {
 	b := Expected{Answer: "B", Options: []string{"12", "15", "18", "21"}}
 	txt := Expected{Answer: "mitochondria", Kind: KindChoice, Options: []string{"nucleus", "mitochondria", "ribosome"}}
 	cmp := Expected{Answer: "B", Options: []string{"greater than 3/4", "less than 3/4", "equal to 3/4"}}
+	solid := Expected{Answer: "C", Kind: KindChoice, Options: []string{"gas", "liquid", "solid"}}
 	runEvalCases(t, []evalCase{
 		{"or hedge of letters", Expected{Answer: "C", Options: []string{"gas", "liquid", "solid"}}, "A or C", NotAttempt, ""},
 		{"or hedge, right one first", Expected{Answer: "A", Options: []string{"solid", "liquid", "gas"}}, "A or C", NotAttempt, ""},
@@ -404,6 +408,18 @@ func TestEvaluateChoice(t *testing.T) {
 		{"keyword of a two-word option", Expected{Answer: "A", Options: []string{"hot water", "cold water"}}, "hot because the particles move faster", Correct, "hot"},
 		{"idk", b, "no idea", NotAttempt, ""},
 		{"pronoun I", b, "I", NotAttempt, ""},
+		// A lowercase letter before a word, as phones and school chat
+		// type it, where the question has options.
+		{"letter before is correct", solid, "c is correct", Correct, "c"},
+		{"letter before is the answer", solid, "c is the answer", Correct, ""},
+		{"letter before is right", solid, "c is right", Correct, ""},
+		{"letter before sir", solid, "c sir", Correct, ""},
+		{"letter before only", solid, "c only", Correct, ""},
+		{"letter before hai", solid, "c hai", Correct, ""},
+		{"letter before option", solid, "c option", Correct, ""},
+		{"letter after answer is, before sir", solid, "answer is c sir", Correct, ""},
+		{"letter before i think", solid, "c i think", Correct, ""},
+		{"letter before a reason", solid, "c because the particles are packed tightly", Correct, "c"},
 	})
 }
 
@@ -514,6 +530,12 @@ func TestEvaluateBoolean(t *testing.T) {
 		{"not sure is not no", yes, "I'm not sure", NotAttempt, ""},
 		{"nothing", yes, "hmm", NotAttempt, ""},
 		{"hinglish", yes, "haan", Correct, ""},
+		{"hinglish ha", yes, "ha", Correct, "ha"},
+		{"hinglish haa", yes, "haa", Correct, ""},
+		{"hinglish ha sir", yes, "ha sir", Correct, ""},
+		{"hinglish nhi", Expected{Answer: "no", Kind: KindBoolean}, "nhi", Correct, "nhi"},
+		{"hinglish nhi sir", Expected{Answer: "no", Kind: KindBoolean}, "nhi sir", Correct, ""},
+		{"hinglish nai", Expected{Answer: "no", Kind: KindBoolean}, "nai", Correct, ""},
 		// A letter for true or false, yes or no.
 		{"letter F", no, "F", Correct, "F"},
 		{"letter f", no, "f.", Correct, "f"},
@@ -861,6 +883,12 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"mixed with and over, a noun", mixed, "3 and 5 over 6 pizzas", Correct, ""},
 		{"and over still lists", Expected{Answer: "7"}, "I added 4 and 3 over two days to get 7", Correct, ""},
 		{"mixed words a quarter", Expected{Answer: "2 1/4"}, "two and a quarter", Correct, ""},
+		{"mixed said whole, by", Expected{Answer: "1 1/2"}, "1 whole 1 by 2", Correct, "1 whole 1 by 2"},
+		{"mixed said whole, in words", Expected{Answer: "1 1/2"}, "one whole one by two", Correct, ""},
+		{"mixed said whole, slash", Expected{Answer: "1 1/2"}, "1 whole 1/2", Correct, ""},
+		{"mixed said whole, quarter", Expected{Answer: "2 1/4"}, "2 whole 1 by 4", Correct, ""},
+		{"mixed digits with by", Expected{Answer: "2 1/4"}, "2 1 by 4", Correct, "2 1 by 4"},
+		{"mixed digits with upon", Expected{Answer: "2 1/4"}, "2 1 upon 4", Correct, ""},
 		{"vulgar mixed", mixed, "3⅚", Correct, "3⅚"},
 		{"vulgar mixed spaced", mixed, "it is 3 ⅚", Correct, ""},
 		{"vulgar alone", Expected{Answer: "5/6"}, "⅚", Correct, "⅚"},
@@ -882,6 +910,13 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"multiplied by is no fraction", Expected{Answer: "9/5"}, "I multiplied 9 by 5", NotAttempt, ""},
 		{"by in a larger answer", Expected{Answer: "45"}, "the area of a 9 by 5 rectangle is 45", Correct, ""},
 		{"by with a whole result", Expected{Answer: "18"}, "x = 90 by 5", Correct, ""},
+		{"by, then hai", Expected{Answer: "3/4"}, "3 by 4 hai", Correct, ""},
+		{"by, then sir", Expected{Answer: "3/4"}, "3 by 4 sir", Correct, ""},
+		{"by, then hoga", Expected{Answer: "3/4"}, "3 by 4 hoga", Correct, ""},
+		{"by, then h", Expected{Answer: "3/4"}, "3 by 4 h", Correct, ""},
+		{"upon, then hai", Expected{Answer: "3/4"}, "3 upon 4 hai", Correct, ""},
+		{"upon, then hai, 2/5", f25, "2 upon 5 hai", Correct, ""},
+		{"by, then hai, 1/2", Expected{Answer: "1/2"}, "1 by 2 hai", Correct, ""},
 		{"plus as a sign", Expected{Answer: "72"}, "plus 72", Correct, ""},
 		{"Hindi not after", Expected{Answer: "blue-black", Accept: []string{"blue black", "neela kala"}}, "blue black nahi, brown", Incorrect, ""},
 		{"Hindi not after, Hinglish", Expected{Answer: "blue-black", Accept: []string{"blue black", "neela kala"}}, "neela kala nahi", Incorrect, ""},
@@ -889,6 +924,11 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"Hindi nahi as a tag", Expected{Answer: "liquid"}, "liquid, nahi?", Correct, ""},
 		{"Hindi nai after", Expected{Answer: "liquid"}, "liquid nai", Incorrect, ""},
 		{"Hindi nai as a tag", Expected{Answer: "liquid"}, "liquid, nai?", Correct, ""},
+		{"Hindi not after a number", Expected{Answer: "6"}, "5 nahi, 6 hai", Correct, ""},
+		{"Hindi not after a number, no comma", Expected{Answer: "6"}, "5 nahi 6", Correct, "6"},
+		{"Hindi not after a number, hai", Expected{Answer: "6"}, "5 nahi 6 hai", Correct, ""},
+		{"Hindi or between numbers, asked", Expected{Answer: "6"}, "5 ya 6?", NotAttempt, ""},
+		{"Hindi or between numbers", Expected{Answer: "6"}, "5 ya 6", NotAttempt, ""},
 		{"plus as a sign, wrong", Expected{Answer: "-72"}, "plus 72", Incorrect, ""},
 		{"plus in a sum", Expected{Answer: "7"}, "3 plus 4 is 7", Correct, ""},
 		{"words over small", f25, "two over five", Correct, ""},
@@ -909,6 +949,10 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"rupee sign", inr, "₹500", Correct, ""},
 		{"dollar", Expected{Answer: "$5"}, "$5", Correct, ""},
 		{"rupee expected", Expected{Answer: "₹500"}, "Rs.500", Correct, ""},
+		// "Ans." written without a space, as in notebooks.
+		{"Ans dot", Expected{Answer: "5"}, "Ans.5", Correct, "5"},
+		{"Ans dot, two digits", Expected{Answer: "12"}, "Ans.12", Correct, ""},
+		{"ans dot lower", Expected{Answer: "12"}, "ans.12", Correct, ""},
 		// A conclusion after "so" / "then" without a comma.
 		{"so", i16, "4 so 16", Correct, "16"},
 		{"so with unit", i16, "4 so 16 girls", Correct, ""},
@@ -1055,6 +1099,8 @@ func TestEvaluateSecondTeacherReport(t *testing.T) {
 	yes := Expected{Answer: "true", Kind: KindBoolean}
 	no := Expected{Answer: "false", Kind: KindBoolean}
 	gas := Expected{Answer: "carbon dioxide"}
+	oxygen := Expected{Answer: "oxygen", Kind: KindText, Accept: []string{"O2", "oxygen gas"}}
+	solid := Expected{Answer: "C", Kind: KindChoice, Options: []string{"gas", "liquid", "solid"}}
 	runEvalCases(t, []evalCase{
 		{"spelt by ear", chl, "chlorofil", Correct, "chlorofil"},
 		{"spelt by ear, in a sentence", chl, "it is chlorofyl", Correct, "chlorofyl"},
@@ -1075,6 +1121,31 @@ func TestEvaluateSecondTeacherReport(t *testing.T) {
 		{"samajh nahi", gas, "samajh nahi aaya", NotAttempt, ""},
 		{"samajh nahi, yaar", gas, "samajh nahi aaya yaar", NotAttempt, ""},
 		{"samajh nahi to a no question", Expected{Answer: "no"}, "samajh nahi aaya yaar", NotAttempt, ""},
+		// Being lost said in other words and spellings, to a "no" (which
+		// "nahi" would answer), a "true" and a word question.
+		{"nahi samjha to a no question", Expected{Answer: "no", Kind: KindBoolean}, "nahi samjha", NotAttempt, ""},
+		{"nahi samjha to a true question", yes, "nahi samjha", NotAttempt, ""},
+		{"nahi samjha", oxygen, "nahi samjha", NotAttempt, ""},
+		{"samjha nahi to a no question", Expected{Answer: "no", Kind: KindBoolean}, "samjha nahi", NotAttempt, ""},
+		{"samjha nahi to a true question", yes, "samjha nahi", NotAttempt, ""},
+		{"samjha nahi", oxygen, "samjha nahi", NotAttempt, ""},
+		{"samjh nahi aaya to a no question", Expected{Answer: "no", Kind: KindBoolean}, "samjh nahi aaya", NotAttempt, ""},
+		{"samjh nahi aaya to a true question", yes, "samjh nahi aaya", NotAttempt, ""},
+		{"samjh nahi aaya", oxygen, "samjh nahi aaya", NotAttempt, ""},
+		{"samjhi nahi to a no question", Expected{Answer: "no", Kind: KindBoolean}, "samjhi nahi", NotAttempt, ""},
+		{"samjhi nahi to a true question", yes, "samjhi nahi", NotAttempt, ""},
+		{"samjhi nahi", oxygen, "samjhi nahi", NotAttempt, ""},
+		{"nahi samjha sir to a no question", Expected{Answer: "no", Kind: KindBoolean}, "nahi samjha sir", NotAttempt, ""},
+		{"nahi samjha sir to a true question", yes, "nahi samjha sir", NotAttempt, ""},
+		{"nahi samjha sir", oxygen, "nahi samjha sir", NotAttempt, ""},
+		{"not understood", oxygen, "not understood", NotAttempt, ""},
+		{"not understood to a choice", solid, "not understood", NotAttempt, ""},
+		{"not clear", oxygen, "not clear", NotAttempt, ""},
+		{"not clear to a choice", solid, "not clear", NotAttempt, ""},
+		{"nhi samjha", oxygen, "nhi samjha", NotAttempt, ""},
+		{"nhi samjha to a choice", solid, "nhi samjha", NotAttempt, ""},
+		{"i am not getting", oxygen, "i am not getting", NotAttempt, ""},
+		{"i am not getting to a choice", solid, "i am not getting", NotAttempt, ""},
 		{"nahi to a no question", Expected{Answer: "no"}, "nahi", Correct, ""},
 		{"a remark", gas, "this is so dumb, you are useless", NotAttempt, ""},
 		{"a wrong answer with a mood", gas, "ugh, oxygen", Incorrect, ""},
@@ -1082,6 +1153,24 @@ func TestEvaluateSecondTeacherReport(t *testing.T) {
 		{"yes to a text question", gas, "yes", NotAttempt, ""},
 		{"y", gas, "y", NotAttempt, ""},
 		{"ok to a choice", Expected{Answer: "gases", Kind: KindChoice, Options: []string{"solids", "liquids", "gases"}}, "ok", NotAttempt, ""},
+		// An acknowledgement with a word of address, in Hinglish, or
+		// asking to wait a minute.
+		{"ok sir", oxygen, "ok sir", NotAttempt, ""},
+		{"ok sir to a choice", solid, "ok sir", NotAttempt, ""},
+		{"yes sir", oxygen, "yes sir", NotAttempt, ""},
+		{"yes sir to a choice", solid, "yes sir", NotAttempt, ""},
+		{"ok mam", oxygen, "ok mam", NotAttempt, ""},
+		{"ok mam to a choice", solid, "ok mam", NotAttempt, ""},
+		{"theek hai", oxygen, "theek hai", NotAttempt, ""},
+		{"theek hai to a choice", solid, "theek hai", NotAttempt, ""},
+		{"thik hai", oxygen, "thik hai", NotAttempt, ""},
+		{"thik hai to a choice", solid, "thik hai", NotAttempt, ""},
+		{"okk", oxygen, "okk", NotAttempt, ""},
+		{"okk to a choice", solid, "okk", NotAttempt, ""},
+		{"ek minute", oxygen, "ek minute", NotAttempt, ""},
+		{"ek minute to a choice", solid, "ek minute", NotAttempt, ""},
+		{"ek min", oxygen, "ek min", NotAttempt, ""},
+		{"ek min to a choice", solid, "ek min", NotAttempt, ""},
 		{"yes to a yes-or-no question", yes, "yes", Correct, ""},
 		// The size of a change after "by", and a result said again in
 		// the form the learner ends on.

@@ -156,14 +156,15 @@ func excluded(toks []token, i int) bool {
 			return true
 		}
 	}
-	// Look ahead: "5 is wrong", "5 apples isn't right", "5 is not it".
+	// Look ahead: "5 is wrong", "5 apples isn't right", "5 is not it",
+	// and Hindi, which says "not" after: "5 nahi, 6 hai".
 	j := i + 1
-	for j < len(toks) && j < i+3 && toks[j].kind == tWord && !isVerb(toks[j].text) && !isNegator(toks[j].text) {
+	for j < len(toks) && j < i+3 && toks[j].kind == tWord && !isVerb(toks[j].text) && !isNegator(toks[j].text) && !hindiNotAfter[toks[j].text] {
 		j++ // skip a unit: "5 apples is wrong"
 	}
 	if j < len(toks) && toks[j].kind == tWord {
 		switch toks[j].text {
-		case "isn't", "isnt", "wasn't", "wasnt", "aren't", "wrong", "incorrect":
+		case "isn't", "isnt", "wasn't", "wasnt", "aren't", "wrong", "incorrect", "nahi", "nahin", "nhi":
 			return true
 		case "is", "was", "would":
 			if j+1 < len(toks) {
@@ -176,6 +177,10 @@ func excluded(toks []token, i int) bool {
 	}
 	return listLabel(toks, i)
 }
+
+// hindiNotAfter are the spellings of the Hindi "not" that deny the number
+// before them: "5 nahi" is "not 5". ("nai" is left out: it is also "new".)
+var hindiNotAfter = map[string]bool{"nahi": true, "nahin": true, "nhi": true}
 
 func isVerb(w string) bool {
 	switch w {
@@ -660,8 +665,8 @@ func hedgedWith(toks []token, i int) int {
 		for k, n := from, 0; k >= 0 && k < len(toks) && n < 4; k, n = k+step, n+1 {
 			t := toks[k]
 			switch {
-			case t.kind == tWord && t.text == "or":
-				sawOr = true
+			case t.kind == tWord && (t.text == "or" || t.text == "ya"):
+				sawOr = true // "ya" between numbers is the Hindi "or": "5 ya 6?"
 			case t.kind == tWord && (fillers[t.text] || t.text == "is" || t.text == "it" || t.text == "it's"):
 			case t.kind == tSym && (t.text == "," || t.text == "$"):
 			case t.kind == tNum:

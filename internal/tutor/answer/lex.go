@@ -88,8 +88,8 @@ func appendTokens(dst []token, s string) []token {
 			i++
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			i++
-		case c == '.' && i+1 < len(low) && isDigit(low[i+1]) && rupeesBefore(toks, i):
-			i++ // "Rs.500" is "Rs 500", not "Rs" and 0.5
+		case c == '.' && i+1 < len(low) && isDigit(low[i+1]) && abbrevDot(toks, i):
+			i++ // "Rs.500" is "Rs 500" and "Ans.5" is "Ans 5", not "Rs" and 0.5
 		case isDigit(c) || (c == '.' && i+1 < len(low) && isDigit(low[i+1]) && (i == 0 || !isDigit(low[i-1]))):
 			toks, i = lexNumber(toks, low, i)
 		case c < utf8.RuneSelf:
@@ -120,11 +120,12 @@ func appendTokens(dst []token, s string) []token {
 	return foldWords(low, toks)
 }
 
-// rupeesBefore reports whether the "." at s[i] ends an "Rs" written right
-// before it: "Rs.500".
-func rupeesBefore(toks []token, i int) bool {
+// abbrevDot reports whether the "." at s[i] ends an "Rs" or an
+// "Ans" written right before it: "Rs.500", "Ans.5" (the notebook's
+// abbreviation of "answer").
+func abbrevDot(toks []token, i int) bool {
 	p := len(toks) - 1
-	return p >= 0 && toks[p].kind == tWord && toks[p].end == i && toks[p].text == "rs"
+	return p >= 0 && toks[p].kind == tWord && toks[p].end == i && (toks[p].text == "rs" || toks[p].text == "ans" || toks[p].text == "answer")
 }
 
 // vulgarFractions are the single-character fractions: ½, ⅚.
@@ -636,7 +637,15 @@ func foldWords(s string, toks []token) []token {
 // the index after it; n and i when there is none. mixed says that n is the
 // fraction part of a mixed number ("5" of "3 and 5 over 6").
 func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
-	if n.form != fInt || n.pct || n.cur != "" || n.num < 0 || n.num >= math.MaxInt32 || i >= len(toks) || toks[i].kind != tWord {
+	if n.form != fInt || n.pct || n.cur != "" || n.num < 0 || n.num >= math.MaxInt32 || i >= len(toks) {
+		return n, i
+	}
+	if toks[i].kind == tNum {
+		// "2 1 by 4": the digits of 2 1/4 said with "by", as "2 1/4" is
+		// written with a bar.
+		return spacedMixed(toks, i, n)
+	}
+	if toks[i].kind != tWord {
 		return n, i
 	}
 	// next reads the number at toks[k], in digits or in words.
@@ -650,7 +659,8 @@ func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 		return wordNumber(toks, k, nil)
 	}
 	switch w := toks[i].text; {
-	case w == "and":
+	case w == "and" || w == "whole":
+		// "1 whole 1 by 2", "1 whole 1/2": how Indian classrooms read 1 1/2.
 		f, j, ok := next(i + 1)
 		if ok && f.form == fInt && j < len(toks) && toks[j].text != "and" {
 			f, j = foldFraction(toks, j, f, true) // "3 and 5 over 6", "2 and 1 third"
@@ -665,7 +675,7 @@ func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 		d, j, ok := next(i + 1)
 		// "12 over 3 days" is a duration, not a fraction; "3 and 5 over 6
 		// cm" is a length.
-		if ok && d.form == fInt && d.num > 0 && (mixed || j == len(toks) || toks[j].kind != tWord || startsPhrase(toks[j].text) || fillers[toks[j].text]) {
+		if ok && d.form == fInt && d.num > 0 && (mixed || j == len(toks) || toks[j].kind != tWord || startsPhrase(toks[j].text) || fillers[toks[j].text] || fractionTail[toks[j].text]) {
 			return number{val: float64(n.num) / float64(d.num), num: n.num, den: d.num, form: fFrac, word: n.word || d.word}, j
 		}
 	case !n.word:
@@ -675,6 +685,35 @@ func foldFraction(toks []token, i int, n number, mixed bool) (number, int) {
 		}
 	}
 	return n, i
+}
+
+// spacedMixed reads a mixed number whose whole number n, in digits, is
+// followed by its fraction said with "by", "upon" or "over": "2 1 by 4" is
+// 2 1/4. The fraction must be proper and written in digits, and it must
+// end the reply as a fraction said so does ("2 1 by 4 cm" is not read).
+func spacedMixed(toks []token, i int, n number) (number, int) {
+	a := toks[i].num
+	if n.word || a.word || a.form != fInt || a.pct || a.cur != "" || a.outOf || a.num < 1 || i+1 >= len(toks) ||
+		toks[i].start == toks[i-1].end || toks[i-1].kind != tNum || !fractionBars[toks[i+1].text] {
+		return n, i
+	}
+	f, j := foldFraction(toks, i+1, a, false)
+	if f.form != fFrac || f.word || f.num >= f.den || f.den >= math.MaxInt32 {
+		return n, i
+	}
+	num := n.num*f.den + f.num
+	return number{val: float64(num) / float64(f.den), num: num, den: f.den, form: fMixed}, j
+}
+
+// fractionBars say the bar of a fraction: "3 by 4", "3 upon 4", "3 over 4".
+var fractionBars = map[string]bool{"by": true, "upon": true, "over": true}
+
+// fractionTail are the words of Hinglish and of address that may end a
+// reply after "N by D" without making D a count of something: "3 by 4
+// hai", "3 by 4 sir", "3 upon 4 hoga".
+var fractionTail = map[string]bool{
+	"hai": true, "h": true, "hain": true, "hoga": true, "hogi": true, "aayega": true, "ayega": true, "aaega": true,
+	"sir": true, "maam": true, "ma'am": true, "mam": true, "madam": true, "ji": true, "didi": true, "bhaiya": true,
 }
 
 // operationBefore reports whether the clause before toks[i] names an

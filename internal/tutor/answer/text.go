@@ -138,7 +138,7 @@ var hindiNot = map[string]bool{"nahi": true, "nahin": true, "nai": true}
 
 // hindiTag is a Hindi question tag ending a reply: "liquid, nahi?" asks
 // "liquid, isn't it?", and denies nothing.
-var hindiTag = regexp.MustCompile(`(?i)[,\s]+(?:nahi|nahin|nai)\s*\?+\s*$`)
+var hindiTag = regexp.MustCompile(`(?i)[,\s]+(?:nahi|nahin|nhi|nai)\s*\?+\s*$`)
 
 // idkPhrases mark a reply that declines to answer.
 var idkPhrases = []string{
@@ -430,6 +430,12 @@ var (
 	weakNo  = map[string]bool{"wrong": true, "incorrect": true, "never": true, "disagree": true, "untrue": true}
 )
 
+// textedBool are the texting spellings of the Hindi "yes" and "no" ("ha",
+// "haa"; "nhi", "nai"), strong words in a learner's reply. They stay out of
+// boolWord, which also reads expected answers and the tutor's words, where
+// "ha" is a hectare or a laugh.
+var textedBool = map[string]bool{"ha": true, "haa": true, "nhi": false, "nai": false}
+
 // boolWord returns the truth value a single word stands for.
 func boolWord(w string) (bool, bool) {
 	switch {
@@ -518,6 +524,13 @@ func boolValue(toks []token) (bool, [2]int, bool) {
 			continue
 		}
 		v, ok := boolWord(t.text)
+		texted := false
+		if !ok {
+			v, texted = textedBool[t.text]
+			// "ha ha": a laugh, not a yes.
+			texted = texted && !(v && (i > 0 && laugh(toks[i-1].text) || i+1 < len(toks) && laugh(toks[i+1].text)))
+			ok = texted
+		}
 		if !ok {
 			if t.text == "so" && i > 0 && toks[i-1].text == "think" {
 				neg := i > 2 && isNegator(toks[i-2].text)
@@ -541,7 +554,7 @@ func boolValue(toks []token) (bool, [2]int, bool) {
 			v, span[0] = !v, toks[i-2].start
 		}
 		list := &weak
-		if strongYes[t.text] || strongNo[t.text] {
+		if strongYes[t.text] || strongNo[t.text] || texted {
 			list = &strong
 		}
 		if prevOr && len(*list) > 0 && (*list)[len(*list)-1].v != v {
@@ -558,6 +571,9 @@ func boolValue(toks []token) (bool, [2]int, bool) {
 	}
 	return false, [2]int{}, false
 }
+
+// laugh reports whether w is a word of laughing: "ha ha", "haha".
+func laugh(w string) bool { return w == "ha" || w == "haha" || w == "hahaha" || w == "lol" }
 
 // choiceLetter reads an option letter written on its own: "B", "(b)", "b)", "b.".
 func choiceLetter(s string) (int, bool) {
@@ -594,7 +610,7 @@ func choiceMentions(reply string, toks []token, options []string) []choiceMentio
 		idx := -1
 		switch {
 		case t.kind == tWord && len(t.text) == 1 && t.text[0] >= 'a' && int(t.text[0]-'a') < nopts:
-			if choiceLetterAt(reply, toks, i) {
+			if choiceLetterAt(reply, toks, i) || len(options) > 0 && letterBeforeWord(toks, i) {
 				idx = int(t.text[0] - 'a')
 			}
 		case t.kind == tNum && t.num.form == fInt && i > 0 && optionKeywords[toks[i-1].text] &&
@@ -732,6 +748,22 @@ func choiceLetterAt(reply string, toks []token, i int) bool {
 	c := reply[toks[i].start]
 	return 'B' <= c && c <= 'J' && c != 'I'
 }
+
+// letterBeforeWord reports whether the lowercase one-letter word at
+// toks[i], followed by a word, names an option: "c is correct", "c sir",
+// "c only", "c hai", "c because …", as learners type on phones. Only a
+// letter that is no English word (not "a" nor "i") counts, and only
+// before a word that a chosen letter takes after it; "a is correct" and
+// "i think" keep their words.
+func letterBeforeWord(toks []token, i int) bool {
+	c := toks[i].text[0]
+	return c != 'a' && c != 'i' && i+1 < len(toks) && letterFollowers[toks[i+1].text]
+}
+
+// letterFollowers are the words that follow an option's letter: a verb
+// of stating it, a word of address, "only", a reason, "i think".
+var letterFollowers = wordSet("is", "sir", "maam", "ma'am", "mam", "madam", "ji", "didi", "bhaiya", "only", "hai", "h",
+	"hoga", "option", "because", "since", "coz", "cause", "i", "correct", "right")
 
 // choiceExcluded reports whether the option at toks[i] is negated ("not B",
 // "B is wrong") or given as a reason ("because C is too small").
