@@ -82,6 +82,7 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"that's it for today", "see you later", "see you tomorrow", "gotta go", "got to go",
 			"i have to go", "i need to go", "bas karo", "band karo", "khatam karo", "chalo bye",
 			"end the lesson", "end the class", "stop the class",
+			"byee", "byeee", "byeeee", // texting spellings
 		},
 		Break: []string{
 			"take a break", "have a break", "i need a break", "really need a break", "want a break", "a short break", "a quick break",
@@ -92,6 +93,10 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"stop", "end", "done", "exit", "quit", "finish", "finished", "enough", "the end",
 			"that's it", "that's all", "no more", "bas", "khatam", "that's enough",
 			"no that's all", "no that's it", "no thanks that's all", "no thanks that's it",
+			"good night", "goodnight", "tata", "ta ta",
+			// "I have to go", "that's enough now"; not "ho gaya" alone,
+			// which may say the sum is solved.
+			"jana hai", "jaana hai", "mujhe jana hai", "mujhe jaana hai", "ab bas", "bas ho gaya", "bas bas",
 		},
 		StopStated: []string{
 			"enough for today", "enough for now", "that's all for now", "that's it for now", "done for today",
@@ -99,7 +104,7 @@ func DefaultPrecheckConfig() PrecheckConfig {
 		},
 		Fillers: []string{
 			"ok", "okay", "please", "pls", "plz", "now", "just", "so", "um", "umm", "hmm",
-			"then", "yes", "yeah", "thanks", "thank", "you", "sir", "maam", "didi", "bhaiya",
+			"then", "yes", "yeah", "thanks", "thank", "you", "sir", "maam", "mam", "madam", "didi", "bhaiya",
 		},
 		IDK: []string{
 			"i don't know", "dont know", "do not know", "dunno", "idk", "no idea", "no clue",
@@ -110,7 +115,9 @@ func DefaultPrecheckConfig() PrecheckConfig {
 			"pata nahin", "pta nahi", "nahi pta", "maloom nahi", "malum nahi", "nahi maloom",
 			"nahi malum", "nahi aata", "nahi aati", "पता नहीं", "नहीं पता", "मालूम नहीं",
 			// Texting spellings.
-			"dnt know", "dont knw", "dnt knw", "i dno", "dno", "idek", "no idea at all",
+			"dnt know", "dont knw", "dnt knw", "i dno", "dno", "idek", "no idea at all", "donno", "i donno",
+			"pata nhi", "nhi pata", "pta nhi", "nhi pta", "nhi aata", "nhi aati", "pata nai", "nai pata",
+			"maloom nhi", "nhi maloom",
 		},
 		IDKExact: []string{"skip"},
 		OffTopic: []string{
