@@ -356,12 +356,12 @@ func plainNo(msg string) bool {
 	if len(w) == 0 || len(w) > 2 || len(w) == 2 && w[1] != "thanks" && w[1] != "thank" {
 		return false
 	}
-	switch w[0] {
-	case "no", "nope", "nah", "nahi", "nahin", "na":
-		return true
-	}
-	return false
+	return noWords[w[0]]
 }
+
+// noWords say no: in English, in Hindi and in its texting spellings
+// ("nhi", "nai").
+var noWords = wordSet(`no nope nah nahi nahin nhi nai na`)
 
 // addresses are the words a learner addresses the tutor with.
 var addresses = wordSet(`sir maam mam madam miss didi bhaiya`)
@@ -371,7 +371,7 @@ var addresses = wordSet(`sir maam mam madam miss didi bhaiya`)
 // "not yet" nor "no, explain again".
 func nothingMore(msg string) bool {
 	w := words(msg)
-	return plainNo(msg) || isNo(msg) && w[0] != "not" && !slices.ContainsFunc(w, func(w string) bool { return asksMore[w] && w != "question" })
+	return plainNo(msg) || isNo(msg) && w[0] != "not" && w[0] != "abhi" && !slices.ContainsFunc(w, func(w string) bool { return asksMore[w] && w != "question" })
 }
 
 // notYet reports whether a short message declines to go on: a bare "no",
@@ -386,19 +386,19 @@ func notYet(msg string) bool {
 var asksMore = wordSet(`what why how which explain again repeat doubt question`)
 
 // isNo reports whether a short message declines or disagrees: "no",
-// "not really", "nahi".
+// "not really", "nahi", "nhi", "abhi nahi" (not now).
 func isNo(msg string) bool {
 	w := words(msg)
 	if len(w) == 0 || len(w) > 6 {
 		return false
 	}
 	switch w[0] {
-	case "no", "nope", "nah", "nahi", "nahin", "na":
-		return true
 	case "not":
 		return len(w) > 1 && (w[1] == "really" || w[1] == "yet" || w[1] == "now" || w[1] == "ready")
+	case "abhi":
+		return len(w) > 1 && noWords[w[1]] && w[1] != "na"
 	}
-	return false
+	return noWords[w[0]]
 }
 
 // discouraged reports whether a learner's message speaks badly of
@@ -514,10 +514,17 @@ func confused(msg string) bool {
 	w := " " + strings.Join(ws, " ") + " "
 	for _, p := range []string{" confused ", " confusing ", " dont understand ", " dont get ", " didnt understand ",
 		" didnt get ", " lost ", " dont follow ", " what do you mean ", " samajh nahi ", " samjha nahi ", " samjhi nahi ",
-		" repeat ", " once more ", " one more time ", " say that again ", " phir se ", " dobara "} {
+		" repeat ", " once more ", " one more time ", " say that again ", " phir se ", " dobara ",
+		" do not understand ", " did not understand ", " cant understand ", " cannot understand ", " couldnt understand ",
+		" not understood ", " not clear ", " not getting ",
+		" samajh nhi ", " samjh nahi ", " samjh nhi ", " samjha nhi ", " samjhi nhi ", " nahi samjha ", " nhi samjha ",
+		" nahi samjhi ", " nhi samjhi ", " nahi samjhe ", " nhi samjhe "} {
 		if strings.Contains(w, p) {
 			return true
 		}
+	}
+	if answer.SaysLost(msg) {
+		return true
 	}
 	if len(ws) <= 3 {
 		// "kinda", "sort of": followed only in part.

@@ -1158,6 +1158,11 @@ func TestConfused(t *testing.T) {
 		"let me try again": false, "can I try again?": false, "ok": false, "yes": false, "what": false,
 		"what is a denominator?": false, "try it again": false, "kinda": true, "sort of": true, "a little bit": true,
 		"it is a kind of fraction": false, "I added a bit more": false,
+		// Lost, said with "do not", "did not", "can't", "not" after, and
+		// in the texting spellings of Hinglish.
+		"samajh nhi aaya": true, "samjh nahi aaya": true, "nhi samjha": true, "not understood": true,
+		"i did not understand": true, "i do not understand": true, "not clear": true, "cant understand": true,
+		"not getting it": true,
 	} {
 		if got := confused(msg); got != want {
 			t.Errorf("confused(%q) = %t, want %t", msg, got, want)
@@ -1275,6 +1280,13 @@ func TestNoToGoingOn(t *testing.T) {
 	if !says(x.text(), mAgain) {
 		t.Errorf("\"no can you explain again\": got %q", x.text())
 	}
+	// The texting spellings of "nahi", and "abhi nahi" (not now).
+	for _, msg := range []string{"nhi", "nai", "nhi sir", "abhi nahi", "abhi nhi"} {
+		d = offered("hinglish-no-" + msg)
+		if x = d.say(msg); !says(x.text(), mNotReady) || x.after.LastQuestion != nil {
+			t.Errorf("%q to going on: got %q (question asked: %t), want what to go over", msg, x.text(), x.after.LastQuestion != nil)
+		}
+	}
 	// "No" to "Shall I go on?" hears the part again; another "no" asks
 	// what to go over rather than repeat it a third time.
 	d = newDriver(t, sampleTopic(t, addingFractions), "no-no", tutor.ModeTeachMe)
@@ -1297,9 +1309,26 @@ func TestNoToGoingOn(t *testing.T) {
 		"no": {true, true}, "nope": {true, true}, "no thanks": {true, true}, "not yet": {false, true},
 		"no not yet": {false, true}, "no can you explain again": {false, false}, "no what is a reciprocal?": {false, false},
 		"no explain again": {false, false}, "not really": {false, true}, "ok": {false, false},
+		"nhi": {true, true}, "nai": {true, true}, "nhi sir": {true, true}, "abhi nahi": {false, true}, "abhi nhi": {false, true},
 	} {
 		if got := [2]bool{plainNo(msg), notYet(msg)}; got != want {
 			t.Errorf("plainNo, notYet(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+// TestLostAfterAPartHearsItAgain: after a part of an explanation ("Shall I
+// go on?"), a learner who says they did not follow, in any of the ways
+// Indian learners type it, hears the part again; the lesson does not move
+// on as if they had said "ok".
+func TestLostAfterAPartHearsItAgain(t *testing.T) {
+	for _, msg := range []string{"samajh nhi aaya", "samjh nahi aaya", "nhi samjha", "not understood", "i did not understand",
+		"i do not understand", "not clear", "cant understand", "not getting it", "pata nhi"} {
+		d := newDriver(t, sampleTopic(t, addingFractions), "lost-"+msg, tutor.ModeTeachMe)
+		d.say("yes")
+		d.until(6, func() bool { return says(d.log[len(d.log)-1].text(), mMore) })
+		if x := d.say(msg); !says(x.text(), mAgain) {
+			t.Errorf("%q after a part: got %q, want the part again", msg, x.text())
 		}
 	}
 }
