@@ -721,7 +721,9 @@ func TestClarifyQuestionAfterAllClear(t *testing.T) {
 // (seed 002: the session ends when they say they are done, after the
 // closure question). "no, I'm done" still ends it.
 func TestClarifyNoToDoesThatHelp(t *testing.T) {
-	for _, msg := range []string{"no", "nope", "nah", "not really"} {
+	// A word of address after the no says no more.
+	for _, msg := range []string{"no", "nope", "nah", "not really",
+		"no sir", "No, sir.", "no ma'am", "no maam", "nope sir", "no didi", "nahi sir"} {
 		t.Run(msg, func(t *testing.T) {
 			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
 			if x := d.say("i still dont get it"); !says(x.text(), mHelps) {
@@ -733,7 +735,7 @@ func TestClarifyNoToDoesThatHelp(t *testing.T) {
 			}
 		})
 	}
-	for _, msg := range []string{"no, I'm done", "no more doubts", "no thanks"} {
+	for _, msg := range []string{"no, I'm done", "no more doubts", "no thanks", "no thank you sir", "no sir, I'm done", "no more doubts sir"} {
 		t.Run(msg, func(t *testing.T) {
 			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
 			d.say("i still dont get it")
@@ -780,40 +782,6 @@ func TestClarifyGreetingAlone(t *testing.T) {
 		if x.text() != want.text() || says(x.text(), mHelloDoubts) || says(x.text(), mNotInTopic) {
 			t.Errorf("%q: reply %q; want the doubt answered as %q is: %q", greeted, x.text(), doubt, want.text())
 		}
-	}
-}
-
-// TestClarifyPoliteNoToDoesThatHelp: "no sir" or "no ma'am" to "Does that
-// help?" is the bare "no" of TestClarifyNoToDoesThatHelp said politely: the
-// tutor tries again, and the session goes on. "no thank you sir" and "no
-// sir, I'm done" still end it.
-func TestClarifyPoliteNoToDoesThatHelp(t *testing.T) {
-	for _, msg := range []string{"no sir", "No, sir.", "no ma'am", "no maam", "nope", "nope sir", "no didi", "nahi sir"} {
-		t.Run(msg, func(t *testing.T) {
-			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
-			if x := d.say("i still dont get it"); !says(x.text(), mHelps) {
-				t.Fatalf("setup: the re-explanation asks nothing: %q", x.text())
-			}
-			x := d.say(msg)
-			if out := x.reply.Output; out.SessionComplete || out.Intent == tutor.IntentDone || d.state.ClarifyComplete || says(x.text(), mGoodbye) {
-				t.Errorf("%q to %q ended the session: %q", msg, "Does that help?", x.text())
-			}
-		})
-	}
-	for _, msg := range []string{"no thank you sir", "no sir, I'm done", "no more doubts sir"} {
-		t.Run(msg, func(t *testing.T) {
-			d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
-			d.say("i still dont get it")
-			if x := d.say(msg); !x.reply.Output.SessionComplete || !d.state.ClarifyComplete {
-				t.Errorf("%q after a re-explanation: the session goes on: %q", msg, x.text())
-			}
-		})
-	}
-	// Not after "Does that help?": "no sir" to "Anything else?" says the
-	// learner is done.
-	d := afterDoubt(t, photosynthesis, "doubts-no-help", "Why are leaves green?")
-	if x := d.say("no sir"); !x.reply.Output.SessionComplete || !d.state.ClarifyComplete {
-		t.Errorf("\"no sir\" after an answer: the session goes on: %q", x.text())
 	}
 }
 
