@@ -17,6 +17,21 @@ type issue struct {
 	Msg  string `json:"msg"`
 }
 
+// requireIssue checks that r is a 422 whose detail is the one issue want.
+func requireIssue(t *testing.T, r response, want issue) {
+	t.Helper()
+	if r.Status != 422 {
+		t.Fatalf("%d %s; want 422", r.Status, r.Body)
+	}
+	var got struct{ Detail []issue }
+	if err := json.Unmarshal(r.Body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]issue{want}, got.Detail); diff != "" {
+		t.Errorf("detail (-want +got):\n%s\nbody: %s", diff, r.Body)
+	}
+}
+
 // TestValidationIssueLocations checks that every issue the request
 // validator finds is located as the reference (pydantic) locates it:
 // parameters by where they are and their name, body fields by their path
@@ -229,16 +244,7 @@ func TestWholeNumberForAnInteger(t *testing.T) {
 			} {
 				t.Run(tt.name, func(t *testing.T) {
 					r := s.do(tt.method, tt.path, tt.body, learner)
-					if r.Status != 422 {
-						t.Fatalf("%d %s; want 422", r.Status, r.Body)
-					}
-					var got struct{ Detail []issue }
-					if err := json.Unmarshal(r.Body, &got); err != nil {
-						t.Fatal(err)
-					}
-					if diff := cmp.Diff([]issue{tt.want}, got.Detail); diff != "" {
-						t.Errorf("detail (-want +got):\n%s\nbody: %s", diff, r.Body)
-					}
+					requireIssue(t, r, tt.want)
 				})
 			}
 		})
@@ -298,16 +304,7 @@ func TestNumericStringForAnInteger(t *testing.T) {
 						tok = admin
 					}
 					r := s.do(tt.method, tt.path, tt.body, tok)
-					if r.Status != 422 {
-						t.Fatalf("%d %s; want 422", r.Status, r.Body)
-					}
-					var got struct{ Detail []issue }
-					if err := json.Unmarshal(r.Body, &got); err != nil {
-						t.Fatal(err)
-					}
-					if diff := cmp.Diff([]issue{tt.want}, got.Detail); diff != "" {
-						t.Errorf("detail (-want +got):\n%s\nbody: %s", diff, r.Body)
-					}
+					requireIssue(t, r, tt.want)
 				})
 			}
 		})
