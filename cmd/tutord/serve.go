@@ -127,6 +127,13 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	apiServer.Drain()
+	if cfg.ShutdownDelay > 0 {
+		// Serving on while the load balancer, which now finds /readyz
+		// failing, stops sending requests here.
+		log.Info("draining: /readyz fails, requests are still served", "delay", cfg.ShutdownDelay)
+		time.Sleep(cfg.ShutdownDelay)
+	}
 	log.Info("shutting down", "timeout", cfg.ShutdownTimeout)
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -179,5 +180,40 @@ func postJSON(t *testing.T, url, body string, v any) {
 	}
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestShutdownDelayDrains: with TUTORD_SHUTDOWN_DELAY, tutord goes on
+// serving after SIGTERM, /readyz answering 503 "shutting down" so that a
+// load balancer stops sending it requests, and then exits 0. Without the
+// delay, it closed its listener at once, and requests still routed to it
+// were refused.
+func TestShutdownDelayDrains(t *testing.T) {
+	p := startServe(t, "TUTORD_DATA_DIR="+dataDir(t), "TUTORD_SHUTDOWN_DELAY=3s")
+	p.waitReady(t)
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		code, body := p.get(t, "/readyz")
+		if code == http.StatusServiceUnavailable && strings.Contains(body, "shutting down") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz after SIGTERM = %d %s; want 503 shutting down", code, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if code, body := p.get(t, "/healthz"); code != http.StatusOK {
+		t.Errorf("a request while draining: %d %s", code, body)
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Fatalf("tutord exited with %v\n%s", err, p.stderr)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("tutord did not exit after its delay\n%s", p.stderr)
 	}
 }

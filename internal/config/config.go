@@ -34,6 +34,7 @@ type Config struct {
 	LogLevel         string        `env:"TUTORD_LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
 	LogFormat        string        `env:"TUTORD_LOG_FORMAT" envDefault:"auto" help:"json, text, or auto (text on a terminal, JSON otherwise)"`
 	ShutdownTimeout  time.Duration `env:"TUTORD_SHUTDOWN_TIMEOUT" envDefault:"30s" help:"how long shutdown waits for in-flight requests and turns"`
+	ShutdownDelay    time.Duration `env:"TUTORD_SHUTDOWN_DELAY" envDefault:"0s" help:"how long tutord goes on serving after SIGTERM, /readyz answering 503, before it stops taking requests: time for a load balancer to stop sending them"`
 	DBConnectTimeout time.Duration `env:"TUTORD_DB_CONNECT_TIMEOUT" envDefault:"10s" help:"how long start-up waits for the database to answer, and migrating for a migration lock another process holds"`
 	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
 	ReplicaSync      bool          `env:"TUTORD_REPLICA_SYNC" envDefault:"false" help:"set when several tutord processes share the database: each announces its sessions' changes (PostgreSQL NOTIFY) and updates its WebSockets on the others'"`
@@ -157,6 +158,9 @@ func (c Config) Validate() error {
 	}
 	if err := checkAddr(c.Addr); err != nil {
 		return err
+	}
+	if c.ShutdownDelay < 0 {
+		return fmt.Errorf("TUTORD_SHUTDOWN_DELAY: must not be negative, got %s", c.ShutdownDelay)
 	}
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("TUTORD_SHUTDOWN_TIMEOUT: must be positive, got %s", c.ShutdownTimeout)

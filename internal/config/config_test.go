@@ -26,6 +26,7 @@ func TestLoadRejectsBadValues(t *testing.T) {
 		"TUTORD_LOG_LEVEL":          {"TUTORD_LOG_LEVEL": "loud"},
 		"TUTORD_LOG_FORMAT":         {"TUTORD_LOG_FORMAT": "xml"},
 		"TUTORD_SHUTDOWN_TIMEOUT":   {"TUTORD_SHUTDOWN_TIMEOUT": "soon"},
+		"TUTORD_SHUTDOWN_DELAY":     {"TUTORD_SHUTDOWN_DELAY": "-1s"},
 		"TUTORD_MIGRATE":            {"TUTORD_MIGRATE": "maybe"},
 		"TUTORD_DB_MAX_CONNS":       {"TUTORD_DB_MAX_CONNS": "0"},
 		"TUTORD_DB_CONNECT_TIMEOUT": {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},

@@ -44,6 +44,9 @@ func (s *Server) readyz(c echo.Context) error {
 	notReady := func(reason string) error {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
 	}
+	if s.draining.Load() {
+		return notReady("shutting down")
+	}
 	if err := s.deps.DB.Ping(ctx); err != nil {
 		return notReady("database unreachable")
 	}

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -127,6 +128,7 @@ type Server struct {
 	hub      *hub
 	metrics  *Metrics
 	origins  origins
+	draining atomic.Bool // set by Drain: /readyz answers 503
 }
 
 // New builds the server and its routes.
@@ -392,6 +394,11 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 }
+
+// Drain marks the server as going away: /readyz answers 503 "shutting
+// down" from now on, so that load balancers stop sending it new requests,
+// while it still serves those that come.
+func (s *Server) Drain() { s.draining.Store(true) }
 
 // Shutdown closes every WebSocket with 1001 (going away) once its turn in
 // flight, if any, has finished, or ctx ends.
