@@ -34,6 +34,28 @@ func withLoggedTurns(t *testing.T, s *store.Store, n int) uuid.UUID {
 }
 
 // entries names log entries as turn/agent.
+// logFilterCase is a filter of a session's agent logs and the entries
+// (see entries) it must list.
+type logFilterCase struct {
+	filter store.LogFilter
+	want   []string
+}
+
+// checkLogFilters lists the agent logs of session id with each case's
+// filter.
+func checkLogFilters(t *testing.T, s *store.Store, id uuid.UUID, cases []logFilterCase) {
+	t.Helper()
+	for _, c := range cases {
+		logs, err := s.ListAgentLogs(context.Background(), id, c.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.want, entries(logs)); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", c.filter, diff)
+		}
+	}
+}
+
 func entries(logs []store.AgentLog) []string {
 	var out []string
 	for _, l := range logs {
@@ -52,24 +74,13 @@ func TestAgentLogsInOrder(t *testing.T) {
 		"turn_1/orchestrator", "turn_1/master_tutor",
 		"turn_2/orchestrator", "turn_2/master_tutor",
 		"turn_3/orchestrator", "turn_3/master_tutor"}
-	for _, c := range []struct {
-		filter store.LogFilter
-		want   []string
-	}{
+	checkLogFilters(t, s, id, []logFilterCase{
 		{store.LogFilter{}, all},
 		{store.LogFilter{Limit: 3}, all[4:]},
 		{store.LogFilter{TurnID: "turn_2"}, all[3:5]},
 		{store.LogFilter{Agent: "master_tutor", Limit: 1}, []string{all[2], all[4], all[6]}},
 		{store.LogFilter{TurnID: "turn_9"}, nil},
-	} {
-		logs, err := s.ListAgentLogs(ctx, id, c.filter)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(c.want, entries(logs)); diff != "" {
-			t.Errorf("%+v (-want +got):\n%s", c.filter, diff)
-		}
-	}
+	})
 	logs, _ := s.ListAgentLogs(ctx, id, store.LogFilter{TurnID: "turn_1", Agent: "master_tutor"})
 	if len(logs) != 1 || logs[0].Provider != "rules" || *logs[0].LatencyMS != 3 || string(logs[0].Output) != `{"intent": "answer"}` ||
 		logs[0].CreatedAt.IsZero() {
@@ -120,25 +131,14 @@ func TestAgentLogsWindow(t *testing.T) {
 		window = append(window, fmt.Sprintf("turn_%d/orchestrator", i), fmt.Sprintf("turn_%d/master_tutor", i))
 		tutor = append(tutor, fmt.Sprintf("turn_%d/master_tutor", i))
 	}
-	for _, c := range []struct {
-		filter store.LogFilter
-		want   []string
-	}{
+	checkLogFilters(t, s, id, []logFilterCase{
 		{store.LogFilter{Limit: 1000}, window},
 		{store.LogFilter{Limit: 4}, window[len(window)-4:]},
 		{store.LogFilter{Agent: "master_tutor"}, tutor},
 		{store.LogFilter{TurnID: fmt.Sprintf("turn_%d", first)}, window[:2]},
 		{store.LogFilter{TurnID: fmt.Sprintf("turn_%d", first-1)}, nil}, // dropped from the window
 		{store.LogFilter{TurnID: "turn_0"}, nil},
-	} {
-		logs, err := s.ListAgentLogs(ctx, id, c.filter)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(c.want, entries(logs)); diff != "" {
-			t.Errorf("%+v (-want +got):\n%s", c.filter, diff)
-		}
-	}
+	})
 }
 
 // TestAgentLogsWindowOverAgentLogsRows: the window bounds the entries kept
