@@ -14,17 +14,24 @@ import (
 	"github.com/tutord/tutord/internal/store"
 )
 
+// loggedSession creates a session whose creation writes one entry.
+func loggedSession(t *testing.T, s *store.Store) uuid.UUID {
+	t.Helper()
+	id := uuid.New()
+	err := s.CreateSession(context.Background(), store.NewSession{ID: id, Mode: "teach_me", State: json.RawMessage(`{}`),
+		Logs: []store.AgentLog{{TurnID: "turn_0", Agent: "welcome", Event: "completed"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // withLoggedTurns creates a session whose creation writes one entry and
 // commits turns 1..n, each with the two entries of turn().
 func withLoggedTurns(t *testing.T, s *store.Store, n int) uuid.UUID {
 	t.Helper()
 	ctx := context.Background()
-	id := uuid.New()
-	err := s.CreateSession(ctx, store.NewSession{ID: id, Mode: "teach_me", State: json.RawMessage(`{}`),
-		Logs: []store.AgentLog{{TurnID: "turn_0", Agent: "welcome", Event: "completed"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := loggedSession(t, s)
 	for i := 1; i <= n; i++ {
 		if _, err := s.CommitTurn(ctx, turn(id, int64(i), i)); err != nil {
 			t.Fatal(err)
@@ -96,16 +103,12 @@ func TestAgentLogsInOrder(t *testing.T) {
 func TestAgentLogsWindow(t *testing.T) {
 	s := setup(t)
 	ctx := context.Background()
-	id := uuid.New()
-	err := s.CreateSession(ctx, store.NewSession{ID: id, Mode: "teach_me", State: json.RawMessage(`{}`),
-		Logs: []store.AgentLog{{TurnID: "turn_0", Agent: "welcome", Event: "completed"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := loggedSession(t, s)
 	version := int64(1)
 	commit := func(tr store.Turn) {
 		t.Helper()
 		tr.Version = version
+		var err error
 		if version, err = s.CommitTurn(ctx, tr); err != nil {
 			t.Fatal(err)
 		}
