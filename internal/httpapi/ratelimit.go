@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net/http"
@@ -9,8 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
-	"golang.org/x/time/rate"
+
+	"github.com/tutord/tutord/internal/orchestrator"
 )
 
 // limiter holds one token bucket per (action, caller): a learner, or a
@@ -23,9 +26,18 @@ type limiter struct {
 	running map[string]struct{}
 }
 
+// bucket is a token bucket: tokens at last, refilled at its limit's rate up
+// to its burst.
 type bucket struct {
-	l    *rate.Limiter
-	seen time.Time
+	rl     RateLimit
+	tokens float64
+	last   time.Time
+	seen   time.Time // the last take, refused or not
+}
+
+// at returns the bucket's tokens at now.
+func (b *bucket) at(now time.Time) float64 {
+	return min(float64(b.rl.Burst), b.tokens+b.rl.Rate*max(now.Sub(b.last), 0).Seconds())
 }
 
 func newLimiter() *limiter {
@@ -60,7 +72,7 @@ func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Dura
 		// would be full, so no caller gains a burst by waiting (a slow
 		// rate refills in longer than the idle time).
 		for k, b := range l.buckets {
-			if now.Sub(b.seen) > 10*time.Minute && b.l.TokensAt(now) >= float64(b.l.Burst()) {
+			if now.Sub(b.seen) > 10*time.Minute && b.at(now) >= float64(b.rl.Burst) {
 				delete(l.buckets, k)
 			}
 		}
@@ -71,19 +83,28 @@ func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Dura
 		if len(l.buckets) >= maxBuckets {
 			l.evict(now)
 		}
-		b = &bucket{l: rate.NewLimiter(rate.Limit(rl.Rate), rl.Burst)}
+		b = &bucket{rl: rl, tokens: float64(rl.Burst), last: now}
 		l.buckets[key] = b
 	}
 	b.seen = now
-	r := b.l.ReserveN(now, 1)
-	if !r.OK() {
+	if rl.Burst < 1 {
 		return false, time.Second
 	}
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return false, d
+	t := b.at(now)
+	if t < 1 {
+		return false, time.Duration((1 - t) / rl.Rate * float64(time.Second))
 	}
+	b.tokens, b.last = t-1, now
 	return true, 0
+}
+
+// refund gives back a token taken for a key.
+func (l *limiter) refund(key string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b, ok := l.buckets[key]; ok {
+		b.tokens, b.last = min(float64(b.rl.Burst), b.at(now)+1), now
+	}
 }
 
 // maxBuckets bounds the limiter's memory: a flood of new client addresses
@@ -148,6 +169,11 @@ func (s *Server) allow(c echo.Context, action string) error {
 	if ok {
 		return nil
 	}
+	return rateLimited(wait)
+}
+
+// rateLimited is the 429 of a caller who may act again in wait.
+func rateLimited(wait time.Duration) *Error {
 	secs := retrySeconds(wait)
 	return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
 		Message: fmt.Sprintf("Too many requests; try again in %d s", secs), RetryAfter: time.Duration(secs) * time.Second}
@@ -159,6 +185,12 @@ func (s *Server) allow(c echo.Context, action string) error {
 // then a turn. Exports have theirs, at exportBurst and exportEvery, while
 // the turn rate is on (a turn rate of 0 turns the rate limits off).
 func (s *Server) take(action, key string) (time.Duration, bool) {
+	_, wait, ok := s.reserve(action, key)
+	return wait, ok
+}
+
+// reserve is take, also returning the function that gives the token back.
+func (s *Server) reserve(action, key string) (refund func(), wait time.Duration, ok bool) {
 	rl := s.opts.TurnRate
 	switch {
 	case action == "create":
@@ -167,10 +199,33 @@ func (s *Server) take(action, key string) (time.Duration, bool) {
 		rl = RateLimit{Rate: 1 / exportEvery.Seconds(), Burst: exportBurst}
 	}
 	if rl.Rate <= 0 {
-		return 0, true
+		return func() {}, 0, true
 	}
-	ok, wait := s.limiter.take(action+"|"+key, rl, time.Now())
-	return wait, ok
+	key = action + "|" + key
+	if ok, wait := s.limiter.take(key, rl, time.Now()); !ok {
+		return nil, wait, false
+	}
+	return func() { s.limiter.refund(key, time.Now()) }, 0, true
+}
+
+// allowTurn admits a turn for the caller's rate, and returns the function
+// to call when the turn ran nothing (a retry answered with its stored
+// result): it gives the token back. A retry of a turn already committed,
+// or still running in this process (sent again by a client that
+// reconnected), is admitted whatever the rate; the refusal, when the turn
+// is a new one, is allow's.
+func (s *Server) allowTurn(ctx context.Context, key string, id uuid.UUID, message, clientTurnID string) (refund func(), replay *orchestrator.TurnResult, err error) {
+	refund, wait, ok := s.reserve("turn", key)
+	if ok {
+		return refund, nil, nil
+	}
+	if res, done, err := s.deps.Sessions.Committed(ctx, id, message, clientTurnID); done || err != nil {
+		return nil, &res, err
+	}
+	if s.deps.Sessions.Running(id, clientTurnID) {
+		return func() {}, nil, nil
+	}
+	return nil, nil, rateLimited(wait)
 }
 
 // GET /profile/export is limited per learner to exportBurst at once, then

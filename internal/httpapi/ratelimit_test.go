@@ -1,15 +1,22 @@
 package httpapi_test
 
 import (
+	"context"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/llm"
+	"github.com/tutord/tutord/internal/llm/llmtest"
+	"github.com/tutord/tutord/internal/orchestrator"
 )
 
 // turnLimit sets a turn budget of burst turns and no refill to speak of.
@@ -296,5 +303,111 @@ func TestStepRetryIsNotRateLimited(t *testing.T) {
 	// A request that is refused still says when to come back.
 	if r := s.step(id, "", "Idempotency-Key", "k-2"); r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
 		t.Errorf("a new turn over the rate: %d, Retry-After %q; want 429 with Retry-After", r.Status, r.Header.Get("Retry-After"))
+	}
+}
+
+// A retry answered with its stored result costs no turn: a client that
+// resends a committed step (its connection dropped before the response)
+// still has the turn it did not use for its next message.
+func TestStepRetryKeepsItsToken(t *testing.T) {
+	s := newServer(t, turnLimit(2))
+	id := s.newSession(fractions, "", "")
+	first := s.step(id, "", "Idempotency-Key", "k-1")
+	if first.Status != http.StatusOK {
+		t.Fatalf("first step: %d %s", first.Status, first.Body)
+	}
+	if again := s.step(id, "", "Idempotency-Key", "k-1"); again.Status != http.StatusOK || string(again.Body) != string(first.Body) {
+		t.Fatalf("retry: %d %s; want 200 with the first body", again.Status, truncate(again.Body, 300))
+	}
+	if next := s.step(id, "", "Idempotency-Key", "k-2"); next.Status != http.StatusOK {
+		t.Fatalf("the second of two allowed turns, after a retry of the first: %d %s; want 200", next.Status, truncate(next.Body, 300))
+	}
+	if r := s.step(id, "", "Idempotency-Key", "k-3"); r.Status != http.StatusTooManyRequests {
+		t.Fatalf("a third turn over a limit of two: %d; want 429", r.Status)
+	}
+}
+
+// The same over WebSocket: a chat resent with the client_turn_id of a
+// committed turn, while the caller has turns left, does not spend one.
+func TestWebSocketRetryKeepsItsToken(t *testing.T) {
+	s := newServer(t, turnLimit(2))
+	id := s.newSession(fractions, "", "")
+	w := s.joined(t, id, "")
+	first, errMsg, _ := w.turn(map[string]any{"message": "ready", "client_turn_id": "c-1"})
+	if first == "" || errMsg != "" {
+		t.Fatalf("first turn: %q %q", first, errMsg)
+	}
+	if again, errMsg, _ := w.turn(map[string]any{"message": "ready", "client_turn_id": "c-1"}); again != first || errMsg != "" {
+		t.Fatalf("retry: %q %q; want the first reply %q", again, errMsg, first)
+	}
+	if next, errMsg, _ := w.turn(map[string]any{"message": "ok", "client_turn_id": "c-2"}); next == "" || errMsg != "" {
+		t.Fatalf("the second of two allowed turns, after a retry of the first: %q %q", next, errMsg)
+	}
+}
+
+// gatedModel serves the fake model server's requests, holding the first
+// until release is closed (held is closed when it arrives).
+func gatedModel(t *testing.T, fake *llmtest.Server) (url string, held, release chan struct{}) {
+	held, release = make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		first := false
+		once.Do(func() { first = true })
+		if first {
+			close(held)
+			<-release
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1", held, release
+}
+
+// turnCalls reports each ProcessTurn call's client turn id as it starts.
+type turnCalls struct {
+	httpapi.Sessions
+	calls chan string
+}
+
+func (c *turnCalls) ProcessTurn(ctx context.Context, id uuid.UUID, message, clientTurnID string) (orchestrator.TurnResult, error) {
+	c.calls <- clientTurnID
+	return c.Sessions.ProcessTurn(ctx, id, message, clientTurnID)
+}
+
+// A client whose step is still being answered (a model call takes a
+// while), and who sends it again with the same Idempotency-Key after a
+// dropped connection, gets the first attempt's response, not 429, though
+// the first attempt took its last turn: the retry runs nothing new.
+func TestStepRetryWhileRunningIsNotRateLimited(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	fake.Push(llmtest.Reply{Text: `{"response":"Let's keep going: what would you try first?","intent":"continuation","answer_correct":null,` +
+		`"misconceptions_detected":[],"mastery_signal":null,"advance_to_step":null,"mastery_updates":[],"question_asked":null,` +
+		`"expected_answer":null,"question_concept":null,"session_complete":false,"turn_summary":"kept going","reasoning":"r"}`})
+	url, held, release := gatedModel(t, fake)
+	calls := &turnCalls{calls: make(chan string, 4)}
+	s := newServer(t, turnLimit(1), withModels(t, url, quickRetries, llm.ComponentTutor),
+		func(_ *httpapi.Options, d *httpapi.Deps) { calls.Sessions = d.Sessions; d.Sessions = calls })
+	id := s.newSession(fractions, "teach_me", "")
+
+	firstc := make(chan response, 1)
+	go func() { firstc <- s.step(id, "", "Idempotency-Key", "k-1") }()
+	<-held // the first attempt is at its model call
+	<-calls.calls
+	againc := make(chan response, 1)
+	go func() { againc <- s.step(id, "", "Idempotency-Key", "k-1") }()
+	select {
+	case <-calls.calls: // admitted: it waits for the first attempt
+	case r := <-againc:
+		close(release)
+		t.Fatalf("retry while the first attempt runs: %d %s; want the first attempt's response", r.Status, truncate(r.Body, 300))
+	}
+	close(release)
+	first, again := <-firstc, <-againc
+	if first.Status != http.StatusOK || again.Status != http.StatusOK || string(again.Body) != string(first.Body) ||
+		!strings.Contains(string(first.Body), "keep going") {
+		t.Fatalf("first %d %s, retry %d %s; want two identical 200s with the model's reply", first.Status, truncate(first.Body, 200), again.Status, truncate(again.Body, 200))
+	}
+	if r := s.step(id, "", "Idempotency-Key", "k-2"); r.Status != http.StatusTooManyRequests {
+		t.Fatalf("a new turn over the limit: %d; want 429", r.Status)
 	}
 }

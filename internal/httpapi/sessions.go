@@ -28,6 +28,9 @@ type Sessions interface {
 	// Committed returns the stored result of a turn already committed with
 	// the client turn id (see orchestrator.Orchestrator.Committed).
 	Committed(ctx context.Context, id uuid.UUID, message, clientTurnID string) (orchestrator.TurnResult, bool, error)
+	// Running reports whether a turn with the client turn id is running
+	// on the session (see orchestrator.Orchestrator.Running).
+	Running(id uuid.UUID, clientTurnID string) bool
 	Load(ctx context.Context, id uuid.UUID) (orchestrator.Session, error)
 	Pause(ctx context.Context, id uuid.UUID) (tutor.PauseSummary, error)
 	Resume(ctx context.Context, id uuid.UUID) (orchestrator.Resumed, error)
@@ -252,20 +255,19 @@ func (s *Server) step(c echo.Context) error {
 	if fe, bad := turnKeyIssue([]any{"header", "Idempotency-Key"}, key); bad {
 		return validationError(fe)
 	}
-	if err := s.allow(c, "turn"); err != nil {
-		// A retry of a committed turn gets its response whatever the
-		// rate: it runs nothing.
-		if res, ok, rerr := s.deps.Sessions.Committed(c.Request().Context(), id, req.StudentReply, key); ok || rerr != nil {
-			if rerr != nil {
-				return rerr
-			}
-			return c.JSONBlob(http.StatusOK, res.Response)
-		}
+	refund, replay, err := s.allowTurn(c.Request().Context(), rateKey(c), id, req.StudentReply, key)
+	if err != nil {
 		return err
+	}
+	if replay != nil {
+		return c.JSONBlob(http.StatusOK, replay.Response)
 	}
 	res, err := s.deps.Sessions.ProcessTurn(c.Request().Context(), id, req.StudentReply, key)
 	if err != nil {
 		return err
+	}
+	if res.Replayed {
+		refund() // a retry answered with its first attempt's result ran nothing
 	}
 	if res.Committed && !res.Replayed {
 		s.broadcast(id, res.Session)

@@ -844,15 +844,24 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			fail(fmt.Sprintf("Your message is %d characters; at most %d are accepted.", n, s.opts.MaxReplyChars))
 			return
 		}
-		if refusal, limited := s.wsLimited(w, "turn"); limited {
+		refund, replay, err := s.allowTurn(tctx, w.rateKey, id, msg, clientTurnID)
+		var limited *Error
+		switch {
+		case errors.As(err, &limited) && limited.Code == "rate_limited":
+			fail(fmt.Sprintf("Too many messages; try again in %d s", retrySeconds(limited.RetryAfter)))
+			return
+		case err != nil:
+			apiErr := s.toAPIError(err)
+			if apiErr.Status >= 500 {
+				s.log.Error("websocket turn failed", "session_id", id, "err", err)
+			}
+			fail(apiErr.Message)
+			return
+		case replay != nil:
 			// A retry of a committed turn (after a reconnect) gets its
 			// reply whatever the rate: it runs nothing.
-			if res, ok, err := s.deps.Sessions.Committed(tctx, id, msg, clientTurnID); ok && err == nil {
-				w.send(tctx, serverFrame{Type: "typing"}) // the frames of any chat
-				finish(textFrame("assistant", res.Reply), sessionFrame(res.Session))
-				return
-			}
-			fail(refusal)
+			w.send(tctx, serverFrame{Type: "typing"}) // the frames of any chat
+			finish(textFrame("assistant", replay.Reply), sessionFrame(replay.Session))
 			return
 		}
 		w.send(tctx, serverFrame{Type: "typing"})
@@ -860,6 +869,9 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 		var conflict *orchestrator.ConflictError
 		switch {
 		case err == nil:
+			if res.Replayed {
+				refund()
+			}
 			finish(textFrame("assistant", res.Reply), sessionFrame(res.Session))
 			if res.Committed && !res.Replayed {
 				s.broadcast(id, res.Session, w)
@@ -875,15 +887,4 @@ func (s *Server) startTurn(ctx context.Context, w *wsConn, id uuid.UUID, msg, cl
 			fail(apiErr.Message)
 		}
 	}()
-}
-
-// wsLimited applies the rate limit of an action to a WebSocket's caller:
-// the same bucket as the caller's REST requests (rateKey), whichever
-// session the turn is on. When the caller is limited it returns the
-// message for the client.
-func (s *Server) wsLimited(w *wsConn, action string) (string, bool) {
-	if wait, ok := s.take(action, w.rateKey); !ok {
-		return fmt.Sprintf("Too many messages; try again in %d s", retrySeconds(wait)), true
-	}
-	return "", false
 }

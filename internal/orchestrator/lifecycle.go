@@ -17,7 +17,7 @@ func (o *Orchestrator) change(ctx context.Context, id uuid.UUID, fn func(se Sess
 		return Session{}, nil, err
 	}
 	defer o.inflight.Done()
-	unlock, err := o.locks.lock(ctx, id)
+	unlock, err := o.locks.lock(ctx, id, "")
 	if err != nil {
 		return Session{}, nil, err
 	}

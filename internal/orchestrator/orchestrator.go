@@ -189,11 +189,15 @@ type sessionLocks struct {
 type sessionLock struct {
 	ch   chan struct{}
 	refs int
+	// turns counts the turns holding or awaiting the lock by client turn
+	// id (turns without one are not counted).
+	turns map[string]int
 }
 
 // lock takes the session's lock, waiting for the turn holding it, and
-// returns the function that releases it.
-func (l *sessionLocks) lock(ctx context.Context, id uuid.UUID) (func(), error) {
+// returns the function that releases it. clientTurnID, when not empty,
+// names the turn that takes it until it is released (see running).
+func (l *sessionLocks) lock(ctx context.Context, id uuid.UUID, clientTurnID string) (func(), error) {
 	l.mu.Lock()
 	e, ok := l.m[id]
 	if !ok {
@@ -201,6 +205,12 @@ func (l *sessionLocks) lock(ctx context.Context, id uuid.UUID) (func(), error) {
 		l.m[id] = e
 	}
 	e.refs++
+	if clientTurnID != "" {
+		if e.turns == nil {
+			e.turns = map[string]int{}
+		}
+		e.turns[clientTurnID]++
+	}
 	l.mu.Unlock()
 
 	release := func() {
@@ -208,6 +218,11 @@ func (l *sessionLocks) lock(ctx context.Context, id uuid.UUID) (func(), error) {
 		e.refs--
 		if e.refs == 0 {
 			delete(l.m, id)
+		}
+		if clientTurnID != "" {
+			if e.turns[clientTurnID]--; e.turns[clientTurnID] == 0 {
+				delete(e.turns, clientTurnID)
+			}
 		}
 		l.mu.Unlock()
 	}
@@ -218,4 +233,13 @@ func (l *sessionLocks) lock(ctx context.Context, id uuid.UUID) (func(), error) {
 		release()
 		return nil, ctx.Err()
 	}
+}
+
+// running reports whether a turn with the client turn id holds or awaits
+// the session's lock.
+func (l *sessionLocks) running(id uuid.UUID, clientTurnID string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.m[id]
+	return ok && e.turns[clientTurnID] > 0
 }

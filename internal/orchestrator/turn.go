@@ -102,7 +102,7 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 		return TurnResult{}, err
 	}
 	defer o.inflight.Done()
-	unlock, err := o.locks.lock(ctx, id)
+	unlock, err := o.locks.lock(ctx, id, clientTurnID)
 	if err != nil {
 		return TurnResult{}, err
 	}
@@ -200,6 +200,16 @@ func (o *Orchestrator) Committed(ctx context.Context, id uuid.UUID, message, cli
 		return TurnResult{}, false, nil
 	}
 	return o.replay(ctx, id, clientTurnID, messageDigest(message))
+}
+
+// Running reports whether a turn with this client turn id is running on the
+// session in this process, or waiting for the session's turn in flight. A
+// ProcessTurn with that id then waits for it and returns its result (or,
+// when it failed, runs the turn). The API asks it before refusing a retry
+// for the caller's rate: the retry of a turn that is being answered, sent
+// by a client that reconnected, runs nothing new.
+func (o *Orchestrator) Running(id uuid.UUID, clientTurnID string) bool {
+	return clientTurnID != "" && o.locks.running(id, clientTurnID)
 }
 
 // replay returns the stored result of a committed client turn id, or
