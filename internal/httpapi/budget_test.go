@@ -2,8 +2,12 @@ package httpapi_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	neturl "net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,5 +96,106 @@ func TestSpentBudget(t *testing.T) {
 	}
 	if len(fake.Requests()) != 0 {
 		t.Fatal("the model was called with the budget spent")
+	}
+}
+
+// barrier holds the first n requests until all n have arrived (or a few
+// seconds have passed), then lets every request through to next: the model
+// calls of concurrent turns are then in flight together, as they are with
+// a provider that takes seconds to answer.
+func barrier(n int, next http.Handler) http.Handler {
+	var mu sync.Mutex
+	arrived := 0
+	all := make(chan struct{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		arrived++
+		if arrived == n {
+			close(all)
+		}
+		held := arrived <= n
+		mu.Unlock()
+		if held {
+			select {
+			case <-all:
+			case <-time.After(3 * time.Second):
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// A learner whose daily budget is nearly spent sends a message in four
+// lessons (tabs) at the same moment: one turn's model call may cross the
+// cap, the others must find it spent. Before, every call passed the check,
+// which reads the recorded spend, before any had been counted, and the
+// learner ended the day near twice over the budget.
+func TestBudgetHoldsAcrossTabs(t *testing.T) {
+	const (
+		tabs    = 4
+		budget  = 0.05
+		perCall = 0.012 // 100 input + 20 output tokens at $100 per million
+	)
+	fake := llmtest.NewOpenAI(t)
+	for range 3 * tabs {
+		fake.Push(llmtest.Reply{Text: `{}`}) // billed, not a valid tutor reply
+	}
+	hs := httptest.NewServer(barrier(tabs, fake))
+	t.Cleanup(hs.Close)
+	u, err := neturl.Parse(fake.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := hs.URL + u.Path // the fake's base path (/v1) on the barrier's address
+	var st *store.Store
+	opt := func(_ *httpapi.Options, d *httpapi.Deps) {
+		st = d.Learners.(*store.Store)
+		agents, err := rules.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		prices := llm.DefaultPrices().With(llm.PriceTable{llm.ProviderOpenAICompatible: {
+			llmtest.CompatibleModel: {Input: 100, Output: 100, CachedInput: 100, CacheWriteInput: 100},
+		}})
+		models := engine.LLMModels{Settings: llm.Settings{CompatibleBaseURL: url, Prices: prices}}
+		quickRetries(&models.Options, st)
+		models.Options.Recorder = st
+		models.Options.Budget = &llm.Budget{DailyUSD: budget, Spend: st}
+		d.Sessions = orchestrator.New(orchestrator.Options{Store: st, Lessons: lessons.NewSource(st), Engines: engine.New(agents, models, st), FallbackSafety: agents.Safety})
+		cfg := llm.Config{Component: llm.ComponentTutor, Provider: llm.ProviderOpenAICompatible, Model: llmtest.CompatibleModel}
+		if _, err := st.SetLLMConfig(context.Background(), cfg, "test", time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newServer(t, opt)
+	tok := token(t, "tabs", false)
+	var ids []string
+	for range tabs {
+		ids = append(ids, s.newSession(fractions, "teach_me", tok))
+	}
+	l, err := s.st.LearnerByExternalID(context.Background(), "tabs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.st.RecordUsage(context.Background(), llm.UsageRecord{Time: time.Now(), LearnerID: l.ID.String(), Component: llm.ComponentTutor,
+		Provider: llm.ProviderOpenAICompatible, Model: llmtest.CompatibleModel, Attempts: 1, CostUSD: 0.045, Priced: true}); err != nil {
+		t.Fatal(err)
+	}
+
+	var wg sync.WaitGroup
+	statuses := make([]int, tabs)
+	for i, id := range ids {
+		wg.Go(func() { statuses[i] = s.step(id, tok).Status })
+	}
+	wg.Wait()
+
+	day := time.Now().UTC().Truncate(24 * time.Hour)
+	spent, err := s.st.LearnerSpendSince(context.Background(), l.ID.String(), day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spent > budget+perCall+1e-9 {
+		t.Fatalf("a $%.2f daily budget with $0.045 spent: %d concurrent turns (statuses %v) spent $%.3f in all, %d model requests; want at most one call past the cap ($%.3f)",
+			budget, tabs, statuses, spent, len(fake.Requests()), budget+perCall)
 	}
 }

@@ -131,6 +131,11 @@ func (c *client) call(ctx context.Context, req *Request, onDelta func(Delta) err
 		e.Err = err
 		return nil, e
 	}
+	end, err := c.opts.Budget.begin(ctx, r.Call.LearnerID)
+	if err != nil {
+		return nil, c.classify(ctx, err)
+	}
+	defer end()
 	if err := c.opts.Budget.Check(ctx, r.Call.LearnerID); err != nil {
 		e, ok := errors.AsType[*Error](err)
 		if !ok {

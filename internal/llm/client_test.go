@@ -522,3 +522,35 @@ func TestErrorIs(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
 }
+
+// Under a budget, a learner's calls take turns: a second call waits for the
+// one in flight (whose spend it must see), and gives up with its caller;
+// another learner's call, or an anonymous one, does not wait.
+func TestBudgetCallsTakeTurns(t *testing.T) {
+	b := &Budget{DailyUSD: 1, Spend: fixedSpend(0)}
+	end, err := b.begin(context.Background(), "learner-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := b.begin(ctx, "learner-1"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a second call of the learner while one runs: %v; want to wait until its caller gives up", err)
+	}
+	for _, other := range []string{"learner-2", ""} {
+		endOther, err := b.begin(context.Background(), other)
+		if err != nil {
+			t.Fatalf("learner %q: %v", other, err)
+		}
+		endOther()
+	}
+	end()
+	end, err = b.begin(context.Background(), "learner-1")
+	if err != nil {
+		t.Fatalf("after the first call ended: %v", err)
+	}
+	end()
+	if len(b.calls) != 0 {
+		t.Fatalf("%d learners still held after their calls ended", len(b.calls))
+	}
+}

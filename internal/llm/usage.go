@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -60,6 +61,56 @@ type Budget struct {
 	Spend    SpendReader
 	// Now replaces time.Now in tests.
 	Now func() time.Time
+
+	mu    sync.Mutex
+	calls map[string]*learnerCalls // by learner, while they have calls
+}
+
+// learnerCalls is the turn of a learner's calls: ch holds a token while one
+// runs; refs counts the calls running or waiting.
+type learnerCalls struct {
+	ch   chan struct{}
+	refs int
+}
+
+// begin waits until no other call of the learner runs in this process, and
+// returns the function that ends this one, to be called once its usage is
+// recorded. Under a budget a learner's calls run one at a time, each
+// checked against the spend of those before it: otherwise calls started
+// together (a turn in each of several tabs) would all pass the check
+// before any was counted, and together spend far past the cap. (Processes
+// sharing a database each keep their own turn: the cap can be passed by
+// one call per process.) Without a budget, or for anonymous sessions,
+// begin does nothing.
+func (b *Budget) begin(ctx context.Context, learnerID string) (func(), error) {
+	if b == nil || b.DailyUSD <= 0 || learnerID == "" {
+		return func() {}, nil
+	}
+	b.mu.Lock()
+	if b.calls == nil {
+		b.calls = map[string]*learnerCalls{}
+	}
+	e := b.calls[learnerID]
+	if e == nil {
+		e = &learnerCalls{ch: make(chan struct{}, 1)}
+		b.calls[learnerID] = e
+	}
+	e.refs++
+	b.mu.Unlock()
+	release := func() {
+		b.mu.Lock()
+		if e.refs--; e.refs == 0 {
+			delete(b.calls, learnerID)
+		}
+		b.mu.Unlock()
+	}
+	select {
+	case e.ch <- struct{}{}:
+		return func() { <-e.ch; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
 }
 
 // Validate reports whether b is usable.
