@@ -25,6 +25,11 @@ func Document(data []byte, kind string, is *Issues) (body ast.Node, ok bool) {
 	}()
 	// YAML allows a byte order mark at the start, as editors may save one.
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	// CR LF is one line break, as LF is; the parser folds a quoted text's
+	// line breaks only when they are LF (a file saved on Windows would read
+	// otherwise, and hash otherwise, than the same file on Linux). A CR the
+	// author means is written as the escape \r.
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	// The parser reads each byte that is not UTF-8 (é saved as Latin-1 or
 	// Windows-1252) as U+FFFD: the text would be silently garbled.
 	if !utf8.Valid(data) {
