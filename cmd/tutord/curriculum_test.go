@@ -125,3 +125,69 @@ func TestCurriculumImportOfNoCurriculumFileFails(t *testing.T) {
 		t.Errorf("the failed import started the database (%v)", err)
 	}
 }
+
+// defaultPlanTopic is a topic whose subtopic has no plan (the default plan)
+// and whose question names no concept, as curricula/README.md allows.
+const defaultPlanTopic = `country: India
+board: ICSE
+grade: 6
+subject: Mathematics
+topic:
+  key: decimals
+  title: Decimals
+subtopics:
+  - key: place-value
+    title: Place value
+    teaching_approach: Use a place-value chart with tenths and hundredths columns.
+    learning_objectives: [Read the digits of a decimal by their place.]
+    questions:
+      - id: pv-1
+        question: What digit is in the tenths place of 3.47?
+        answer: "4"
+        difficulty: easy
+        type: conceptual
+        hints: [The tenths place is the first place after the point., Look just after the decimal point.]
+        solution: The first digit after the decimal point is the tenths digit, 4.
+`
+
+// An author imports a subtopic with the default plan, exports it (README:
+// "an export imports back unchanged"; keep to the exported files), retitles
+// the subtopic in the exported file ("change titles freely") and imports
+// it. The export wrote each question's concept, the old title, which the
+// original file need not name, and the import refused the new title:
+// "Place value" is not a concept of the plan: "Decimal place value".
+func TestExportedDefaultPlanCanBeRetitled(t *testing.T) {
+	dir := dataDir(t)
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "decimals.yaml"), []byte(defaultPlanTopic), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := tutord(t, dir, "curriculum", "import", src); code != 0 || !strings.Contains(out, "1 subtopics created") {
+		t.Fatalf("import: exit %d, %q %s", code, out, lastLine(errOut))
+	}
+	exportDir := filepath.Join(dir, "export")
+	if out, errOut, code := tutord(t, dir, "curriculum", "export", "--out", exportDir); code != 0 {
+		t.Fatalf("export: exit %d, %q %s", code, out, lastLine(errOut))
+	}
+	exported := filepath.Join(exportDir, "india", "icse", "grade-6", "mathematics", "decimals.yaml")
+	data, err := os.ReadFile(exported)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "title: Place value") {
+		t.Fatalf("exported file has no subtopic title line:\n%s", data)
+	}
+	// The author renames the subtopic in the exported file, as they could
+	// in the original, and imports it.
+	edited := strings.Replace(string(data), "title: Place value", "title: Decimal place value", 1)
+	if err := os.WriteFile(exported, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := tutord(t, dir, "curriculum", "import", exportDir)
+	if code != 0 || !strings.Contains(out, "1 updated") {
+		t.Errorf("import of the exported file with the subtopic retitled: exit %d, %q\n%s", code, out, errOut)
+	}
+}

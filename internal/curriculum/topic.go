@@ -3,6 +3,7 @@ package curriculum
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tutord/tutord/internal/tutor"
@@ -48,12 +49,19 @@ func (g Guideline) Stored() (guideline, plan []byte, err error) {
 }
 
 // FromStored rebuilds a subtopic from what the store keeps, as its file
-// has it: without a plan when the stored one is the default plan. Its
-// status is left empty for the caller to set from the stored approval.
+// has it: without a plan when the stored one is the default plan, and then
+// without its questions' concepts, which are all the title (the file need
+// not name them, and a file that did would refuse a new title). Its status
+// is left empty for the caller to set from the stored approval.
 func FromStored(key string, guideline, plan []byte) (Subtopic, error) {
 	s, p, err := fromStored(key, guideline, plan)
 	if !p.DefaultPlan {
 		s.Plan = p.Plan
+		return s, err
+	}
+	s.Questions = slices.Clone(s.Questions)
+	for i := range s.Questions {
+		s.Questions[i].Concept = ""
 	}
 	return s, err
 }
