@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ func LoadSpec(spec []byte) (*openapi3.T, error) {
 func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 	doc.Servers = nil
 	strictJSONOnce.Do(func() { openapi3filter.RegisterBodyDecoder(echo.MIMEApplicationJSON, strictJSON) })
-	return oapimw.OapiRequestValidatorWithOptions(doc, &oapimw.Options{
+	validate := oapimw.OapiRequestValidatorWithOptions(doc, &oapimw.Options{
 		Options: openapi3filter.Options{
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 			ExcludeRequestBody: false,
@@ -63,6 +64,13 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 			}
 			if items := fieldErrors(err.Internal); len(items) > 0 {
 				sentInputs(c.Request(), items)
+				if sent, ok := c.Get(sentQueryKey).(url.Values); ok {
+					for i, fe := range items {
+						if len(fe.Loc) == 2 && fe.Loc[0] == "query" && len(sent[fmt.Sprint(fe.Loc[1])]) > 0 {
+							items[i].Input = sent[fmt.Sprint(fe.Loc[1])][0]
+						}
+					}
+				}
 				return validationError(items...)
 			}
 			switch err.Code {
@@ -72,7 +80,73 @@ func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 			return validationError(fieldError{Type: "value_error", Loc: []any{"body"}, Msg: fmt.Sprint(err.Message), Input: nil})
 		},
 	})
+	ints := queryInts(doc)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		next = validate(next)
+		return func(c echo.Context) error {
+			laxQueryInts(c, ints)
+			return next(c)
+		}
+	}
 }
+
+// queryInts returns the names of the contract's integer query parameters
+// (a name that is something else on some route is left out).
+func queryInts(doc *openapi3.T) map[string]bool {
+	ints := map[string]bool{}
+	for _, item := range doc.Paths.Map() {
+		params := slices.Clone(item.Parameters)
+		for _, op := range item.Operations() {
+			params = append(params, op.Parameters...)
+		}
+		for _, ref := range params {
+			p := ref.Value
+			if p == nil || p.In != openapi3.ParameterInQuery {
+				continue
+			}
+			isInt := p.Schema != nil && p.Schema.Value != nil && p.Schema.Value.Type.Is(openapi3.TypeInteger)
+			if was, seen := ints[p.Name]; !seen || was {
+				ints[p.Name] = isInt
+			}
+		}
+	}
+	return ints
+}
+
+// laxQueryInts rewrites each integer query parameter that pydantic's lax
+// mode reads as an integer and the validator does not (" 7 ", "7.0") as
+// that integer, for the validator and the handler. The query as sent is
+// kept under sentQueryKey, for the inputs of 422 items (page=0.0 is
+// refused as "0.0").
+func laxQueryInts(c echo.Context, ints map[string]bool) {
+	if c.Request().URL.RawQuery == "" {
+		return
+	}
+	q := c.QueryParams() // the handler's copy, which it may have read already
+	sent := c.Request().URL.Query()
+	changed := false
+	for name, vs := range q {
+		if !ints[name] {
+			continue
+		}
+		for i, v := range vs {
+			if _, err := strconv.Atoi(v); err == nil {
+				continue
+			}
+			if n, ok := laxIntString(v); ok {
+				vs[i], changed = n.String(), true
+			}
+		}
+	}
+	if changed {
+		c.Request().URL.RawQuery = q.Encode()
+		c.Set(sentQueryKey, sent)
+	}
+}
+
+// sentQueryKey holds the query as the client sent it, when laxQueryInts
+// rewrote it.
+const sentQueryKey = "httpapi.sentQuery"
 
 var strictJSONOnce sync.Once
 

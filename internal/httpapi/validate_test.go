@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -143,6 +144,12 @@ func TestValidationIssueLocations(t *testing.T) {
 				{"less_than_equal", []any{"query", "page_size"}, "Input should be less than or equal to 100"},
 			},
 			wantInput: []any{"0", "500"},
+		},
+		{
+			// Read as pydantic reads an int ("0.0" is 0), refused as sent.
+			name: "query param out of range, as a float", method: "GET", path: "/sessions/history?page=0.0",
+			want:      []issue{{"greater_than_equal", []any{"query", "page"}, "Input should be greater than or equal to 1"}},
+			wantInput: []any{"0.0"},
 		},
 		{
 			name: "query param not an integer", method: "GET", path: "/sessions/history?page=abc",
@@ -306,6 +313,42 @@ func TestNumericStringForAnInteger(t *testing.T) {
 					r := s.do(tt.method, tt.path, tt.body, tok)
 					requireIssue(t, r, tt.want)
 				})
+			}
+		})
+	}
+}
+
+// An integer query parameter sent as " 7", "7 " or "7.0" (a client that
+// formats numbers as floats, a padded form field) is read as 7, as the
+// reference's pydantic reads it, by the request validator or, without
+// one, by the handler; "7.5" and "seven" are still 422 int_parsing.
+func TestLaxIntegerQueryParameters(t *testing.T) {
+	for _, validator := range []bool{true, false} {
+		t.Run(map[bool]string{true: "validator", false: "handler"}[validator], func(t *testing.T) {
+			s := newServer(t, func(o *httpapi.Options, _ *httpapi.Deps) {
+				if !validator {
+					o.Validator = nil
+				}
+			})
+			for _, grade := range []string{"7.0", " 7", "7 "} {
+				r := s.do("GET", "/curriculum?country=India&board=CBSE&grade="+url.QueryEscape(grade), nil, "")
+				if r.Status != 200 {
+					t.Errorf("grade=%q: %d %s; want 200", grade, r.Status, truncate(r.Body, 300))
+					continue
+				}
+				if subjects, _ := r.JSON(t)["subjects"].([]any); len(subjects) != 2 {
+					t.Errorf("grade=%q: subjects %v; want the two of grade 7", grade, subjects)
+				}
+			}
+			tok := token(t, "lax-query", false)
+			if r := s.do("GET", "/sessions/history?page=1.0&page_size=%205", nil, tok); r.Status != 200 || r.JSON(t)["page_size"] != float64(5) {
+				t.Errorf("history?page=1.0&page_size=%%205: %d %s; want 200, page size 5", r.Status, truncate(r.Body, 300))
+			}
+			for _, grade := range []string{"7.5", "seven"} {
+				r := s.do("GET", "/curriculum?country=India&board=CBSE&grade="+grade, nil, "")
+				if r.Status != 422 || !strings.Contains(string(r.Body), `"int_parsing"`) || !strings.Contains(string(r.Body), `"input":"`+grade+`"`) {
+					t.Errorf("grade=%q: %d %s; want 422 int_parsing with the input as sent", grade, r.Status, truncate(r.Body, 300))
+				}
 			}
 		})
 	}

@@ -59,8 +59,8 @@ func (q *queryParams) text(name, v string) string {
 	return v
 }
 
-// intParam reads an integer parameter; def is used when it is absent and
-// required is false.
+// intParam reads an integer parameter, as the reference does ("7", " 7 ",
+// "7.0"); def is used when it is absent and required is false.
 func (q *queryParams) intParam(name string, required bool, def int) int {
 	v, ok := q.c.QueryParams()[name]
 	if !ok || len(v) == 0 {
@@ -71,6 +71,12 @@ func (q *queryParams) intParam(name string, required bool, def int) int {
 	}
 	n, err := strconv.Atoi(v[0])
 	if err != nil {
+		// " 7 " and "7.0" too, as pydantic's lax mode reads them.
+		if lax, ok := laxIntString(v[0]); ok {
+			if n, err := lax.Int64(); err == nil {
+				return int(n)
+			}
+		}
 		q.errs = append(q.errs, fieldError{Type: "int_parsing", Loc: []any{"query", name},
 			Msg: "Input should be a valid integer, unable to parse string as an integer", Input: v[0]})
 		return def
