@@ -382,10 +382,12 @@ func redactURL(s string) string {
 // userInfoEnd returns the index of the '@' that ends the user info of rest,
 // a URL after its "://", or -1 when it has none. net/url looks for that '@'
 // up to the first '/', '?' or '#', pgx and libpq up to the first '/'; when
-// they agree on one, it is that one. A password holding any of those
-// characters (or an '@') unencoded makes them disagree, or both miss it
-// though an '@' follows: then the user info is taken to end at the last
-// '@', which hides the password whatever it holds, and at worst more.
+// they agree on one and no '@' follows it before the query, it is that
+// one. A password holding any of those characters (or an '@') unencoded
+// makes them disagree, or both miss it though an '@' follows, or both stop
+// at an '@' inside it ("p@ss/word@db"): then the user info is taken to end
+// at the last '@', which hides the password whatever it holds, and at
+// worst more.
 func userInfoEnd(rest string) int {
 	authority := rest
 	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
@@ -396,7 +398,13 @@ func userInfoEnd(rest string) int {
 		pg = end
 	}
 	if std >= 0 && std == pg {
-		return std
+		path := rest[std+1:]
+		if q := strings.IndexAny(path, "?#"); q >= 0 {
+			path = path[:q] // an '@' in the query is no password's ("?user=a@b")
+		}
+		if !strings.Contains(path, "@") {
+			return std
+		}
 	}
 	return strings.LastIndexByte(rest, '@')
 }

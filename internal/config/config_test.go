@@ -115,6 +115,7 @@ func TestPasswordsWithReservedCharactersAreMasked(t *testing.T) {
 		{"postgres://tutord:Xk?93secret@db:5432/tutord", "postgres://tutord:***@db:5432/tutord"},
 		{"postgres://tutord:Xk/93secret@db:5432/tutord", "postgres://tutord:***@db:5432/tutord"},
 		{"postgres://tutord:Xk@93secret@db/tutord", "postgres://tutord:***@db/tutord"},
+		{"postgres://tutord:Xk@93/secret@db/tutord", "postgres://tutord:***@db/tutord"},
 		{"postgres://tutord:Xk:93/sec#ret?x@db/tutord?sslmode=require", "postgres://tutord:***@db/tutord?sslmode=require"},
 		{"postgres://tutord:1234#93secret@db/tutord", "postgres://tutord:***@db/tutord"},
 		{"postgres://db/tutord?password=Xk#93secret&sslmode=require", "postgres://db/tutord?password=***&sslmode=require"},
