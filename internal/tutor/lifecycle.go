@@ -192,6 +192,13 @@ func applyLifecycle(n *State, t *Topic, out *TutorOutput, next *BankQuestion, ms
 		// The question goes on: what this turn gave towards it, and the
 		// step the learner reached, are kept with it.
 		q.CluesGiven = addCapped(q.CluesGiven, maxRecorded, out.Clues...)
+		// A hint of the question given for help asked ("give me a hint",
+		// "I'm stuck") counts as given, as one for "I don't know" does.
+		for i, h := range q.Hints[:min(len(q.Hints), MaxHints)] {
+			if slices.Contains(out.Clues, h) {
+				q.HintsUsed = max(q.HintsUsed, i+1)
+			}
+		}
 		if out.RightStep != "" {
 			q.StepsShown = addCapped(q.StepsShown, maxRecorded, out.RightStep)
 		}

@@ -121,7 +121,7 @@ type Question struct {
 	Concept                string   `json:"concept"`
 	Rubric                 string   `json:"rubric"`
 	Hints                  []string `json:"hints"`      // the graded hints, level 1 then 2
-	HintsUsed              int      `json:"hints_used"` // hint levels given, up to 2: one more per wrong answer or "I don't know"
+	HintsUsed              int      `json:"hints_used"` // hint levels given, up to 2: one more per wrong answer or "I don't know", and each hint given for help asked
 	WrongAttempts          int      `json:"wrong_attempts"`
 	PreviousStudentAnswers []string `json:"previous_student_answers"` // the last few wrong answers
 	Phase                  Phase    `json:"phase"`

@@ -971,3 +971,24 @@ func TestSlipBeforeKnownMistake(t *testing.T) {
 		t.Errorf("the mistake itself: %q, want it named", x.text())
 	}
 }
+
+// TestHintsOnRequestCount: a hint given because the learner asked for
+// help ("give me a hint", "I'm stuck", "help") counts in hints_used, as one
+// for "I don't know" does: the session document shows the hints given
+// (next_turn.hints), and it showed none of these.
+func TestHintsOnRequestCount(t *testing.T) {
+	for _, msg := range []string{"give me a hint", "I'm stuck", "help"} {
+		t.Run(msg, func(t *testing.T) {
+			d, bq := pendingOn(t, ratios, "share-1", 0)
+			for level := 1; level <= min(len(bq.Hints), tutor.MaxHints); level++ {
+				text := d.say(msg).text()
+				if !strings.Contains(text, bq.Hints[level-1]) {
+					t.Fatalf("request %d %q: want hint %d %q", level, text, level, bq.Hints[level-1])
+				}
+				if got := d.state.LastQuestion.HintsUsed; got != level {
+					t.Fatalf("after hint %d given on %q: hints_used %d, want %d", level, msg, got, level)
+				}
+			}
+		})
+	}
+}
