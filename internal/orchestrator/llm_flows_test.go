@@ -705,3 +705,72 @@ func TestExamHedgeWithModelBackedTutor(t *testing.T) {
 		t.Errorf("%d model requests for a turn the model-backed tutor does not word", n)
 	}
 }
+
+// The exam generator writes a multiple-choice question whose expected
+// answer names an option the question does not have ("D" for options A–C),
+// or a value none of its options is ("16" for options 10, 12, 14):
+// whatever the learner picked would be marked wrong. The question is
+// dropped like any other unusable item, the retry covering the rest.
+func TestExamDropsChoiceWithoutItsAnswer(t *testing.T) {
+	for _, tt := range []struct{ name, text, expected string }{
+		{"a letter it does not offer", "Which number is double 8? A) 10 B) 16 C) 18", "D"},
+		{"an answer none of its options is", "Which number is double 8? A) 10 B) 12 C) 14", "16"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := llmtest.NewOpenAI(t)
+			f := llmSetup(t, fake.URL, llm.ComponentExamGenerator)
+			fake.Push(generatedExam(
+				[3]string{tt.text, tt.expected, "Doubling"},
+				[3]string{"What is half of 18?", "9", "Halving"},
+				[3]string{"What is double 25?", "50", "Doubling"},
+				[3]string{"What is half of 50?", "25", "Halving"},
+			))
+			c := f.create(t, doubling, tutor.ModeExam)
+			for i, q := range c.Session.State.ExamQuestions {
+				if q.QuestionText == tt.text {
+					t.Fatalf("exam question %d %q is kept with expected answer %q, which none of its options is: no choice the learner makes can be right",
+						i+1, q.QuestionText, q.ExpectedAnswer)
+				}
+			}
+		})
+	}
+}
+
+// In a doubts session the model answers a doubt, closes with "Do you have
+// any other doubts?", and sets session_complete, the learner having said
+// nothing of being done. The session ended, and the learner who took up
+// the invitation got "start a new session". A doubts session ends when
+// the learner is done ("give brief warm goodbye and set session_complete
+// = true without further questions"): a reply that invites another doubt
+// does not end it.
+func TestClarifyInvitationKeepsTheSessionOpen(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeClarify)
+	m := newModelFlow(t, f, fake, c)
+	const reply = "Halving undoes doubling: double 5 is 10, and half of 10 is 5. Do you have any other doubts?"
+	r := m.turn("Is halving the opposite of doubling?", out(reply, discussing("question", "Halving"), completing, summarised("answered halving")))
+	if r.Session.State.ClarifyComplete && strings.HasSuffix(strings.TrimSpace(r.Reply), "?") {
+		t.Fatalf("the learner asked a doubt and read %q, yet the session ended (clarify_complete): their next doubt only gets the post-completion reply", r.Reply)
+	}
+}
+
+// The model answers a doubt well but scores the concept on a 0–10 scale
+// ("score": 8), and did so again when asked to repair: the learner got
+// the failure reply and lost their doubt. A score outside [0, 1] is
+// clamped, as the reference does (CONTRACT §9.5), not refused.
+func TestScoreOutsideRangeIsClamped(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeClarify)
+	const answer = "Halving undoes doubling: double 5 is 10, and half of 10 is 5. Does that make sense? Any other doubts?"
+	scored := func(m map[string]any) {
+		m["intent"], m["mastery_updates"] = "question", []any{map[string]any{"concept": "Halving", "score": 8}}
+	}
+	fake.Push(out(answer, scored), out(answer, scored))
+	r := f.turn(t, c.Session.Row.ID, "Is halving the opposite of doubling?")
+	if r.Reply != answer || len(r.Session.State.ConceptsDiscussed) == 0 {
+		t.Fatalf("the model answered the doubt (with a score of 8 for Halving, twice); the learner got %q (intent %s), concepts discussed %v",
+			r.Reply, r.Intent, r.Session.State.ConceptsDiscussed)
+	}
+}

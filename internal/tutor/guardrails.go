@@ -29,6 +29,10 @@ const (
 	OverrideNotAnAnswer Override = "not_an_answer"
 	// Doubts sessions neither judge answers nor move through steps.
 	OverrideClarifyMove Override = "clarify_has_no_answers_or_steps"
+	// A doubts session's reply ended the session while inviting another
+	// doubt ("Any other doubts?"), the learner having said nothing of
+	// stopping: the session goes on.
+	OverrideClarifyEndInviting Override = "clarify_end_while_inviting"
 	// Exams move by question, not by step.
 	OverrideExamStep Override = "exam_has_no_steps"
 	// advance_to_step was not ahead of the current step and was dropped.
@@ -89,6 +93,15 @@ func Guard(s State, t *Topic, o Outcome) Guarded {
 			if out.AnswerCorrect != nil || out.AdvanceToStep != nil {
 				g.override(OverrideClarifyMove)
 				out.AnswerCorrect, out.AdvanceToStep = nil, nil
+			}
+			if (out.SessionComplete || out.Intent == IntentDone) && o.Precheck != PrecheckStop && endsAsking(out.Response) {
+				// The learner who takes up the invitation would find
+				// the session ended, and get "start a new session".
+				g.override(OverrideClarifyEndInviting)
+				out.SessionComplete = false
+				if out.Intent == IntentDone {
+					out.Intent = IntentFollowup
+				}
 			}
 			g.cutSummary(out)
 		}
@@ -317,4 +330,10 @@ func truncateRunes(s string, n int) string {
 		n--
 	}
 	return s
+}
+
+// endsAsking reports whether a reply ends with a question.
+func endsAsking(reply string) bool {
+	r := strings.TrimRight(reply, " \t\n\"'”’)*_")
+	return strings.HasSuffix(r, "?") || strings.HasSuffix(r, "？")
 }

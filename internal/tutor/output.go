@@ -95,13 +95,15 @@ type TutorOutput struct {
 
 // Validate reports the ways the output breaks the output contract beyond
 // what a JSON schema can say: an empty response, an unknown intent or
-// mastery signal, a mastery update without a concept or with a score outside
-// [0, 1], a step number below 1. The error wraps ErrInvalidOutput and lists
-// every problem, so that one retry can fix them all.
+// mastery signal, a mastery update without a concept or with a score that
+// is no number, a step number below 1. The error wraps ErrInvalidOutput and
+// lists every problem, so that one retry can fix them all.
 //
 // An overlong turn_summary is not an error: it is cut to 80 characters when
-// the turn is applied, which is cheaper than a retry. Out-of-range values
-// that slip through are clamped when applied as well.
+// the turn is applied, which is cheaper than a retry. Nor is a score
+// outside [0, 1]: it is clamped when applied, as the reference does (a
+// model that scores on another scale does so again when asked to repair,
+// and the learner's answer was lost with the turn).
 func (o *TutorOutput) Validate() error {
 	var problems []string
 	if strings.TrimSpace(o.Response) == "" {
@@ -117,8 +119,8 @@ func (o *TutorOutput) Validate() error {
 		if strings.TrimSpace(u.Concept) == "" {
 			problems = append(problems, fmt.Sprintf("mastery_updates[%d].concept is empty", i))
 		}
-		if math.IsNaN(u.Score) || u.Score < 0 || u.Score > 1 {
-			problems = append(problems, fmt.Sprintf("mastery_updates[%d].score %v is outside 0..1", i, u.Score))
+		if math.IsNaN(u.Score) || math.IsInf(u.Score, 0) {
+			problems = append(problems, fmt.Sprintf("mastery_updates[%d].score %v is no number", i, u.Score))
 		}
 	}
 	switch q, a := text(o.QuestionAsked), text(o.ExpectedAnswer); {

@@ -23,9 +23,11 @@ func TestTutorOutputValidate(t *testing.T) {
 		{"missing intent", func(o *TutorOutput) { o.Intent = "" }, `intent ""`},
 		{"unknown mastery signal", func(o *TutorOutput) { o.MasterySignal = ptr(MasterySignal("great")) }, "mastery_signal"},
 		{"known mastery signal", func(o *TutorOutput) { o.MasterySignal = ptr(SignalNeedsRemediation) }, ""},
-		{"score above 1", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", 1.2}} }, "outside 0..1"},
-		{"negative score", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", -0.1}} }, "outside 0..1"},
-		{"NaN score", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", math.NaN()}} }, "outside 0..1"},
+		{"NaN score", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", math.NaN()}} }, "no number"},
+		// Clamped when applied, as the reference does; a repair would not
+		// change a model's scale, and the turn would fail.
+		{"score above 1", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", 8}} }, ""},
+		{"negative score", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", -0.1}} }, ""},
 		{"scores at the limits", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{"a", 0}, {"b", 1}} }, ""},
 		{"update without concept", func(o *TutorOutput) { o.MasteryUpdates = []MasteryUpdate{{" ", 0.5}} }, "concept is empty"},
 		{"advance to step 0", func(o *TutorOutput) { o.AdvanceToStep = ptr(0) }, "below 1"},

@@ -141,6 +141,9 @@ func examQuestions(t *tutor.Topic, items []examItem, n int) []tutor.ExamQuestion
 		}
 		var kind answer.Kind
 		if shown, ok := examChoice(text, expected); ok {
+			if shown == "" {
+				continue // no option is the answer: no choice could be right
+			}
 			// The options, and so the answer, are in the text.
 			expected, kind = shown, kindJudged
 		} else if tutor.QuestionStatesAnswer(text, expected) {
@@ -213,7 +216,8 @@ var letterAnswer = regexp.MustCompile(`^(?i:option\s+)?\(?([A-Fa-f])(?:[).:]|\s*
 // it, the right option's letter and text ("B) 16"), when the model's
 // expected answer names one option by its letter ("B", "A) 9": the letter
 // wins over the text after it) or by its text ("24", or a number equal to
-// it); otherwise it returns the answer unchanged, for the exam evaluator.
+// it); otherwise (a letter the question does not offer, no option or two
+// of them the answer) it returns "": the question is unusable.
 func examChoice(text, expected string) (shown string, ok bool) {
 	marks := optionMark.FindAllStringSubmatchIndex(text, -1)
 	first := -1
@@ -269,7 +273,7 @@ func examChoice(text, expected string) (shown string, ok bool) {
 		}
 	}
 	if pick < 0 {
-		return expected, true
+		return "", true
 	}
 	return string(letters[pick]) + ") " + options[pick], true
 }
