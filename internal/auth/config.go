@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -198,7 +199,9 @@ func (r AdminRule) String() string {
 	return r.Claim + "=" + r.Value
 }
 
-// Match reports whether claims (a decoded JWT payload) satisfy the rule.
+// Match reports whether claims (a decoded JWT payload) satisfy the rule. A
+// list claim matches a member, and so does the space-separated string of
+// an OAuth scope claim (scope, scp).
 func (r AdminRule) Match(claims map[string]any) bool {
 	if r.Claim == "" {
 		return false
@@ -209,6 +212,11 @@ func (r AdminRule) Match(claims map[string]any) bool {
 	}
 	switch v := v.(type) {
 	case string:
+		if r.Claim == "scope" || r.Claim == "scp" {
+			// OAuth scopes are a list, written space-separated
+			// (RFC 6749 §3.3, RFC 9068 §2.2.3).
+			return slices.Contains(strings.Fields(v), r.Value)
+		}
 		return v == r.Value
 	case bool:
 		return strconv.FormatBool(v) == r.Value

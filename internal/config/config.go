@@ -84,8 +84,9 @@ func Load(environ map[string]string) (Config, error) {
 	}
 	// As the model providers' keys are read (llm.SettingsFromEnv): a value
 	// from a file or a Kubernetes secret often ends in a newline, which an
-	// HTTP header cannot carry.
-	for _, v := range []*string{&cfg.STTBaseURL, &cfg.STTAPIKey, &cfg.STTModel, &cfg.OpenAICompatibleBaseURL, &cfg.OpenAICompatibleAPIKey} {
+	// HTTP header cannot carry, and no token's issuer or audience holds.
+	for _, v := range []*string{&cfg.STTBaseURL, &cfg.STTAPIKey, &cfg.STTModel, &cfg.OpenAICompatibleBaseURL, &cfg.OpenAICompatibleAPIKey,
+		&cfg.JWTSecret, &cfg.JWTJWKSURL, &cfg.JWTIssuer, &cfg.JWTAudience, &cfg.JWTAdminClaim} {
 		*v = strings.TrimSpace(*v)
 	}
 	return cfg, cfg.Validate()

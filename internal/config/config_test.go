@@ -65,6 +65,25 @@ func TestSTTSettingsAreTrimmed(t *testing.T) {
 	}
 }
 
+// The token settings are trimmed too: an issuer or audience read with its
+// newline matches no token ("Invalid issuer" for every learner), and a
+// secret with it signs none that its issuer signed.
+func TestJWTSettingsAreTrimmed(t *testing.T) {
+	secret := strings.Repeat("s", 32)
+	cfg, err := Load(map[string]string{
+		"TUTORD_JWT_SECRET":      secret + "\n",
+		"TUTORD_JWT_ISSUER":      "https://idp.example.com/pool\n",
+		"TUTORD_JWT_AUDIENCE":    "tutord\r\n",
+		"TUTORD_JWT_ADMIN_CLAIM": "role=admin\n",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.JWTSecret != secret || cfg.JWTIssuer != "https://idp.example.com/pool" || cfg.JWTAudience != "tutord" || cfg.JWTAdminClaim != "role=admin" {
+		t.Errorf("secret %q, issuer %q, audience %q, admin claim %q: want them trimmed", cfg.JWTSecret, cfg.JWTIssuer, cfg.JWTAudience, cfg.JWTAdminClaim)
+	}
+}
+
 func TestSecretsAreMaskedInLogs(t *testing.T) {
 	cfg, err := Load(map[string]string{"TUTORD_DATABASE_URL": "postgres://app:hunter2@db:5432/tutord"})
 	if err != nil {

@@ -730,3 +730,67 @@ func TestDeletedAccountIsNotMadeAgain(t *testing.T) {
 		t.Fatalf("the new account's sessions: %d %s; want none", r.Status, r.Body)
 	}
 }
+
+// Behind a staging proxy protected by HTTP Basic authentication (or on a
+// page behind HTTP authentication, where the browser adds "Authorization:
+// Basic ..." by itself), anonymous use goes on: a header of another scheme
+// is no token (CONTRACT §1.2), as tutord's WebSocket already read it. REST
+// answered 401 "Not authenticated".
+func TestOtherAuthorizationSchemeIsAnonymous(t *testing.T) {
+	s := newServer(t)
+	basic := []string{"Authorization", "Basic c3RhZ2luZzpzdGFnaW5n"}
+	r := s.do("POST", "/sessions", createBody(s.subject[fractions], ""), "", basic...)
+	if r.Status != 200 {
+		t.Fatalf("POST /sessions (anonymous, behind Basic auth): %d %s; want 200 as without the header", r.Status, r.Body)
+	}
+	id := r.JSON(t)["session_id"].(string)
+	if r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "hi"}, "", basic...); r.Status != 200 {
+		t.Fatalf("POST /sessions/{id}/step (anonymous, behind Basic auth): %d %s; want 200", r.Status, r.Body)
+	}
+}
+
+// A new learner's first requests, sent together (a page load sends
+// /auth/sync and /profile at once), all succeed, on one learner row.
+func TestConcurrentFirstRequestsOfANewLearner(t *testing.T) {
+	s := newServer(t)
+	for round := range 5 {
+		sub := fmt.Sprintf("fresh-%d", round)
+		access := token(t, sub, false)
+		idTok, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: sub, TokenUse: auth.UseID, ClientID: "tutord-test",
+			TTL: time.Hour, Email: sub + "@example.com", Name: "Asha"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		ids := make(chan any, 12)
+		for i := range 12 {
+			wg.Go(func() {
+				var r response
+				if i%4 == 0 {
+					r = s.do("POST", "/auth/sync", nil, idTok)
+				} else {
+					r = s.do("GET", "/profile", nil, access)
+				}
+				if r.Status != 200 {
+					t.Errorf("%s request %d: %d %s", sub, i, r.Status, r.Body)
+					return
+				}
+				ids <- r.JSON(t)["id"]
+			})
+		}
+		wg.Wait()
+		close(ids)
+		var first any
+		for id := range ids {
+			if first == nil {
+				first = id
+			} else if id != first {
+				t.Errorf("%s: two learner ids %v and %v", sub, first, id)
+			}
+		}
+		var n int
+		if err := s.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM learners WHERE external_id = $1`, sub).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%s: %d learner rows (%v)", sub, n, err)
+		}
+	}
+}

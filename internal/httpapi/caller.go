@@ -75,7 +75,14 @@ func bearer(r *http.Request) (string, bool) {
 		return "", false
 	}
 	scheme, token, ok := strings.Cut(h, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+	if !strings.EqualFold(scheme, "Bearer") {
+		// Another scheme's credentials (a staging proxy's Basic, or those
+		// a browser sends by itself behind HTTP authentication) are not
+		// the learner's: as no header (CONTRACT §1.2), anonymous where
+		// that is allowed.
+		return "", false
+	}
+	if !ok || strings.TrimSpace(token) == "" {
 		return "", true
 	}
 	return strings.TrimSpace(token), true
@@ -195,15 +202,18 @@ type learnerCache struct {
 }
 
 type cachedLearner struct {
-	l       store.Learner
-	expires time.Time
+	l           store.Learner
+	at, expires time.Time
 }
 
+// get returns the learner of a caller who signed in at signedIn. A sign-in
+// after the learner was cached is looked up afresh: it may follow the
+// learner's deletion on another process, and make a new learner.
 func (lc *learnerCache) get(ctx context.Context, sub string, signedIn time.Time) (store.Learner, error) {
 	lc.mu.Lock()
 	e, ok := lc.m[sub]
 	lc.mu.Unlock()
-	if ok && time.Now().Before(e.expires) {
+	if ok && time.Now().Before(e.expires) && !signedIn.After(e.at) {
 		return e.l, nil
 	}
 	if lc.st == nil {
@@ -223,7 +233,8 @@ func (lc *learnerCache) put(l store.Learner) {
 	if len(lc.m) > 100_000 {
 		clear(lc.m)
 	}
-	lc.m[l.ExternalID] = cachedLearner{l: l, expires: time.Now().Add(lc.ttl)}
+	now := time.Now()
+	lc.m[l.ExternalID] = cachedLearner{l: l, at: now, expires: now.Add(lc.ttl)}
 }
 
 // forget drops a learner from the cache (after a profile change or deletion).

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -39,11 +40,7 @@ func anotherReplica(t *testing.T, s *apiServer) *apiServer {
 func TestProfileAfterDeletionOnAnotherReplica(t *testing.T) {
 	a := newServer(t)
 	b := anotherReplica(t, a)
-	tok := token(t, "deleted-elsewhere", false)
-	if r := b.do("PUT", "/profile", map[string]any{"name": "Asha", "age": 12, "grade": 7, "board": "CBSE"}, tok); r.Status != 200 {
-		t.Fatalf("put profile on replica B: %d %s", r.Status, r.Body)
-	}
-	for _, rq := range []struct {
+	for i, rq := range []struct {
 		method, path string
 		body         any
 	}{
@@ -51,13 +48,13 @@ func TestProfileAfterDeletionOnAnotherReplica(t *testing.T) {
 		{"PUT", "/profile", map[string]any{"about_me": "I like cricket"}},
 		{"GET", "/profile/export", nil},
 	} {
-		// B caches the learner (a fresh one, signed in after the last
-		// deletion).
-		tok = tokenSignedIn(t, "deleted-elsewhere", false, time.Now().Add(2*time.Second))
-		if r := b.do("GET", "/profile", nil, tok); r.Status != 200 {
-			t.Fatalf("get profile on replica B: %d %s", r.Status, r.Body)
+		// B caches the learner.
+		sub := fmt.Sprintf("deleted-elsewhere-%d", i)
+		tok := token(t, sub, false)
+		if r := b.do("PUT", "/profile", map[string]any{"name": "Asha", "age": 12, "grade": 7, "board": "CBSE"}, tok); r.Status != 200 {
+			t.Fatalf("put profile on replica B: %d %s", r.Status, r.Body)
 		}
-		if r := a.do("DELETE", "/auth/admin/user?cognito_sub=deleted-elsewhere", nil, token(t, "root", true)); r.Status != 200 {
+		if r := a.do("DELETE", "/auth/admin/user?cognito_sub="+sub, nil, token(t, "root", true)); r.Status != 200 {
 			t.Fatalf("delete on replica A: %d %s", r.Status, r.Body)
 		}
 		if r := b.do(rq.method, rq.path, rq.body, tok); r.Status != 401 || !strings.Contains(string(r.Body), "learner_deleted") {
@@ -84,5 +81,38 @@ func TestPreferredExamplesAreBounded(t *testing.T) {
 	}
 	if r := s.do("PUT", "/profile", map[string]any{"preferred_examples": many[:10]}, tok); r.Status != 200 {
 		t.Errorf("PUT /profile with 10 examples: %d %s, want 200", r.Status, r.Body)
+	}
+}
+
+// With two processes on one database, a learner is deleted through A
+// while B has them cached; they sign up again through A, then load their
+// profile through B with a token of the new sign-in. B answered 401
+// learner_deleted from its cache (and the frontend sends a 401 to /login)
+// until the entry expired; a sign-in after the learner was cached is now
+// looked up afresh, and finds the new account.
+func TestSignUpAgainAfterDeletionOnAnotherReplica(t *testing.T) {
+	s := newServer(t)
+	b := anotherReplica(t, s)
+	old := tokenSignedIn(t, "returning", false, time.Now().Add(-time.Minute))
+	if r := b.do("GET", "/profile", nil, old); r.Status != 200 { // B caches the learner
+		t.Fatalf("profile before: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", "/auth/admin/user?cognito_sub=returning", nil, token(t, "root", true)); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	after := time.Now().Add(2 * time.Second)
+	idTok, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: "returning", TokenUse: auth.UseID, ClientID: "tutord-test",
+		TTL: time.Hour, IssuedAt: after, Email: "back@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.do("POST", "/auth/sync", nil, idTok)
+	if r.Status != 200 {
+		t.Fatalf("sign-up again on A: %d %s", r.Status, r.Body)
+	}
+	newID := r.JSON(t)["id"]
+	r = b.do("GET", "/profile", nil, tokenSignedIn(t, "returning", false, after))
+	if r.Status != 200 || r.JSON(t)["id"] != newID {
+		t.Fatalf("profile on B right after signing up again: %d %s; want 200 with id %v", r.Status, r.Body, newID)
 	}
 }
