@@ -119,7 +119,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	defer stopPurge()
 	go purgeAnonymous(purgeCtx, db.store, orch, cfg.AnonymousRetention, log)
 	if cfg.ReplicaSync {
-		go watchSessions(purgeCtx, db.store, log, orch.SessionChanged, apiServer.SessionChanged)
+		go watchSessions(purgeCtx, db.store, log, func() { orch.Forget(); apiServer.Resync() }, orch.SessionChanged, apiServer.SessionChanged)
 	}
 
 	select {
@@ -170,8 +170,10 @@ func newAuthenticator(cfg config.Config) (httpapi.Authenticator, error) {
 // watchSessions passes the session changes that the database announces,
 // those of other tutord processes included, to each of fns (the
 // orchestrator's session cache and the server's WebSockets), listening again
-// after a lost connection.
-func watchSessions(ctx context.Context, st *store.Store, log *slog.Logger, fns ...func(id uuid.UUID, version int64)) {
+// after a lost connection. Changes made while it was not listening are not
+// announced again: once it listens again, it calls resync (which drops the
+// sessions held in memory and sends open WebSockets their stored state).
+func watchSessions(ctx context.Context, st *store.Store, log *slog.Logger, resync func(), fns ...func(id uuid.UUID, version int64)) {
 	changed := func(id uuid.UUID, version int64) {
 		for _, fn := range fns {
 			fn(id, version)
@@ -179,9 +181,14 @@ func watchSessions(ctx context.Context, st *store.Store, log *slog.Logger, fns .
 	}
 	const maxBackoff = 30 * time.Second
 	backoff := time.Second
-	for {
+	for listened := false; ; {
 		start := time.Now()
-		err := st.WatchSessions(ctx, changed)
+		err := st.WatchSessions(ctx, func() {
+			if listened {
+				resync()
+			}
+			listened = true
+		}, changed)
 		if ctx.Err() != nil {
 			return
 		}

@@ -431,6 +431,17 @@ func (h *hub) advance(id uuid.UUID, version int64) bool {
 	return true
 }
 
+// sessionIDs returns the sessions with connections here.
+func (h *hub) sessionIDs() []uuid.UUID {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ids := make([]uuid.UUID, 0, len(h.sessions))
+	for id := range h.sessions {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 func (h *hub) all() []*wsConn {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -542,6 +553,31 @@ func (s *Server) SessionChanged(id uuid.UUID, version int64) {
 		}
 		s.log.Warn("load a session changed elsewhere", "session_id", id, "err", err)
 	}()
+}
+
+// Resync brings the connections here up to date after changes made
+// elsewhere may have been missed (the watch of the database's
+// announcements was down): each session with connections gets its stored
+// state, which a connection that has it already drops, and connections on
+// a session deleted meanwhile are closed. Call it once the watch listens
+// again, after the orchestrator forgot what it held.
+func (s *Server) Resync() {
+	for _, id := range s.hub.sessionIDs() {
+		go func() {
+			defer s.recovered("resync", id)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			se, err := s.deps.Sessions.Load(ctx, id)
+			switch {
+			case errors.Is(err, orchestrator.ErrSessionNotFound):
+				s.SessionChanged(id, store.SessionDeleted)
+			case err != nil:
+				s.log.Warn("resync a session's connections", "session_id", id, "err", err)
+			default:
+				s.broadcast(id, se)
+			}
+		}()
+	}
 }
 
 // statusSessionNotFound is the close code of a session not found

@@ -35,7 +35,7 @@ func TestWebSocketUpdateFromAnotherReplica(t *testing.T) {
 	b := replica(store.New(s.st.Pool(), store.Announce())) // takes the turns, over REST
 	ctx, cancel := context.WithCancel(context.Background())
 	watched := make(chan error, 1)
-	go func() { watched <- s.st.WatchSessions(ctx, a.srv.SessionChanged) }()
+	go func() { watched <- s.st.WatchSessions(ctx, nil, a.srv.SessionChanged) }()
 	t.Cleanup(func() { cancel(); <-watched })
 
 	id := s.newSession(fractions, "", "")
@@ -164,7 +164,7 @@ func TestWebSocketClosedWhenItsSessionIsDeleted(t *testing.T) {
 	listening := make(chan struct{}, 1)
 	watched := make(chan error, 1)
 	go func() {
-		watched <- s.st.WatchSessions(ctx, func(id uuid.UUID, v int64) {
+		watched <- s.st.WatchSessions(ctx, nil, func(id uuid.UUID, v int64) {
 			if id == probe {
 				listening <- struct{}{}
 			}
@@ -269,5 +269,38 @@ func (w *wsClient) wantClosed(code websocket.StatusCode, d time.Duration) {
 			w.t.Fatalf("the connection ended with %v (close status %d); want close %d", err, got, code)
 		}
 		return
+	}
+}
+
+// Changes made on another replica while this one's watch of the database
+// was down (its connection lost, listening again after a backoff) are not
+// announced again: once it listens again, Resync sends its connections the
+// stored state, and closes those on a session deleted meanwhile. They kept
+// the state from before the gap until the next change.
+func TestWebSocketResyncAfterMissedChanges(t *testing.T) {
+	s := newServer(t)
+	set, err := rules.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newServerWith(t, s, orchestrator.New(orchestrator.Options{Store: s.st, Lessons: lessons.NewSource(s.st),
+		Engines: engine.New(set, nil, s.st), FallbackSafety: set.Safety}))
+	kept, deleted := s.newSession(fractions, "", ""), s.newSession(fractions, "", "")
+	w, gone := a.joined(t, kept, ""), a.joined(t, deleted, "")
+	// Meanwhile, with no watch listening, replica B (the test server)
+	// takes a turn on one session, and the other is deleted.
+	if r := s.do("POST", "/sessions/"+kept+"/step", map[string]any{"student_reply": "ok"}, ""); r.Status != 200 {
+		t.Fatalf("step on replica B: %d %s", r.Status, r.Body)
+	}
+	if _, err := s.st.Pool().Exec(context.Background(), `DELETE FROM sessions WHERE id = $1`, deleted); err != nil {
+		t.Fatal(err)
+	}
+	a.srv.Resync()
+	f, err := w.readWithin(5 * time.Second)
+	if err != nil || f.Type != "state_update" || f.state(t)["turn_count"] != float64(1) {
+		t.Fatalf("after the resync: %s (%v); want the state_update of turn 1", f.Type, err)
+	}
+	if _, err := gone.readWithin(5 * time.Second); websocket.CloseStatus(err) != 4004 {
+		t.Fatalf("the deleted session's connection after the resync: %v; want close 4004", err)
 	}
 }

@@ -609,7 +609,7 @@ func TestDeletionReachesOtherProcesses(t *testing.T) {
 	probe := uuid.New()
 	stopped := make(chan error, 1)
 	go func() {
-		stopped <- f.st.WatchSessions(ctx, func(id uuid.UUID, v int64) {
+		stopped <- f.st.WatchSessions(ctx, nil, func(id uuid.UUID, v int64) {
 			o.SessionChanged(id, v)
 			if v == store.SessionDeleted || id == probe {
 				deleted <- id

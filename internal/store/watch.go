@@ -26,8 +26,10 @@ const SessionDeleted int64 = math.MaxInt64
 // change announced on the database, by this process or any other, until
 // ctx ends or the connection fails; it returns why it stopped. It holds
 // one connection of the pool's for itself while it runs. Changes
-// committed while no watch runs are not replayed.
-func (s *Store) WatchSessions(ctx context.Context, fn func(id uuid.UUID, version int64)) error {
+// committed while no watch runs are not replayed: listening, when not nil,
+// is called once the watch listens, from when on no change is missed (a
+// caller watching again after a failure reads afresh what it holds).
+func (s *Store) WatchSessions(ctx context.Context, listening func(), fn func(id uuid.UUID, version int64)) error {
 	c, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("watch sessions: %w", err)
@@ -37,6 +39,9 @@ func (s *Store) WatchSessions(ctx context.Context, fn func(id uuid.UUID, version
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+SessionChannel); err != nil {
 		return fmt.Errorf("watch sessions: %w", err)
+	}
+	if listening != nil {
+		listening()
 	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
