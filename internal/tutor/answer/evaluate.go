@@ -16,7 +16,7 @@ import (
 // InferKind(exp.Answer) when that is KindAuto):
 //
 //   - Numbers (integer, decimal, fraction, mixed number) compare by value, so
-//     0.5, 1/2, 2/4 and "a half" are equal. Without exp.Tolerance the
+//     0.5, 1/2, 2/4, "a half" and "point five" are equal. Without exp.Tolerance the
 //     comparison is exact up to floating-point noise, except that a decimal
 //     with at least two places that is the value rounded to those places
 //     (0.33 for 1/3, 3.14 for 3.14159) is accepted. With exp.Simplest an unsimplified fraction
@@ -35,7 +35,8 @@ import (
 //   - "N out of M" is the proportion N/M, or the count N when a whole
 //     number (or a number with a unit) is expected: "28 out of 30 points"
 //     answers 28.
-//   - Ratios: the terms in order, "3:5", "3 : 5", "3 to 5" or "3 is to 5";
+//   - Ratios: the terms in order, "3:5", "3 : 5", "3 to 5", "3 is to 5" or
+//     "3 ratio 5";
 //     5:3 is Incorrect. An equivalent ratio (6:10) is correct, or Partial
 //     with exp.Simplest, like a fraction. A fraction 3/5 is the two-term
 //     ratio 3:5 written the other school way; a single number (0.6) is not a
@@ -69,7 +70,8 @@ import (
 // ("what is the HCF of 15 and 25?"; see AsksBack) or a request to hear the
 // question again (see AsksQuestionAgain), and so is a reply about an earlier
 // question (see RefersBack), right or not. A reply that hedges between different values ("5 or 6?", "is
-// it solid or gas", "A or C") has
+// it solid or gas", "A or C"), or whose minus sign may be an "Ans" label's
+// dash ("ans-5" for -5; "ans-5" is 5 otherwise), has
 // not committed to an answer: it is NotAttempt when one of the values is
 // right, so that the learner is asked to choose rather than credited or
 // penalised, and Incorrect when none is. Evaluate never panics and its result
@@ -395,7 +397,9 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 	i = quantityStart(toks, i)
 	got, gotUnit, uend, gotHasUnit := quantityAt(toks, i)
 	res.Extracted = reply[toks[i].start:toks[i].end]
-	if gotHasUnit && uend > i+1 {
+	if gotHasUnit && uend > i+1 && !(toks[uend-1].text == "h" && wantUnit.dim != "time") {
+		// "3 by 4 h" is "3 by 4 hai" where no time is asked for: what is
+		// quoted back leaves the particle out.
 		res.Extracted = reply[toks[i].start:toks[uend-1].end]
 	}
 	if got.outOf && (kind == KindInteger || kind == KindUnit) && !numbersMatch(want, got, exp.Tolerance) {
@@ -412,6 +416,14 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 		} else {
 			res.Verdict, res.Reason = Incorrect, "hedged between two values, neither right"
 		}
+		return
+	}
+
+	if labelSign(reply, toks, i) && !numbersMatch(want, got, exp.Tolerance) && numbersMatch(want, negate(got), exp.Tolerance) {
+		// "ans-5" for -5: "Ans - 5" written tight, or "Ans: -5"; either
+		// reading may be meant, and only one is right.
+		res.Extracted = reply[toks[i].start-1 : toks[i].end]
+		res.Verdict, res.Reason = NotAttempt, "hedged between two values"
 		return
 	}
 
@@ -494,6 +506,16 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 		}
 	}
 	res.Verdict = Correct
+}
+
+// labelSign reports whether the number at toks[i] follows the dash of an
+// "Ans" label that touches both ("ans-5"), which may as well be its minus
+// sign (see labelDash).
+func labelSign(reply string, toks []token, i int) bool {
+	if i == 0 || toks[i-1].kind != tWord || toks[i-1].text != "ans" && toks[i-1].text != "answer" {
+		return false
+	}
+	return toks[i].start == toks[i-1].end+1 && reply[toks[i-1].end] == '-'
 }
 
 // expectedNumber reads the number of a numeric expected answer and its unit.

@@ -176,6 +176,44 @@ func TestEvaluateNumbers(t *testing.T) {
 		{"one place is not enough", Expected{Answer: "1/3"}, "0.3", Incorrect, ""},
 		{"fraction for rounded decimal", Expected{Answer: "0.67"}, "2/3", Correct, ""},
 		{"leading dot", Expected{Answer: "0.5"}, ".5", Correct, ""},
+		// Decimals said aloud, as speech-to-text writes them and learners in
+		// India say them: "point" between a whole number and its digits, or
+		// starting the number. "The point is 5" states no decimal, and "the
+		// point 5" names a point.
+		{"spoken point, digits", Expected{Answer: "0.5"}, "point 5", Correct, "point 5"},
+		{"spoken point, words", Expected{Answer: "0.5"}, "point five", Correct, "point five"},
+		{"spoken zero point", Expected{Answer: "0.5"}, "zero point five", Correct, "zero point five"},
+		{"spoken nought point", Expected{Answer: "0.5"}, "nought point five", Correct, "nought point five"},
+		{"spoken point after a digit", Expected{Answer: "0.5"}, "0 point 5", Correct, "0 point 5"},
+		{"spoken point in words", Expected{Answer: "2.5"}, "two point five", Correct, ""},
+		{"spoken point, two digits", Expected{Answer: "3.25"}, "3 point 25", Correct, "3 point 25"},
+		{"spoken point, digit words", Expected{Answer: "3.14"}, "three point one four", Correct, ""},
+		{"spoken point, a leading zero", Expected{Answer: "0.05"}, "point zero five", Correct, ""},
+		{"spoken point in a sentence", Expected{Answer: "0.5"}, "I think it's point 5", Correct, "point 5"},
+		{"spoken point, wrong", Expected{Answer: "0.5"}, "point 6", Incorrect, "point 6"},
+		{"spoken point, the whole number alone is wrong", Expected{Answer: "3"}, "3 point 25", Incorrect, ""},
+		{"the point is", Expected{Answer: "5"}, "the point is 5", Correct, "5"},
+		{"the point is, no decimal", Expected{Answer: "0.5"}, "the point is 5", Incorrect, "5"},
+		{"a named point", Expected{Answer: "5"}, "the point 5", Correct, "5"},
+		// "Ans" before the answer, as Indian schools write it: "Ans - 5",
+		// "Ans-5". The dash is the label's, not a minus sign, except where
+		// it can be either: "ans-5" for an expected -5 is unclear, and is
+		// asked about as a hedge between 5 and -5 is.
+		{"Ans dash", Expected{Answer: "5"}, "ans-5", Correct, "5"},
+		{"Ans spaced dash", Expected{Answer: "5"}, "Ans - 5", Correct, "5"},
+		{"answer spaced dash", Expected{Answer: "5"}, "answer - 5", Correct, "5"},
+		{"Ans dash, then sir", Expected{Answer: "5"}, "Ans- 5 sir", Correct, "5"},
+		{"Ans phone dash", Expected{Answer: "5"}, "Ans – 5", Correct, "5"},
+		{"Ans dash for a negative answer is unclear", Expected{Answer: "-5"}, "ans-5", NotAttempt, ""},
+		{"Ans dash, then a minus sign", Expected{Answer: "-5"}, "ans - -5", Correct, "-5"},
+		{"Ans dash, wrong either way", Expected{Answer: "7"}, "ans-5", Incorrect, ""},
+		{"Ans colon", Expected{Answer: "5"}, "Ans:5", Correct, "5"},
+		{"Ans equals", Expected{Answer: "5"}, "Ans=5", Correct, "5"},
+		{"Ans dot spaced", Expected{Answer: "5"}, "ans. 5", Correct, "5"},
+		{"Ans colon, negative", Expected{Answer: "-5"}, "ans: -5", Correct, "-5"},
+		{"a real minus five", Expected{Answer: "5"}, "it is -5", Incorrect, "-5"},
+		{"a real minus five, right", Expected{Answer: "-5"}, "-5", Correct, "-5"},
+		{"a subtraction after answer", Expected{Answer: "15"}, "my answer - 5 = 15", Correct, "15"},
 		{"currency decimals", Expected{Answer: "32.5"}, "They paid $32.50 in total", Correct, "$32.50"},
 	})
 }
@@ -363,6 +401,18 @@ func TestEvaluateUnits(t *testing.T) {
 		{"compound wrong", Expected{Answer: "2 h 30 min"}, "2 h 20 min", Incorrect, ""},
 		{"compound is not its first part", Expected{Answer: "2 h"}, "2 h 30 min", Incorrect, ""},
 		{"compound of mixed dimensions is not summed", Expected{Answer: "2 kg"}, "2 kg 30 cm", Correct, "2 kg"},
+		// A power written as a plain digit after the unit, as keyboards
+		// without ² write it: "25 cm2" is 25 cm². A digit apart from the
+		// unit ("25 cm 2") and a formula ("CO2") are not powers.
+		{"area with a digit power", Expected{Answer: "25 cm²"}, "25 cm2", Correct, "25 cm2"},
+		{"area with a digit power, caret expected", Expected{Answer: "25 cm^2"}, "25 cm2", Correct, ""},
+		{"square metres with a digit power", Expected{Answer: "25 m²"}, "25 m2", Correct, ""},
+		{"square kilometres with a digit power", Expected{Answer: "25 km²"}, "it is 25 km2", Correct, "25 km2"},
+		{"cubic centimetres with a digit power", Expected{Answer: "25 cm³"}, "25 cm3", Correct, ""},
+		{"cubic metres with a digit power", Expected{Answer: "25 m³"}, "25 m3.", Correct, ""},
+		{"digit power converted", Expected{Answer: "1 m²"}, "10000 cm2", Correct, ""},
+		{"an area for a length", Expected{Answer: "25 cm"}, "25 cm2", Partial, ""},
+		{"a formula is no power", Expected{Answer: "CO2"}, "co2", Correct, ""},
 	})
 }
 
@@ -638,6 +688,11 @@ func TestEvaluateRatios(t *testing.T) {
 		{"terms missing", Expected{Answer: "2:3:5"}, "2:3", Incorrect, ""},
 		{"decimal terms", Expected{Answer: "1.5:2"}, "3:4", Correct, ""},
 		{"explicit kind", Expected{Answer: "3 to 5", Kind: KindRatio}, "3:5", Correct, ""},
+		// "ratio" said between the terms: "3 ratio 5", "3 ratio to 5".
+		{"ratio said", r, "3 ratio 5", Correct, "3 ratio 5"},
+		{"ratio to said", r, "3 ratio to 5", Correct, "3 ratio to 5"},
+		{"ratio said, reversed", r, "5 ratio 3", Incorrect, ""},
+		{"ratio said, equivalent", rs, "6 ratio 10", Partial, ""},
 		{"not a ratio answer", Expected{Answer: "9 boxes", Kind: KindRatio}, "9", CannotCheck, ""},
 	})
 }
@@ -915,6 +970,18 @@ func TestEvaluateTeacherReport(t *testing.T) {
 		{"by, then hoga", Expected{Answer: "3/4"}, "3 by 4 hoga", Correct, ""},
 		{"by, then h", Expected{Answer: "3/4"}, "3 by 4 h", Correct, ""},
 		{"upon, then hai", Expected{Answer: "3/4"}, "3 upon 4 hai", Correct, ""},
+		// A Hinglish particle or a word of address after the answer is not
+		// part of it: the praise quotes "3 by 4", not "3 by 4 hai". "h"
+		// is also hours, where a time is asked for.
+		{"by, then hai, quoted", Expected{Answer: "3/4"}, "3 by 4 hai", Correct, "3 by 4"},
+		{"by, then h, quoted", Expected{Answer: "3/4"}, "3 by 4 h", Correct, "3 by 4"},
+		{"by, then na", Expected{Answer: "3/4"}, "3 by 4 na", Correct, "3 by 4"},
+		{"by, then ji, quoted", Expected{Answer: "3/4"}, "3 by 4 ji", Correct, "3 by 4"},
+		{"number, then hai", Expected{Answer: "5"}, "5 hai", Correct, "5"},
+		{"number, then mam", Expected{Answer: "5"}, "5 mam", Correct, "5"},
+		{"number, then madam", Expected{Answer: "5"}, "5 madam", Correct, "5"},
+		{"number, then sir", Expected{Answer: "5"}, "5 sir", Correct, "5"},
+		{"h for hours stays", Expected{Answer: "5 hours"}, "5 h", Correct, "5 h"},
 		{"upon, then hai, 2/5", f25, "2 upon 5 hai", Correct, ""},
 		{"by, then hai, 1/2", Expected{Answer: "1/2"}, "1 by 2 hai", Correct, ""},
 		{"plus as a sign", Expected{Answer: "72"}, "plus 72", Correct, ""},

@@ -90,11 +90,16 @@ func appendTokens(dst []token, s string) []token {
 			i++
 		case c == '.' && i+1 < len(low) && isDigit(low[i+1]) && abbrevDot(toks, i):
 			i++ // "Rs.500" is "Rs 500" and "Ans.5" is "Ans 5", not "Rs" and 0.5
+		case c == '-' && labelDash(toks, low, i, 1):
+			i++ // "Ans - 5" and "Ans-5" are "Ans 5", not "Ans" and -5
+		case c == "–"[0] && strings.HasPrefix(low[i:], "–") && labelDash(toks, low, i, len("–")):
+			i += len("–") // the dash of phone keyboards: "Ans – 5"
 		case isDigit(c) || (c == '.' && i+1 < len(low) && isDigit(low[i+1]) && (i == 0 || !isDigit(low[i-1]))):
 			toks, i = lexNumber(toks, low, i)
 		case c < utf8.RuneSelf:
 			if isLetter(c) {
 				toks, i = lexWord(toks, low, i)
+				toks, i = unitPower(toks, low, i)
 				continue
 			}
 			toks = append(toks, token{kind: tSym, start: i, end: i + 1, text: low[i : i+1]})
@@ -126,6 +131,41 @@ func appendTokens(dst []token, s string) []token {
 func abbrevDot(toks []token, i int) bool {
 	p := len(toks) - 1
 	return p >= 0 && toks[p].kind == tWord && toks[p].end == i && (toks[p].text == "rs" || toks[p].text == "ans" || toks[p].text == "answer")
+}
+
+// labelDash reports whether the dash s[i:i+w] follows an "Ans" or "answer"
+// that starts a line, as the label of the answer after it: "Ans - 5",
+// "Ans-5", "Ans- 5", "Ans - -5". A dash spaced off the label but touching
+// the number ("Ans -5") is its sign.
+func labelDash(toks []token, s string, i, w int) bool {
+	p := len(toks) - 1
+	if p < 0 || toks[p].kind != tWord || toks[p].text != "ans" && toks[p].text != "answer" || p > 0 && toks[p-1].text != "\n" {
+		return false
+	}
+	k := hspace(s, i+w)
+	if toks[p].end != i && k == i+w {
+		return false
+	}
+	return k < len(s) && (isDigit(s[k]) || s[k] == '-' && k+1 < len(s) && isDigit(s[k+1]))
+}
+
+// unitPower appends the power of a unit written as a plain digit right
+// after it, "cm2" and "m3" for cm² and m³, as the symbol it stands for.
+// The word before it must be a unit that has the power ("co2" is a
+// formula), and the digit must stand alone ("cm23" is not a power).
+func unitPower(toks []token, s string, i int) ([]token, int) {
+	if i >= len(s) || s[i] != '2' && s[i] != '3' || i+1 < len(s) && (isDigit(s[i+1]) || isLetter(s[i+1]) || s[i+1] == '.' && i+2 < len(s) && isDigit(s[i+2])) {
+		return toks, i
+	}
+	w := toks[len(toks)-1].text
+	if _, ok := unitTable[w+"^"+s[i:i+1]]; !ok {
+		return toks, i
+	}
+	sym := "²"
+	if s[i] == '3' {
+		sym = "³"
+	}
+	return append(toks, token{kind: tSym, start: i, end: i + 1, text: sym}), i + 1
 }
 
 // vulgarFractions are the single-character fractions: ½, ⅚.
@@ -575,13 +615,17 @@ func foldWords(s string, toks []token) []token {
 	out := toks[:0]
 	for i := 0; i < len(toks); {
 		t := toks[i]
-		if n, j, ok := wordNumber(toks, i, out); ok {
+		if n, j, ok := leadingPoint(toks, i, out); ok {
+			t = token{kind: tNum, start: toks[i].start, end: toks[j-1].end, num: n}
+			i = j
+		} else if n, j, ok := wordNumber(toks, i, out); ok {
 			t = token{kind: tNum, start: toks[i].start, end: toks[j-1].end, num: n}
 			i = j
 		} else {
 			i++
 		}
 		if t.kind == tNum {
+			t.num, i = foldPoint(toks, i, t.num)
 			t.num, i = foldScale(toks, i, t.num)
 			t.num, i = foldFraction(toks, i, t.num, false)
 			if i > 0 {
@@ -628,6 +672,84 @@ func foldWords(s string, toks []token) []token {
 		out = append(out, t)
 	}
 	return out
+}
+
+// foldPoint reads the decimal part of a number said aloud, "point" and
+// its digits after the whole number n read before toks[i]: "3 point 25",
+// "two point five", "three point one four" (the digits in words one by
+// one). It returns the number and the index after it; n and i when there
+// is none.
+func foldPoint(toks []token, i int, n number) (number, int) {
+	if i+1 >= len(toks) || toks[i].kind != tWord || toks[i].text != "point" ||
+		n.form != fInt || n.pct || n.outOf || n.scale != 0 || n.den != 1 || abs64(n.num) >= 1e9 {
+		return n, i
+	}
+	var frac, den int64 = 0, 1
+	places := 0
+	j := i + 1
+	if t := toks[j]; t.kind == tNum {
+		// "3 point 25", "point 05": digits as written, up to a percent sign.
+		k := digits(t.text, 0)
+		d := t.num
+		if d.form != fInt || d.word || d.cur != "" || d.outOf || d.scale != 0 || k == 0 || k > 9 || k < len(t.text) && !d.pct {
+			return n, i
+		}
+		for _, c := range t.text[:k] {
+			frac, den, places = frac*10+int64(c-'0'), den*10, places+1
+		}
+		n.pct = d.pct
+		j++
+	} else {
+		// "point one four": digits said one by one.
+		for ; j < len(toks) && den < 1e9; j++ {
+			v, ok := smallNumbers[toks[j].text]
+			if toks[j].text == "nought" || toks[j].text == "naught" {
+				v, ok = 0, true
+			}
+			if !ok || v > 9 {
+				break
+			}
+			frac, den, places = frac*10+v, den*10, places+1
+		}
+		if den == 1 {
+			return n, i
+		}
+		n.word = true
+	}
+	num := abs64(n.num)*den + frac
+	if n.num < 0 {
+		num = -num
+	}
+	n.num, n.den, n.val, n.form, n.decimals = num, den, float64(num)/float64(den), fDec, places
+	return n, j
+}
+
+// leadingPoint reads a number said aloud that starts with its point:
+// "point 5", "point five", and "nought point five", where no "zero" says
+// the whole number. A "point" after a word other than one that leads to a
+// value names a point ("the point 5", "at point 3"), and "the point is 5"
+// has no digits after it.
+func leadingPoint(toks []token, i int, prev []token) (number, int, bool) {
+	w := toks[i].text
+	if toks[i].kind != tWord || w != "point" && w != "nought" && w != "naught" {
+		return number{}, i, false
+	}
+	at := i
+	if w != "point" {
+		at++
+		if at >= len(toks) || toks[at].text != "point" {
+			return number{}, i, false
+		}
+	} else if p := len(prev) - 1; p >= 0 {
+		// "it's point 5", "the answer is point 5", "so point 5".
+		pw := prev[p].text
+		if prev[p].kind == tNum || prev[p].kind == tWord && !strongMarkers[pw] && !weakMarkers[pw] && !answerLinks[pw] &&
+			!conclusionOpeners[pw] && !(fillers[pw] && pw != "the" && pw != "a" && pw != "an" && pw != "of" && pw != "in") {
+			return number{}, i, false
+		}
+	}
+	n, j := foldPoint(toks, at, number{den: 1, form: fInt})
+	return n, j, j > at
 }
 
 // foldFraction reads a fraction that continues the whole number n read
@@ -710,9 +832,10 @@ var fractionBars = map[string]bool{"by": true, "upon": true, "over": true}
 
 // fractionTail are the words of Hinglish and of address that may end a
 // reply after "N by D" without making D a count of something: "3 by 4
-// hai", "3 by 4 sir", "3 upon 4 hoga".
+// hai", "3 by 4 sir", "3 upon 4 hoga". After any number they name no unit
+// ("5 hai"), except "h", which is also hours.
 var fractionTail = map[string]bool{
-	"hai": true, "h": true, "hain": true, "hoga": true, "hogi": true, "aayega": true, "ayega": true, "aaega": true,
+	"hai": true, "h": true, "hain": true, "hoga": true, "hogi": true, "aayega": true, "ayega": true, "aaega": true, "na": true,
 	"sir": true, "maam": true, "ma'am": true, "mam": true, "madam": true, "ji": true, "didi": true, "bhaiya": true,
 }
 

@@ -6,8 +6,9 @@ import (
 )
 
 // A ratio is two or more terms in order: "3:5", "2 : 3 : 5", "3 to 5",
-// "3 is to 5". Ratios compare by proportion, so 6:10 is 3:5, but not by
-// value alone: 5:3 is another ratio, and a single number is not a ratio.
+// "3 is to 5", "3 ratio 5". Ratios compare by proportion, so 6:10 is 3:5,
+// but not by value alone: 5:3 is another ratio, and a single number is not
+// a ratio.
 
 // ratioRun is a ratio written in a text: the indices of its first and last
 // terms.
@@ -21,9 +22,10 @@ func ratioTerm(toks []token, i int) bool {
 }
 
 // ratioAt reads the ratio that starts at toks[i]: terms joined by ":" or by
-// "to" / "is to", one separator throughout, so that "simplify 6:10 to 3:5"
-// holds two ratios rather than one of four terms. It returns the index of
-// the last term, or -1 when toks[i] does not start a ratio.
+// "to" / "is to" / "ratio" / "ratio to", one separator throughout, so that
+// "simplify 6:10 to 3:5" holds two ratios rather than one of four terms.
+// It returns the index of the last term, or -1 when toks[i] does not start
+// a ratio.
 func ratioAt(toks []token, i int) int {
 	if !ratioTerm(toks, i) {
 		return -1
@@ -42,6 +44,12 @@ func ratioAt(toks []token, i int) int {
 			j++
 		case j+1 < len(toks) && toks[j].text == "is" && toks[j+1].text == "to" && words && (last < 0 || !colon):
 			j += 2
+		case j < len(toks) && toks[j].text == "ratio" && words && (last < 0 || !colon):
+			// "3 ratio 5", "3 ratio to 5": the sign said aloud.
+			j++
+			if j < len(toks) && toks[j].text == "to" {
+				j++
+			}
 		default:
 			return last
 		}

@@ -217,7 +217,7 @@ func unitAt(toks []token, i int) (unit, int, bool) {
 			return unit{name: name + singular(toks[k].text), dim: "rate", factor: 1}, k + 1, true
 		}
 	}
-	if notUnits[w] || len(w) < 2 || power != "" {
+	if notUnits[w] || fractionTail[w] || len(w) < 2 || power != "" {
 		return unit{}, i + 1, false
 	}
 	return unit{name: singular(w)}, j + 1, true
