@@ -774,3 +774,31 @@ func TestScoreOutsideRangeIsClamped(t *testing.T) {
 			r.Reply, r.Intent, r.Session.State.ConceptsDiscussed)
 	}
 }
+
+// To a generated multiple-choice question (options A-C, answer B) the
+// learner hedges "B or C". It went to the exam evaluator, which may give
+// it partial credit, and the exam moved on. The learner is asked for one
+// final answer and the question stands, as for a bank question's "A or C"
+// or a number hedged ("12 or 14").
+func TestGeneratedChoiceHedgeAsksForOne(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentExamGenerator, llm.ComponentExamEvaluator)
+	fake.Push(generatedExam(
+		[3]string{"Which number is double 8? A) 10 B) 16 C) 18", "B", "Doubling"},
+		[3]string{"What is half of 18?", "9", "Halving"},
+		[3]string{"What is double 25?", "50", "Doubling"},
+	))
+	c := f.create(t, doubling, tutor.ModeExam)
+	if len(c.Session.State.ExamQuestions) != 3 || c.Session.State.ExamQuestions[0].ExpectedAnswer != "B) 16" {
+		t.Fatalf("exam %+v", c.Session.State.ExamQuestions)
+	}
+	n := len(fake.Requests())
+	// What a model may well answer to a hedge with the right option in it.
+	fake.Push(llmtest.Reply{Text: `{"answer_correct": false, "mastery_signal": "adequate", "feedback": "Named the right option beside a wrong one.", "reasoning": "hedged"}`})
+	r := f.turn(t, c.Session.Row.ID, "B or C")
+	s := r.Session.State
+	if s.ExamCurrentIdx != 0 || s.ExamQuestions[0].Result != nil {
+		t.Fatalf("\"B or C\" to a question with options A–C (answer B) was judged %q by the %d model call(s) and the exam moved on (index %d); want the learner asked for one final answer, the question standing: reply %q",
+			examResult(s, 0), len(fake.Requests())-n, s.ExamCurrentIdx, r.Reply)
+	}
+}

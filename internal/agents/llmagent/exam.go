@@ -194,11 +194,12 @@ func conceptKey(s string) string { return strings.ReplaceAll(normalize(s), " ", 
 // kindJudged is the answer kind of a generated multiple-choice question.
 // tutor.ExamQuestion carries no options (a bank question's are in the
 // bank), so code cannot tell which option a letter ("B") or a text ("16")
-// names, and no kind of package answer is right for it: a letter would
-// mark the option's text wrong, the text a letter. answer.Evaluate finds
-// this kind CannotCheck, and the exam evaluator, which reads the options
-// in the question and the answer as "B) 16", judges every answer.
-const kindJudged answer.Kind = "judged"
+// names: a choice kind would mark the option's text wrong, the text a
+// letter. answer.Evaluate finds this kind CannotCheck, but for a hedge
+// between letters ("B or C"), and the exam evaluator, which reads the
+// options in the question and the answer as "B) 16", judges every other
+// answer.
+const kindJudged = answer.KindJudged
 
 // optionMark finds an option's letter as a question lays its options
 // out: "A) 10", "(b) 16", "C. 18", "D: 20".

@@ -25,6 +25,10 @@ const (
 	KindSet         Kind = "set"          // unordered elements
 	KindExpression  Kind = "expression"   // simple algebra: 2(x+3) = 2x+6
 	KindRatio       Kind = "ratio"        // 3:5 = 3 to 5 = 6:10, in order (5:3 is another ratio); 2:3:5
+	// KindJudged is an answer only a model judges: a generated multiple-
+	// choice question's "B) 16", whose options are in the question's text.
+	// Evaluate finds it CannotCheck, but for a hedge between letters.
+	KindJudged Kind = "judged"
 )
 
 // Numeric reports whether an answer of kind k is one number: an integer, a

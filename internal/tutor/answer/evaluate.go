@@ -146,6 +146,12 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		evalList(exp, kind, reply, toks, &res)
 	case KindExpression:
 		evalExpression(etoks, reply, toks, &res)
+	case KindJudged:
+		res.Verdict, res.Reason = CannotCheck, "judged by a model"
+		if letterHedge(exp.Answer, toks) {
+			res.Verdict, res.Reason, res.Extracted = NotAttempt, "hedged between two answers", strings.TrimSpace(reply)
+		}
+		return res
 	default:
 		res.Verdict, res.Reason = CannotCheck, "unknown answer kind"
 		return res
@@ -753,6 +759,32 @@ func orHedged(exp Expected, kind Kind, reply string, toks []token, res *Result) 
 		return
 	}
 	res.Verdict, res.Reason = NotAttempt, "hedged between two answers"
+}
+
+// letterHedge reports whether a reply names two or more options by their
+// letters, one of them the expected answer's, with "or" ("B or C", "b/c",
+// "either A or B?"): the learner has not committed to one. The expected
+// answer is a generated choice's, its letter first ("B) 16").
+func letterHedge(expected string, toks []token) bool {
+	e := strings.ToLower(strings.TrimPrefix(expected, "("))
+	if len(e) < 2 || e[0] < 'a' || e[0] > 'f' || e[1] != ')' {
+		return false
+	}
+	right := e[:1]
+	letters := map[string]bool{}
+	or := false
+	for _, t := range toks {
+		switch {
+		case t.kind == tWord && len(t.text) == 1 && t.text[0] >= 'a' && t.text[0] <= 'f':
+			letters[t.text] = true
+		case t.kind == tWord && (t.text == "or" || t.text == "either"), t.kind == tSym && t.text == "/":
+			or = or || t.text != "either"
+		case t.kind == tSym && strings.Contains("?,.()", t.text):
+		default:
+			return false // more than letters: the model reads it
+		}
+	}
+	return or && len(letters) >= 2 && letters[right]
 }
 
 // AndAnother returns res, Evaluate's result for reply, marked partly

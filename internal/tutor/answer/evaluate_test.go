@@ -1330,3 +1330,26 @@ func TestAndAnother(t *testing.T) {
 		t.Errorf("a number named beside another: %s (%s)", got.Verdict, got.Reason)
 	}
 }
+
+// A generated multiple-choice question's answer ("B) 16") is the model's
+// to judge, but for a hedge between its letters with the right one among
+// them: the learner is asked for one answer, as for a bank question's.
+func TestJudgedLetterHedge(t *testing.T) {
+	exp := Expected{Answer: "B) 16", Kind: KindJudged}
+	for reply, want := range map[string]Verdict{
+		"B or C":          NotAttempt,
+		"b/c":             NotAttempt,
+		"either A or B?":  NotAttempt,
+		"(b) or (c)":      NotAttempt,
+		"A or C":          CannotCheck, // no right one among them: the model judges
+		"B":               CannotCheck,
+		"B and C":         CannotCheck,
+		"I think B or C":  CannotCheck, // more than letters
+		"16 or 18":        CannotCheck,
+		"B or, B. Final.": CannotCheck,
+	} {
+		if got := Evaluate(exp, reply).Verdict; got != want {
+			t.Errorf("%q to a choice answered %q: %s, want %s", reply, exp.Answer, got, want)
+		}
+	}
+}
