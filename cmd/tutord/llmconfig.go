@@ -62,7 +62,7 @@ func runLLMConfig(ctx context.Context, e env, args []string) error {
 			}
 			c.Temperature = &t
 		}
-		if err := c.Validate(); err != nil {
+		if err := c.ValidateEdit(); err != nil {
 			return usageError{err.Error()}
 		}
 		if !llm.KnownModel(prov, c.Model) {

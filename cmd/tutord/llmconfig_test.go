@@ -25,14 +25,17 @@ func TestLLMConfigCommand(t *testing.T) {
 	if _, errOut, code := run(nil, "llm-config", "set", "tutor", "openai", "gpt-5.2"); code == 0 || !strings.Contains(errOut, "needs OPENAI_API_KEY") {
 		t.Fatalf("set without a key: exit %d, %s", code, errOut)
 	}
-	if out, errOut, code := run([]string{"ANTHROPIC_API_KEY=sk-ant-test"}, "llm-config", "--effort", "low", "--temperature", "0.4", "set", "safety", "anthropic", "claude-haiku-4-5"); code != 0 {
+	if out, errOut, code := run([]string{"OPENAI_API_KEY=sk-test"}, "llm-config", "--effort", "low", "--temperature", "0.4", "set", "welcome", "openai", "gpt-4o"); code != 0 {
+		t.Fatalf("set: exit %d, %s %s", code, out, errOut)
+	}
+	if out, errOut, code := run([]string{"ANTHROPIC_API_KEY=sk-ant-test"}, "llm-config", "--effort", "low", "set", "safety", "anthropic", "claude-haiku-4-5"); code != 0 {
 		t.Fatalf("set: exit %d, %s %s", code, out, errOut)
 	}
 	out, _, _ := run(nil, "llm-config", "list")
-	if !strings.Contains(out, "safety          anthropic  claude-haiku-4-5  low     0.4") || !strings.Contains(out, "tutor           rules") {
+	if !strings.Contains(out, "welcome         openai     gpt-4o            low     0.4") || !strings.Contains(out, "safety          anthropic  claude-haiku-4-5  low") || !strings.Contains(out, "tutor           rules") {
 		t.Fatalf("list:\n%s", out)
 	}
-	if strings.Contains(out, "sk-ant-test") {
+	if strings.Contains(out, "sk-ant-test") || strings.Contains(out, "sk-test") {
 		t.Fatal("list shows an API key")
 	}
 	for _, bad := range [][]string{
@@ -41,6 +44,7 @@ func TestLLMConfigCommand(t *testing.T) {
 		{"llm-config", "set", "tutor", "openai", "gpt-9"},
 		{"llm-config", "--temperature", "hot", "set", "tutor", "rules", "rules"},
 		{"llm-config", "--temperature", "3", "set", "tutor", "rules", "rules"},
+		{"llm-config", "--temperature", "0.4", "set", "tutor", "anthropic", "claude-haiku-4-5"}, // Anthropic takes none
 		{"llm-config", "--max-output-tokens", "-5", "set", "tutor", "rules", "rules"},
 		{"llm-config", "set", "tutor"},
 		{"llm-config", "frobnicate"},

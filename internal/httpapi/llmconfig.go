@@ -175,7 +175,7 @@ func (s *Server) putLLMConfig(c echo.Context) error {
 	if u.MaxOutputTokens != nil {
 		cfg.MaxOutputTokens = *u.MaxOutputTokens
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.ValidateEdit(); err != nil {
 		return badRequest("invalid_llm_config", strings.TrimPrefix(err.Error(), llm.ErrInvalidConfig.Error()+": "))
 	}
 	if s.deps.LLMKeys != nil && provider != llm.ProviderRules {

@@ -86,6 +86,16 @@ func TestLLMConfigModels(t *testing.T) {
 	if r := put("rules", ""); r.Status != 200 || r.JSON(t)["model_id"] != "rules" {
 		t.Errorf("put rules: %d %s", r.Status, r.Body)
 	}
+
+	// Anthropic's API takes no temperature: one is refused rather than
+	// stored and never sent.
+	r = s.do("PUT", "/api/admin/llm-config/tutor", map[string]any{"provider": "anthropic", "model_id": "claude-sonnet-4-5", "temperature": 0.2}, admin)
+	if r.Status != 400 || r.code(t) != "invalid_llm_config" || !strings.Contains(string(r.Body), "temperature") {
+		t.Errorf("put anthropic with a temperature: %d %s; want 400 invalid_llm_config naming the temperature", r.Status, r.Body)
+	}
+	if p, _ := tutorModel(); p != "rules" {
+		t.Errorf("after a refused put the tutor uses %s, want rules", p)
+	}
 }
 
 // TestLLMConfigEffortsOfTheSpec: an admin page built from the API spec

@@ -166,3 +166,16 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(errs...)
 }
+
+// ValidateEdit is Validate for a configuration an admin sets: it also
+// refuses a setting its provider would never receive, Anthropic's
+// temperature (its Messages API takes none), rather than store it and
+// ignore it. A stored configuration is not refused for it: the sessions
+// pinned to one go on.
+func (c Config) ValidateEdit() error {
+	err := c.Validate()
+	if c.Provider == ProviderAnthropic && c.Temperature != nil {
+		err = errors.Join(err, fmt.Errorf("%w: provider anthropic takes no temperature; leave it unset", ErrInvalidConfig))
+	}
+	return err
+}
