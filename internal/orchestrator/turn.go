@@ -509,9 +509,13 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 				// "boiling" for a temperature, "A" for a word: an answer,
 				// of the wrong kind, not a message to ask again after.
 				res = answer.Result{Kind: res.Kind, Verdict: answer.Incorrect, Extracted: strings.TrimSpace(msg), Reason: "not an answer of the kind asked"}
-			case (res.Verdict == answer.Incorrect || res.Verdict == answer.Partial) && examAside(msg):
+			case (res.Verdict == answer.Incorrect || res.Verdict == answer.Partial) && wordsAnswer(res.Kind) && examAside(msg):
 				// "hint pls", "lol this is dumb" to a question whose
-				// answer is words: no answer, whatever its words.
+				// answer is words: no answer, whatever its words. A
+				// value of the kind asked ("not sure... 5/9") is an
+				// answer, hedged or not, as a right one is: asking
+				// again after a wrong one only would tell the learner
+				// it was wrong, and buy a second guess.
 				res = answer.Result{Kind: res.Kind, Verdict: answer.NotAttempt, Reason: "no answer in the reply"}
 			}
 			return res
@@ -574,15 +578,19 @@ func examAside(msg string) bool {
 	return false
 }
 
+// wordsAnswer reports whether an answer of kind k is words: a text, a set
+// or a list.
+func wordsAnswer(k answer.Kind) bool {
+	return k == answer.KindText || k == answer.KindSet || k == answer.KindList
+}
+
 // chatter reports whether a short reply to a question whose answer is
 // words (text, a set or a list) is talk rather than an answer: every word
 // is one of talk, a mood, about the question, of a break or of coming back
 // ("lol", "wait a sec", "I'm back", "sorry I was away"), and none is a word
 // of the answer, an accepted one or an option.
 func chatter(msg string, exp answer.Expected) bool {
-	switch exp.KindOf() {
-	case answer.KindText, answer.KindSet, answer.KindList:
-	default:
+	if !wordsAnswer(exp.KindOf()) {
 		return false
 	}
 	ws := strings.Fields(strings.ToLower(msg))
