@@ -122,6 +122,27 @@ func TestStep(t *testing.T) {
 	}
 }
 
+// TestStepAfterDatabaseRestart: PostgreSQL restarts (or fails over) while
+// tutord runs, and is back at once. The learner's next message, its turn
+// run through the tutor, is committed (DESIGN §4: every turn ends in one
+// atomic commit), and the next read answers: the store runs a statement
+// that met one of the pool's dead connections again on a fresh one rather
+// than failing the request with 500 "Internal error".
+func TestStepAfterDatabaseRestart(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", "")
+	if r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ready"}, ""); r.Status != 200 {
+		t.Fatalf("first step: %d %s", r.Status, r.Body)
+	}
+	s.restartDatabase(t)
+	if r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "I think it is 1/2"}, ""); r.Status != 200 {
+		t.Errorf("step with the database up again: %d %s; want 200", r.Status, r.Body)
+	}
+	if r := s.do("GET", "/sessions/"+id+"/summary", nil, ""); r.Status != 200 {
+		t.Errorf("summary with the database up again: %d %s; want 200", r.Status, r.Body)
+	}
+}
+
 func TestLifecycleRoutes(t *testing.T) {
 	s := newServer(t)
 	tok := token(t, "learner-life", false)

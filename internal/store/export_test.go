@@ -44,3 +44,6 @@ var EncodeLogs = encodeLogs
 
 // WithoutNUL is withoutNUL.
 var WithoutNUL = withoutNUL
+
+// Reads is reads.
+var Reads = reads

@@ -23,15 +23,23 @@ import (
 //
 // A turn waits only while maxWriters batches are being written: otherwise
 // its own goroutine writes what is queued at once. The batch is atomic:
-// when the server refuses any of its statements (a constraint, a deadlock
-// with another process), nothing of it was written, and its turns are
-// written again one by one, each getting its own outcome. When what became
-// of a batch is unknown (the connection broke), each of its turns gets the
-// error.
+// when the server answers any of its statements with an error (a
+// constraint, a deadlock with another process, a backend terminated by an
+// operator), it never reached the batch's commit, so nothing of it was
+// written, and its turns are written again one by one, each getting its
+// own outcome. So they are when the batch takes more than half the time it
+// may (maxWrite; a row lock held elsewhere): it is cancelled on the server,
+// which answers that it rolled back (see finish), and the lone commits of
+// the other sessions' turns go through. A batch that met a dead connection
+// (the database restarted: see lost) is sent once more on a fresh one.
+// Only when what became of a batch is unknown (the connection broke after
+// the batch was sent, or while the commit's result was read; the server
+// did not answer a cancel) does each of its turns get the error.
 const (
 	maxBatch   = 32
 	maxWriters = 2                // batches in flight at once
 	maxWrite   = 30 * time.Second // how long a batch may take
+	maxAlone   = 4                // lone commits of a batch's turns at once
 )
 
 type committer struct {
@@ -147,7 +155,10 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 	}
 	versions := make([]int64, len(queued)) // 0: the compare-and-swap was lost
 	failure := s.sendCommits(ctx, args, versions)
-	var refused *pgconn.PgError
+	if notCommitted(failure) && s.lost(ctx, failure) {
+		clear(versions)
+		failure = s.sendCommits(ctx, args, versions)
+	}
 	switch {
 	case failure == nil:
 		for i, p := range queued {
@@ -157,24 +168,36 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 			}
 			p.version, p.err = s.commitResult(ctx, p.turn, versions[i], err)
 		}
-	case len(queued) == 1 && errors.As(failure, &refused):
+	case len(queued) == 1 && refusedAlone(failure):
 		p := queued[0]
 		p.version, p.err = s.commitResult(ctx, p.turn, 0, failure)
-	case errors.As(failure, &refused) && refused.SeverityUnlocalized == "ERROR", pgconn.SafeToRetry(failure):
-		// The server refused a statement, so it rolled the batch's
-		// transaction back, or the batch was never sent: nothing of it
-		// was written. Each turn on its own, for its own outcome. (A
-		// FATAL error, the backend shut down, can come after the commit.)
-		for _, p := range queued {
-			p.version, p.err = s.commitOne(ctx, p.turn)
-		}
+	case notCommitted(failure):
+		// Nothing of the batch was written. Each turn on its own, for
+		// its own outcome.
+		s.commitEach(ctx, queued)
 	default:
-		// What became of the batch is unknown (the connection broke, the
-		// time ran out): each turn gets the error, as a lone commit would.
+		// What became of the batch is unknown: each turn gets the error,
+		// as a lone commit would.
 		for _, p := range queued {
 			p.version, p.err = 0, interpretError("commit turn "+p.turn.SessionID.String(), failure)
 		}
 	}
+}
+
+// commitEach commits each turn of batch on its own, maxAlone at a time:
+// a turn that waits for a row lock keeps none of the others waiting.
+func (s *Store) commitEach(ctx context.Context, batch []*pendingTurn) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, maxAlone)
+	for _, p := range batch {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			p.version, p.err = s.commitOne(ctx, p.turn)
+		}()
+	}
+	wg.Wait()
 }
 
 // commitStatement is the name commitTurnQuery is prepared under on each
@@ -184,8 +207,11 @@ const commitStatement = "tutord_commit_turn"
 // sendCommits runs commitTurnQuery once per argument list, in one round
 // trip and one transaction, and sets versions[i] to the version statement
 // i returned (0 when its compare-and-swap was lost). It returns the first
-// error: a statement the server refused (the transaction then rolled
-// back), or a failure of the connection.
+// error: unsent when the batch's end never went out, rolledBack when the
+// server answered a statement (or the commit) with an error, or a failure
+// of the connection after the batch was sent, whose outcome is unknown.
+// The batch may take half the time left: the server then cancels it (see
+// finish), leaving the other half to the lone commits of its turns.
 //
 // It drives the connection below pgx: a turn's state and trace are
 // kilobytes, and pgx would copy each argument into a buffer of its own
@@ -197,22 +223,35 @@ const commitStatement = "tutord_commit_turn"
 // message buffer, which grows to hold the batch (and is let go after the
 // write).
 func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64) error {
-	conn, err := s.pool.Acquire(ctx)
+	if end, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(end)/2))
+		defer cancel()
+	}
+	connected := false
+	err := s.finish(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		connected = true
+		return pipeCommits(ctx, c, args, versions)
+	})
+	if !connected {
+		return unsent{err}
+	}
+	return err
+}
+
+// pipeCommits is sendCommits on c.
+func pipeCommits(ctx context.Context, c *pgx.Conn, args [][]any, versions []int64) error {
+	sd, err := c.Prepare(ctx, commitStatement, commitTurnQuery)
 	if err != nil {
 		return unsent{err}
 	}
-	defer conn.Release()
-	sd, err := conn.Conn().Prepare(ctx, commitStatement, commitTurnQuery)
-	if err != nil {
-		return unsent{err}
-	}
-	types := conn.Conn().TypeMap()
+	types := c.TypeMap()
 	values := make([][]byte, len(sd.ParamOIDs))
 	formats := make([]int16, len(sd.ParamOIDs))
 	// The encoded small arguments of one statement. Not nil: an empty value
 	// encoded into a nil buffer would come back nil, which is NULL.
 	scratch := make([]byte, 0, 256)
-	pipe := conn.Conn().PgConn().StartPipeline(ctx)
+	pipe := c.PgConn().StartPipeline(ctx)
 	defer pipe.Close()
 	for _, a := range args {
 		if len(a) != len(sd.ParamOIDs) {
@@ -249,10 +288,13 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 		// went out: the server commits none of it.
 		return unsent{err}
 	}
+	// The server sends each statement's result before it commits, at the
+	// batch's end: its error (ERROR or FATAL) in place of a result proves
+	// that it never committed.
 	for i := range versions {
 		res, err := pipe.GetResults()
 		if err != nil {
-			return err
+			return serverSaid(err, true)
 		}
 		r, ok := res.(*pgconn.ResultReader)
 		if !ok {
@@ -264,13 +306,46 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 			}
 		}
 		if _, err := r.Close(); err != nil {
-			return err
+			return serverSaid(err, true)
 		}
 	}
-	if _, err := pipe.GetResults(); err != nil {
-		return err
+	if _, err := pipe.GetResults(); err != nil { // the commit's result
+		return serverSaid(err, false)
 	}
 	return pipe.Close()
+}
+
+// serverSaid returns err, an error read in place of a result, as
+// rolledBack when it is the server's and proves the batch rolled back:
+// any of its errors before the commit, only an ERROR in place of the
+// commit's result (a FATAL there may follow the commit).
+func serverSaid(err error, beforeCommit bool) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (beforeCommit || !fatal(pgErr)) {
+		return rolledBack{err}
+	}
+	return err
+}
+
+// rolledBack is the server's error that ended a batch before its commit:
+// nothing of the batch was written.
+type rolledBack struct{ error }
+
+func (e rolledBack) Unwrap() error { return e.error }
+
+// notCommitted reports whether err, the failure of a batch, proves that
+// nothing of it was written.
+func notCommitted(err error) bool {
+	var r rolledBack
+	return err != nil && (pgconn.SafeToRetry(err) || errors.As(err, &r))
+}
+
+// refusedAlone reports whether err is the server's refusal of a lone turn's
+// statement for the turn's own sake (a constraint): not its backend's end,
+// nor a cancel.
+func refusedAlone(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && !fatal(pgErr) && pgErr.Code != "57014"
 }
 
 // unsent is an error that stopped a batch before its end was sent: the

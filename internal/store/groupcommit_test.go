@@ -289,3 +289,114 @@ func TestEveryQueryExecMode(t *testing.T) {
 		})
 	}
 }
+
+// lockSession holds a row lock on a session from another connection (an
+// operator's open transaction, a migration, another process's stuck
+// statement) until the returned function is called.
+func lockSession(t *testing.T, s *store.Store, id uuid.UUID) (release func()) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := s.Pool().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE`, id); err != nil {
+		t.Fatal(err)
+	}
+	return func() { _ = tx.Rollback(ctx) }
+}
+
+// written reports whether the turn committed at version v on session id is
+// stored, waiting a little for a backend that is still finishing.
+func written(t *testing.T, s *store.Store, id uuid.UUID, v int64) bool {
+	t.Helper()
+	var n int
+	for range 20 {
+		if err := s.Pool().QueryRow(context.Background(),
+			`SELECT count(*) FROM session_turns WHERE session_id = $1 AND version = $2`, id, v).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return true
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	return false
+}
+
+// TestWriteBatchOutOfTimeOnALockedRow: one session's row is locked by
+// another connection for longer than a batch may take (maxWrite, 30 s;
+// here the batch's context runs out after 1 s, which is what maxWrite
+// does). The batch is cancelled on the server, which rolls it back and
+// says so, rather than abandoned (the server would commit it when the lock
+// goes, after every turn of it was reported failed). The other session's
+// turn is then written on its own; the locked session's fails and is never
+// written: no turn is reported failed and written.
+func TestWriteBatchOutOfTimeOnALockedRow(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	locked, free := createSession(t, s, fixture{}), createSession(t, s, fixture{})
+	if _, errs := s.WriteBatch(ctx, []store.Turn{turn(free, 1, 1)}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	release := lockSession(t, s, locked)
+	wctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, errs := s.WriteBatch(wctx, []store.Turn{turn(free, 2, 2), turn(locked, 1, 1)})
+	release()
+	for i, c := range []struct {
+		id uuid.UUID
+		v  int64
+	}{{free, 3}, {locked, 2}} {
+		if w := written(t, s, c.id, c.v); w != (errs[i] == nil) {
+			t.Errorf("turn %d: reported %v, yet written = %v; want a failed turn never written and a written one never failed", i, errs[i], w)
+		}
+	}
+	if errs[0] != nil {
+		t.Errorf("the turn of an unlocked session failed with its batch: %v", errs[0])
+	}
+}
+
+// TestWriteBatchBackendTerminated: an operator terminates the backend that
+// waits on one session's row lock (pg_terminate_backend), while a batch
+// waits there in its second statement. The FATAL error came in place of a
+// statement's result, before the batch's commit: nothing was written, and
+// every turn of the batch is written (once) on a fresh connection.
+func TestWriteBatchBackendTerminated(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	a, b, c := createSession(t, s, fixture{}), createSession(t, s, fixture{}), createSession(t, s, fixture{})
+	if _, errs := s.WriteBatch(ctx, []store.Turn{turn(a, 1, 1)}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	release := lockSession(t, s, b)
+	killed := make(chan int, 1)
+	go func() {
+		defer release()
+		for range 250 {
+			var n int
+			_ = s.Pool().QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+				WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n)
+			if n > 0 {
+				time.Sleep(50 * time.Millisecond)
+				killed <- n
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		killed <- 0
+	}()
+	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	versions, errs := s.WriteBatch(wctx, []store.Turn{turn(a, 2, 2), turn(b, 1, 1), turn(c, 1, 1)})
+	if n := <-killed; n == 0 {
+		t.Fatal("no backend waited on the lock")
+	}
+	for i, id := range []uuid.UUID{a, b, c} {
+		want := []int64{3, 2, 2}[i]
+		w := written(t, s, id, want)
+		if errs[i] != nil || versions[i] != want || !w {
+			t.Errorf("turn %d: version %d, %v (written %v); want version %d, written once", i, versions[i], errs[i], w, want)
+		}
+	}
+}

@@ -242,7 +242,7 @@ type LearnerExport struct {
 // turn committed meanwhile is either wholly in the export or not at all.
 func (s *Store) ExportLearner(ctx context.Context, id uuid.UUID) (LearnerExport, error) {
 	var out LearnerExport
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, beginner{s}, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		var err error
 		if out.Learner, err = scanLearner(tx.QueryRow(ctx, `SELECT `+learnerColumns+` FROM learners WHERE id = $1`, id)); err != nil {
 			return interpretError("export learner", err)

@@ -71,7 +71,7 @@ type DBTX interface {
 // Store is the PostgreSQL store.
 type Store struct {
 	pool     *pgxpool.Pool
-	db       DBTX
+	db       DBTX       // pooled, or the transaction of InTx
 	announce bool       // see Announce
 	commits  *committer // group commit of turns; nil in a transaction, or without prepared statements
 	textJSON bool       // send JSON documents as strings: see doc
@@ -91,7 +91,8 @@ func Announce() Option { return func(s *Store) { s.announce = true } }
 
 // New returns a store over pool.
 func New(pool *pgxpool.Pool, opts ...Option) *Store {
-	s := &Store{pool: pool, db: pool, llmConfigs: new(atomic.Uint64)}
+	s := &Store{pool: pool, llmConfigs: new(atomic.Uint64)}
+	s.db = pooled{s}
 	// Group commit writes over a prepared statement: a connection string
 	// that asks for none (default_query_exec_mode, as some poolers need)
 	// gets its turns committed one by one, in the mode it asks for.
@@ -125,14 +126,19 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 // InTx runs fn in a transaction, with a store bound to it; the transaction
 // commits when fn returns nil and rolls back otherwise.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, beginner{s}, func(tx pgx.Tx) error {
 		return fn(&Store{pool: s.pool, db: tx, announce: s.announce, textJSON: s.textJSON, llmConfigs: s.llmConfigs})
 	})
 }
 
-// Ping reports whether the database answers.
+// Ping reports whether the database answers. A ping that met a dead
+// connection (the database restarted: see lost) pings again on a fresh one.
 func (s *Store) Ping(ctx context.Context) error {
-	return s.pool.Ping(ctx)
+	err := s.pool.Ping(ctx)
+	if s.lost(ctx, err) {
+		err = s.pool.Ping(ctx)
+	}
+	return err
 }
 
 // interpretError maps driver errors to the store's sentinels and wraps the

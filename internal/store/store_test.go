@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/tutord/tutord/internal/pguuid"
@@ -409,6 +411,123 @@ func TestCommitTurnConcurrentSessions(t *testing.T) {
 		}
 		if want := fmt.Sprintf("reply %d", turns); msgs[len(msgs)-1].Content != want {
 			t.Fatalf("session %s: last message %q, want %q", id, msgs[len(msgs)-1].Content, want)
+		}
+	}
+}
+
+// restartDatabase does to pool what a restart or a failover of PostgreSQL
+// does: it fills the pool with idle connections (as a busy server has,
+// each idle for less than pgxpool's 1 s ping threshold), then terminates
+// every backend on the database and waits until they are gone. The
+// database answers again at once.
+func restartDatabase(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	ctx := context.Background()
+	conns := make([]*pgxpool.Conn, 0, 4)
+	for range 4 {
+		c, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Release()
+	}
+	admin, err := pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	const others = `FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
+	var n int
+	if err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) `+others).Scan(&n); err != nil || n == 0 {
+		t.Fatalf("terminated %d backends: %v", n, err)
+	}
+	for range 200 {
+		if err := admin.QueryRow(ctx, `SELECT count(*) `+others).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("backends still running")
+}
+
+// TestStatementsAfterDatabaseRestart: right after PostgreSQL restarted,
+// every pooled connection dead, each kind of statement the store runs
+// succeeds: the first to meet a dead connection resets the pool and runs
+// again on a fresh one (a read, a transaction's BEGIN, a commit that
+// returned no row, any statement that could not be sent), in every query
+// mode. Other writes may fail when the server's FATAL came in place of
+// their result (it may have run them), but only on the connections handed
+// out before the reset: the next one succeeds.
+func TestStatementsAfterDatabaseRestart(t *testing.T) {
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeExec} {
+		t.Run(mode.String(), func(t *testing.T) {
+			cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.ConnConfig.DefaultQueryExecMode = mode
+			cfg.AfterConnect = pguuid.AfterConnect
+			pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(pool.Close)
+			s := store.New(pool)
+			ctx := context.Background()
+			id := createSession(t, s, fixture{})
+			for _, c := range []struct {
+				name  string
+				write bool
+				run   func() error
+			}{
+				{"get a session", false, func() error { _, err := s.GetSession(ctx, id); return err }},
+				{"list messages", false, func() error { _, err := s.ListMessages(ctx, id); return err }},
+				{"commit a turn", false, func() error { _, err := s.CommitTurn(ctx, turn(id, 1, 1)); return err }},
+				{"transaction", false, func() error {
+					return s.InTx(ctx, func(tx *store.Store) error { _, err := tx.GetSession(ctx, id); return err })
+				}},
+				{"ping", false, func() error { return s.Ping(ctx) }},
+				{"create a session", true, func() error {
+					return s.CreateSession(ctx, store.NewSession{ID: uuid.New(), Mode: "teach_me", State: json.RawMessage(`{}`)})
+				}},
+			} {
+				restartDatabase(t, pool)
+				err := c.run()
+				var pgErr *pgconn.PgError
+				if c.write && errors.As(err, &pgErr) && pgErr.Code == "57P01" {
+					err = c.run()
+				}
+				if err != nil {
+					t.Errorf("%s after a restart: %v", c.name, err)
+				}
+			}
+		})
+	}
+}
+
+// TestReadsAreTold: only statements known to read are run again after the
+// server closed their connection mid-way.
+func TestReadsAreTold(t *testing.T) {
+	for sql, want := range map[string]bool{
+		"SELECT " + "id, updated_at FROM sessions WHERE id = $1":                     true,
+		"\nWITH t AS (SELECT 1) SELECT count(*) FROM t":                              true,
+		"SELECT id FROM sessions WHERE id = $1 FOR UPDATE":                           false,
+		"SELECT pg_notify('c', 'x')":                                                 false,
+		"SELECT pg_advisory_lock(1)":                                                 false,
+		"WITH gone AS (DELETE FROM sessions RETURNING id) SELECT count(*) FROM gone": false,
+		"INSERT INTO learners (id) VALUES ($1) RETURNING id":                         false,
+		"UPDATE sessions SET subject = $1":                                           false,
+		"SELECT nextval('s')":                                                        false,
+		"SELECT * INTO t FROM sessions":                                              false,
+	} {
+		if got := store.Reads(sql); got != want {
+			t.Errorf("Reads(%q) = %v; want %v", sql, got, want)
 		}
 	}
 }

@@ -116,15 +116,31 @@ func (s *Store) commitArgs(t Turn) ([]any, error) {
 		now, sm.ExamCorrect, sm.ExamQuestions, s.announce, t.MessageHash}, nil
 }
 
-// commitOne commits a turn on its own.
+// commitOne commits a turn on its own. Outside a transaction, its outcome
+// is known whatever ctx does (see finish), and a commit that met a dead
+// connection runs again on a fresh one (see lost) when it returned no row:
+// it had then either not finished when the server closed the connection
+// (the row comes before the commit), or lost its compare-and-swap; either
+// way it wrote nothing.
 func (s *Store) commitOne(ctx context.Context, t Turn) (int64, error) {
 	args, err := s.commitArgs(t)
 	if err != nil {
 		return 0, err
 	}
 	var version int64
-	err = s.db.QueryRow(ctx, commitTurnQuery, args...).Scan(&version, nil)
-	return s.commitResult(ctx, t, version, err)
+	if _, ok := s.db.(pooled); !ok {
+		err = s.db.QueryRow(ctx, commitTurnQuery, args...).Scan(&version, nil)
+		return s.commitResult(ctx, t, version, err)
+	}
+	for try := 0; ; try++ {
+		version = 0
+		err = s.finish(ctx, func(ctx context.Context, c *pgx.Conn) error {
+			return c.QueryRow(ctx, commitTurnQuery, args...).Scan(&version, nil)
+		})
+		if try > 0 || version != 0 || !s.lost(ctx, err) {
+			return s.commitResult(ctx, t, version, err)
+		}
+	}
 }
 
 // commitResult maps the outcome of commitTurnQuery for t to CommitTurn's.
