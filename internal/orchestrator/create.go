@@ -159,7 +159,7 @@ func (o *Orchestrator) screenWelcome(ctx context.Context, set agents.Set, st tut
 	welcome = unwrapJSON(welcome)
 	var answers []protected
 	for _, q := range st.ExamQuestions {
-		answers = append(answers, protected{q.Expected(t), q.QuestionText})
+		answers = append(answers, protected{expected: q.Expected(t), question: q.QuestionText})
 	}
 	// The topic's own name is no leak, though an answer may be in it (an
 	// exam on "solids, liquids and gases" asks for "gas"): it is masked

@@ -802,3 +802,52 @@ func TestGeneratedChoiceHedgeAsksForOne(t *testing.T) {
 			examResult(s, 0), len(fake.Requests())-n, s.ExamCurrentIdx, r.Reply)
 	}
 }
+
+// The model names the same misconception with and without a full stop:
+// one misconception counted twice, so that it is flagged RECURRING in the
+// turn prompt (CONTRACT §9.4) and listed once in the summary.
+func TestMisconceptionNamedWithAFullStopRecurs(t *testing.T) {
+	f, fake, id := askDouble7(t, "")
+	fake.Push(out("Hmm, look again: how many groups of 7 do we need?", judging(false), reporting("Adds 2 instead of doubling.")))
+	f.turn(t, id, "9")
+	fake.Push(out("Let's look again: write 7 twice and add them. What do you get?", judging(false), reporting("adds 2 instead of doubling")))
+	r := f.turn(t, id, "9")
+	if ms := r.Session.State.Misconceptions; len(ms) != 1 || ms[0].Count != 2 {
+		t.Fatalf("misconceptions %+v; want one, counted twice", ms)
+	}
+}
+
+// advance_to_step 99 on the first turn (step 1 of 4) does not end the
+// lesson: moving past the plan, like session_complete, is allowed only
+// from the final step (system prompt rule 9: "Never end before the final
+// step").
+func TestAdvancePastThePlanStopsAtTheFinalStep(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	fake.Push(out("Great, you seem to know this already! Let's skip ahead.", advancing(99)))
+	r := f.turn(t, c.Session.Row.ID, "yes ready")
+	if s := r.Session.State; s.IsComplete(r.Session.Topic) || s.CurrentStep != r.Session.Topic.TotalSteps() {
+		t.Fatalf("after advance_to_step 99 from step 1: step %d of %d, complete %v", s.CurrentStep, r.Session.Topic.TotalSteps(), s.IsComplete(r.Session.Topic))
+	}
+}
+
+// The model's own question comes with its expected answer written as a
+// statement ("Double 8 is 16.", "8 + 8 = 16", "The answer is 16"): the
+// learner's "16" is judged against the value it states, not the sentence,
+// so a right answer is recorded right and the prompt's verdict says so.
+func TestExpectedAnswerWrittenAsAStatementJudgesItsValue(t *testing.T) {
+	for _, exp := range []string{"Double 8 is 16.", "8 + 8 = 16", "The answer is 16"} {
+		fake := llmtest.NewOpenAI(t)
+		f := llmSetup(t, fake.URL, llm.ComponentTutor)
+		id := f.create(t, doubling, tutor.ModeTeachMe).Session.Row.ID
+		fake.Push(out("Your turn: what is double 8?", asking("What is double 8?", exp, "Doubling")))
+		f.turn(t, id, "ok")
+		fake.Push(out("Yes! Two groups of 8 make 16.", judging(true)))
+		r := f.turn(t, id, "16")
+		v, _ := promptSection(userPrompt(t, fake.Requests()[len(fake.Requests())-1]), "EVALUATOR VERDICT")
+		if res := r.Session.State.LastAnswerResult; res == nil || *res != tutor.ResultCorrect || !strings.Contains(v, "CORRECT") || strings.Contains(v, "INCORRECT") {
+			t.Errorf("expected_answer %q: the right answer 16 was recorded %v; prompt verdict %q", exp, res, v)
+		}
+	}
+}

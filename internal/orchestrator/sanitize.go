@@ -70,12 +70,21 @@ func foldForHints(r rune) rune {
 type problem struct {
 	span   answer.Sentence
 	reason string
+	// pending marks a sentence that gives away the pending question's
+	// answer before the reply may show it: the reply written instead must
+	// keep it back, even in the explain phase the turn would reach.
+	pending bool
 }
 
 // protected is an answer a reply must not give away, with its question.
 type protected struct {
 	expected answer.Expected
 	question string
+	// pending marks the answer of the pending question (see problem).
+	pending bool
+	// otherLanguage reports that the reply may be in a language other
+	// than English (see answer.LeakCheck.OtherLanguage).
+	otherLanguage bool
 }
 
 // findProblems returns the sentences of reply that hold internal language
@@ -85,7 +94,7 @@ func findProblems(reply string, answers []protected, dialogue []answer.Utterance
 	if patterns := internalPatterns(make([]*regexp.Regexp, 0, len(internalLanguage)), reply); len(patterns) > 0 {
 		for _, sent := range answer.SplitSentences(reply) {
 			if slices.ContainsFunc(patterns, func(re *regexp.Regexp) bool { return re.MatchString(sent.Text) }) {
-				out = append(out, problem{sent, "internal language"})
+				out = append(out, problem{span: sent, reason: reasonInternal})
 			}
 		}
 	}
@@ -95,8 +104,8 @@ func findProblems(reply string, answers []protected, dialogue []answer.Utterance
 		quoted[i] = p.question
 	}
 	for _, p := range answers {
-		for _, l := range answer.DetectLeaks(answer.LeakCheck{Expected: p.expected, Question: p.question, Dialogue: dialogue, Reply: reply, Quoted: quoted}) {
-			out = append(out, problem{l.Sentence, "reveals the answer (" + l.Reason + ")"})
+		for _, l := range answer.DetectLeaks(answer.LeakCheck{Expected: p.expected, Question: p.question, Dialogue: dialogue, Reply: reply, Quoted: quoted, OtherLanguage: p.otherLanguage}) {
+			out = append(out, problem{span: l.Sentence, reason: reasonLeak + " (" + l.Reason + ")", pending: p.pending})
 		}
 	}
 	return out
@@ -114,21 +123,38 @@ func protectedAnswers(turn agents.Turn, out *tutor.Outcome) []protected {
 	var ps []protected
 	s, t := turn.State, turn.Topic
 	if s.Mode == tutor.ModeTeachMe && s.LastQuestion != nil && !(turn.Guard.MayRevealAnswer && tutor.Guard(s, t, *out).MayRevealAnswer) {
-		ps = append(ps, protected{s.LastQuestion.Expected(t), s.LastQuestion.QuestionText})
+		ps = append(ps, protected{expected: s.LastQuestion.Expected(t), question: s.LastQuestion.QuestionText, pending: true})
 	}
 	if s.Mode == tutor.ModeExam && !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions) {
 		q := s.ExamQuestions[s.ExamCurrentIdx]
-		ps = append(ps, protected{q.Expected(t), q.QuestionText})
+		ps = append(ps, protected{expected: q.Expected(t), question: q.QuestionText})
 	}
 	switch {
 	case out.NextQuestion != nil:
-		ps = append(ps, protected{out.NextQuestion.Expected(), out.NextQuestion.Text})
+		ps = append(ps, protected{expected: out.NextQuestion.Expected(), question: out.NextQuestion.Text})
 	case out.Output != nil && out.Output.QuestionAsked != nil && out.Output.ExpectedAnswer != nil && strings.TrimSpace(*out.Output.ExpectedAnswer) != "":
-		if s.LastQuestion == nil || s.LastQuestion.ExpectedAnswer != *out.Output.ExpectedAnswer {
-			ps = append(ps, protected{answer.Expected{Answer: *out.Output.ExpectedAnswer}, *out.Output.QuestionAsked})
+		// The value the question will be judged against, as the domain
+		// keeps it ("16" of "Double 8 is 16.").
+		if exp := answer.StatedValue(*out.Output.ExpectedAnswer); s.LastQuestion == nil || s.LastQuestion.ExpectedAnswer != exp {
+			ps = append(ps, protected{expected: answer.Expected{Answer: exp}, question: *out.Output.QuestionAsked})
+		}
+	}
+	// A model writes in the learner's language when asked to, and says
+	// "the answer is" in it.
+	if !englishPreferred(s.StudentContext.Language) {
+		for i := range ps {
+			ps[i].otherLanguage = true
 		}
 	}
 	return ps
+}
+
+// englishPreferred reports whether a learner's language preference ("",
+// "en", "en-IN", "English") is English, which prompts then write in.
+func englishPreferred(lang string) bool {
+	code, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(lang)), "-")
+	code, _, _ = strings.Cut(code, "_")
+	return code == "" || code == "en" || code == "english"
 }
 
 func dialogue(s tutor.State, msg string) []answer.Utterance {
@@ -143,8 +169,9 @@ func dialogue(s tutor.State, msg string) []answer.Utterance {
 	return append(d, answer.Utterance{Role: answer.RoleStudent, Text: msg})
 }
 
-// sanitize checks a reply for internal language and answer leaks. A tutor
-// reply with problems is regenerated once with a corrective instruction;
+// sanitize checks a reply for internal language, answer leaks and words
+// that contradict the turn's move (see moveProblems). A tutor reply with
+// problems is regenerated once with a corrective instruction;
 // whatever still breaks a rule is replaced sentence by sentence with a safe
 // sentence. The reference only logged such replies; tutord repairs them.
 //
@@ -158,13 +185,19 @@ func dialogue(s tutor.State, msg string) []answer.Utterance {
 func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome, reply string, canRegenerate bool) string {
 	reply = unwrapJSON(reply)
 	dl := dialogue(turn.State, turn.Message)
-	problems := findProblems(reply, protectedAnswers(turn, out), dl)
+	problems := replyProblems(turn, out, reply, dl)
 	if len(problems) == 0 {
 		return reply
 	}
 	r.o.log.Warn("reply needs repair", "session_id", turn.State.SessionID, "turn_id", r.turnID, "problem", problems[0].reason)
 	if canRegenerate {
 		turn.Correction = correction(problems)
+		if slices.ContainsFunc(problems, func(p problem) bool { return p.pending }) {
+			// Only a reply that gave the pending answer away too early
+			// is written again without it; one regenerated for other
+			// reasons keeps the explain phase's solution.
+			turn.Guard.MayRevealAnswer = false
+		}
 		start := time.Now()
 		tr, call, err := r.set.Tutor.Respond(ctx, turn)
 		r.log(call, start, "Regenerate: "+problems[0].reason)
@@ -174,7 +207,7 @@ func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome
 				candidate.Output, candidate.NextQuestion = &tr.Output, tr.NextQuestion
 			}
 			text := unwrapJSON(tr.Output.Response)
-			again := findProblems(text, protectedAnswers(turn, &candidate), dl)
+			again := replyProblems(turn, &candidate, text, dl)
 			*out = candidate
 			reply, problems = text, again
 			if len(problems) == 0 {
@@ -222,23 +255,34 @@ func unwrapJSON(reply string) string {
 	return strings.TrimSpace(*v.Response)
 }
 
+// Reasons a reply is not shown as written.
+const (
+	reasonInternal = "internal language"
+	reasonLeak     = "reveals the answer" // followed by how
+)
+
 func correction(ps []problem) string {
 	var b strings.Builder
 	b.WriteString("Your previous reply broke a rule and was not shown. Write it again without: ")
 	seen := map[string]bool{}
 	for _, p := range ps {
-		if seen[p.reason] {
+		var what string
+		switch {
+		case strings.HasPrefix(p.reason, reasonLeak):
+			what = "stating or hinting the answer value in any form (guide the learner to find it)"
+		case p.reason == reasonInternal:
+			what = "internal language (talking about the student in the third person, field names, JSON, being an AI)"
+		default:
+			what = moveCorrections[p.reason]
+		}
+		if seen[what] {
 			continue
 		}
-		seen[p.reason] = true
+		seen[what] = true
 		if len(seen) > 1 {
 			b.WriteString("; ")
 		}
-		if strings.HasPrefix(p.reason, "reveals") {
-			b.WriteString("stating or hinting the answer value in any form (guide the learner to find it)")
-		} else {
-			b.WriteString("internal language (talking about the student in the third person, field names, JSON, being an AI)")
-		}
+		b.WriteString(what)
 	}
 	b.WriteString(". Speak directly to the learner.")
 	return b.String()

@@ -11,8 +11,8 @@ import (
 )
 
 func TestFindProblemsAndRedact(t *testing.T) {
-	threeQuarters := protected{answer.Expected{Answer: "3/4", Kind: answer.KindFraction}, "What is 1/4 + 2/4?"}
-	fourteen := protected{answer.Expected{Answer: "14", Kind: answer.KindInteger}, "What is double 7?"}
+	threeQuarters := protected{expected: answer.Expected{Answer: "3/4", Kind: answer.KindFraction}, question: "What is 1/4 + 2/4?"}
+	fourteen := protected{expected: answer.Expected{Answer: "14", Kind: answer.KindInteger}, question: "What is double 7?"}
 	tests := []struct {
 		name    string
 		reply   string
@@ -63,7 +63,7 @@ func TestFindProblemsAndRedact(t *testing.T) {
 }
 
 func TestEchoedAnswerIsNotALeak(t *testing.T) {
-	p := protected{answer.Expected{Answer: "14", Kind: answer.KindInteger}, "What is double 7?"}
+	p := protected{expected: answer.Expected{Answer: "14", Kind: answer.KindInteger}, question: "What is double 7?"}
 	dl := []answer.Utterance{{Role: answer.RoleTutor, Text: "What is double 7?"}, {Role: answer.RoleStudent, Text: "14"}}
 	if ps := findProblems("You said 14 — let's check that together.", []protected{p}, dl); len(ps) > 0 {
 		t.Fatalf("an echo of the learner's answer was flagged: %v", ps)
@@ -134,5 +134,94 @@ func TestRightStepKeepsTheAnswerProtected(t *testing.T) {
 	step := &tutor.Outcome{Verdict: answer.Incorrect, Output: &tutor.TutorOutput{Response: "Yes, one part is 100.", RightStep: "one part is 100"}}
 	if !pending(protectedAnswers(turn, step)) {
 		t.Error("a right step at the third attempt: the answer is not protected")
+	}
+}
+
+// A teach_me reply that tells the learner the opposite of the evaluator's
+// verdict, or says goodbye to a lesson the guardrails keep going, is not
+// shown as it is. Praise of effort, of a part, and judgement further on
+// in the reply are no contradiction.
+func TestMoveProblems(t *testing.T) {
+	topic := &tutor.Topic{Steps: []tutor.Step{{ID: 1, Concept: "Doubling"}, {ID: 2, Concept: "Doubling"}, {ID: 3, Concept: "Halving"}}}
+	pending := &tutor.Question{QuestionText: "What is double 7?", ExpectedAnswer: "14", Concept: "Doubling", Phase: tutor.PhaseAsked}
+	turn := agents.Turn{State: tutor.State{Mode: tutor.ModeTeachMe, CurrentStep: 1, LastQuestion: pending}, Topic: topic}
+	tests := []struct {
+		name     string
+		verdict  answer.Verdict
+		reply    string
+		complete bool
+		want     string // the reason, "" for none
+	}{
+		{"praise for a wrong answer", answer.Incorrect, "Yes, that's right! Well done.", false, reasonPraisesWrong},
+		{"you got it for a wrong answer", answer.Incorrect, "You got it! Now try double 8.", false, reasonPraisesWrong},
+		{"correct! for a wrong answer", answer.Incorrect, "Correct! Two 7s make it.", false, reasonPraisesWrong},
+		{"you're absolutely right for a wrong answer", answer.Incorrect, "Hmm. You’re absolutely right!", false, reasonPraisesWrong},
+		{"praise of effort", answer.Incorrect, "Good try! What do you get when you add 7 and 7?", false, ""},
+		{"praise of a part", answer.Incorrect, "You're right that we need two 7s. Now add them.", false, ""},
+		{"well done for trying", answer.Incorrect, "Well done for having a go. Let's add 7 and 7.", false, ""},
+		{"a check, not a judgement", answer.Incorrect, "Let's see if that's right. Add 7 and 7.", false, ""},
+		{"exactly how many", answer.Incorrect, "Exactly how many 7s do we need?", false, ""},
+		{"praise for a right answer", answer.Correct, "Yes, that's right! Well done.", false, ""},
+		{"not quite for a right answer", answer.Correct, "Not quite. Try adding again.", false, reasonFaultsRight},
+		{"that's wrong for a right answer", answer.Correct, "Hmm, that's not correct.", false, reasonFaultsRight},
+		{"try again for a right answer", answer.Correct, "Let's see. Try again!", false, reasonFaultsRight},
+		{"not quite for a wrong answer", answer.Incorrect, "Not quite. Try adding again.", false, ""},
+		{"a mistake named further on", answer.Correct, "Yes! 7 and 7 make 14. Many people get this wrong. That's wrong, say some.", false, ""},
+		{"try again with a new question", answer.Correct, "Great! Let's try again with double 9.", false, ""},
+		{"no verdict", "", "Not quite. Try adding again.", false, ""},
+		{"partly right", answer.Partial, "That's right! Well done.", false, ""},
+		{"goodbye before the final step", "", "That's the end of our lesson for today. See you next time!", true, reasonEndsEarly},
+		{"goodbye without ending", "", "Great work today, see you next time!", false, ""},
+		{"ending early without a goodbye", "", "Doubling means two equal groups.", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := &tutor.Outcome{Verdict: tt.verdict, Output: &tutor.TutorOutput{Response: tt.reply, SessionComplete: tt.complete}}
+			ps := moveProblems(turn, out, tt.reply)
+			switch {
+			case tt.want == "" && len(ps) > 0:
+				t.Fatalf("moveProblems(%q) = %v, want none", tt.reply, ps)
+			case tt.want != "" && !slices.ContainsFunc(ps, func(p problem) bool { return p.reason == tt.want }):
+				t.Fatalf("moveProblems(%q) = %v, want %q", tt.reply, ps, tt.want)
+			}
+			if tt.want != "" && !strings.Contains(correction(ps), moveCorrections[tt.want]) {
+				t.Errorf("correction %q does not say %q", correction(ps), moveCorrections[tt.want])
+			}
+		})
+	}
+	// On the final step the lesson may end with a goodbye.
+	last := turn
+	last.State.CurrentStep = 3
+	out := &tutor.Outcome{Output: &tutor.TutorOutput{Response: "See you next time!", SessionComplete: true}}
+	if ps := moveProblems(last, out, out.Output.Response); len(ps) > 0 {
+		t.Errorf("a goodbye on the final step: %v", ps)
+	}
+}
+
+// In a language other than English the answer phrases are not read: any
+// statement of a pending numeric answer's value is a leak, but not the
+// question's numbers, nor the learner's own.
+func TestLeakInTheLearnersLanguage(t *testing.T) {
+	pending := &tutor.Question{QuestionText: "What is double 7?", ExpectedAnswer: "14", Concept: "Doubling", Phase: tutor.PhaseAsked}
+	for _, tt := range []struct {
+		lang, reply string
+		leak        bool
+	}{
+		{"hi", "अच्छी कोशिश! सही उत्तर 14 है।", true},
+		{"hi-IN", "Jawab 14 hai.", true},
+		{"es", "¡Buen intento! La respuesta correcta es 14.", true},
+		{"hi", "अच्छी कोशिश! 7 को दो बार लिखो और जोड़ो।", false},
+		{"hi", "तुमने 12 कहा। 7 + 7 कितना होता है?", false},
+		{"en", "Jawab 14 hai.", false},
+		{"", "Jawab 14 hai.", false},
+		{"English", "Jawab 14 hai.", false},
+	} {
+		s := tutor.State{Mode: tutor.ModeTeachMe, LastQuestion: pending, StudentContext: tutor.StudentContext{Language: tt.lang}}
+		turn := agents.Turn{State: s, Message: "12"}
+		out := &tutor.Outcome{Verdict: answer.Incorrect, Output: &tutor.TutorOutput{Response: tt.reply}}
+		ps := findProblems(tt.reply, protectedAnswers(turn, out), dialogue(s, "12"))
+		if (len(ps) > 0) != tt.leak {
+			t.Errorf("language %q, reply %q: problems %v, want a leak: %v", tt.lang, tt.reply, ps, tt.leak)
+		}
 	}
 }

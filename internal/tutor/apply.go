@@ -371,9 +371,6 @@ func recordMisconception(n *State, concept, description string, now Time) Event 
 	return MisconceptionRecorded{Concept: concept, Description: description, Count: 1}
 }
 
-// sameDescription reports whether two misconception descriptions are the
-// same, ignoring case and spacing. It does not allocate: it runs on every
-// recorded misconception of every turn.
 // placeholder reports whether a misconception a model named is a way of
 // naming none: "None", "N/A", "-".
 func placeholder(d string) bool {
@@ -390,11 +387,16 @@ func storedDescription(d string) string {
 	return truncateRunes(strings.Join(strings.Fields(d), " "), descriptionRunes)
 }
 
+// sameDescription reports whether two misconception descriptions are the
+// same, ignoring case, spacing and the punctuation at the ends of words: a
+// model names the same mistake "Adds 2 instead of doubling." on one turn
+// and "adds 2 instead of doubling" on the next. It does not allocate: it
+// runs on every recorded misconception of every turn.
 func sameDescription(a, b string) bool {
 	for {
 		var fa, fb string
-		fa, a = nextField(a)
-		fb, b = nextField(b)
+		fa, a = nextWord(a)
+		fb, b = nextWord(b)
 		if fa == "" || fb == "" {
 			return fa == fb
 		}
@@ -404,13 +406,27 @@ func sameDescription(a, b string) bool {
 	}
 }
 
-// nextField returns the first whitespace-separated field of s and the rest.
-func nextField(s string) (field, rest string) {
-	s = strings.TrimLeftFunc(s, unicode.IsSpace)
-	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
-		return s[:i], s[i:]
+// nextWord returns the first whitespace-separated field of s without the
+// punctuation at its ends, skipping fields of punctuation alone ("-"), and
+// the rest.
+func nextWord(s string) (word, rest string) {
+	for {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		if s == "" {
+			return "", ""
+		}
+		field := s
+		if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+			field, s = s[:i], s[i:]
+		} else {
+			s = ""
+		}
+		// A minus sign is no punctuation: "adds -2" is not "adds 2".
+		w := strings.TrimLeftFunc(strings.TrimRightFunc(field, unicode.IsPunct), func(r rune) bool { return unicode.IsPunct(r) && r != '-' })
+		if w != "" {
+			return w, s
+		}
 	}
-	return s, ""
 }
 
 // isBlank reports whether s has nothing but space and invisible format

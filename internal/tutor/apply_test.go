@@ -132,7 +132,8 @@ func TestStepAdvance(t *testing.T) {
 	}{
 		{"one step", planOf(4), 1, tutorSays(advance(2)), 2, []string{"c1"}, []Event{StepAdvanced{1, 2}}},
 		{"intermediate concepts are covered", planOf(4), 1, tutorSays(advance(4)), 4, []string{"c1", "c2", "c3"}, []Event{StepAdvanced{1, 4}}},
-		{"past the end is clamped and completes", planOf(3), 2, tutorSays(advance(99)), 4, []string{"c2", "c3"}, []Event{StepAdvanced{2, 4}, SessionCompleted{}}},
+		{"past the end is clamped and completes", planOf(3), 3, tutorSays(advance(99)), 4, []string{"c3"}, []Event{StepAdvanced{3, 4}, SessionCompleted{}}},
+		{"past the end before the final step stops at the final step", planOf(3), 2, tutorSays(advance(99)), 3, []string{"c2"}, []Event{StepAdvanced{2, 3}}},
 		{"backwards is ignored", planOf(4), 3, tutorSays(advance(1)), 3, nil, nil},
 		{"completion on the final step covers its concept", planOf(3), 3, tutorSays(complete), 4, []string{"c3"}, []Event{StepAdvanced{3, 4}, SessionCompleted{}}},
 		{"completion before the final step is ignored", planOf(3), 2, tutorSays(complete), 2, nil, nil},
@@ -422,6 +423,28 @@ func TestMisconceptions(t *testing.T) {
 	}
 	if len(s.Misconceptions) != maxMisconceptions || s.Misconceptions[0].Description != "m2" {
 		t.Errorf("kept %d, first %q", len(s.Misconceptions), s.Misconceptions[0].Description)
+	}
+}
+
+// A model names the same misconception with and without a full stop, or
+// with other punctuation at a word's end: one misconception, which recurs.
+func TestSameDescription(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		same bool
+	}{
+		{"Adds 2 instead of doubling.", "adds 2 instead of doubling", true},
+		{"Adds 2 instead of doubling", "  adds 2   instead of doubling!", true},
+		{"Thinks 1/2 > 2/3", "thinks 1/2 > 2/3.", true},
+		{"Adds \"2\" - not doubling", "adds 2 not doubling", true},
+		{"Adds 2 instead of doubling", "Adds 2 instead of halving", false},
+		{"Adds 2", "Adds 2 instead", false},
+		{"Adds -2", "adds 2", false}, // a minus sign is no punctuation
+		{"", "", true},
+	} {
+		if got := sameDescription(tt.a, tt.b); got != tt.same {
+			t.Errorf("sameDescription(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.same)
+		}
 	}
 }
 

@@ -37,7 +37,8 @@ const (
 	OverrideExamStep Override = "exam_has_no_steps"
 	// advance_to_step was not ahead of the current step and was dropped.
 	OverrideAdvanceNotForward Override = "advance_not_forward"
-	// advance_to_step was past the end of the plan and was clamped to total+1.
+	// advance_to_step was past the end of the plan and was clamped to
+	// total+1, or, from a step before the final one, to the final step.
 	OverrideAdvanceClamped Override = "advance_clamped"
 	// session_complete came before the final step and was dropped.
 	OverrideCompletionEarly Override = "completion_before_final_step"
@@ -211,13 +212,20 @@ func (g *Guarded) guardMastery(t *Topic, out *TutorOutput) {
 // guardSteps lets advance_to_step only move forward and at most to
 // total_steps+1 (the reference could loop forever past it, quirk #1), and
 // honours session_complete only on the final step, after the advance.
+// Moving past the plan ends the lesson, so it too is allowed only from the
+// final step: from an earlier one the advance stops at the final step, as
+// session_complete would ("advance_to_step 99" on the first turn is no
+// lesson taught).
 func (g *Guarded) guardSteps(s State, t *Topic, out *TutorOutput) {
 	cur, total := s.CurrentStep, t.TotalSteps()
 	if out.AdvanceToStep != nil {
-		a := *out.AdvanceToStep
-		if a > total+1 {
+		a, limit := *out.AdvanceToStep, total+1
+		if cur < total {
+			limit = total
+		}
+		if a > limit {
 			g.override(OverrideAdvanceClamped)
-			a = total + 1
+			a = limit
 		}
 		if a <= cur {
 			g.override(OverrideAdvanceNotForward)

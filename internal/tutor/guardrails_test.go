@@ -65,7 +65,11 @@ func TestGuardSteps(t *testing.T) {
 	}{
 		{"forward within the plan", 1, tutorSays(advance(3)), ptr(3), false, nil},
 		{"to the end", 4, tutorSays(advance(5)), ptr(5), false, nil},
-		{"past the end is clamped to total+1", 2, tutorSays(advance(99)), ptr(5), false, []Override{OverrideAdvanceClamped}},
+		{"past the end from the final step is clamped to total+1", 4, tutorSays(advance(99)), ptr(5), false, []Override{OverrideAdvanceClamped}},
+		// Moving past the plan ends the lesson: not from an earlier step.
+		{"past the end from an earlier step is clamped to the final step", 2, tutorSays(advance(99)), ptr(4), false, []Override{OverrideAdvanceClamped}},
+		{"to the end from the first step is clamped to the final step", 1, tutorSays(advance(5)), ptr(4), false, []Override{OverrideAdvanceClamped}},
+		{"completion with a jump past the end completes on the final step", 1, tutorSays(advance(99), complete), ptr(4), true, []Override{OverrideAdvanceClamped}},
 		{"backwards is dropped", 3, tutorSays(advance(2)), nil, false, []Override{OverrideAdvanceNotForward}},
 		{"same step is dropped", 3, tutorSays(advance(3)), nil, false, []Override{OverrideAdvanceNotForward}},
 		{"negative is dropped", 3, tutorSays(advance(-4)), nil, false, []Override{OverrideAdvanceNotForward}},

@@ -3,6 +3,8 @@ package tutor
 import (
 	"slices"
 	"strings"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // Strategy is the teaching move a pending question calls for, by the number
@@ -120,9 +122,11 @@ func askedQuestion(t *Topic, out *TutorOutput, next *BankQuestion, fallback stri
 	if concept == "" {
 		concept = fallback
 	}
+	// A model may write its expected answer as a statement ("Double 8 is
+	// 16."): the evaluator judges the learner against the value it states.
 	return &Question{
 		QuestionText:           qa,
-		ExpectedAnswer:         text(out.ExpectedAnswer),
+		ExpectedAnswer:         answer.StatedValue(text(out.ExpectedAnswer)),
 		Concept:                concept,
 		Hints:                  []string{},
 		PreviousStudentAnswers: []string{},

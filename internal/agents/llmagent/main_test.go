@@ -196,6 +196,9 @@ func advance(step int) func(*tutor.TutorOutput) {
 	return func(o *tutor.TutorOutput) { o.AdvanceToStep = &step }
 }
 
+// completes ends the lesson (honoured on the final step, after an advance).
+func completes(o *tutor.TutorOutput) { o.SessionComplete = true }
+
 func summary(s string) func(*tutor.TutorOutput) {
 	return func(o *tutor.TutorOutput) { o.TurnSummary = s }
 }

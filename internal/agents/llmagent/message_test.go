@@ -137,7 +137,7 @@ func TestPostCompletion(t *testing.T) {
 		{"a finished exam", ended, true, []string{"The student's exam has ended. Score: 0 out of 2.", "Fractions - Adding and subtracting fractions"}},
 		{"a finished lesson", func(t *testing.T) *session {
 			se := lesson(t)
-			se.say("7/9", out("Yes! That is everything for today.", judged(true), advance(8)), nil)
+			se.say("7/9", out("Yes! That is everything for today.", judged(true), advance(8), completes), nil)
 			return se
 		}, true, []string{"The student's lesson has ended. It covered: Like fractions, Unlike fractions, Mixed numbers, Word problems."}},
 		{"no lesson", clarify, false, []string{"The student's doubts session has ended. It covered: Unlike fractions."}},

@@ -399,14 +399,27 @@ func TestTeachTurnPrompt(t *testing.T) {
 			want: []string{"The message is off topic", "Strategy: the message does not answer the question"},
 		},
 		{
-			name: "a correction never reveals the answer",
+			name: "a correction for an early answer withholds it",
 			turn: func(t *testing.T) agents.Turn {
 				turn := lesson(t, "7/18", "2/9").turn("5/9")
 				turn.Correction = "It stated the answer."
+				turn.Guard.MayRevealAnswer = false // as the orchestrator sets it for such a correction
 				return turn
 			},
 			want:    []string{"## CORRECTION", "It stated the answer.", "Do not give the answer in any form."},
 			notWant: like1Answer,
+		},
+		{
+			// The explain rung is not lost to a reply regenerated for
+			// another reason (internal language).
+			name: "a correction for other reasons keeps the explain phase",
+			turn: func(t *testing.T) agents.Turn {
+				turn := lesson(t, "7/18", "2/9").turn("5/9")
+				turn.Correction = "It talked about the student in the third person."
+				return turn
+			},
+			want:    []string{"## CORRECTION", "You may now explain the solution; the answer is 7/9.", "Worked solution:"},
+			notWant: []string{"Do not give the answer in any form."},
 		},
 		{
 			name: "the caller's directives are never exceeded",
@@ -442,7 +455,7 @@ func TestTeachTurnPrompt(t *testing.T) {
 			name: "past the plan",
 			turn: func(t *testing.T) agents.Turn {
 				se := lesson(t)
-				se.say("7/9", out("Yes!", judged(true), advance(8)), nil)
+				se.say("7/9", out("Yes! That's the whole plan.", judged(true), advance(8), completes), nil)
 				return se.turn("more please")
 			},
 			want:    []string{"The study plan is complete: all 7 steps are done."},

@@ -240,8 +240,10 @@ func newTeachTurn(t agents.Turn) teachTurn {
 // directives returns the guardrails' directives for the reply about to be
 // written: those tutor.Guard gives an output that takes the evaluator's
 // verdict, never allowing more than the turn's own directives when the
-// caller computed them for an output. A reply written after a correction
-// never reveals the answer.
+// caller computed them for an output. A correction alone withholds nothing:
+// a caller that regenerates a reply for giving the answer away too early
+// says so in the turn's directives, and one regenerated for other reasons
+// (internal language) in the explain phase must still explain.
 func directives(t agents.Turn) tutor.Guarded {
 	var out tutor.TutorOutput
 	if v := t.Evaluation.Verdict; v.Known() {
@@ -253,9 +255,6 @@ func directives(t agents.Turn) tutor.Guarded {
 	})
 	if t.Guard.Output != nil {
 		g.MayRevealAnswer = g.MayRevealAnswer && t.Guard.MayRevealAnswer
-	}
-	if t.Correction != "" {
-		g.MayRevealAnswer = false
 	}
 	g.MustExplain = g.MustExplain || t.Guard.MustExplain
 	g.TimeUp = g.TimeUp || t.Guard.TimeUp

@@ -31,6 +31,12 @@ type LeakCheck struct {
 	// another, gives no answer away: "Is x = 4 a solution of 3x + 5 = 5x - 3?
 	// Answer yes or no." states neither "yes" nor 5.
 	Quoted []string
+	// OtherLanguage reports that the reply may be written in a language
+	// other than English ("सही उत्तर 14 है", "Jawab 14 hai"), whose answer
+	// phrases DetectLeaks cannot read: a numeric answer's value then leaks
+	// wherever a statement holds it, unless the question or the learner
+	// wrote it.
+	OtherLanguage bool
 }
 
 // Sentence is a sentence of a text with its byte span: text[Start:End] == Text.
@@ -269,12 +275,12 @@ func leadsIn(toks []token) bool {
 	return n > 0 && toks[n-1].kind != tNum && answerPhrase(toks, 0, n)
 }
 
-// maskEmphasis returns s with Markdown emphasis blanked out, byte for
-// byte: "**14**" and "__14__" read as 14, as does "*14*", a single
-// asterisk that hugs a word on one side only ("3*4" and "3 * 4" stay
-// products).
+// maskEmphasis returns s with Markdown emphasis and code marks blanked
+// out, byte for byte: "**14**", "__14__" and "`14`" read as 14, as does
+// "*14*", a single asterisk that hugs a word on one side only ("3*4" and
+// "3 * 4" stay products).
 func maskEmphasis(s string) string {
-	if !strings.ContainsAny(s, "*_") {
+	if !strings.ContainsAny(s, "*_`") {
 		return s
 	}
 	b := []byte(s)
@@ -286,7 +292,7 @@ func maskEmphasis(s string) string {
 		case i+1 < len(b) && (b[i] == '*' && b[i+1] == '*' || b[i] == '_' && b[i+1] == '_'):
 			b[i], b[i+1] = ' ', ' '
 			i++
-		case b[i] == '*' && space(i-1) != space(i+1):
+		case b[i] == '*' && space(i-1) != space(i+1), b[i] == '`':
 			b[i] = ' '
 		}
 	}
@@ -427,12 +433,14 @@ func lastEquals(toks []token, a, b int) int {
 func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 	lastEq := lastEquals(toks, 0, len(toks))
 	conclusion := conclusionOpeners[sentenceOpener(toks, 0, len(toks))]
+	// "It is 14, right?" states the value and asks only to be agreed with.
+	asks := isQuestion(toks) && !tagQuestion(toks)
 	for i, t := range toks {
 		if t.kind != tNum || !d.matches(toks, i) || excluded(toks, i) && !correctsTo(toks, i) && !d.replacesLearners(toks, i) {
 			continue
 		}
 		d.context()
-		if d.replacesLearners(toks, i) && !isQuestion(toks) {
+		if d.replacesLearners(toks, i) && !asks {
 			return s.Text[t.start:t.end], "given as the correction of the learner's value", true
 		}
 		end := t.end
@@ -448,15 +456,23 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 			return form, "given as the correction of a wrong value", true
 		case score >= scoreWeakResult && declaredCorrect(toks, i) && !attributed(toks, i):
 			return form, "stated as the correct value", true
-		case confirmedAfter(toks, i) && !d.echoed && !attributed(toks, i) && !isQuestion(toks):
+		case confirmedAfter(toks, i) && !d.echoed && !attributed(toks, i) && !asks:
 			return form, "confirmed as correct", true
-		case namesUnknown(toks, i) && !d.echoed && !isQuestion(toks):
+		case namesUnknown(toks, i) && !d.echoed && !asks:
 			return form, "given as the unknown's value", true
-		case d.echoed || score <= scoreOperand:
+		case d.echoed:
+			continue
+		case (whatCleft(toks, i) || exclaimed(toks, i)) && !d.fromQuestion(toks, i) && !attributed(toks, i) && !asks:
+			return form, "stated as a result", true
+		case d.c.OtherLanguage && !asks && !d.fromQuestion(toks, i) && !d.learnerSaid(t.num):
+			// The words around the value cannot be read: a statement
+			// that holds it may well say it is the answer.
+			return form, "stated in a reply not in English", true
+		case score <= scoreOperand:
 			continue
 		case score >= scoreEqEarlier && !(d.fromQuestion(toks, i) && namedEquals(toks, i)):
 			return form, "result of a computation", true
-		case d.fromQuestion(toks, i) || attributed(toks, i) || isQuestion(toks):
+		case d.fromQuestion(toks, i) || attributed(toks, i) || asks:
 			// A number from the question, a quote of the learner or a
 			// question back to them counts only when computed or declared.
 			continue
@@ -465,6 +481,55 @@ func (d *numberLeaks) find(s Sentence, toks []token) (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// whatCleft reports whether the number at toks[i] is what a clause after
+// it describes: "14 is what you get when ...", "Fourteen is what two
+// groups of 7 make".
+func whatCleft(toks []token, i int) bool {
+	return i+2 < len(toks) && (toks[i+1].text == "is" || toks[i+1].text == "'s" || toks[i+1].text == "was") && toks[i+2].text == "what"
+}
+
+// exclaimed reports whether the number at toks[i], with its unit, is the
+// whole of an exclamation: "14!", "14 apples!". A number alone before a
+// full stop may be a list's ("2. Add the ones."), and is not read so.
+func exclaimed(toks []token, i int) bool {
+	j := i + 1
+	if _, _, end, ok := quantityAt(toks, i); ok && end > j {
+		j = end
+	}
+	for k := 0; k < i; k++ {
+		if toks[k].kind != tSym || isSentenceEnd(toks[k]) {
+			return false
+		}
+	}
+	if j >= len(toks) || toks[j].text != "!" {
+		return false
+	}
+	for ; j < len(toks); j++ {
+		if toks[j].kind != tSym {
+			return false
+		}
+	}
+	return true
+}
+
+// tagWords may make up the tag of a question that states something and
+// asks to be agreed with: "..., right?", "..., isn't it?".
+var tagWords = map[string]bool{
+	"right": true, "correct": true, "yes": true, "yeah": true, "ok": true, "okay": true,
+	"isn't": true, "it": true, "true": true, "agreed": true, "no": true,
+}
+
+// tagQuestion reports whether a question is a statement with a tag:
+// "It is 14, right?", "It's 14, isn't it?".
+func tagQuestion(toks []token) bool {
+	n := len(toks) - 1 // the "?"
+	k := n - 1
+	for k >= 0 && k >= n-3 && toks[k].kind == tWord && tagWords[toks[k].text] {
+		k--
+	}
+	return k >= 1 && k < n-1 && toks[k].text == ","
 }
 
 // namesUnknown reports whether the number at toks[i] is said to be the

@@ -103,6 +103,34 @@ func TestLeakAcrossAPause(t *testing.T) {
 	}, true)
 }
 
+// Plain English states the value without an answer phrase: as what a
+// clause describes ("14 is what you get"), exclaimed alone ("14!"), with
+// a tag that asks only for agreement ("It is 14, right?"), or as code.
+// A number alone before a full stop may number a list, and a real
+// question back to the learner asks.
+func TestLeakInPlainStatements(t *testing.T) {
+	e := Expected{Answer: "14"}
+	const q = "What is double 7?"
+	d := saidByLearner("12")
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: q, Dialogue: d, Reply: "Not quite. 14 is what you get when you put two 7s together."},
+		{Expected: e, Question: q, Dialogue: d, Reply: "Close! Fourteen is what two groups of 7 make."},
+		{Expected: e, Question: q, Dialogue: d, Reply: "14!"},
+		{Expected: e, Question: q, Dialogue: d, Reply: "**14** apples!"},
+		{Expected: e, Question: q, Dialogue: d, Reply: "It is 14, right?"},
+		{Expected: e, Question: q, Dialogue: d, Reply: "It's 14, isn't it?"},
+		{Expected: e, Question: q, Dialogue: d, Reply: "The answer: `14`"},
+	}, true)
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: q, Dialogue: d, Reply: "Is it 14?"},
+		{Expected: e, Question: q, Dialogue: d, Reply: "Is it 14, or is it something else?"},
+		{Expected: e, Question: q, Dialogue: d, Reply: "Let's count on.\n13.\n14.\n15."},
+		{Expected: Expected{Answer: "2"}, Question: "How many 7s make 14?", Reply: "1. Write 7.\n2. Write 7 again."},
+		{Expected: e, Question: q, Dialogue: saidByLearner("14?"), Reply: "14 is what you said! Let's check it."},
+		{Expected: Expected{Answer: "7"}, Question: "What is half of 14?", Reply: "14 is what we start with."},
+	}, false)
+}
+
 // More ways of stating a result: "simplifies to", "ends up with",
 // "Result:", "Total:".
 func TestLeakResultPhrases(t *testing.T) {
@@ -199,4 +227,26 @@ func TestAsksBackWhatsANumber(t *testing.T) {
 	if r := Evaluate(Expected{Answer: "9"}, "what's 3/4 of 12?"); r.Verdict != NotAttempt {
 		t.Errorf("Evaluate(9, \"what's 3/4 of 12?\") = %s, want %s (as for \"what is 3/4 of 12?\")", r.Verdict, NotAttempt)
 	}
+}
+
+// A reply in another language says "the answer is" in words the detector
+// does not read: with OtherLanguage any statement of the value leaks, but
+// not the question's numbers, the learner's own values, or a question.
+func TestLeakInAnotherLanguage(t *testing.T) {
+	e := Expected{Answer: "14"}
+	const q = "What is double 7?"
+	d := saidByLearner("12")
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "अच्छी कोशिश! सही उत्तर 14 है।"},
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "Jawab 14 hai."},
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "¡Buen intento! La respuesta correcta es 14."},
+	}, true)
+	leakRows(t, []LeakCheck{
+		{Expected: e, Question: q, Dialogue: d, Reply: "Jawab 14 hai."}, // English: a plain mention
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "7 + 7 कितना होता है?"},
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "तुमने 12 कहा। 7 को दो बार लिखो।"},
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "क्या यह 14 है?"},
+		{Expected: e, Question: q, Dialogue: saidByLearner("12 या 14?"), OtherLanguage: true, Reply: "तुमने 12 और 14 लिखा। एक चुनो।"},
+		{Expected: Expected{Answer: "3/4"}, Question: "Simplify 6/8.", OtherLanguage: true, Reply: "6/8 को सरल करो।"},
+	}, false)
 }
