@@ -76,24 +76,42 @@ const judgementSentences = 2
 // The judgements of an answer and the goodbyes, read in lower case with
 // straight apostrophes. They are kept narrow: praise of effort ("Good
 // try!", "Nice thinking") and of a part ("You're right that we need two
-// 7s") is no judgement of the answer.
+// 7s") is no judgement of the answer. Each runs only on a sentence that
+// holds one of its cues: most sentences hold none, and the expressions
+// cost a few microseconds each.
 var (
-	praise = regexp.MustCompile(`^(?:yes|yay|excellent|brilliant|fantastic|awesome)\s*!|^(?:correct|exactly|perfect|bingo)\s*[!.,]|` +
+	praise = phrases{regexp.MustCompile(`^(?:yes|yay|excellent|brilliant|fantastic|awesome)\s*!|^(?:correct|exactly|perfect|bingo)\s*[!.,]|` +
 		`\b(?:that's|thats|that is|that was|it's|it is|you're|youre|you are|you were)\s+(?:absolutely\s+|exactly\s+|totally\s+|completely\s+|quite\s+|so\s+)?(?:right|correct)\s*(?:[!.,;]|$)|` +
-		`\byou(?:'ve)? got it\s*(?:[!.,]|$)|\bwell done\s*(?:[!.,]|$)|\b(?:nailed it|spot on)\b`)
-	fault = regexp.MustCompile(`\bnot quite\b|^(?:nope|incorrect|wrong|oops)\b|` +
+		`\byou(?:'ve)? got it\s*(?:[!.,]|$)|\bwell done\s*(?:[!.,]|$)|\b(?:nailed it|spot on)\b`),
+		[]string{"yes", "yay", "excellent", "brilliant", "fantastic", "awesome", "correct", "exactly", "perfect", "bingo", "right", "got it", "well done", "nailed it", "spot on"}}
+	fault = phrases{regexp.MustCompile(`\bnot quite\b|^(?:nope|incorrect|wrong|oops)\b|` +
 		`\b(?:that's|thats|that is|it's|it is|this is|you're|youre|you are)\s+(?:not\s+(?:quite\s+)?(?:right|correct)|incorrect|wrong)\b|` +
-		`\bnot (?:the )?(?:right|correct) answer\b|\btry (?:it |that )?again\s*[.!]*$`)
-	farewell = regexp.MustCompile(`\b(?:good ?bye|bye for now|see you (?:next time|later|soon|tomorrow)|until next time|till next time|` +
+		`\bnot (?:the )?(?:right|correct) answer\b|\btry (?:it |that )?again\s*[.!]*$`),
+		[]string{"not", "nope", "incorrect", "wrong", "oops", "again"}}
+	farewell = phrases{regexp.MustCompile(`\b(?:good ?bye|bye for now|see you (?:next time|later|soon|tomorrow)|until next time|till next time|` +
 		`that's (?:all|it) for (?:today|now)|end of (?:our|the|this|today's) (?:lesson|session)|` +
-		`(?:our|the|this|today's) (?:lesson|session) is (?:over|complete|finished|done)|we(?:'re| are) (?:all )?done for today)\b`)
+		`(?:our|the|this|today's) (?:lesson|session) is (?:over|complete|finished|done)|we(?:'re| are) (?:all )?done for today)\b`),
+		[]string{"bye", "see you", "next time", "for today", "for now", "end of", "lesson is", "session is", "done for"}}
 )
 
-// judges reports whether sentence says what re reads, other than as a
+// phrases is an expression and the cues, one of which a text it matches
+// holds.
+type phrases struct {
+	re   *regexp.Regexp
+	cues []string
+}
+
+// apostrophes straightens curly apostrophes.
+var apostrophes = strings.NewReplacer("’", "'", "‘", "'")
+
+// judges reports whether sentence says what p reads, other than as a
 // question to check ("Let's see if it's right.").
-func judges(re *regexp.Regexp, sentence string) bool {
-	low := strings.NewReplacer("’", "'", "‘", "'").Replace(strings.ToLower(strings.TrimSpace(sentence)))
-	for _, m := range re.FindAllStringIndex(low, -1) {
+func judges(p phrases, sentence string) bool {
+	low := apostrophes.Replace(strings.ToLower(strings.TrimSpace(sentence)))
+	if !slices.ContainsFunc(p.cues, func(c string) bool { return strings.Contains(low, c) }) {
+		return false
+	}
+	for _, m := range p.re.FindAllStringIndex(low, -1) {
 		before := strings.Fields(low[:m[0]])
 		if len(before) > 0 && checkWords[strings.Trim(before[len(before)-1], ",")] {
 			continue
