@@ -255,48 +255,6 @@ func TestReadyzOfOlderReplicaDuringMigration(t *testing.T) {
 	}
 }
 
-// restartDatabase does to the server's pool what a restart or a failover
-// of PostgreSQL does: it fills the pool with idle connections (as a busy
-// server has, each idle for less than pgxpool's 1 s ping threshold), then
-// terminates every backend on the database and waits until they are gone.
-// The database itself answers again at once.
-func (s *apiServer) restartDatabase(t *testing.T) {
-	t.Helper()
-	ctx := context.Background()
-	pool := s.st.Pool()
-	conns := make([]*pgxpool.Conn, 0, 6)
-	for range 6 {
-		c, err := pool.Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Release()
-	}
-	admin, err := pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	const others = `FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
-	var n int
-	if err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) `+others).Scan(&n); err != nil || n == 0 {
-		t.Fatalf("terminated %d backends: %v", n, err)
-	}
-	for range 200 {
-		if err := admin.QueryRow(ctx, `SELECT count(*) `+others).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("backends still running")
-}
-
 // TestReadyzAfterDatabaseRestart: right after PostgreSQL restarted (every
 // pooled connection dead) and came back, /readyz and /health/db probe it
 // and find it up: Ping does not report the dead connection it took, but
@@ -307,7 +265,7 @@ func TestReadyzAfterDatabaseRestart(t *testing.T) {
 	if r := s.do("GET", "/readyz", nil, ""); r.Status != 200 {
 		t.Fatalf("readyz before: %d %s", r.Status, r.Body)
 	}
-	s.restartDatabase(t)
+	pgtest.RestartDatabase(t, s.st.Pool(), 6)
 	if r := s.do("GET", "/readyz", nil, ""); r.Status != 200 {
 		t.Errorf("readyz with the database up: %d %s; want 200", r.Status, r.Body)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tutord/tutord/curricula"
 	"github.com/tutord/tutord/internal/curriculum"
 	"github.com/tutord/tutord/internal/lessons"
+	"github.com/tutord/tutord/internal/pgtest"
 )
 
 func TestCreateSession(t *testing.T) {
@@ -134,7 +135,7 @@ func TestStepAfterDatabaseRestart(t *testing.T) {
 	if r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "ready"}, ""); r.Status != 200 {
 		t.Fatalf("first step: %d %s", r.Status, r.Body)
 	}
-	s.restartDatabase(t)
+	pgtest.RestartDatabase(t, s.st.Pool(), 6)
 	if r := s.do("POST", "/sessions/"+id+"/step", map[string]any{"student_reply": "I think it is 1/2"}, ""); r.Status != 200 {
 		t.Errorf("step with the database up again: %d %s; want 200", r.Status, r.Body)
 	}

@@ -235,3 +235,44 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// RestartDatabase does to pool what a restart of PostgreSQL does: it makes
+// sure the pool holds open connections (open of them, each idle for less
+// than pgxpool's 1 s ping threshold), then terminates every backend on the
+// pool's database and waits until they are gone. The database answers
+// again at once, on new connections.
+func RestartDatabase(tb testing.TB, pool *pgxpool.Pool, open int) {
+	tb.Helper()
+	ctx := context.Background()
+	conns := make([]*pgxpool.Conn, 0, open)
+	for range open {
+		c, err := pool.Acquire(ctx)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Release()
+	}
+	admin, err := pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	const others = `FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
+	var n int
+	if err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) `+others).Scan(&n); err != nil || n == 0 {
+		tb.Fatalf("terminated %d backends: %v", n, err)
+	}
+	for range 200 {
+		if err := admin.QueryRow(ctx, `SELECT count(*) `+others).Scan(&n); err != nil {
+			tb.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tb.Fatal("backends still running")
+}

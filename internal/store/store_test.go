@@ -415,47 +415,6 @@ func TestCommitTurnConcurrentSessions(t *testing.T) {
 	}
 }
 
-// restartDatabase does to pool what a restart or a failover of PostgreSQL
-// does: it fills the pool with idle connections (as a busy server has,
-// each idle for less than pgxpool's 1 s ping threshold), then terminates
-// every backend on the database and waits until they are gone. The
-// database answers again at once.
-func restartDatabase(t *testing.T, pool *pgxpool.Pool) {
-	t.Helper()
-	ctx := context.Background()
-	conns := make([]*pgxpool.Conn, 0, 4)
-	for range 4 {
-		c, err := pool.Acquire(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Release()
-	}
-	admin, err := pgx.ConnectConfig(ctx, pool.Config().ConnConfig.Copy())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	const others = `FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
-	var n int
-	if err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) `+others).Scan(&n); err != nil || n == 0 {
-		t.Fatalf("terminated %d backends: %v", n, err)
-	}
-	for range 200 {
-		if err := admin.QueryRow(ctx, `SELECT count(*) `+others).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("backends still running")
-}
-
 // TestStatementsAfterDatabaseRestart: right after PostgreSQL restarted,
 // every pooled connection dead, each kind of statement the store runs
 // succeeds: the first to meet a dead connection resets the pool and runs
@@ -497,7 +456,7 @@ func TestStatementsAfterDatabaseRestart(t *testing.T) {
 					return s.CreateSession(ctx, store.NewSession{ID: uuid.New(), Mode: "teach_me", State: json.RawMessage(`{}`)})
 				}},
 			} {
-				restartDatabase(t, pool)
+				pgtest.RestartDatabase(t, pool, 4)
 				err := c.run()
 				var pgErr *pgconn.PgError
 				if c.write && errors.As(err, &pgErr) && pgErr.Code == "57P01" {
