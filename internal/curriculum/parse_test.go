@@ -379,6 +379,19 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`x.yaml:29: subtopics[1].key: duplicate subtopic key "adding-fractions" (also subtopics[0])`},
 		},
 		{
+			// The picker lists subtopics by title: two alike would show one
+			// name twice, and a link by name would find either.
+			name: "duplicate subtopic title",
+			doc: validDoc + strings.Replace(validDoc[strings.Index(validDoc, "  - key: adding-fractions"):],
+				"key: adding-fractions", "key: adding-fractions-again", 1),
+			want: []string{`x.yaml:30: subtopics[1].title: duplicate subtopic title "Adding fractions" (also subtopics[0]): learners choose a subtopic by its title`},
+		},
+		{
+			name: "overlong key",
+			doc:  edit("key: adding-fractions", "key: "+strings.Repeat("a", 151)),
+			want: []string{`x.yaml:9: subtopics[0].key: is 151 characters long; at most 150`},
+		},
+		{
 			name: "bad prerequisites",
 			doc:  edit("    plan:", "    prerequisites: [fractions, mathematics/fractions/adding-fractions, science/a/b, science/a/b]\n    plan:"),
 			want: []string{

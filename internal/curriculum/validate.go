@@ -150,7 +150,11 @@ func isControl(r rune) bool {
 }
 
 func (c *checker) slug(path, value, example string) {
-	if c.required(path, value) && !slugPattern.MatchString(value) {
+	switch {
+	case !c.required(path, value):
+	case len(value) > maxName:
+		c.errorf(path, "is %d characters long; at most %d", len(value), maxName)
+	case !slugPattern.MatchString(value):
 		c.errorf(path, "%q is not a key: use lowercase letters, digits and single hyphens, like %q", value, example)
 	}
 }
@@ -187,7 +191,7 @@ func (c *checker) file(f *File) {
 	if len(f.Subtopics) == 0 {
 		c.errorf("subtopics", "required: at least one subtopic")
 	}
-	first := map[string]int{}
+	first, titled := map[string]int{}, map[string]int{}
 	for i := range f.Subtopics {
 		s := &f.Subtopics[i]
 		p := fmt.Sprintf("subtopics[%d]", i)
@@ -195,6 +199,14 @@ func (c *checker) file(f *File) {
 			c.errorf(p+".key", "duplicate subtopic key %q (also subtopics[%d])", s.Key, j)
 		} else if s.Key != "" {
 			first[s.Key] = i
+		}
+		// Learners pick a subtopic by its title: two alike would be listed
+		// as one name twice.
+		title := strings.ToLower(strings.Join(strings.Fields(s.Title), " "))
+		if j, dup := titled[title]; dup && f.Subtopics[j].Key != s.Key {
+			c.errorf(p+".title", "duplicate subtopic title %q (also subtopics[%d]): learners choose a subtopic by its title", s.Title, j)
+		} else if title != "" && !dup {
+			titled[title] = i
 		}
 		c.subtopic(p, key(f.Subject, f.Topic.Key, s.Key), s)
 	}
