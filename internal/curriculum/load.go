@@ -37,6 +37,32 @@ func LoadPaths(paths ...string) ([]*File, error) {
 			names = append(names, name)
 		}
 	}
+	// walk adds the files of the directory p. WalkDir follows no symbolic
+	// link, neither a root that is one (current -> releases/v1) nor one
+	// within (grade-7 -> ../shared/grade-7): walk walks the directory each
+	// names, once (a link back up would loop), and names its files by the
+	// path through the link.
+	walked := map[string]bool{}
+	var walk func(p string) error
+	walk = func(p string) error {
+		root, err := filepath.EvalSymlinks(p)
+		if err != nil || walked[root] {
+			return err
+		}
+		walked[root] = true
+		return filepath.WalkDir(root, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, name) // name is below root
+			if d.Type()&fs.ModeSymlink != 0 && !strings.HasPrefix(d.Name(), ".") {
+				if info, err := os.Stat(name); err == nil && info.IsDir() {
+					return walk(filepath.Join(p, rel))
+				}
+			}
+			return visit(name, root, d, func(string) { add(filepath.Join(p, rel)) })
+		})
+	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -46,22 +72,7 @@ func LoadPaths(paths ...string) ([]*File, error) {
 			add(p)
 			continue
 		}
-		// WalkDir does not follow a root that is a symbolic link (current ->
-		// releases/v1): walk the directory it names, and name its files by p.
-		root, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			return nil, err
-		}
-		err = filepath.WalkDir(root, func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			return visit(name, root, d, func(name string) {
-				rel, _ := filepath.Rel(root, name) // name is below root
-				add(filepath.Join(p, rel))
-			})
-		})
-		if err != nil {
+		if err := walk(p); err != nil {
 			return nil, err
 		}
 	}

@@ -92,6 +92,28 @@ func TestLoadPathsFollowsASymlinkedDirectory(t *testing.T) {
 	}
 }
 
+// A directory within the curriculum may be a link too (a grade shared by
+// two boards' trees): its files are imported, named through the link, and
+// a link back up is walked once.
+func TestLoadPathsFollowsSymlinksWithin(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"curriculum/own/a.yaml": subtopicDoc("first"),
+		"shared/b.yaml":         subtopicDoc("second"),
+	})
+	for link, target := range map[string]string{"curriculum/shared": "shared", "shared/up": "curriculum"} {
+		if err := os.Symlink(filepath.Join(dir, target), filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := LoadPaths(filepath.Join(dir, "curriculum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"curriculum/own/a.yaml", "curriculum/shared/b.yaml"}, fileNames(dir, files)); diff != "" {
+		t.Errorf("a directory with a linked subdirectory (linking back up): files mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func TestLoadPathsMissing(t *testing.T) {
 	_, err := LoadPaths(filepath.Join(t.TempDir(), "nothing"))
 	if !errors.Is(err, fs.ErrNotExist) {
