@@ -231,6 +231,24 @@ func TestExamAsides(t *testing.T) {
 	}
 }
 
+// On a question answered with a number, a sum checked or a word about
+// another question is no answer either, while a value hedged with doubt is
+// one, wrong or right: asking again only after a wrong one would tell the
+// learner it was wrong, and buy a second guess.
+func TestExamAsidesOnNumbers(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeExam)
+	id := c.Session.Row.ID
+	f.turn(t, id, c.Session.State.ExamQuestions[0].ExpectedAnswer) // on to question 2
+	for _, msg := range []string{"is 2 + 2 = 4?", "for question 1 I meant 7", "q1 was 12", "was my answer to question 1 right?"} {
+		unjudged(t, f.turn(t, id, msg), 1, msg)
+	}
+	judgedWrong(t, f.turn(t, id, "not sure... 1000001"), 1, "not sure... 1000001")
+	if r := f.turn(t, id, "Question 3: 1000001"); r.Session.State.ExamCurrentIdx != 3 {
+		t.Fatalf("an answer naming its own question: idx %d, want it judged", r.Session.State.ExamCurrentIdx)
+	}
+}
+
 // TestExamHedge: an exam answer that offers two values is neither judged
 // nor left with "Let's stay with the exam": the learner is asked for one
 // final answer and the question stands.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -509,8 +510,13 @@ func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) ans
 				// "boiling" for a temperature, "A" for a word: an answer,
 				// of the wrong kind, not a message to ask again after.
 				res = answer.Result{Kind: res.Kind, Verdict: answer.Incorrect, Extracted: strings.TrimSpace(msg), Reason: "not an answer of the kind asked"}
-			case (res.Verdict == answer.Incorrect || res.Verdict == answer.Partial) && wordsAnswer(res.Kind) && examAside(msg):
-				// "hint pls", "lol this is dumb" to a question whose
+			case res.Verdict != answer.NotAttempt && namesOtherQuestion(msg, s.ExamCurrentIdx+1):
+				// "for question 1 I meant 7/9" on question 2: no answer
+				// to this one, right or not.
+				res = answer.Result{Kind: res.Kind, Verdict: answer.NotAttempt, Reason: "about another question"}
+			case (res.Verdict == answer.Incorrect || res.Verdict == answer.Partial) && (examQuery(msg) || wordsAnswer(res.Kind) && examAside(msg)):
+				// "is 2/3 = 4/6?", a question about another question;
+				// or "hint pls", "lol this is dumb" to a question whose
 				// answer is words: no answer, whatever its words. A
 				// value of the kind asked ("not sure... 5/9") is an
 				// answer, hedged or not, as a right one is: asking
@@ -555,20 +561,39 @@ func examAttempt(msg string, res answer.Result) bool {
 	return true
 }
 
+// namesOtherQuestion reports whether an exam reply names a question by a
+// number other than current's (1-based): "for question 1 I meant 7/9",
+// "Q3 was 12" on question 2. Naming the current one ("Question 2: 7/9")
+// is an answer to it.
+func namesOtherQuestion(msg string, current int) bool {
+	for _, m := range questionNumber.FindAllStringSubmatch(msg, -1) {
+		if n, err := strconv.Atoi(m[1]); err == nil && n != current {
+			return true
+		}
+	}
+	return false
+}
+
+// questionNumber matches a question named by its number: "question 1",
+// "Q1", "q. 2", "question no. 3", "question #4".
+var questionNumber = regexp.MustCompile(`(?i)\b(?:question|q)\.?\s*(?:no\.?\s*|number\s*|#\s*)?(\d{1,2})\b`)
+
+// examQuery reports whether a short exam reply asks rather than answers:
+// a sum checked ("is 2/3 = 4/6?"), a question about another question.
+func examQuery(msg string) bool {
+	if n := len(strings.Fields(msg)); n == 0 || n > 8 {
+		return false
+	}
+	return answer.RefersBack(msg) || strings.Contains(msg, "=") && strings.ContainsAny(msg, "?？")
+}
+
 // examAside reports whether a short exam reply is about the exam, a
 // request or a mood rather than an answer: a hint asked for, the answer
-// asked for, a question about another question, "lol this is dumb".
+// asked for, "lol this is dumb".
 func examAside(msg string) bool {
 	ws := strings.Fields(strings.ToLower(msg))
 	if len(ws) == 0 || len(ws) > 8 {
 		return false
-	}
-	if answer.RefersBack(msg) {
-		return true
-	}
-	if strings.Contains(msg, "=") && strings.ContainsAny(msg, "?？") {
-		// "is 2/3 = 4/6?": a sum checked, not an answer.
-		return true
 	}
 	for _, w := range ws {
 		if w = strings.Trim(w, ".,!?'\""); notAttempts[w] || moods[w] {
