@@ -162,7 +162,7 @@ func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdic
 	// Most messages are safe: a rule whose required words are absent cannot
 	// match, and one pass of the prefilter costs far less than the regular
 	// expressions.
-	var buf [512]bool
+	var buf [1024]bool
 	scratch := buf[:]
 	if n := len(s.rules) + s.filter.nsets; n > len(scratch) {
 		scratch = make([]bool, n)
