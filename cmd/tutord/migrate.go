@@ -79,7 +79,13 @@ func runMigrate(ctx context.Context, e env, args []string) error {
 	}
 	state := "clean"
 	if dirty {
-		state = "dirty"
+		// A migration marks the version dirty while it runs: with its
+		// lock held it is running (another tutord migrating), without it
+		// it failed.
+		state = "dirty: a migration failed; fix the cause, then migrate force"
+		if locked, err := db.store.MigrationLocked(ctx); err == nil && locked {
+			state = "dirty: a migration is in progress in another process"
+		}
 	}
 	fmt.Fprintf(e.stdout, "schema version %d (%s; this binary's latest is %d)\n", v, state, store.LatestVersion())
 	return nil

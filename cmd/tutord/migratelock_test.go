@@ -54,6 +54,19 @@ func TestMigrationLockHeldByAnotherProcess(t *testing.T) {
 		t.Errorf("migrate version with the lock held: exit %d, %q %q; want the version", code, out, lastLine(errOut))
 	}
 
+	// A migration running marks the version dirty: version says it is
+	// in progress, not failed, while the lock is held.
+	if _, err := holder.Exec(context.Background(), `UPDATE schema_migrations SET dirty = true`); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runWithin(t, 10*time.Second, env, "migrate", "version")
+	if code != 0 || !strings.Contains(out, "a migration is in progress") {
+		t.Errorf("migrate version, dirty with the lock held: exit %d, %q %q; want a migration in progress", code, out, lastLine(errOut))
+	}
+	if _, err := holder.Exec(context.Background(), `UPDATE schema_migrations SET dirty = false`); err != nil {
+		t.Fatal(err)
+	}
+
 	for _, args := range [][]string{{"migrate", "up"}, {"serve"}} {
 		_, errOut, code := runWithin(t, 10*time.Second, env, args...)
 		if line := lastLine(errOut); code != 1 || !strings.Contains(line, "another process holds the migration lock (waited 1s, TUTORD_DB_CONNECT_TIMEOUT)") {
