@@ -17,7 +17,9 @@ func TestStatedValue(t *testing.T) {
 		{"y = 2x + 3", "y = 2x + 3"},
 		{"2x + 3 = 9", "2x + 3 = 9"},
 		{"Photosynthesis is how plants make food", "Photosynthesis is how plants make food"},
-		{"16 is the answer", "16 is the answer"},
+		{"16 is the answer", "16"},
+		{"3/4 is the correct answer.", "3/4"},
+		{"The sum is the answer", "The sum is the answer"},
 		{"Paris", "Paris"},
 		{"is 16", "is 16"},
 	} {
