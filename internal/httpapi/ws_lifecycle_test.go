@@ -8,10 +8,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/google/uuid"
 
-	"github.com/tutord/tutord/internal/agents/engine"
-	"github.com/tutord/tutord/internal/agents/rules"
 	"github.com/tutord/tutord/internal/httpapi"
-	"github.com/tutord/tutord/internal/lessons"
 	"github.com/tutord/tutord/internal/orchestrator"
 )
 
@@ -105,14 +102,7 @@ func TestWebSocketRetryAfterReconnectMidTurn(t *testing.T) {
 func TestWebSocketSecondTabWaitsForTheFirst(t *testing.T) {
 	s := newServer(t)
 	id := s.newSession(fractions, "", "")
-	reached, release := make(chan struct{}), make(chan struct{})
-	set, err := rules.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	held := &holdingStore{Store: s.st, reached: reached, release: release}
-	o := orchestrator.New(orchestrator.Options{Store: held, Lessons: lessons.NewSource(s.st), Engines: engine.New(set, nil, s.st), FallbackSafety: set.Safety})
-	a := newServerWith(t, s, o)
+	a, reached := s.heldReplica(t)
 	wa := a.joined(t, id, "")
 	wb := a.joined(t, id, "")
 	wa.send(map[string]any{"type": "chat", "payload": map[string]any{"message": "ready"}})
@@ -120,7 +110,7 @@ func TestWebSocketSecondTabWaitsForTheFirst(t *testing.T) {
 		t.Fatal(f.Type)
 	}
 	<-reached
-	go func() { time.Sleep(300 * time.Millisecond); close(release) }()
+	go func() { time.Sleep(300 * time.Millisecond); a.release() }()
 	reply, errMsg, st := wb.chat("ok")
 	if reply == "" || errMsg != "" || st["turn_count"] != float64(2) {
 		t.Fatalf("tab B: reply %q, error %q, turn_count %v; want a reply at turn 2", reply, errMsg, st["turn_count"])
