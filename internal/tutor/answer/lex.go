@@ -135,11 +135,11 @@ func abbrevDot(toks []token, i int) bool {
 
 // labelDash reports whether the dash s[i:i+w] follows an "Ans" or "answer"
 // that starts a line, as the label of the answer after it: "Ans - 5",
-// "Ans-5", "Ans- 5", "Ans - -5". A dash spaced off the label but touching
-// the number ("Ans -5") is its sign.
+// "Ans-5", "Ans- 5", "Ans - -5", "so ans - 5". A dash spaced off the label
+// but touching the number ("Ans -5") is its sign.
 func labelDash(toks []token, s string, i, w int) bool {
 	p := len(toks) - 1
-	if p < 0 || toks[p].kind != tWord || toks[p].text != "ans" && toks[p].text != "answer" || p > 0 && toks[p-1].text != "\n" {
+	if p < 0 || toks[p].kind != tWord || toks[p].text != "ans" && toks[p].text != "answer" || !opensLine(toks, p) {
 		return false
 	}
 	k := hspace(s, i+w)
@@ -147,6 +147,17 @@ func labelDash(toks []token, s string, i, w int) bool {
 		return false
 	}
 	return k < len(s) && (isDigit(s[k]) || s[k] == '-' && k+1 < len(s) && isDigit(s[k+1]))
+}
+
+// opensLine reports whether toks[p] starts a line, or follows a conclusion
+// word that does ("so", "hence"): a learner who concludes with a label
+// ("so ans - 5") still labels the answer, where "my answer - 5" is a
+// subtraction.
+func opensLine(toks []token, p int) bool {
+	if p > 0 && toks[p-1].kind == tWord && conclusionOpeners[toks[p-1].text] {
+		p--
+	}
+	return p == 0 || toks[p-1].text == "\n"
 }
 
 // unitPower appends the power of a unit written as a plain digit right
@@ -702,14 +713,16 @@ func foldPoint(toks []token, i int, n number) (number, int) {
 	} else {
 		// "point one four": digits said one by one.
 		for ; j < len(toks) && den < 1e9; j++ {
-			v, ok := smallNumbers[toks[j].text]
-			if toks[j].text == "nought" || toks[j].text == "naught" {
-				v, ok = 0, true
-			}
-			if !ok || v > 9 {
+			v, ok := spokenDigit(toks[j].text)
+			if !ok {
 				break
 			}
 			frac, den, places = frac*10+v, den*10, places+1
+		}
+		for ; den > 1 && isOh(toks[j-1].text); j-- {
+			// "2 point oh wait, 2.5": a zero only before a digit, and
+			// the word otherwise.
+			frac, den, places = frac/10, den/10, places-1
 		}
 		if den == 1 {
 			return n, i
@@ -723,6 +736,20 @@ func foldPoint(toks []token, i int, n number) (number, int) {
 	n.num, n.den, n.val, n.form, n.decimals = num, den, float64(num)/float64(den), fDec, places
 	return n, j
 }
+
+// spokenDigit reads a digit said aloud after a decimal point: "five", and
+// for zero "nought" or the letter speech-to-text writes for it, "point oh
+// five". Elsewhere "oh" is a word ("oh, 5", "oh I see").
+func spokenDigit(w string) (int64, bool) {
+	if w == "nought" || w == "naught" || isOh(w) {
+		return 0, true
+	}
+	v, ok := smallNumbers[w]
+	return v, ok && v <= 9
+}
+
+// isOh reports whether w is the letter O said for the digit zero.
+func isOh(w string) bool { return w == "oh" || w == "o" }
 
 // leadingPoint reads a number said aloud that starts with its point:
 // "point 5", "point five", and "nought point five", where no "zero" says
