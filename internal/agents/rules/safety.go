@@ -70,6 +70,9 @@ type rule struct {
 	category string
 	severe   bool
 	re       *regexp.Regexp
+	// unless holds the patterns of the phrases the rule leaves out: a match
+	// of re that overlaps a match of one of them does not count.
+	unless []*regexp.Regexp
 	// words holds sets of strings (lowercase): every match contains one
 	// string of each set. Nil when the pattern gives none.
 	words [][]string
@@ -109,6 +112,18 @@ func parseRules(text string) ([]rule, error) {
 			continue
 		}
 		f := strings.Fields(line)
+		if f[0] == "unless" {
+			if len(rules) == 0 {
+				return nil, fmt.Errorf("patterns.txt:%d: unless before any rule", i+1)
+			}
+			re, err := regexp.Compile("(?i)" + strings.TrimSpace(strings.TrimPrefix(line, f[0])))
+			if err != nil {
+				return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
+			}
+			last := &rules[len(rules)-1]
+			last.unless = append(last.unless, re)
+			continue
+		}
 		if len(f) < 3 {
 			return nil, fmt.Errorf("patterns.txt:%d: want <category> <level> <pattern>", i+1)
 		}
@@ -126,6 +141,33 @@ func parseRules(text string) ([]rule, error) {
 		rules = append(rules, rule{category: f[0], severe: f[1] == "severe", re: re, line: i + 1, words: requiredWords(pattern)})
 	}
 	return rules, nil
+}
+
+// matches reports whether the rule matches text: some match of its pattern
+// overlaps no match of its unless patterns.
+func (r *rule) matches(text string) bool {
+	if len(r.unless) == 0 {
+		return r.re.MatchString(text)
+	}
+	for _, m := range r.re.FindAllStringIndex(text, -1) {
+		if !r.excepted(text, m[0], m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// excepted reports whether text[start:end] overlaps a match of one of the
+// rule's unless patterns.
+func (r *rule) excepted(text string, start, end int) bool {
+	for _, u := range r.unless {
+		for _, e := range u.FindAllStringIndex(text, -1) {
+			if e[0] < end && start < e[1] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Check judges text written by role ("student" or "tutor"). An unsafe
@@ -173,7 +215,7 @@ func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdic
 	severe := false
 	for i := range s.rules {
 		r := &s.rules[i]
-		if !candidate[i] || !r.re.MatchString(norm) {
+		if !candidate[i] || !r.matches(norm) {
 			continue
 		}
 		switch {

@@ -463,6 +463,9 @@ func TestParseRules(t *testing.T) {
 		{"unknown category", "jailbreak flag x", `unknown category "jailbreak"`, 0},
 		{"unknown level", "hate maybe x", `level "maybe"`, 0},
 		{"bad regexp", "hate flag (x", "patterns.txt:1: error parsing", 0},
+		{"unless", "hate flag \\bx\\b\n  unless \\bx y\\b\n  unless \\bz x\\b", "", 1},
+		{"unless before any rule", "unless x", "patterns.txt:1: unless before any rule", 0},
+		{"bad unless regexp", "hate flag x\nunless (x", "patterns.txt:2: error parsing", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -511,5 +514,120 @@ func TestRequiredWords(t *testing.T) {
 		if !cmp.Equal(got, tt.want) {
 			t.Errorf("requiredWords(%q) = %q, want %q", tt.pattern, got, tt.want)
 		}
+	}
+}
+
+// TestRuleUnless: a match of a rule that overlaps a match of one of its
+// unless patterns does not count, and another match still does.
+func TestRuleUnless(t *testing.T) {
+	rules, err := parseRules("hate flag \\bx\\b\nunless \\bx y\\b\nunless \\bz x\\b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rules[0]
+	for text, want := range map[string]bool{
+		"x":         true,
+		"X":         true,
+		"x y":       false,
+		"z x":       false,
+		"Z X":       false,
+		"x y, z x":  false,
+		"x y and x": true,
+		"y":         false,
+	} {
+		if got := r.matches(text); got != want {
+			t.Errorf("%q: matches %v, want %v", text, got, want)
+		}
+	}
+}
+
+// checkAll checks that each message of flag is flagged with category and
+// each of pass passes, written by role.
+func checkAll(t *testing.T, role, category string, flag, pass []string) {
+	t.Helper()
+	s := newSafety(t)
+	for _, msg := range flag {
+		if v := check(t, s, role, msg, tutor.State{}); v.Safe || v.Category != category {
+			t.Errorf("%s %q: got %+v, want category %s", role, msg, v, category)
+		}
+	}
+	for _, msg := range pass {
+		if v := check(t, s, role, msg, tutor.State{}); !v.Safe {
+			t.Errorf("%s %q: flagged as %s (%s)", role, msg, v.Category, v.Reasoning)
+		}
+	}
+}
+
+// TestSafetyPlainWordPassword: a plain word after "my password is" is the
+// password, unless it describes the password or begins a phrase about it.
+func TestSafetyPlainWordPassword(t *testing.T) {
+	flag := []string{
+		"my password is tiger",
+		"my password is tiger123",
+		"my pin is 4821",
+		"My password is: sunshine",
+		"my passcode is banana",
+		"MY PASSWORD IS TIGER",
+		"my password is weak. my password is tiger",
+		"my password is weakling",
+		"my pin is six",
+	}
+	pass := []string{
+		"my password is weak",
+		"my password is too short",
+		"my password is secret",
+		"my pin is 4 digits, how many combinations?",
+		"my pin is four digits, how many combinations?",
+		"my password is eight characters long",
+		"my password is the same as yours?", // says nothing of the password
+		"my password is in my diary",
+		"my password is not working",
+		"my password is forgotten, what do I do?",
+	}
+	checkAll(t, "student", CategoryPersonalData, flag, pass)
+}
+
+// TestSafetyLessonWarningSigns: a lesson's list of the warning signs of
+// suicide passes; having the thoughts, or having them as one's own signs,
+// is still flagged.
+func TestSafetyLessonWarningSigns(t *testing.T) {
+	flag := []string{
+		"If you are having thoughts of suicide, please talk to a trusted adult.",
+		"any suicidal thoughts?",
+		"Are you having suicidal thoughts?",
+		"Have you had thoughts of suicide lately?",
+		"my symptoms include having suicidal thoughts",
+		"I have symptoms such as having suicidal thoughts",
+		"Signs include having thoughts of suicide. I am having thoughts of suicide.",
+	}
+	pass := []string{
+		"Warning signs include having thoughts of suicide, so talk to a trusted adult.",
+		"Signs can include having suicidal thoughts.",
+		"Symptoms such as having suicidal thoughts need help from a doctor.",
+		"Depression has many signs, including having thoughts of suicide.",
+		"Common symptoms include: having suicidal feelings and losing sleep.",
+	}
+	for _, role := range []string{"tutor", "student"} {
+		checkAll(t, role, CategorySelfHarm, flag, pass)
+	}
+}
+
+// TestSafetyQuestionAboutAText: a reading-comprehension question about a
+// school in a text passes; asking for the learner's school does not.
+func TestSafetyQuestionAboutAText(t *testing.T) {
+	flag := []string{
+		"What is your school's name?",
+		"Tell me your full name and your school.",
+		"What is the name of your school?",
+		"What is your school's name in the story? And your school's name?",
+	}
+	pass := []string{
+		"What is your school's name in the story?",
+		"What is the name of your school in the passage?",
+		"In the picture, what is your school's name in the book?",
+		"What is your school's name in this poem?",
+	}
+	for _, role := range []string{"tutor", "student"} {
+		checkAll(t, role, CategoryPersonalData, flag, pass)
 	}
 }
