@@ -851,3 +851,58 @@ func TestExpectedAnswerWrittenAsAStatementJudgesItsValue(t *testing.T) {
 		}
 	}
 }
+
+// A learner shares their phone number: the safety gate flags the message,
+// and the model-backed tutor never sees it again, neither in the next
+// lesson turn's conversation nor, after the session has ended, in the
+// post-completion reply's. The learner's transcript keeps what they wrote.
+func TestFlaggedMessageIsWithheldFromLaterPrompts(t *testing.T) {
+	const (
+		phone   = "9876543210"
+		flagged = "my phone number is " + phone
+	)
+	checkWithheld := func(t *testing.T, m *modelFlow) {
+		t.Helper()
+		p := m.lastPrompt()
+		if strings.Contains(p, phone) {
+			t.Errorf("the model's prompt holds the flagged message:\n%s", p)
+		}
+		if got, _ := promptSection(p, "RECENT CONVERSATION"); !strings.Contains(got, "Student: (message withheld") {
+			t.Errorf("the prompt's conversation does not show the flagged message withheld:\n%s", got)
+		}
+		msgs, err := m.f.o.Messages(context.Background(), m.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(m.transcript, flowMessages(msgs)); diff != "" {
+			t.Errorf("stored conversation (-shown +stored):\n%s", diff)
+		}
+		if m.fake.Pending() != 0 {
+			t.Errorf("%d canned replies unused", m.fake.Pending())
+		}
+	}
+
+	t.Run("lesson", func(t *testing.T) {
+		fake := llmtest.NewOpenAI(t)
+		f := llmSetup(t, fake.URL, llm.ComponentTutor)
+		m := newModelFlow(t, f, fake, f.create(t, doubling, tutor.ModeTeachMe))
+		if r := m.turn(flagged); r.Intent != orchestrator.IntentUnsafe {
+			t.Fatalf("the phone number was not flagged: intent %s, reply %q", r.Intent, r.Reply)
+		}
+		m.turn("ok, let's start", out("Doubling means making two equal groups of a number: double 6 is 6 + 6. Shall we try one?",
+			advancing(2), summarised("explained doubling")))
+		checkWithheld(t, m)
+	})
+
+	t.Run("after the end", func(t *testing.T) {
+		fake := llmtest.NewOpenAI(t)
+		f := llmSetup(t, fake.URL, llm.ComponentTutor)
+		m := newModelFlow(t, f, fake, f.create(t, doubling, tutor.ModeClarify))
+		m.turn("No doubts today, bye!", out("Bye! Come back any time you have a doubt.", discussing("done"), completing, summarised("said goodbye")))
+		if r := m.turn(flagged); r.Intent != orchestrator.IntentUnsafe {
+			t.Fatalf("the phone number was not flagged after the end: intent %s, reply %q", r.Intent, r.Reply)
+		}
+		m.turn("thanks!", message("You're welcome! Start a new session whenever you like."))
+		checkWithheld(t, m)
+	})
+}

@@ -86,9 +86,9 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	g := Guard(n, t, o)
 	var ev []Event
 	if postCompletion {
-		n.addMessage(RoleStudent, o.StudentMessage, now)
+		n.addMessage(studentMessage(o, now))
 		if o.Reply != "" {
-			n.addMessage(RoleTeacher, o.Reply, now)
+			n.addMessage(Message{Role: RoleTeacher, Content: o.Reply, Timestamp: now})
 		}
 		n.UpdatedAt = now
 		if o.Unsafe != nil {
@@ -104,7 +104,7 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	if n.StartedAt == nil || lapsed {
 		n.StartedAt = &now
 	}
-	n.addMessage(RoleStudent, o.StudentMessage, now)
+	n.addMessage(studentMessage(o, now))
 	n.LastAnswerResult = nil
 	reply := o.Reply
 	var fixed string // the domain's text for this turn, used when Reply is empty
@@ -159,10 +159,16 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 		reply = fixed
 	}
 	if reply != "" {
-		n.addMessage(RoleTeacher, reply, now)
+		n.addMessage(Message{Role: RoleTeacher, Content: reply, Timestamp: now})
 	}
 	n.UpdatedAt = now
 	return n.normalized(), ev
+}
+
+// studentMessage is the learner's message of o as the history records it:
+// withheld from later prompts when the safety gate flagged it.
+func studentMessage(o Outcome, now Time) Message {
+	return Message{Role: RoleStudent, Content: o.StudentMessage, Timestamp: now, Withheld: o.Unsafe != nil}
 }
 
 // applyTeach applies a guarded teach_me turn in the reference's order:

@@ -249,6 +249,42 @@ func TestUnsafeMessage(t *testing.T) {
 	}
 }
 
+// TestFlaggedMessageIsWithheld: the learner's message the safety gate
+// flagged is marked withheld, during and after the lesson, so that later
+// prompts do not show it; clean messages and the replies are not.
+func TestFlaggedMessageIsWithheld(t *testing.T) {
+	tp := planOf(1)
+	s := newState(t, ModeTeachMe, tp)
+	s, _ = ApplyTurn(s, tp, turnAt(1, "hello", tutorSays(intent(IntentContinuation))))
+	s, _ = ApplyTurn(s, tp, Outcome{Now: t0.Add(2 * time.Minute), StudentMessage: "my phone number is 9876543210",
+		Reply: "Please keep personal details private.", Unsafe: &Unsafe{Flag: "personal_data"}})
+	want := []bool{false, false, true, false}
+	if got := withheldFlags(s.History); !slices.Equal(got, want) {
+		t.Errorf("withheld during the lesson = %v, want %v", got, want)
+	}
+
+	s, _ = ApplyTurn(s, tp, turnAt(3, "done?", tutorSays(complete)))
+	s.AllowExtension = false // every later message is past completion
+	if !s.PostCompletion(tp) {
+		t.Fatal("not past completion")
+	}
+	s, _ = ApplyTurn(s, tp, Outcome{Now: t0.Add(time.Hour), StudentMessage: "thanks", Reply: "Bye!"})
+	s, _ = ApplyTurn(s, tp, Outcome{Now: t0.Add(time.Hour), StudentMessage: "call me on 9876543210",
+		Reply: "Please keep personal details private.", Unsafe: &Unsafe{Flag: "personal_data"}})
+	want = []bool{false, false, true, false, false, false, false, false, true, false}
+	if got := withheldFlags(s.History); !slices.Equal(got, want) {
+		t.Errorf("withheld after the lesson = %v, want %v", got, want)
+	}
+}
+
+func withheldFlags(h []Message) []bool {
+	out := make([]bool, len(h))
+	for i, m := range h {
+		out[i] = m.Withheld
+	}
+	return out
+}
+
 func TestStopByMode(t *testing.T) {
 	tp := planOf(3)
 	tests := []struct {

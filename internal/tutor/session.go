@@ -121,7 +121,7 @@ func NewState(p NewSession) (State, error) {
 // of a new session: no turn is counted.
 func AddReply(s State, now time.Time, text string) State {
 	n := s.Clone()
-	n.addMessage(RoleTeacher, text, NewTime(now))
+	n.addMessage(Message{Role: RoleTeacher, Content: text, Timestamp: NewTime(now)})
 	n.UpdatedAt = NewTime(now)
 	return n.normalized()
 }

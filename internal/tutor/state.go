@@ -55,6 +55,11 @@ type Message struct {
 	Content   string  `json:"content"`
 	Timestamp Time    `json:"timestamp"`
 	MessageID *string `json:"message_id"` // never set; kept for the document's shape
+	// Withheld marks a learner's message that the safety gate flagged: the
+	// prompts that show the conversation show a placeholder instead, so
+	// that what it shared (a phone number, abuse) is not sent to a model
+	// again on later turns. The learner's transcript keeps the text.
+	Withheld bool `json:"withheld,omitempty"`
 }
 
 // StudentContext is what the tutor knows about the learner.
@@ -523,8 +528,7 @@ func (s State) LastReply() (string, bool) {
 
 // addMessage appends a message and keeps the last HistoryWindow, shifting
 // in place when the window is full; s must own its history (a Clone does).
-func (s *State) addMessage(role Role, content string, now Time) {
-	m := Message{Role: role, Content: content, Timestamp: now}
+func (s *State) addMessage(m Message) {
 	if len(s.History) < HistoryWindow {
 		s.History = append(s.History, m)
 		return

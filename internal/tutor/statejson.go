@@ -379,6 +379,9 @@ func appendMessage(b []byte, m *Message) []byte {
 	b = appendTime(b, m.Timestamp)
 	b = append(b, `,"message_id":`...)
 	b = appendStringPtr(b, m.MessageID)
+	if m.Withheld { // omitempty
+		b = append(b, `,"withheld":true`...)
+	}
 	return append(b, '}')
 }
 

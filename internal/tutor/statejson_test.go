@@ -122,6 +122,41 @@ func TestAppendJSONCoversEveryField(t *testing.T) {
 	checkSameJSON(t, "filled", s)
 }
 
+// TestWithheldInTheStateDocument: the withheld mark survives a stored
+// state, and a history without one is written as before, without the key.
+func TestWithheldInTheStateDocument(t *testing.T) {
+	s := teachMeState(t)
+	plain, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain, []byte(`"withheld"`)) {
+		t.Errorf("a history without withheld messages writes the key: %s", plain)
+	}
+
+	s.History[1].Withheld = true
+	checkSameJSON(t, "withheld", s)
+	data, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"message_id":null,"withheld":true}`)) {
+		t.Errorf("withheld message not written as such: %s", data)
+	}
+	back, err := DecodeState(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range back.History {
+		if m.Withheld != (i == 1) {
+			t.Errorf("decoded message %d withheld = %v", i, m.Withheld)
+		}
+	}
+	if again, _ := back.MarshalJSON(); !bytes.Equal(again, data) {
+		t.Errorf("round trip changed the document\n got %s\nwant %s", again, data)
+	}
+}
+
 // TestAppendJSONUnsupportedNumbers sets each float of the filled state in
 // turn to NaN and the infinities: AppendJSON fails as json.Marshal does.
 func TestAppendJSONUnsupportedNumbers(t *testing.T) {

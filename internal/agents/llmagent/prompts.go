@@ -260,8 +260,14 @@ func languageName(pref string) (name string, english bool) {
 	return clean, false
 }
 
+// withheldMessage stands in a prompt for a message the safety gate
+// flagged: what the learner shared there (a phone number, abuse) is not
+// sent to a model again.
+const withheldMessage = "(message withheld: it was flagged by the safety check)"
+
 // historyView renders the last messages of the history window as
-// "Student: …" and "Teacher: …" lines.
+// "Student: …" and "Teacher: …" lines, withheld messages as
+// withheldMessage.
 func historyView(h []tutor.Message, n int) []string {
 	h = h[max(0, len(h)-n):]
 	out := make([]string, 0, len(h))
@@ -270,7 +276,11 @@ func historyView(h []tutor.Message, n int) []string {
 		if m.Role == tutor.RoleStudent {
 			who = "Student"
 		}
-		out = append(out, who+": "+oneLine(m.Content))
+		text := oneLine(m.Content)
+		if m.Withheld {
+			text = withheldMessage
+		}
+		out = append(out, who+": "+text)
 	}
 	return out
 }

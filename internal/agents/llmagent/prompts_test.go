@@ -573,6 +573,56 @@ func TestClarifyTurnPrompt(t *testing.T) {
 	}
 }
 
+// flag applies a message the safety gate flagged to the session, with the
+// gate's reply, as the orchestrator does.
+func (se *session) flag(msg, category string) {
+	se.t.Helper()
+	se.state, _ = tutor.ApplyTurn(se.state, se.topic, tutor.Outcome{Now: se.now(), StudentMessage: msg,
+		Reply: "Please keep personal details like phone numbers private.", Unsafe: &tutor.Unsafe{Flag: category}})
+	se.turns++
+}
+
+// TestPromptsWithholdFlaggedMessages: a message the safety gate flagged is
+// shown to the tutor, doubts and post-completion prompts as a placeholder,
+// never as what the learner wrote; the reply to it is still shown.
+func TestPromptsWithholdFlaggedMessages(t *testing.T) {
+	const flagged = "my phone number is 9876543210"
+	checkWithheld := func(t *testing.T, prompt string) {
+		t.Helper()
+		if strings.Contains(prompt, "9876543210") {
+			t.Errorf("the prompt shows the flagged message:\n%s", prompt)
+		}
+		for _, want := range []string{"Student: " + withheldMessage, "Teacher: Please keep personal details like phone numbers private."} {
+			if !strings.Contains(prompt, want) {
+				t.Errorf("the prompt lacks %q:\n%s", want, prompt)
+			}
+		}
+	}
+	for name, build := range map[string]func(t *testing.T) *session{"lesson": func(t *testing.T) *session { return lesson(t) }, "doubts": clarify} {
+		t.Run(name, func(t *testing.T) {
+			se := build(t)
+			se.flag(flagged, "personal_data")
+			p, err := tutorPrompt(se.turn("ok, what next?"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkWithheld(t, p.user)
+		})
+	}
+	t.Run("post-completion", func(t *testing.T) {
+		se := clarify(t)
+		se.say("No more doubts, bye!", out("Bye Asha!", func(o *tutor.TutorOutput) { o.Intent = tutor.IntentDone; o.SessionComplete = true }), nil)
+		se.flag(flagged, "personal_data")
+		f := newOpenAI(t, reply(t, chatMessage{"Start a new session any time."}))
+		pc := NewPostCompletion(f.client(t, llm.ComponentWelcome), f.config(llm.ComponentWelcome), opts())
+		_, c, err := pc.Reply(context.Background(), se.turn("thanks!"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkWithheld(t, c.Prompt)
+	})
+}
+
 func TestTemplatesParseAndRenderWithoutLeftovers(t *testing.T) {
 	if _, err := parsePrompts("no_such_prompt.tmpl"); err == nil {
 		t.Error("a missing prompt template is not reported")
