@@ -31,6 +31,7 @@ func commands() []command {
 		{"migrate", "up | down N | version | force V", "apply, roll back, show or force (after an interrupted one) database migrations", runMigrate},
 		{"curriculum", "import PATH... | export --out DIR | approve KEY | unapprove KEY", "import, export or approve curriculum files", runCurriculum},
 		{"llm-config", "list | set COMPONENT PROVIDER MODEL | reset COMPONENT", "show or set the provider and model of each component", runLLMConfig},
+		{"agent-logs", "purge [--older-than D]", "delete agent-log entries (model prompts, learners' messages) older than D", runAgentLogs},
 		{"check-answer", "--expected A [--kind K] REPLY|-", "judge a reply with the deterministic answer evaluator", runCheckAnswer},
 		{"token", "--sub ID [--admin] [--ttl D] [--id]", "mint a development token signed with TUTORD_JWT_SECRET", runToken},
 		{"eval", "run SUITE | import-mathdial FILE | leak-bench FILE | compare OLD NEW", "evaluate a tutord: scenario suites, MathDial replay, leak benchmark", runEval},

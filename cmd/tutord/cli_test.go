@@ -3,8 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tutord/tutord/internal/config"
 )
 
 // runCLI runs tutord in-process and returns its standard output, its
@@ -112,5 +118,113 @@ func TestUsageErrorsDoNotMisstateFlagOrder(t *testing.T) {
 		if exitCode(err) != 2 || strings.Contains(err.Error(), "before the action") {
 			t.Errorf("tutord %q: %v (exit %d); want a usage error that does not say flags go before the action", args, err, exitCode(err))
 		}
+	}
+}
+
+// seedAgentLogs migrates the database at url and stores a session with a
+// turn committed 60 days ago, a turn committed now, each with one entry,
+// and an agent_logs row of 60 days ago.
+func seedAgentLogs(t *testing.T, url string) {
+	t.Helper()
+	if _, errOut, err := runCLI(t, map[string]string{"TUTORD_DATABASE_URL": url}, "", "migrate", "up"); err != nil {
+		t.Fatalf("migrate up: %v\n%s", err, errOut)
+	}
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(context.Background(), `
+WITH s AS (
+    INSERT INTO sessions (id, mode, state_json) VALUES (gen_random_uuid(), 'teach_me', '{}') RETURNING id
+), turns AS (
+    INSERT INTO session_turns (session_id, version, response, created_at, logs)
+    SELECT id, v, '{}', now() - make_interval(days => d), '[{"turn_id":"t","agent":"master_tutor","event":"completed","prompt":"Student: hi"}]'
+    FROM s, (VALUES (2, 60), (3, 0)) AS t(v, d)
+)
+INSERT INTO agent_logs (session_id, turn_id, agent, event, created_at)
+SELECT id, 'turn_0', 'welcome', 'completed', now() - interval '60 days' FROM s`)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// agentLogsLeft returns how many turns keep their trace and how many
+// agent_logs rows are left in the database at url.
+func agentLogsLeft(t *testing.T, url string) (turns, rows int) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	err = conn.QueryRow(context.Background(), `
+SELECT (SELECT count(*) FROM session_turns WHERE logs IS NOT NULL), (SELECT count(*) FROM agent_logs)`).Scan(&turns, &rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return turns, rows
+}
+
+// `tutord agent-logs purge` deletes the entries older than --older-than,
+// or than TUTORD_AGENT_LOG_RETENTION, and keeps the newer ones.
+func TestAgentLogsPurgeCommand(t *testing.T) {
+	for _, bad := range [][]string{{"agent-logs"}, {"agent-logs", "purge"}, {"agent-logs", "purge", "--older-than", "-1h"}, {"agent-logs", "prune"}} {
+		if _, _, err := runCLI(t, nil, "", bad...); exitCode(err) != 2 {
+			t.Errorf("%v: err = %v, want a usage error", bad, err)
+		}
+	}
+	url := externalDatabase(t)
+	seedAgentLogs(t, url)
+	out, errOut, err := runCLI(t, map[string]string{"TUTORD_DATABASE_URL": url}, "", "agent-logs", "purge", "--older-than", "720h")
+	if err != nil {
+		t.Fatalf("purge: %v\n%s", err, errOut)
+	}
+	if want := "deleted the agent logs of 1 turns and 1 other entries older than 720h0m0s"; !strings.Contains(out, want) {
+		t.Errorf("purge said %q, want %q", out, want)
+	}
+	if turns, rows := agentLogsLeft(t, url); turns != 1 || rows != 0 {
+		t.Errorf("%d turns keep their trace and %d agent_logs rows are left; want the recent turn's only", turns, rows)
+	}
+	// The setting stands for the flag: at 1ns, the recent turn's trace goes too.
+	env := map[string]string{"TUTORD_DATABASE_URL": url, "TUTORD_AGENT_LOG_RETENTION": "1ns"}
+	if out, errOut, err := runCLI(t, env, "", "agent-logs", "purge"); err != nil || !strings.Contains(out, "of 1 turns and 0 other") {
+		t.Errorf("purge by the setting: %q, %v\n%s", out, err, errOut)
+	}
+}
+
+// With TUTORD_AGENT_LOG_RETENTION set, serve's purge runs at once, logs
+// what it deleted, and stops when its context ends.
+func TestServePurgesAgentLogsAtStart(t *testing.T) {
+	url := externalDatabase(t)
+	seedAgentLogs(t, url)
+	cfg, err := config.Load(map[string]string{"TUTORD_DATABASE_URL": url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := openDatabase(context.Background(), cfg, slog.New(slog.DiscardHandler), dbUse{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.close(context.Background(), slog.New(slog.DiscardHandler))
+
+	var logged bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		purgeAgentLogs(ctx, db.store, 720*time.Hour, time.Hour, slog.New(slog.NewTextHandler(&logged, nil)))
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for turns, rows := agentLogsLeft(t, url); turns != 1 || rows != 0; turns, rows = agentLogsLeft(t, url) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d turns keep their trace and %d agent_logs rows are left; want the recent turn's only", turns, rows)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if want := `msg="purged agent logs" turns=1 entries=1 retention=720h0m0s`; !strings.Contains(logged.String(), want) {
+		t.Errorf("logged %q, want %q", logged.String(), want)
 	}
 }

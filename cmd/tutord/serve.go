@@ -118,6 +118,9 @@ func runServe(ctx context.Context, e env, args []string) error {
 	purgeCtx, stopPurge := context.WithCancel(ctx)
 	defer stopPurge()
 	go purgeAnonymous(purgeCtx, db.store, orch, cfg.AnonymousRetention, log)
+	if cfg.AgentLogRetention > 0 {
+		go purgeAgentLogs(purgeCtx, db.store, cfg.AgentLogRetention, time.Hour, log)
+	}
 	if cfg.ReplicaSync {
 		go watchSessions(purgeCtx, db.store, log, func() { orch.Forget(); apiServer.Resync() }, orch.SessionChanged, apiServer.SessionChanged)
 	}

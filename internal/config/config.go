@@ -43,6 +43,7 @@ type Config struct {
 
 	AllowAnonymous     bool          `env:"TUTORD_ALLOW_ANONYMOUS" envDefault:"true" help:"allow sessions without a token (a development default; set false in production)"`
 	AnonymousRetention time.Duration `env:"TUTORD_ANONYMOUS_RETENTION" envDefault:"720h" help:"delete anonymous sessions idle this long"`
+	AgentLogRetention  time.Duration `env:"TUTORD_AGENT_LOG_RETENTION" envDefault:"0s" help:"delete agent-log entries (model prompts, with the learners' messages) older than this, at start and hourly (0: keep them)"`
 	CORSOrigins        []string      `env:"TUTORD_CORS_ORIGINS" envDefault:"*" envSeparator:"," help:"allowed browser origins, comma-separated (* is a development default)"`
 	TrustedProxies     Prefixes      `env:"TUTORD_TRUSTED_PROXIES" help:"reverse proxies whose X-Forwarded-For names the client address, comma-separated CIDRs; empty: the peer address is the client's"`
 	MaxReplyChars      int           `env:"TUTORD_MAX_REPLY_CHARS" envDefault:"4000" help:"longest learner message accepted (413 beyond)"`
@@ -190,6 +191,9 @@ func (c Config) Validate() error {
 	}
 	if c.SessionTimeLimit < 0 || c.AnonymousRetention <= 0 {
 		return errors.New("TUTORD_SESSION_TIME_LIMIT must not be negative and TUTORD_ANONYMOUS_RETENTION must be positive")
+	}
+	if c.AgentLogRetention < 0 {
+		return fmt.Errorf("TUTORD_AGENT_LOG_RETENTION: must not be negative (0: keep agent logs), got %s", c.AgentLogRetention)
 	}
 	if c.DailyBudgetUSD < 0 {
 		return fmt.Errorf("TUTORD_DAILY_BUDGET_USD: must not be negative, got %v", c.DailyBudgetUSD)

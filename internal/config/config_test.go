@@ -16,6 +16,9 @@ func TestLoadDefaults(t *testing.T) {
 	if cfg.Addr != ":8080" || !cfg.Migrate || cfg.LogLevel != "info" || cfg.LogFormat != "auto" || cfg.ShutdownTimeout != 30*time.Second {
 		t.Fatalf("defaults: %+v", cfg)
 	}
+	if cfg.AgentLogRetention != 0 {
+		t.Fatalf("agent logs kept %s; want kept forever", cfg.AgentLogRetention)
+	}
 	if cfg.DataDir != "/data/tutord" {
 		t.Fatalf("DataDir = %q, want /data/tutord", cfg.DataDir)
 	}
@@ -23,18 +26,19 @@ func TestLoadDefaults(t *testing.T) {
 
 func TestLoadRejectsBadValues(t *testing.T) {
 	tests := map[string]map[string]string{
-		"TUTORD_LOG_LEVEL":          {"TUTORD_LOG_LEVEL": "loud"},
-		"TUTORD_LOG_FORMAT":         {"TUTORD_LOG_FORMAT": "xml"},
-		"TUTORD_SHUTDOWN_TIMEOUT":   {"TUTORD_SHUTDOWN_TIMEOUT": "soon"},
-		"TUTORD_SHUTDOWN_DELAY":     {"TUTORD_SHUTDOWN_DELAY": "-1s"},
-		"TUTORD_MIGRATE":            {"TUTORD_MIGRATE": "maybe"},
-		"TUTORD_DB_MAX_CONNS":       {"TUTORD_DB_MAX_CONNS": "0"},
-		"TUTORD_DB_CONNECT_TIMEOUT": {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},
-		"TUTORD_TRUSTED_PROXIES":    {"TUTORD_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"},
-		"TUTORD_CORS_ORIGINS":       {"TUTORD_CORS_ORIGINS": " , "},
-		"TUTORD_WS_PER_SESSION":     {"TUTORD_WS_PER_SESSION": "-1"},
-		"TUTORD_WS_PER_CALLER":      {"TUTORD_WS_PER_CALLER": "-5"},
-		"TUTORD_JWT_JWKS_URL":       {"TUTORD_JWT_JWKS_URL": "https://idp.example/.well-known/jwks.json", "TUTORD_JWT_ISSUER": "https://idp.example/"},
+		"TUTORD_LOG_LEVEL":           {"TUTORD_LOG_LEVEL": "loud"},
+		"TUTORD_LOG_FORMAT":          {"TUTORD_LOG_FORMAT": "xml"},
+		"TUTORD_SHUTDOWN_TIMEOUT":    {"TUTORD_SHUTDOWN_TIMEOUT": "soon"},
+		"TUTORD_SHUTDOWN_DELAY":      {"TUTORD_SHUTDOWN_DELAY": "-1s"},
+		"TUTORD_MIGRATE":             {"TUTORD_MIGRATE": "maybe"},
+		"TUTORD_DB_MAX_CONNS":        {"TUTORD_DB_MAX_CONNS": "0"},
+		"TUTORD_DB_CONNECT_TIMEOUT":  {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},
+		"TUTORD_AGENT_LOG_RETENTION": {"TUTORD_AGENT_LOG_RETENTION": "-720h"},
+		"TUTORD_TRUSTED_PROXIES":     {"TUTORD_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"},
+		"TUTORD_CORS_ORIGINS":        {"TUTORD_CORS_ORIGINS": " , "},
+		"TUTORD_WS_PER_SESSION":      {"TUTORD_WS_PER_SESSION": "-1"},
+		"TUTORD_WS_PER_CALLER":       {"TUTORD_WS_PER_CALLER": "-5"},
+		"TUTORD_JWT_JWKS_URL":        {"TUTORD_JWT_JWKS_URL": "https://idp.example/.well-known/jwks.json", "TUTORD_JWT_ISSUER": "https://idp.example/"},
 	}
 	for name, environ := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/uuid"
@@ -278,4 +279,90 @@ func TestAgentLogsWithNUL(t *testing.T) {
 	if msgs, err := s.ListMessages(ctx, id); err != nil || len(msgs) != 3 || msgs[2].Content != "odd \uFFFD reply" {
 		t.Errorf("messages %+v, %v", msgs, err)
 	}
+}
+
+// TestPurgeAgentLogsRemovesOnlyOlderEntries: a purge clears the trace of
+// the turns committed before the cutoff and deletes the agent_logs rows
+// created before it; newer entries stay listed, a purged turn's reply is
+// still found for a retry, and a second purge finds nothing left.
+func TestPurgeAgentLogsRemovesOnlyOlderEntries(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	now := time.Now()
+	old, cutoff := now.AddDate(0, 0, -60), now.AddDate(0, 0, -30)
+	id := uuid.New()
+	err := s.CreateSession(ctx, store.NewSession{ID: id, Mode: "teach_me", State: json.RawMessage(`{}`), Now: old,
+		Logs: []store.AgentLog{{TurnID: "turn_0", Agent: "welcome", Event: "completed"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := turn(id, 1, 1)
+	first.Now, first.ClientTurnID = old, "retry-me"
+	if _, err := s.CommitTurn(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CommitTurn(ctx, turn(id, 2, 2)); err != nil {
+		t.Fatal(err)
+	}
+	recent := loggedSession(t, s)
+
+	got, err := s.PurgeAgentLogs(ctx, cutoff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (store.PurgedLogs{Turns: 1, Rows: 1}); got != want {
+		t.Errorf("purged %+v, want %+v", got, want)
+	}
+	checkLogFilters(t, s, id, []logFilterCase{
+		{store.LogFilter{}, []string{"turn_2/orchestrator", "turn_2/master_tutor"}},
+		{store.LogFilter{TurnID: "turn_1"}, nil},
+	})
+	checkLogFilters(t, s, recent, []logFilterCase{{store.LogFilter{}, []string{"turn_0/welcome"}}})
+	r, err := s.FindTurn(ctx, id, "retry-me")
+	if err != nil || r.Version != 2 || string(r.Response) != `{"message":"reply 1"}` {
+		t.Errorf("purged turn found as %+v, %v; want version 2 with its response", r, err)
+	}
+	if got, err := s.PurgeAgentLogs(ctx, cutoff); err != nil || got != (store.PurgedLogs{}) {
+		t.Errorf("second purge: %+v, %v; want nothing purged", got, err)
+	}
+}
+
+// TestPurgeAgentLogsCoversEveryBatch: a purge walks the tables in batches
+// of heap blocks, and the batches together reach every block.
+func TestPurgeAgentLogsCoversEveryBatch(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	old := time.Now().AddDate(0, 0, -60)
+	id := loggedSession(t, s)
+	const turns, rows = 200, 40
+	for i := 1; i <= turns; i++ {
+		tr := turn(id, int64(i), i)
+		tr.Now = old
+		if _, err := s.CommitTurn(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Pool().Exec(ctx, `
+INSERT INTO agent_logs (session_id, turn_id, agent, event, prompt, created_at)
+SELECT $1, 'turn_0', 'welcome', 'completed', repeat('p', 1000), $3
+FROM generate_series(1, $2::int)`, id, rows, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"session_turns", "agent_logs"} {
+		var blocks int
+		err := s.Pool().QueryRow(ctx, `SELECT pg_relation_size($1::regclass) / current_setting('block_size')::int`, table).Scan(&blocks)
+		if err != nil || blocks < 3 {
+			t.Fatalf("%s has %d blocks (%v); the test needs several", table, blocks, err)
+		}
+	}
+
+	got, err := s.PurgeAgentLogsInBatches(ctx, time.Now().AddDate(0, 0, -30), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (store.PurgedLogs{Turns: turns, Rows: rows}); got != want {
+		t.Errorf("purged %+v, want %+v", got, want)
+	}
+	checkLogFilters(t, s, id, []logFilterCase{{store.LogFilter{}, []string{"turn_0/welcome"}}})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -47,3 +48,9 @@ var WithoutNUL = withoutNUL
 
 // Reads is reads.
 var Reads = reads
+
+// PurgeAgentLogsInBatches is PurgeAgentLogs with batches of batchBlocks
+// heap blocks, so that a test's few blocks make several batches.
+func (s *Store) PurgeAgentLogsInBatches(ctx context.Context, cutoff time.Time, batchBlocks int64) (PurgedLogs, error) {
+	return s.purgeAgentLogs(ctx, cutoff, batchBlocks)
+}

@@ -222,8 +222,9 @@ FROM session_turns WHERE session_id = $1 AND client_turn_id = $2`, sessionID, cl
 // AgentLogWindow is how many of a session's newest agent-log entries
 // ListAgentLogs reads: the reference keeps that many per session, in a
 // ring that drops the oldest (CONTRACT §2.6, §9.14), so its clients see no
-// more. Every entry stays stored (exports read them all); only the reading
-// is bounded, so that a long session's listing stays small and cheap.
+// more. Every entry stays stored (exports read them all) until
+// PurgeAgentLogs removes it; only the reading is bounded, so that a long
+// session's listing stays small and cheap.
 const AgentLogWindow = 200
 
 // LogFilter selects agent logs of a session.
