@@ -92,6 +92,7 @@ func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, use 
 	pcfg.MaxConns = cfg.DBMaxConns
 	pcfg.ConnConfig.ConnectTimeout = cfg.DBConnectTimeout
 	pcfg.AfterConnect = pguuid.AfterConnect
+	store.BoundAcquire(pcfg, cfg.DBAcquireTimeout)
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)

@@ -37,6 +37,7 @@ type Config struct {
 	ShutdownDelay    time.Duration `env:"TUTORD_SHUTDOWN_DELAY" envDefault:"0s" help:"how long tutord goes on serving after SIGTERM, /readyz answering 503, before it stops taking requests: time for a load balancer to stop sending them"`
 	DBConnectTimeout time.Duration `env:"TUTORD_DB_CONNECT_TIMEOUT" envDefault:"10s" help:"how long start-up waits for the database to answer, and migrating for a migration lock another process holds"`
 	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
+	DBAcquireTimeout time.Duration `env:"TUTORD_DB_ACQUIRE_TIMEOUT" envDefault:"10s" help:"how long a request waits for a free connection of the pool before failing with 503 database_busy (0: as long as its client waits)"`
 	ReplicaSync      bool          `env:"TUTORD_REPLICA_SYNC" envDefault:"false" help:"set when several tutord processes share the database: each announces its sessions' changes (PostgreSQL NOTIFY) and updates its WebSockets on the others'"`
 	CurriculumDir    string        `env:"TUTORD_CURRICULUM_DIR" help:"curriculum YAML files imported at start (idempotent)"`
 	LoadSample       string        `env:"TUTORD_LOAD_SAMPLE" envDefault:"auto" help:"import the shipped sample curriculum at start: true, false, or auto (with the embedded database and no TUTORD_CURRICULUM_DIR)"`
@@ -194,6 +195,9 @@ func (c Config) Validate() error {
 	}
 	if c.AgentLogRetention < 0 {
 		return fmt.Errorf("TUTORD_AGENT_LOG_RETENTION: must not be negative (0: keep agent logs), got %s", c.AgentLogRetention)
+	}
+	if c.DBAcquireTimeout < 0 {
+		return fmt.Errorf("TUTORD_DB_ACQUIRE_TIMEOUT: must not be negative (0: no bound), got %s", c.DBAcquireTimeout)
 	}
 	if c.DailyBudgetUSD < 0 {
 		return fmt.Errorf("TUTORD_DAILY_BUDGET_USD: must not be negative, got %v", c.DailyBudgetUSD)

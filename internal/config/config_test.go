@@ -16,8 +16,8 @@ func TestLoadDefaults(t *testing.T) {
 	if cfg.Addr != ":8080" || !cfg.Migrate || cfg.LogLevel != "info" || cfg.LogFormat != "auto" || cfg.ShutdownTimeout != 30*time.Second {
 		t.Fatalf("defaults: %+v", cfg)
 	}
-	if cfg.AgentLogRetention != 0 {
-		t.Fatalf("agent logs kept %s; want kept forever", cfg.AgentLogRetention)
+	if cfg.AgentLogRetention != 0 || cfg.DBAcquireTimeout != 10*time.Second {
+		t.Fatalf("agent logs kept %s, connections awaited %s; want kept forever, awaited 10s", cfg.AgentLogRetention, cfg.DBAcquireTimeout)
 	}
 	if cfg.DataDir != "/data/tutord" {
 		t.Fatalf("DataDir = %q, want /data/tutord", cfg.DataDir)
@@ -33,6 +33,7 @@ func TestLoadRejectsBadValues(t *testing.T) {
 		"TUTORD_MIGRATE":             {"TUTORD_MIGRATE": "maybe"},
 		"TUTORD_DB_MAX_CONNS":        {"TUTORD_DB_MAX_CONNS": "0"},
 		"TUTORD_DB_CONNECT_TIMEOUT":  {"TUTORD_DB_CONNECT_TIMEOUT": "-1s"},
+		"TUTORD_DB_ACQUIRE_TIMEOUT":  {"TUTORD_DB_ACQUIRE_TIMEOUT": "-1s"},
 		"TUTORD_AGENT_LOG_RETENTION": {"TUTORD_AGENT_LOG_RETENTION": "-720h"},
 		"TUTORD_TRUSTED_PROXIES":     {"TUTORD_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"},
 		"TUTORD_CORS_ORIGINS":        {"TUTORD_CORS_ORIGINS": " , "},

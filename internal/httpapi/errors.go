@@ -156,6 +156,11 @@ func domainError(err error) *Error {
 		case tutor.ErrWrongMode.Code, tutor.ErrNotPaused.Code, tutor.ErrAlreadyEnded.Code, tutor.ErrExamFinished.Code:
 			return &Error{Status: http.StatusBadRequest, Code: te.Code, Message: te.Message}
 		}
+	case errors.Is(err, store.ErrBusy):
+		// Every database connection stayed taken for TUTORD_DB_ACQUIRE_TIMEOUT:
+		// the request was not run, and may be sent again.
+		return &Error{Status: http.StatusServiceUnavailable, Code: "database_busy",
+			Message: "The server is busy; please try again shortly", RetryAfter: time.Second, Err: err}
 	case errors.Is(err, store.ErrLearnerGone):
 		return &Error{Status: http.StatusUnauthorized, Code: "learner_deleted", Message: "This account was deleted; sign in again", Err: err}
 	case errors.Is(err, store.ErrInvalid):

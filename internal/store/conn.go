@@ -95,9 +95,9 @@ func (p pooled) again(ctx context.Context, sql string, err error) bool {
 func (p pooled) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
 	tag, err := p.s.pool.Exec(ctx, sql, args...)
 	if p.again(ctx, sql, err) {
-		return p.s.pool.Exec(ctx, sql, args...)
+		tag, err = p.s.pool.Exec(ctx, sql, args...)
 	}
-	return tag, err
+	return tag, busy(ctx, err)
 }
 
 // Query reads the first row before returning: a dead connection shows
@@ -113,9 +113,9 @@ func (p pooled) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, e
 		}
 	}
 	if p.again(ctx, sql, err) {
-		return p.s.pool.Query(ctx, sql, args...)
+		rows, err = p.s.pool.Query(ctx, sql, args...)
 	}
-	return rows, err
+	return rows, busy(ctx, err)
 }
 
 // QueryRow runs the statement when the row is scanned.
@@ -173,19 +173,15 @@ func (r *pooledRow) Scan(dest ...any) error {
 type beginner struct{ s *Store }
 
 func (b beginner) Begin(ctx context.Context) (pgx.Tx, error) {
-	tx, err := b.s.pool.Begin(ctx)
-	if b.s.lost(ctx, err) {
-		return b.s.pool.Begin(ctx)
-	}
-	return tx, err
+	return b.BeginTx(ctx, pgx.TxOptions{})
 }
 
 func (b beginner) BeginTx(ctx context.Context, o pgx.TxOptions) (pgx.Tx, error) {
 	tx, err := b.s.pool.BeginTx(ctx, o)
 	if b.s.lost(ctx, err) {
-		return b.s.pool.BeginTx(ctx, o)
+		tx, err = b.s.pool.BeginTx(ctx, o)
 	}
-	return tx, err
+	return tx, busy(ctx, err)
 }
 
 // Statements cancelled on the server. When a turn's commit runs out of
@@ -215,7 +211,7 @@ const (
 func (s *Store) finish(ctx context.Context, fn func(ctx context.Context, c *pgx.Conn) error) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return err
+		return busy(ctx, err)
 	}
 	defer conn.Release()
 	c := conn.Conn()

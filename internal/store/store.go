@@ -38,6 +38,9 @@ var (
 	// ErrDuplicateTurn reports that a turn with the same client turn id was
 	// already committed on the session.
 	ErrDuplicateTurn = errors.New("turn already committed")
+	// ErrBusy reports that no connection of the pool came free within the
+	// bound set with BoundAcquire: the statement was not run.
+	ErrBusy = errors.New("database busy: no connection came free in time")
 )
 
 // StaleStateError reports a lost compare-and-swap: the session's version is

@@ -490,3 +490,59 @@ func TestReadsAreTold(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedAcquireFailsWithErrBusy: with the pool's only connection
+// held, statements wait no longer than BoundAcquire's bound for it, on
+// every path the store takes to the pool, and fail with ErrBusy; the
+// caller's own deadline is not ErrBusy, and a statement that has its
+// connection runs past the bound.
+func TestBoundedAcquireFailsWithErrBusy(t *testing.T) {
+	cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 1
+	cfg.AfterConnect = pguuid.AfterConnect
+	store.BoundAcquire(cfg, 50*time.Millisecond)
+	// Far beyond the bound: a wait the bound did not end fails the test
+	// with this deadline's error instead.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	s := store.New(pool)
+	id := createSession(t, s, fixture{})
+
+	held, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, call := range map[string]func() error{
+		"query": func() error { _, err := s.GetSession(ctx, id); return err },
+		"exec": func() error {
+			return s.CreateSession(ctx, store.NewSession{ID: uuid.New(), Mode: "teach_me", State: json.RawMessage(`{}`)})
+		},
+		"commit": func() error { _, err := s.CommitTurn(ctx, turn(id, 1, 1)); return err },
+		"tx":     func() error { return s.InTx(ctx, func(*store.Store) error { return nil }) },
+	} {
+		if err := call(); !errors.Is(err, store.ErrBusy) {
+			t.Errorf("%s with the pool's connection held: err = %v, want ErrBusy", name, err)
+		}
+	}
+	short, cancelShort := context.WithTimeout(ctx, time.Millisecond)
+	defer cancelShort()
+	if _, err := s.GetSession(short, id); errors.Is(err, store.ErrBusy) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("with the caller's deadline shorter than the bound: err = %v, want the caller's deadline", err)
+	}
+	held.Release()
+
+	if _, err := s.Pool().Exec(ctx, `SELECT pg_sleep(0.2)`); err != nil {
+		t.Errorf("a statement longer than the bound: %v", err)
+	}
+	if _, err := s.GetSession(ctx, id); err != nil {
+		t.Errorf("once the connection is free: %v", err)
+	}
+}

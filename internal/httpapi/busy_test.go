@@ -1,0 +1,55 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tutord/tutord/internal/httpapi"
+	"github.com/tutord/tutord/internal/pgtest"
+	"github.com/tutord/tutord/internal/pguuid"
+	"github.com/tutord/tutord/internal/store"
+)
+
+// TestDatabaseBusyIs503: when every database connection stays taken for
+// TUTORD_DB_ACQUIRE_TIMEOUT, a request fails fast with 503 database_busy
+// and Retry-After, as the contract documents, instead of waiting as long
+// as its client does; anonymous and learner routes alike.
+func TestDatabaseBusyIs503(t *testing.T) {
+	cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 1
+	cfg.AfterConnect = pguuid.AfterConnect
+	store.BoundAcquire(cfg, 50*time.Millisecond)
+	ctx := context.Background()
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	busy := store.New(pool)
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Curriculum, d.Progress = busy, busy })
+	tok := token(t, "learner-busy", false)
+	s.do(http.MethodGet, "/sessions", nil, tok) // registers the learner
+
+	held, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	for _, r := range []struct{ path, tok string }{
+		{"/curriculum?country=India&board=CBSE&grade=7", ""},
+		{"/sessions", tok},
+	} {
+		resp := s.do(http.MethodGet, r.path, nil, r.tok)
+		if resp.Status != http.StatusServiceUnavailable || resp.code(t) != "database_busy" || resp.Header.Get("Retry-After") != "1" {
+			t.Errorf("GET %s with every connection taken = %d %s (Retry-After %q); want 503 database_busy, Retry-After 1",
+				r.path, resp.Status, resp.Body, resp.Header.Get("Retry-After"))
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// BoundAcquire bounds how long a statement of a pool configured by cfg
+// waits for a free connection: under overload, a request then fails fast
+// with ErrBusy instead of queueing as long as its client waits. Only the
+// wait is bounded; a statement that has its connection runs under its
+// caller's context alone. pgxpool has no such setting, but it asks its
+// acquire tracer, which BoundAcquire installs as the connections' tracer,
+// for the context it waits with. d <= 0 leaves the wait unbounded.
+func BoundAcquire(cfg *pgxpool.Config, d time.Duration) {
+	if d > 0 {
+		cfg.ConnConfig.Tracer = acquireBound(d)
+	}
+}
+
+// acquireBound is the tracer of BoundAcquire.
+type acquireBound time.Duration
+
+// acquireCancel keys the cancel function of an acquire's bound in the
+// context that TraceAcquireStart returns and TraceAcquireEnd receives.
+type acquireCancel struct{}
+
+func (d acquireBound) TraceAcquireStart(ctx context.Context, _ *pgxpool.Pool, _ pgxpool.TraceAcquireStartData) context.Context {
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(d))
+	return context.WithValue(ctx, acquireCancel{}, cancel)
+}
+
+func (acquireBound) TraceAcquireEnd(ctx context.Context, _ *pgxpool.Pool, _ pgxpool.TraceAcquireEndData) {
+	if cancel, ok := ctx.Value(acquireCancel{}).(context.CancelFunc); ok {
+		cancel()
+	}
+}
+
+// pgx takes a connection's tracer as a query tracer: it traces no query.
+func (acquireBound) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return ctx
+}
+
+func (acquireBound) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// busy returns err, the failure of a statement run with ctx on the pool,
+// as ErrBusy when it is the end of the bounded wait for a connection: a
+// deadline passed that was not ctx's. A connection that could not be
+// opened in time is another failure: the database is unreachable.
+func busy(ctx context.Context, err error) error {
+	var connect *pgconn.ConnectError
+	if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &connect) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrBusy, err)
+}
