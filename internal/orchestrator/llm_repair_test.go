@@ -67,6 +67,31 @@ func TestReplyContradictingTheVerdictIsRegenerated(t *testing.T) {
 	})
 }
 
+// The model contradicts the verdict again when asked to write its reply
+// again: the contradicting sentences are replaced by what the program
+// decided, not by a sentence that reads, after a right answer, as if it
+// were wrong too.
+func TestReplyStillContradictingTheVerdictIsReplaced(t *testing.T) {
+	for _, tt := range []struct {
+		name, answer, reply string
+		correct             bool
+		want, not           string
+	}{
+		{"praise for a wrong answer", "12", "Yes, that's right! Well done.", true, "Not quite yet.", "right"},
+		{"not quite for a right answer", "14", "Not quite. Try adding again.", false, "That's right.", "again"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, fake, id := askDouble7(t, "")
+			fake.Push(out(tt.reply, judging(tt.correct)), out(tt.reply, judging(tt.correct)))
+			r := f.turn(t, id, tt.answer)
+			if !strings.HasPrefix(r.Reply, tt.want) || strings.Contains(strings.ToLower(r.Reply), tt.not) || strings.Contains(r.Reply, "work it out together") {
+				t.Errorf("answer %s (recorded %v), the model twice writing %q: the learner read %q, want it to open %q",
+					tt.answer, *r.Session.State.LastAnswerResult, tt.reply, r.Reply, tt.want)
+			}
+		})
+	}
+}
+
 // After a first wrong answer the model states the answer in plain English
 // ("14 is what you get ..."), with no answer phrase: a leak before the
 // explain phase, regenerated.

@@ -86,7 +86,7 @@ var (
 		[]string{"yes", "yay", "excellent", "brilliant", "fantastic", "awesome", "correct", "exactly", "perfect", "bingo", "right", "got it", "well done", "nailed it", "spot on"}}
 	fault = phrases{regexp.MustCompile(`\bnot quite\b|^(?:nope|incorrect|wrong|oops)\b|` +
 		`\b(?:that's|thats|that is|it's|it is|this is|you're|youre|you are)\s+(?:not\s+(?:quite\s+)?(?:right|correct)|incorrect|wrong)\b|` +
-		`\bnot (?:the )?(?:right|correct) answer\b|\btry (?:it |that )?again\s*[.!]*$`),
+		`\bnot (?:the )?(?:right|correct) answer\b|\btry (?:it |that |\w+ing (?:it |that )?)?again\s*[.!]*$`),
 		[]string{"not", "nope", "incorrect", "wrong", "oops", "again"}}
 	farewell = phrases{regexp.MustCompile(`\b(?:good ?bye|bye for now|see you (?:next time|later|soon|tomorrow)|until next time|till next time|` +
 		`that's (?:all|it) for (?:today|now)|end of (?:our|the|this|today's) (?:lesson|session)|` +

@@ -291,28 +291,41 @@ func correction(ps []problem) string {
 // safeSentence replaces a sentence that could not be shown.
 const safeSentence = "Let's work it out together, one step at a time."
 
-// redact replaces every problem sentence with one safe sentence. It
-// reports whether a replaced sentence was a question.
+// replacements stand for a sentence that contradicted the turn's move,
+// saying what the program decided: after a right answer, "let's work it
+// out together" would read as another wrong one.
+var replacements = map[string]string{
+	reasonPraisesWrong: "Not quite yet.",
+	reasonFaultsRight:  "That's right.",
+	reasonEndsEarly:    "Let's keep going.",
+}
+
+// replacement returns the sentence that stands for one shown for reason.
+func replacement(reason string) string {
+	if r, ok := replacements[reason]; ok {
+		return r
+	}
+	return safeSentence
+}
+
+// redact replaces each problem sentence with the sentence its reason
+// calls for (see replacement), each written once. It reports whether a
+// replaced sentence was a question.
 func redact(reply string, ps []problem) (string, bool) {
 	var b strings.Builder
 	last := 0
-	replaced, question := false, false
+	written := map[string]bool{}
+	question := false
 	for _, sent := range answer.SplitSentences(reply) {
-		bad := false
-		for _, p := range ps {
-			if sent.Start < p.span.End && p.span.Start < sent.End {
-				bad = true
-				break
-			}
-		}
-		if !bad {
+		i := slices.IndexFunc(ps, func(p problem) bool { return sent.Start < p.span.End && p.span.Start < sent.End })
+		if i < 0 {
 			continue
 		}
 		question = question || strings.Contains(sent.Text, "?")
 		b.WriteString(reply[last:sent.Start])
-		if !replaced {
-			b.WriteString(safeSentence)
-			replaced = true
+		if r := replacement(ps[i].reason); !written[r] {
+			b.WriteString(r)
+			written[r] = true
 		}
 		last = sent.End
 	}
