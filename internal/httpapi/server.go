@@ -269,21 +269,28 @@ func usableRequestID(id string) bool {
 	return true
 }
 
-// bodyLimits limits request bodies: 26 MB for an upload to /transcribe (a
-// 25 MB file and its form), 1 MB for anything else. A body over the limit
-// is a 413, from its Content-Length before anything is read, or as soon as
-// reading passes the limit. A body not sent within Options.BodyTimeout is
-// a 408: any other body is read here, whole, under that deadline (the
-// upload is read by its handler, see readBody).
+// bodyLimits limits request bodies: 26 MiB for an upload to /transcribe
+// (a 25 MiB file and its form; "MiB": echo reads "M" as a million bytes),
+// 1 MB for anything else. A body over the limit is a 413, from its
+// Content-Length before anything is read, or as soon as reading passes the
+// limit; an upload's says the file is too large, as when its handler finds
+// it so. A body not sent within Options.BodyTimeout is a 408: any other
+// body is read here, whole, under that deadline (the upload is read by its
+// handler, see readBody).
 func (s *Server) bodyLimits() echo.MiddlewareFunc {
-	small, upload := middleware.BodyLimit("1M"), middleware.BodyLimit("26M")
+	small, upload := middleware.BodyLimit("1M"), middleware.BodyLimit("26MiB")
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		smallNext, uploadNext := small(s.readWhole(next)), upload(next)
 		return func(c echo.Context) error {
-			if c.Path() == "/transcribe" {
-				return uploadNext(c)
+			if c.Path() != "/transcribe" {
+				return smallNext(c)
 			}
-			return smallNext(c)
+			err := uploadNext(c)
+			var he *echo.HTTPError
+			if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+				return errFileTooLarge()
+			}
+			return err
 		}
 	}
 }

@@ -59,22 +59,23 @@ func (s *Server) transcribe(c echo.Context) error {
 		}
 		return nil
 	})
-	var apiErr *Error
-	if errors.As(err, &apiErr) && apiErr.Status == http.StatusRequestEntityTooLarge {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
+	if apiErr := (*Error)(nil); errors.As(err, &apiErr) && apiErr.Status == http.StatusRequestEntityTooLarge {
+		return errFileTooLarge()
 	}
-	if errors.As(err, &apiErr) && apiErr.Status == http.StatusRequestTimeout {
+	if err != nil {
+		// A body cut off before its end, or a form without its boundary:
+		// what was sent could not be read, which is not a missing field.
 		return err
 	}
 	fh, err := c.FormFile("file")
 	if err != nil {
 		if bodyTooLarge(err) {
-			return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
+			return errFileTooLarge()
 		}
 		return validationError(missing("body", "file"))
 	}
 	if fh.Size > maxAudioBytes {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
+		return errFileTooLarge()
 	}
 	if fh.Size == 0 {
 		return &Error{Status: http.StatusBadRequest, Code: "empty_audio", Message: "Empty audio file"}
@@ -115,9 +116,16 @@ func transcriptionError(err error) error {
 	case errors.Is(err, context.Canceled):
 		return err
 	case bodyTooLarge(err):
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)", Err: err}
+		e := errFileTooLarge()
+		e.Err = err
+		return e
 	case errors.As(err, &se) && se.Message != "":
 		return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed: " + se.Message, Err: err}
 	}
 	return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed", Err: err}
+}
+
+// errFileTooLarge answers an upload over maxAudioBytes.
+func errFileTooLarge() *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: "File too large (max 25 MB)"}
 }

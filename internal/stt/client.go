@@ -134,7 +134,9 @@ func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f 
 		}
 		return "", &Error{Message: msgUnavailable, Err: errors.New(why), kind: ErrUnavailable}
 	}
-	return *out.Text, nil
+	// whisper.cpp's server starts each segment with a space and ends it
+	// with a line break: the learner's message box gets the words alone.
+	return strings.TrimSpace(*out.Text), nil
 }
 
 // errTooLarge refuses a recording whose request would exceed
