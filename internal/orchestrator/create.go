@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -164,11 +165,13 @@ func (o *Orchestrator) screenWelcome(ctx context.Context, set agents.Set, st tut
 	// The topic's own name is no leak, though an answer may be in it (an
 	// exam on "solids, liquids and gases" asks for "gas"): it is masked
 	// before the answers are looked for.
-	// Nor is the number of questions ("7 questions", "a 7-question exam").
-	n := strconv.Itoa(len(st.ExamQuestions))
-	if ps := findProblems(mask(maskTopic(welcome, t), n+" questions", n+" question", n+"-question"), answers, nil); len(ps) > 0 {
+	// Nor is the number of questions ("7 questions", "seven short
+	// questions", "a 7-question exam").
+	if ps := findProblems(maskCount(maskTopic(welcome, t), len(st.ExamQuestions)), answers, nil); len(ps) > 0 {
 		o.log.Warn("welcome needs repair", "session_id", st.SessionID, "problem", ps[0].reason)
-		welcome, _ = redact(welcome, ps)
+		// A welcome is no lesson: the sentence goes, with no "let's work
+		// it out" in its place.
+		welcome = drop(welcome, ps, fallbackWelcome(st, t))
 	}
 	v, calls := o.checkSafety(ctx, set, "tutor", welcome, st)
 	logs := make([]store.AgentLog, len(calls))
@@ -189,6 +192,28 @@ func maskTopic(text string, t *tutor.Topic) string {
 		return text
 	}
 	return mask(text, strings.Split(t.TopicName, " - ")...)
+}
+
+// countWords are the numbers an exam's question count may be written as.
+var countWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
+
+// maskCount blanks out, keeping every byte offset, the number n where it
+// counts questions: "7 questions", "seven short questions", "a 7-question
+// exam", up to two words between the number and "question".
+func maskCount(text string, n int) string {
+	forms := strconv.Itoa(n)
+	if n < len(countWords) {
+		forms += "|" + countWords[n]
+	}
+	re := regexp.MustCompile(`(?i)\b(?:` + forms + `)(?:[\s-]+[a-z]+){0,2}?[\s-]+questions?\b`)
+	b := []byte(text)
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		for k := m[0]; k < m[1]; k++ {
+			b[k] = '_'
+		}
+	}
+	return string(b)
 }
 
 // mask hides each of phrases in text, ignoring case, behind underscores.

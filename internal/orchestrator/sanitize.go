@@ -181,8 +181,10 @@ func dialogue(s tutor.State, msg string) []answer.Utterance {
 // a regenerated reply brings no move either. When a sentence that asked
 // the turn's new question is replaced, the question is asked again after
 // the reply, so that the learner sees the question their next message is
-// checked against.
-func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome, reply string, canRegenerate bool) string {
+// checked against. A reply after the session ended loses the sentences
+// instead (see drop): it must not invite more work.
+func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome, reply, writer string) string {
+	canRegenerate := writer == agents.NameMasterTutor
 	reply = unwrapJSON(reply)
 	dl := dialogue(turn.State, turn.Message)
 	problems := replyProblems(turn, out, reply, dl)
@@ -214,6 +216,9 @@ func (r *run) sanitize(ctx context.Context, turn agents.Turn, out *tutor.Outcome
 				return reply
 			}
 		}
+	}
+	if writer == agents.NamePostCompletion {
+		return drop(reply, problems, PostCompletionFallback)
 	}
 	reply, askedRemoved := redact(reply, problems)
 	if q := askedQuestion(out); askedRemoved && q != "" && !strings.Contains(reply, q) {
@@ -306,6 +311,26 @@ func replacement(reason string) string {
 		return r
 	}
 	return safeSentence
+}
+
+// drop removes each problem sentence of a reply that teaches nothing (a
+// welcome, a reply after the session ended), where a tutoring sentence in
+// its place would invite more work; fallback when nothing is left.
+func drop(reply string, ps []problem, fallback string) string {
+	var b strings.Builder
+	last := 0
+	for _, sent := range answer.SplitSentences(reply) {
+		if slices.ContainsFunc(ps, func(p problem) bool { return sent.Start < p.span.End && p.span.Start < sent.End }) {
+			b.WriteString(reply[last:sent.Start])
+			last = sent.End
+		}
+	}
+	b.WriteString(reply[last:])
+	out := strings.TrimSpace(strings.ReplaceAll(b.String(), "  ", " "))
+	if out == "" {
+		return fallback
+	}
+	return out
 }
 
 // redact replaces each problem sentence with the sentence its reason

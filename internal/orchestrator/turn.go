@@ -352,7 +352,7 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	}
 
 	if writer != "" {
-		reply = r.sanitize(ctx, turn, &out, reply, writer == agents.NameMasterTutor)
+		reply = r.sanitize(ctx, turn, &out, reply, writer)
 		if safe := r.checkSafety(ctx, "tutor", reply, s); !safe.Safe {
 			o.log.Warn("tutor reply flagged by the safety check", "session_id", s.SessionID, "category", safe.Category)
 			reply = unsafeReplyFallback
@@ -1229,7 +1229,7 @@ func (r *run) gateReply(ctx context.Context, turn agents.Turn, out *tutor.Outcom
 	if guidance == "" || guidance == fixed {
 		return fixed
 	}
-	if r.sanitize(ctx, turn, out, guidance, false) != guidance {
+	if r.sanitize(ctx, turn, out, guidance, agents.NameSafety) != guidance {
 		return fixed
 	}
 	if check := r.checkSafety(ctx, "tutor", guidance, turn.State); !check.Safe {

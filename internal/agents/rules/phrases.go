@@ -64,63 +64,64 @@ const (
 	mAfterExam                   // a message after a finished exam
 	// Moves added later go last: a move's number seeds its phrasing, so
 	// renumbering would change the wording of existing sessions' replays.
-	mWithHelpValue  // a right answer after the worked solution, named: {value}
-	mWithHelp       // a right answer after the worked solution
-	mAskMore        // asks another question after the lesson, no harder: {q}
-	mNotCovered     // a doubt the lesson does not explain, before the lesson goes on
-	mNotCoveredAsk  // a doubt the lesson does not explain, back to the question: {q}
-	mGoodbyeThanks  // a doubts session ends with thanks
-	mNoMore         // a follow-up on a doubt the lesson has said all it has about
-	mWhatAbout      // a question that names nothing, with no doubt before it: {topic}, {concepts}
-	mWatch          // names the mistakes a lesson recorded: {mistakes}
-	mWrapUpWatch    // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
-	mStepRight      // a right intermediate step, named, and on to the next: {what}
-	mWelcome        // thanks for an answer, in a session that goes on
-	mChinUp         // a learner who speaks badly of themselves
-	mTooHard        // a learner who finds the task too hard
-	mIDKStepBack    // "I don't know" after the last hint: another question, {q}
-	mSpotted        // a wrong answer that shows the question's known mistake: {did}
-	mRecap          // what the finished lesson covered, when asked: {concepts}
-	mNotIt          // a wrong answer, before the lesson turns to another question
-	mAfterRecap     // after the recap of a completed session
-	mReversed       // a ratio with its terms the other way round: {answer}
-	mHoldOn         // an answer given while no question is asked
-	mAStep          // a step of the worked solution, as a clue once every hint is given: {step}
-	mHowFar         // asks how far the learner got, once every hint and step is given
-	mHelpClue       // a clue for a request for help that does not ask for the answer
-	mNudge          // a clue for a second message in a row with no answer
-	mWorkItOut      // working described without its result: asks for the result
-	mAsNumber       // words where a number is asked: asks for the number
-	mFromStep       // the last step of the solution the learner reached, to go on from: {step}
-	mReteach        // the lesson's explanation of the question's idea again, when every clue is given
-	mAlreadyHave    // a right step given again as the answer: {step}
-	mKeyWas         // after praise, the idea behind the answer when it is an instruction: {idea}
-	mNotReady       // "no" to going on: asks what to go over
-	mJustSaid       // before a doubt's answer that the last reply already said
-	mBeginNow       // after a doubt answered before the lesson began
-	mNotSo          // a question that puts forward a common misconception: {mistake}
-	mValueRight     // a temperature a doubt puts forward, right: {value}
-	mSlipAfter      // a wrong answer whose working is right up to {step}: where to look again
-	mSlipSum        // a wrong answer with a sum {step} worked wrong: that sum again
-	mSlipStep       // a wrong answer whose equations change solution from {from} to {to}: that step again
-	mInWords        // a letter given to options shown without letters: the option in words
-	mNoOptions      // a letter given to a question without options: the answer itself
-	mFactRight      // a claim a sentence of the lesson confirms: {fact}, that sentence
-	mFactWrong      // a claim a sentence of the lesson contradicts: {fact}, that sentence
-	mValueWrong     // a temperature a doubt puts forward, wrong: {value}, the claimed one
-	mNoMorePractice // more practice asked, none left on the concept: {concept}
-	mOtherWay       // a piece still not followed after hearing it again: before the words it uses
-	mTricky         // after the words of a piece: asks what is still unclear
-	mWhy            // a bare "why?" about a piece: before the sentence that gives the reason
-	mKeepKind       // a learner who insults the tutor: calm, then back to work
-	mPutAnotherWay  // an answer that did not help: before more of the explanation
-	mHelps          // after explaining again: asks whether it helped
-	mBored          // a learner who finds the lesson dull: then on, briskly
-	mWelcomeExamOne // exam welcome, one question: {topic}
-	mAfterDoubts    // a message after a finished doubts session
-	mChangedAnswer  // a right answer taken back for another: {value}, the first, and {answer}, the other
-	mDoubtsTimeUp   // a doubts session whose sitting's time is up: after the answer, instead of its closing question
-	mHelloDoubts    // a greeting alone in a doubts session: greets back and asks for the doubt, {topic}
+	mWithHelpValue     // a right answer after the worked solution, named: {value}
+	mWithHelp          // a right answer after the worked solution
+	mAskMore           // asks another question after the lesson, no harder: {q}
+	mNotCovered        // a doubt the lesson does not explain, before the lesson goes on
+	mNotCoveredAsk     // a doubt the lesson does not explain, back to the question: {q}
+	mGoodbyeThanks     // a doubts session ends with thanks
+	mNoMore            // a follow-up on a doubt the lesson has said all it has about
+	mWhatAbout         // a question that names nothing, with no doubt before it: {topic}, {concepts}
+	mWatch             // names the mistakes a lesson recorded: {mistakes}
+	mWrapUpWatch       // the lesson is complete, with the mistakes it recorded: {concepts}, {mistakes}
+	mStepRight         // a right intermediate step, named, and on to the next: {what}
+	mWelcome           // thanks for an answer, in a session that goes on
+	mChinUp            // a learner who speaks badly of themselves
+	mTooHard           // a learner who finds the task too hard
+	mIDKStepBack       // "I don't know" after the last hint: another question, {q}
+	mSpotted           // a wrong answer that shows the question's known mistake: {did}
+	mRecap             // what the finished lesson covered, when asked: {concepts}
+	mNotIt             // a wrong answer, before the lesson turns to another question
+	mAfterRecap        // after the recap of a completed session
+	mReversed          // a ratio with its terms the other way round: {answer}
+	mHoldOn            // an answer given while no question is asked
+	mAStep             // a step of the worked solution, as a clue once every hint is given: {step}
+	mHowFar            // asks how far the learner got, once every hint and step is given
+	mHelpClue          // a clue for a request for help that does not ask for the answer
+	mNudge             // a clue for a second message in a row with no answer
+	mWorkItOut         // working described without its result: asks for the result
+	mAsNumber          // words where a number is asked: asks for the number
+	mFromStep          // the last step of the solution the learner reached, to go on from: {step}
+	mReteach           // the lesson's explanation of the question's idea again, when every clue is given
+	mAlreadyHave       // a right step given again as the answer: {step}
+	mKeyWas            // after praise, the idea behind the answer when it is an instruction: {idea}
+	mNotReady          // "no" to going on: asks what to go over
+	mJustSaid          // before a doubt's answer that the last reply already said
+	mBeginNow          // after a doubt answered before the lesson began
+	mNotSo             // a question that puts forward a common misconception: {mistake}
+	mValueRight        // a temperature a doubt puts forward, right: {value}
+	mSlipAfter         // a wrong answer whose working is right up to {step}: where to look again
+	mSlipSum           // a wrong answer with a sum {step} worked wrong: that sum again
+	mSlipStep          // a wrong answer whose equations change solution from {from} to {to}: that step again
+	mInWords           // a letter given to options shown without letters: the option in words
+	mNoOptions         // a letter given to a question without options: the answer itself
+	mFactRight         // a claim a sentence of the lesson confirms: {fact}, that sentence
+	mFactWrong         // a claim a sentence of the lesson contradicts: {fact}, that sentence
+	mValueWrong        // a temperature a doubt puts forward, wrong: {value}, the claimed one
+	mNoMorePractice    // more practice asked, none left on the concept: {concept}
+	mOtherWay          // a piece still not followed after hearing it again: before the words it uses
+	mTricky            // after the words of a piece: asks what is still unclear
+	mWhy               // a bare "why?" about a piece: before the sentence that gives the reason
+	mKeepKind          // a learner who insults the tutor: calm, then back to work
+	mPutAnotherWay     // an answer that did not help: before more of the explanation
+	mHelps             // after explaining again: asks whether it helped
+	mBored             // a learner who finds the lesson dull: then on, briskly
+	mWelcomeExamOne    // exam welcome, one question: {topic}
+	mAfterDoubts       // a message after a finished doubts session
+	mChangedAnswer     // a right answer taken back for another: {value}, the first, and {answer}, the other
+	mDoubtsTimeUp      // a doubts session whose sitting's time is up: after the answer, instead of its closing question
+	mHelloDoubts       // a greeting alone in a doubts session: greets back and asks for the doubt, {topic}
+	mWelcomeClarifyOne // clarify_doubts welcome with no concept to name but the topic: {topic}
 
 	moveCount // the number of moves, not a move
 )
@@ -431,6 +432,10 @@ var phrasebook = map[move][]string{
 	mWelcomeClarify: {
 		"{hi} I'm here to help with {topic}, such as {concepts}. What would you like to know?",
 		"{hi} Ask me anything about {topic}, for example {concepts}. What's your doubt?",
+	},
+	mWelcomeClarifyOne: {
+		"{hi} I'm here to help with {topic}. What would you like to know?",
+		"{hi} Ask me anything about {topic}. What's your doubt?",
 	},
 	mWelcomeExam: {
 		"{hi} This is a {n}-question exam on {topic}. Answer each one as best you can, and you'll see your results at the end.",

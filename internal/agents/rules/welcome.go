@@ -54,7 +54,13 @@ func (*Welcomer) Welcome(ctx context.Context, s tutor.State, t *tutor.Topic) (st
 	case s.Mode == tutor.ModeClarify && t == nil:
 		text = welcomeClarifyNoTopic
 	case s.Mode == tutor.ModeClarify:
-		text = v.say(mWelcomeClarify, "{topic}", topicTitle(t), "{concepts}", conceptList(t.Concepts(), 3))
+		topic, concepts := topicTitle(t), conceptList(t.Concepts(), 3)
+		if len(t.Concepts()) < 2 || concepts == topic {
+			// "about tripling, for example tripling": no example to give.
+			text = v.say(mWelcomeClarifyOne, "{topic}", topic)
+		} else {
+			text = v.say(mWelcomeClarify, "{topic}", topic, "{concepts}", concepts)
+		}
 	case t == nil:
 		text = welcomeNoTopic
 	default:
