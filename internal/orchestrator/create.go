@@ -202,6 +202,9 @@ var countWords = []string{"zero", "one", "two", "three", "four", "five", "six", 
 // counts questions: "7 questions", "seven short questions", "a 7-question
 // exam", up to two words between the number and "question".
 func maskCount(text string, n int) string {
+	if n == 0 {
+		return text // no exam: no count, and no answer it could be taken for
+	}
 	forms := strconv.Itoa(n)
 	if n < len(countWords) {
 		forms += "|" + countWords[n]
