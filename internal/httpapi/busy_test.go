@@ -6,11 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/tutord/tutord/internal/httpapi"
 	"github.com/tutord/tutord/internal/pgtest"
-	"github.com/tutord/tutord/internal/pguuid"
 	"github.com/tutord/tutord/internal/store"
 )
 
@@ -19,19 +16,8 @@ import (
 // and Retry-After, as the contract documents, instead of waiting as long
 // as its client does; anonymous and learner routes alike.
 func TestDatabaseBusyIs503(t *testing.T) {
-	cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.MaxConns = 1
-	cfg.AfterConnect = pguuid.AfterConnect
-	store.BoundAcquire(cfg, 50*time.Millisecond)
 	ctx := context.Background()
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	pool := pgtest.BoundedPool(t, 1, 50*time.Millisecond)
 	busy := store.New(pool)
 	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Curriculum, d.Progress = busy, busy })
 	tok := token(t, "learner-busy", false)

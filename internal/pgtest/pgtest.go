@@ -210,12 +210,26 @@ func ConnString(t testing.TB) string {
 // Pool returns a pool on a fresh migrated database, closed when the test ends.
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
+	return pool(t, 40, 0)
+}
+
+// BoundedPool returns a pool of conns connections on a fresh migrated
+// database, whose statements wait at most bound for a free connection
+// (store.BoundAcquire), closed when the test ends.
+func BoundedPool(t testing.TB, conns int32, bound time.Duration) *pgxpool.Pool {
+	t.Helper()
+	return pool(t, conns, bound)
+}
+
+func pool(t testing.TB, conns int32, bound time.Duration) *pgxpool.Pool {
+	t.Helper()
 	cfg, err := pgxpool.ParseConfig(ConnString(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.MaxConns = 40
+	cfg.MaxConns = conns
 	cfg.AfterConnect = pguuid.AfterConnect
+	store.BoundAcquire(cfg, bound)
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("open pool: %v", err)

@@ -497,22 +497,11 @@ func TestReadsAreTold(t *testing.T) {
 // caller's own deadline is not ErrBusy, and a statement that has its
 // connection runs past the bound.
 func TestBoundedAcquireFailsWithErrBusy(t *testing.T) {
-	cfg, err := pgxpool.ParseConfig(pgtest.ConnString(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.MaxConns = 1
-	cfg.AfterConnect = pguuid.AfterConnect
-	store.BoundAcquire(cfg, 50*time.Millisecond)
+	pool := pgtest.BoundedPool(t, 1, 50*time.Millisecond)
 	// Far beyond the bound: a wait the bound did not end fails the test
 	// with this deadline's error instead.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
 	s := store.New(pool)
 	id := createSession(t, s, fixture{})
 
