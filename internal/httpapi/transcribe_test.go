@@ -1,10 +1,13 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -145,24 +148,48 @@ func TestTranscribeRejectedAudio(t *testing.T) {
 	}
 }
 
-// An upload over the body limit
-// sent without Content-Length (chunked, as browsers and curl -T do for
-// streams) must be refused as too large (413 too_large, as the route
-// documents), not as a request that lacks its file field (422).
+// oversizedUpload is the start of a form uploading a 27 MiB recording:
+// its first part's head and the test clip, the rest to be sent after.
+func oversizedUpload() (head *bytes.Buffer, mw *multipart.Writer) {
+	head = new(bytes.Buffer)
+	mw = multipart.NewWriter(head)
+	part, _ := mw.CreateFormFile("file", "recording.wav")
+	part.Write(testWAV)
+	return head, mw
+}
+
+// tooLarge checks that an oversized upload got the route's 413 (CONTRACT
+// §2.7, api/openapi.yaml): too_large, "File too large (max 25 MB)", not
+// echo's generic "Request body too large" nor a 422 for a missing file.
+func tooLarge(t *testing.T, how string, resp *http.Response) {
+	t.Helper()
+	body, _ := io.ReadAll(resp.Body)
+	var e struct {
+		Detail string `json:"detail"`
+		Error  struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	json.Unmarshal(body, &e)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || e.Error.Code != "too_large" || e.Detail != "File too large (max 25 MB)" {
+		t.Fatalf("27 MiB upload %s: %d %s; want 413 too_large \"File too large (max 25 MB)\"", how, resp.StatusCode, body)
+	}
+}
+
+// An upload over the body limit sent without Content-Length (chunked, as
+// browsers and curl -T do for streams) is refused as too large before it
+// reaches the speech-to-text server.
 func TestChunkedOversizedUploadIs413(t *testing.T) {
 	whisper := newWhisperStub(t)
 	s := newServer(t, whisper.transcriber())
 
-	var head bytes.Buffer
-	mw := multipart.NewWriter(&head)
-	part, _ := mw.CreateFormFile("file", "recording.wav")
-	part.Write(testWAV)
+	head, mw := oversizedUpload()
 	// The rest of the 27 MiB file is streamed, and the form closed after it.
 	var tail bytes.Buffer
 	tw := multipart.NewWriter(&tail)
 	tw.SetBoundary(mw.Boundary())
 	tw.Close()
-	body := io.MultiReader(&head, io.LimitReader(zeros{}, 27<<20), &tail)
+	body := io.MultiReader(head, io.LimitReader(zeros{}, 27<<20), &tail)
 
 	req, err := http.NewRequest("POST", s.URL+"/transcribe", io.NopCloser(body))
 	if err != nil {
@@ -175,13 +202,34 @@ func TestChunkedOversizedUploadIs413(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Fatalf("27 MiB chunked upload: %d %s; want 413 too_large", resp.StatusCode, out)
-	}
+	tooLarge(t, "sent chunked", resp)
 	if n := whisper.calls.Load(); n != 0 {
 		t.Fatalf("the oversized upload reached the speech-to-text server (%d calls)", n)
 	}
+}
+
+// A browser uploads a 27 MiB recording (FormData: the request has a
+// Content-Length, so it is refused before its handler runs). It gets the
+// same 413 as a chunked upload.
+func TestOversizedUploadSaysFileTooLarge(t *testing.T) {
+	whisper := newWhisperStub(t)
+	s := newServer(t, whisper.transcriber())
+
+	head, mw := oversizedUpload()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	fmt.Fprintf(conn, "POST /transcribe HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", mw.FormDataContentType(), 27<<20)
+	conn.Write(head.Bytes()) // the rest would follow: the server answers first
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	tooLarge(t, "with its Content-Length", resp)
 }
 
 type zeros struct{}
