@@ -348,6 +348,13 @@ func TestAdmin(t *testing.T) {
 		{"boolean false", "admin=true", jwt.MapClaims{"admin": false}, false},
 		{"number", "level=9", jwt.MapClaims{"level": 9.0}, false},
 		{"list of non-strings", "role=admin", jwt.MapClaims{"role": []any{1, map[string]any{"admin": true}}}, false},
+		// An OAuth scope claim (Cognito resource servers, Keycloak and
+		// Auth0 client scopes) is a space-separated list (RFC 6749 §3.3,
+		// RFC 9068 §2.2.3): a member matches, a substring does not.
+		{"scope member", "scope=tutord/admin", jwt.MapClaims{"scope": "aws.cognito.signin.user.admin tutord/admin"}, true},
+		{"scope member among others", "scope=admin", jwt.MapClaims{"scope": "openid profile admin"}, true},
+		{"scope with a prefix", "scope=admin", jwt.MapClaims{"scope": "openid tutord/admin"}, false},
+		{"scope substring", "scope=admin", jwt.MapClaims{"scope": "openid superadmin"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
