@@ -70,8 +70,8 @@ func (t transcriber) Detect(head []byte) (string, bool) {
 	return string(f), ok
 }
 
-func (t transcriber) Transcribe(ctx context.Context, audio io.Reader, size int64, format string) (string, error) {
-	text, err := t.c.Transcribe(ctx, audio, size, stt.Format(format))
+func (t transcriber) Transcribe(ctx context.Context, audio io.Reader, size int64, format, language string) (string, error) {
+	text, err := t.c.Transcribe(ctx, audio, size, stt.Format(format), language)
 	if errors.Is(err, stt.ErrUnavailable) || errors.Is(err, stt.ErrTimeout) || errors.Is(err, stt.ErrNotConfigured) {
 		return "", errors.Join(ErrTranscriberUnavailable, err)
 	}

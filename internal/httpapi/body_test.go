@@ -53,7 +53,7 @@ func (b *blockingTranscriber) Configured() bool { return true }
 func (b *blockingTranscriber) Detect(head []byte) (string, bool) {
 	return "wav", strings.HasPrefix(string(head), "RIFF")
 }
-func (b *blockingTranscriber) Transcribe(ctx context.Context, audio io.Reader, size int64, format string) (string, error) {
+func (b *blockingTranscriber) Transcribe(ctx context.Context, audio io.Reader, size int64, format, language string) (string, error) {
 	b.inside <- heapInUse()
 	<-b.release
 	return "three quarters", nil

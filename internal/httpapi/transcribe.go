@@ -22,9 +22,11 @@ type Transcriber interface {
 	Configured() bool
 	// Detect names the audio format of a file's first bytes.
 	Detect(head []byte) (format string, ok bool)
-	// Transcribe returns the text of the audio. Its errors are
-	// ErrTranscriberUnavailable, or carry a message safe to show.
-	Transcribe(ctx context.Context, audio io.Reader, size int64, format string) (string, error)
+	// Transcribe returns the text of the audio, spoken in language (an
+	// ISO-639-1 code in lower case) or, when it is empty, in the language
+	// the server detects. Its errors are ErrTranscriberUnavailable, or
+	// carry a message safe to show.
+	Transcribe(ctx context.Context, audio io.Reader, size int64, format, language string) (string, error)
 }
 
 // ErrTranscriberUnavailable reports that the speech-to-text server could
@@ -36,8 +38,9 @@ const sttNotConfigured = "Transcription is not configured: set TUTORD_STT_BASE_U
 
 // transcribe serves POST /transcribe: one multipart `file` of at most
 // 25 MiB in webm, ogg, mp4, mpeg, wav or flac, recognised by its content,
-// not its name or declared type. Anonymous callers need anonymous use to
-// be allowed; each caller's transcriptions are rate-limited like turns.
+// not its name or declared type, and an optional `language`. Anonymous
+// callers need anonymous use to be allowed; each caller's transcriptions
+// are rate-limited like turns.
 func (s *Server) transcribe(c echo.Context) error {
 	if callerOf(c).anonymous() && !s.opts.AllowAnonymous {
 		return errUnauthorized("Not authenticated")
@@ -68,11 +71,19 @@ func (s *Server) transcribe(c echo.Context) error {
 		return err
 	}
 	fh, err := c.FormFile("file")
+	if err != nil && bodyTooLarge(err) {
+		return errFileTooLarge()
+	}
+	var bad []fieldError
 	if err != nil {
-		if bodyTooLarge(err) {
-			return errFileTooLarge()
-		}
-		return validationError(missing("body", "file"))
+		bad = append(bad, missing("body", "file"))
+	}
+	language, fe := formLanguage(r)
+	if fe != nil {
+		bad = append(bad, *fe)
+	}
+	if len(bad) > 0 {
+		return validationError(bad...)
 	}
 	if fh.Size > maxAudioBytes {
 		return errFileTooLarge()
@@ -93,11 +104,29 @@ func (s *Server) transcribe(c echo.Context) error {
 			Message: fmt.Sprintf("Unsupported audio format: %s (send webm, ogg, mp4, mpeg, wav or flac)", fh.Header.Get("Content-Type"))}
 	}
 	audio := io.MultiReader(bytes.NewReader(head[:n]), f)
-	text, err := s.deps.Transcribe.Transcribe(c.Request().Context(), audio, fh.Size, format)
+	text, err := s.deps.Transcribe.Transcribe(c.Request().Context(), audio, fh.Size, format, language)
 	if err != nil {
 		return transcriptionError(err)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"text": text})
+}
+
+// formLanguage reads the form's optional `language`: the recording's
+// ISO-639-1 code, in any case. Whisper otherwise guesses the language from
+// the audio, often wrongly on a short clip. It returns the code in lower
+// case ("" when absent), or the field's validation error. The value is not
+// echoed back: it may be long.
+func formLanguage(r *http.Request) (string, *fieldError) {
+	v := r.PostForm["language"] // the form's fields, once parsed
+	if len(v) == 0 {
+		return "", nil
+	}
+	code, ok := stt.ParseLanguage(v[0])
+	if !ok {
+		return "", &fieldError{Type: "string_pattern_mismatch", Loc: []any{"body", "language"},
+			Msg: "Language should be a two-letter ISO 639-1 code, such as en or hi", Input: nil}
+	}
+	return code, nil
 }
 
 // transcriptionError maps a failed transcription to the client's answer,
@@ -119,6 +148,10 @@ func transcriptionError(err error) error {
 		e := errFileTooLarge()
 		e.Err = err
 		return e
+	case errors.As(err, &se) && se.StatusCode == http.StatusRequestEntityTooLarge:
+		// Within tutord's limit but over the provider's: the same answer
+		// as an upload over tutord's own, with a message that says whose.
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: se.Message, Err: err}
 	case errors.As(err, &se) && se.Message != "":
 		return &Error{Status: http.StatusBadRequest, Code: "transcription_failed", Message: "Transcription failed: " + se.Message, Err: err}
 	}

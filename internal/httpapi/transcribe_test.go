@@ -24,10 +24,12 @@ var testWAV = append([]byte("RIFF\x24\x00\x00\x00WAVEfmt "), make([]byte, 64)...
 
 // whisperStub is a Whisper-compatible server: it transcribes any audio as
 // "three quarters", except audio holding "SHORT", which it refuses as
-// OpenAI refuses a recording that is too short. calls counts requests.
+// OpenAI refuses a recording that is too short. calls counts requests;
+// language is the last request's language field (nil when it had none).
 type whisperStub struct {
-	client *stt.Client
-	calls  atomic.Int64
+	client   *stt.Client
+	calls    atomic.Int64
+	language atomic.Pointer[string]
 }
 
 func newWhisperStub(t *testing.T) *whisperStub {
@@ -42,6 +44,10 @@ func newWhisperStub(t *testing.T) *whisperStub {
 		}
 		audio, _ := io.ReadAll(f)
 		f.Close()
+		w.language.Store(nil)
+		if v := r.MultipartForm.Value["language"]; len(v) > 0 {
+			w.language.Store(&v[0])
+		}
 		if bytes.Contains(audio, []byte("SHORT")) {
 			http.Error(rw, `{"error":{"message":"Audio file is too short. Minimum audio length is 0.1 seconds."}}`, http.StatusBadRequest)
 			return
@@ -65,10 +71,19 @@ func (w *whisperStub) transcriber() serverOption {
 // transcribe uploads audio to POST /transcribe, checked against the contract.
 func (s *apiServer) transcribe(audio []byte, tok string) response {
 	s.t.Helper()
+	return s.transcribeWith(audio, tok, nil)
+}
+
+// transcribeWith uploads audio with the form fields given.
+func (s *apiServer) transcribeWith(audio []byte, tok string, fields map[string]string) response {
+	s.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	part, _ := mw.CreateFormFile("file", "recording.wav")
 	part.Write(audio)
+	for name, v := range fields {
+		mw.WriteField(name, v)
+	}
 	mw.Close()
 	return s.do("POST", "/transcribe", buf.String(), tok, "Content-Type", mw.FormDataContentType())
 }
@@ -258,5 +273,82 @@ func TestTranscribeProviderBusy(t *testing.T) {
 	r := s.transcribe(testWAV, "")
 	if r.Status != 503 || r.code(t) != "unavailable" || r.Header.Get("Retry-After") != "30" {
 		t.Fatalf("provider busy: %d, Retry-After %q, %s; want 503 unavailable with Retry-After 30", r.Status, r.Header.Get("Retry-After"), r.Body)
+	}
+}
+
+// A speech-to-text server, or a proxy in front of it (nginx's HTML page
+// here), refuses a recording within tutord's 25 MB as too large: the
+// learner gets the route's 413 too_large with a message saying whose limit
+// it was, not 400 "Transcription failed: Request Entity Too Large".
+func TestProviderRefusingTheSizeIs413(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		rw.Header().Set("Content-Type", "text/html")
+		rw.WriteHeader(http.StatusRequestEntityTooLarge)
+		io.WriteString(rw, "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+	}))
+	t.Cleanup(srv.Close)
+	c, err := stt.New(stt.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(c) })
+	r := s.transcribe(testWAV, "")
+	if r.Status != http.StatusRequestEntityTooLarge || r.code(t) != "too_large" {
+		t.Fatalf("provider's 413: %d %s; want 413 too_large", r.Status, r.Body)
+	}
+	if got := r.JSON(t)["detail"]; got != "File too large for the speech-to-text service" {
+		t.Fatalf("detail %q, want %q", got, "File too large for the speech-to-text service")
+	}
+}
+
+// The language a learner names with the recording reaches the speech-to-
+// text server in lower case, so that it does not guess the language of a
+// short clip; without one, none is sent.
+func TestTranscribePassesLanguage(t *testing.T) {
+	whisper := newWhisperStub(t)
+	s := newServer(t, whisper.transcriber())
+	for _, tt := range []struct{ sent, want string }{{"hi", "hi"}, {"EN", "en"}} {
+		r := s.transcribeWith(testWAV, "", map[string]string{"language": tt.sent})
+		if r.Status != 200 {
+			t.Fatalf("language %q: %d %s", tt.sent, r.Status, r.Body)
+		}
+		if got := whisper.language.Load(); got == nil || *got != tt.want {
+			t.Fatalf("language %q reached the server as %v, want %q", tt.sent, got, tt.want)
+		}
+	}
+	if r := s.transcribe(testWAV, ""); r.Status != 200 {
+		t.Fatalf("no language: %d %s", r.Status, r.Body)
+	}
+	if got := whisper.language.Load(); got != nil {
+		t.Fatalf("no language given, but %q was sent", *got)
+	}
+}
+
+// A language that is not a two-letter ISO 639-1 code is a 422 naming the
+// field, and the recording is not sent.
+func TestTranscribeRefusesBadLanguage(t *testing.T) {
+	whisper := newWhisperStub(t)
+	s := newServer(t, whisper.transcriber())
+	for _, lang := range []string{"", "eng", "english", "e1", "en-US", "é"} {
+		r := s.transcribeWith(testWAV, "", map[string]string{"language": lang})
+		if r.Status != 422 || r.code(t) != "validation_error" {
+			t.Fatalf("language %q: %d %s; want 422 validation_error", lang, r.Status, r.Body)
+		}
+		var body struct {
+			Detail []struct {
+				Loc []any  `json:"loc"`
+				Msg string `json:"msg"`
+			} `json:"detail"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		if len(body.Detail) != 1 || fmt.Sprint(body.Detail[0].Loc) != "[body language]" || !strings.Contains(body.Detail[0].Msg, "ISO 639-1") {
+			t.Fatalf("language %q: detail %s; want one item at [body language] explaining the code", lang, r.Body)
+		}
+	}
+	if n := whisper.calls.Load(); n != 0 {
+		t.Fatalf("recordings with a bad language were transcribed (%d calls)", n)
 	}
 }

@@ -67,7 +67,10 @@ func (c *Client) Configured() bool { return c.cfg.Configured() }
 
 // Transcribe sends size bytes of audio in format f and returns the text.
 // size must be the exact length of audio, and the request it makes at most
-// MaxRequestSize bytes. The audio is streamed, not buffered.
+// MaxRequestSize bytes. The audio is streamed, not buffered. language, when
+// not empty, is the ISO-639-1 code of the speech (see ParseLanguage): the
+// server then transcribes that language rather than guessing it from the
+// audio, which it often gets wrong on a short clip.
 //
 // Errors are *Error of kind ErrNotConfigured, ErrUnavailable, ErrRejected
 // or ErrTimeout, except two: a failure to read audio is returned wrapped
@@ -75,20 +78,23 @@ func (c *Client) Configured() bool { return c.cfg.Configured() }
 // cancellation (errors.Is(err, context.Canceled)). A recording too large
 // for a request is refused before sending, as an ErrRejected *Error that
 // also matches *http.MaxBytesError, as an upload over a limit does, so
-// that callers answer both alike.
-func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f Format) (string, error) {
+// that callers answer both alike. A recording the server refuses as too
+// large (its 413) is an ErrRejected *Error with StatusCode 413.
+func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f Format, language string) (string, error) {
 	switch {
 	case !c.Configured():
 		return "", &Error{Message: msgNotConfigured, kind: ErrNotConfigured}
 	case f.Ext() == "":
 		return "", &Error{Message: msgUnsupported, kind: ErrRejected}
+	case language != "" && !validLanguage(language):
+		return "", &Error{Message: msgLanguage, kind: ErrRejected}
 	case size <= 0:
 		return "", &Error{Message: msgEmpty, kind: ErrRejected}
 	case size > MaxRequestSize: // before adding the framing, which could overflow
 		return "", errTooLarge()
 	}
 	src := &audioReader{r: audio, left: size}
-	body, contentType, length := c.multipart(src, size, f)
+	body, contentType, length := c.multipart(src, size, f, strings.ToLower(language))
 	if length > MaxRequestSize {
 		return "", errTooLarge()
 	}
@@ -148,13 +154,17 @@ func errTooLarge() error {
 // multipart returns the request body, its content type and its length.
 // The form fields and the file part's header are built in memory and the
 // audio streamed between them, so that the length is known up front: some
-// servers refuse chunked uploads.
-func (c *Client) multipart(audio io.Reader, size int64, f Format) (io.Reader, string, int64) {
+// servers refuse chunked uploads. An empty language is left out, for the
+// server to detect it.
+func (c *Client) multipart(audio io.Reader, size int64, f Format, language string) (io.Reader, string, int64) {
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	// Writes to a bytes.Buffer cannot fail.
 	_ = w.WriteField("model", c.cfg.Model)
 	_ = w.WriteField("response_format", "json")
+	if language != "" {
+		_ = w.WriteField("language", language)
+	}
 	h := make(textproto.MIMEHeader)
 	h.Set("Content-Disposition", `form-data; name="file"; filename="recording.`+f.Ext()+`"`)
 	h.Set("Content-Type", f.ContentType())
@@ -191,6 +201,11 @@ func (c *Client) statusError(resp *http.Response) error {
 			Err: errors.New(msg), kind: ErrUnavailable}
 	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
 		return &Error{Message: msgTimeout, StatusCode: code, Err: errors.New(msg), kind: ErrTimeout}
+	case code == http.StatusRequestEntityTooLarge:
+		// The recording was within tutord's limit but not the server's (or
+		// a proxy's before it, whose answer may be an HTML page): the
+		// learner is told so, the server's words go to the logs.
+		return &Error{Message: msgServerTooLarge, StatusCode: code, Err: errors.New(msg), kind: ErrRejected}
 	case code >= 500 || code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound || (code >= 400 && setup):
 		return &Error{Message: msgUnavailable, StatusCode: code, Err: errors.New(msg), kind: ErrUnavailable}
 	case code >= 400:

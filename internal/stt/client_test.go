@@ -33,6 +33,7 @@ type fakeOpenAI struct {
 
 type upload struct {
 	model, responseFormat   string
+	language                *string // nil when the form has no language field
 	filename, contentType   string
 	audio                   []byte
 	contentLength           int64
@@ -97,6 +98,9 @@ func (f *fakeOpenAI) serve(w http.ResponseWriter, r *http.Request) {
 			u.model = string(data)
 		case "response_format":
 			u.responseFormat = string(data)
+		case "language":
+			lang := string(data)
+			u.language = &lang
 		case "file":
 			u.filename, u.contentType, u.audio = p.FileName(), p.Header.Get("Content-Type"), data
 		default:
@@ -182,7 +186,7 @@ func TestTranscribe(t *testing.T) {
 			c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
 			audio := audioOf(tt.head, tt.size)
 
-			text, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), tt.format)
+			text, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), tt.format, "")
 			if err != nil {
 				t.Fatalf("Transcribe: %v", err)
 			}
@@ -214,7 +218,7 @@ func TestTranscribeLocalServer(t *testing.T) {
 	srv := newFakeOpenAI(t, "")
 	c := newClient(t, Config{BaseURL: srv.URL + "/v1/", Model: "Systran/faster-whisper-small"})
 	audio := audioOf(wav, 4096)
-	if _, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WAV); err != nil {
+	if _, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WAV, ""); err != nil {
 		t.Fatalf("Transcribe: %v", err)
 	}
 	if got := srv.got.Load(); got == nil || got.model != "Systran/faster-whisper-small" {
@@ -395,8 +399,8 @@ func TestTranscribeErrors(t *testing.T) {
 		},
 		{
 			name:    "rejection without a body",
-			respond: func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(413) },
-			kind:    ErrRejected, wantMsg: "Request Entity Too Large", wantStatus: 413,
+			respond: func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(415) },
+			kind:    ErrRejected, wantMsg: "Unsupported Media Type", wantStatus: 415,
 		},
 		{
 			name: "long rejection",
@@ -431,7 +435,7 @@ func TestTranscribeErrors(t *testing.T) {
 			c.now = func() time.Time { return now }
 			audio := audioOf(chromeWebM, 1024)
 
-			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
 			e := wantErr(t, err, tt.kind, tt.wantMsg)
 			if e.StatusCode != tt.wantStatus || e.RetryAfter != tt.wantRetryAfter {
 				t.Errorf("status %d, retry after %s; want %d, %s", e.StatusCode, e.RetryAfter, tt.wantStatus, tt.wantRetryAfter)
@@ -450,7 +454,7 @@ func TestTranscribeFailuresWithoutResponse(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		srv.Close()
 		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey})
-		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
 		wantErr(t, err, ErrUnavailable, msgUnavailable)
 	})
 
@@ -467,7 +471,7 @@ func TestTranscribeFailuresWithoutResponse(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
 		srv := hang(t)
 		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey, Timeout: 50 * time.Millisecond})
-		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
 		wantErr(t, err, ErrTimeout, msgTimeout)
 	})
 
@@ -476,7 +480,7 @@ func TestTranscribeFailuresWithoutResponse(t *testing.T) {
 		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
-		_, err := c.Transcribe(ctx, bytes.NewReader(audio), int64(len(audio)), WebM)
+		_, err := c.Transcribe(ctx, bytes.NewReader(audio), int64(len(audio)), WebM, "")
 		wantErr(t, err, ErrTimeout, msgTimeout)
 	})
 
@@ -489,7 +493,7 @@ func TestTranscribeFailuresWithoutResponse(t *testing.T) {
 			<-r.Context().Done()
 		}
 		c := newClient(t, Config{BaseURL: srv.URL, APIKey: testKey})
-		_, err := c.Transcribe(ctx, bytes.NewReader(audio), int64(len(audio)), WebM)
+		_, err := c.Transcribe(ctx, bytes.NewReader(audio), int64(len(audio)), WebM, "")
 		var e *Error
 		if !errors.Is(err, context.Canceled) || errors.As(err, &e) {
 			t.Errorf("err = %v, want a plain context.Canceled", err)
@@ -516,7 +520,7 @@ func TestTranscribeRefusesBeforeSending(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.Transcribe(context.Background(), strings.NewReader("0123456789"), tt.size, tt.format)
+			_, err := c.Transcribe(context.Background(), strings.NewReader("0123456789"), tt.size, tt.format, "")
 			wantErr(t, err, ErrRejected, tt.wantMsg)
 		})
 	}
@@ -553,7 +557,7 @@ func openAIRequestLimitServer(t *testing.T) *fakeOpenAI {
 func TestRecordingMustFitOpenAIsRequestLimit(t *testing.T) {
 	srv := openAIRequestLimitServer(t)
 	c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
-	_, _, framing := c.multipart(strings.NewReader(""), 0, WebM)
+	_, _, framing := c.multipart(strings.NewReader(""), 0, WebM, "")
 	largest := MaxRequestSize - int(framing)
 	tests := []struct {
 		name string
@@ -569,7 +573,7 @@ func TestRecordingMustFitOpenAIsRequestLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			before := srv.requests.Load()
 			audio := audioOf(chromeWebM, tt.size)
-			text, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(tt.size), WebM)
+			text, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(tt.size), WebM, "")
 			if tt.fits {
 				if err != nil || text != "hello" {
 					t.Fatalf("a %d-byte recording, whose request is exactly %d bytes: %q, %v; want it transcribed", tt.size, MaxRequestSize, text, err)
@@ -598,7 +602,7 @@ func TestTranscribeAudioReadErrors(t *testing.T) {
 	audio := audioOf(wav, 4096)
 
 	t.Run("shorter than its size", func(t *testing.T) {
-		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio))+10, WAV)
+		_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio))+10, WAV, "")
 		var e *Error
 		if !errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &e) {
 			t.Errorf("err = %v, want a wrapped io.ErrUnexpectedEOF", err)
@@ -607,7 +611,7 @@ func TestTranscribeAudioReadErrors(t *testing.T) {
 
 	t.Run("upload over a limit", func(t *testing.T) {
 		r := http.MaxBytesReader(nil, io.NopCloser(bytes.NewReader(audio)), 1000)
-		_, err := c.Transcribe(context.Background(), r, int64(len(audio)), WAV)
+		_, err := c.Transcribe(context.Background(), r, int64(len(audio)), WAV, "")
 		var mbe *http.MaxBytesError
 		if !errors.As(err, &mbe) {
 			t.Errorf("err = %v, want a wrapped *http.MaxBytesError", err)
@@ -623,7 +627,7 @@ func TestNotConfigured(t *testing.T) {
 	if c.Configured() {
 		t.Error("Configured() = true")
 	}
-	_, err = c.Transcribe(context.Background(), strings.NewReader("x"), 1, WebM)
+	_, err = c.Transcribe(context.Background(), strings.NewReader("x"), 1, WebM, "")
 	e := wantErr(t, err, ErrNotConfigured, msgNotConfigured)
 	for _, s := range []string{"TUTORD_STT_BASE_URL", "https://api.openai.com/v1", "TUTORD_STT_API_KEY"} {
 		if !strings.Contains(e.Message, s) {
@@ -669,7 +673,7 @@ func TestRedirectIsNotFollowed(t *testing.T) {
 	}
 	c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
 	audio := audioOf(chromeWebM, 4096)
-	_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM)
+	_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
 	if errors.Is(err, ErrRejected) {
 		t.Errorf("a redirect from the server was reported as a rejection of the learner's audio: %v", err)
 	}
@@ -692,11 +696,48 @@ func TestErrorWithStatus200IsKept(t *testing.T) {
 	}
 	c := newClient(t, Config{BaseURL: srv.URL + "/v1", Model: "whisper-1"})
 	audio := audioOf(wav, 4096)
-	_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WAV)
+	_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WAV, "")
 	if err == nil {
 		t.Fatal("Transcribe succeeded")
 	}
 	if !strings.Contains(err.Error(), "failed to read WAV file") {
 		t.Errorf("the server's error is lost: err = %v", err)
+	}
+}
+
+// A recording within tutord's 25 MB that the server, or a proxy in front of
+// it, refuses as too large (413) is not shown to the learner as the
+// server's "Request Entity Too Large" (an HTML page, from nginx): it is a
+// rejection with StatusCode 413 and tutord's own message, the server's
+// words kept for the logs.
+func TestServerRefusingTheSizeIsTooLarge(t *testing.T) {
+	tests := []struct {
+		name, body, contentType, cause string
+	}{
+		{"nginx", "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+			"text/html", "Request Entity Too Large"},
+		{"OpenAI's shape", `{"error": {"message": "Maximum content size limit (10485760) exceeded", "type": "server_error", "param": null, "code": null}}`,
+			"application/json", "Maximum content size limit (10485760) exceeded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeOpenAI(t, testKey)
+			srv.respond = func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", tt.contentType)
+				w.WriteHeader(http.StatusRequestEntityTooLarge)
+				io.WriteString(w, tt.body)
+			}
+			c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
+			audio := audioOf(chromeWebM, 1024)
+			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
+			e := wantErr(t, err, ErrRejected, "File too large for the speech-to-text service")
+			if e.StatusCode != http.StatusRequestEntityTooLarge {
+				t.Errorf("status %d, want 413", e.StatusCode)
+			}
+			if !strings.Contains(err.Error(), tt.cause) {
+				t.Errorf("the server's words are not kept for the logs: %v", err)
+			}
+		})
 	}
 }

@@ -21,8 +21,9 @@ var (
 	// Worth trying again later; HTTP 503 for the client.
 	ErrUnavailable = errors.New("speech-to-text unavailable")
 	// ErrRejected: the server refused this audio (400, 413, 415, 422...)
-	// or it was never sent (empty, too large, unknown format). The
-	// message says why; HTTP 400 for the client.
+	// or it was never sent (empty, too large, unknown format or language).
+	// The message says why; HTTP 400 for the client, or 413 when the
+	// recording is too large (StatusCode 413, or *http.MaxBytesError).
 	ErrRejected = errors.New("audio rejected")
 	// ErrTimeout: the transcription took longer than Config.Timeout or
 	// the caller's deadline.
@@ -74,4 +75,8 @@ const (
 	msgNotConfigured = "Speech-to-text is not configured: set " + EnvBaseURL + " (e.g. https://api.openai.com/v1) and " + EnvAPIKey
 	msgUnavailable   = "Speech-to-text service unavailable"
 	msgTimeout       = "Speech-to-text service timed out"
+
+	// The recording was within tutord's 25 MB, but not the server's limit.
+	msgServerTooLarge = "File too large for the speech-to-text service"
+	msgLanguage       = "Unsupported language: use a two-letter ISO 639-1 code, such as en or hi"
 )
