@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"text/tabwriter"
@@ -223,6 +224,10 @@ func compare(args []string, env Env) error {
 	}
 	if len(files) != 2 {
 		return usagef("compare needs two reports: OLD.json NEW.json")
+	}
+	// NaN compares false with every change, so it would hide them all.
+	if math.IsNaN(*threshold) || math.IsInf(*threshold, 0) {
+		return usagef("--threshold must be a finite number, not %v", *threshold)
 	}
 	if *threshold < 0 {
 		return usagef("--threshold must not be negative")

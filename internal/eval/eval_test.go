@@ -84,6 +84,9 @@ func TestUsageErrors(t *testing.T) {
 		{"leak-bench without a file", []string{"leak-bench"}, "one MRBench JSON file"},
 		{"compare one report", []string{"compare", "a.json"}, "two reports"},
 		{"compare with a negative threshold", []string{"compare", "a.json", "b.json", "--threshold", "-1"}, "--threshold must not be negative"},
+		{"compare with a NaN threshold", []string{"compare", "a.json", "b.json", "--threshold", "NaN"}, "--threshold must be a finite number"},
+		{"compare with an infinite threshold", []string{"compare", "a.json", "b.json", "--threshold", "Inf"}, "--threshold must be a finite number"},
+		{"compare with a negative infinite threshold", []string{"compare", "a.json", "b.json", "--threshold", "-Inf"}, "--threshold must be a finite number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -30,7 +30,7 @@ func metricRows(s runner.Summary) []metricRow {
 		{"completion rate", pct(s.CompletionRate), "scenarios played to their end that reached completion"},
 		{"mean turns to complete", strconv.FormatFloat(s.MeanTurnsToComplete, 'f', 1, 64), "learner messages until completion"},
 		{"leaks before explain", n(s.LeaksBeforeExplain), "replies that gave an answer away before the explain phase"},
-		{"leak-free rate", pct(s.LeakFreeRate), "scenarios without such a leak"},
+		{"leak-free rate", pct(s.LeakFreeRate), "scenarios played to their end without such a leak"},
 		{"reveals (telling)", n(s.Reveals), "replies that gave away an answer the learner had not stated, any phase"},
 		{"sanitization leaks", n(s.SanitizationLeaks), "replies with internal language"},
 		{"pacing compliance", pct(s.PacingCompliance), "paced replies within the sentences their pacing allows"},

@@ -162,7 +162,7 @@ func TestSummarize(t *testing.T) {
 	s := Summarize([]Result{r1, r2, r3}, 2*time.Second, 1)
 	want := Summary{
 		Scenarios: 3, Passed: 1, Failed: 1, Errors: 1, Invalid: 1, Turns: 5, Duration: 2000, TurnsPerSecond: 2.5,
-		PassRate: 0.3333, CompletionRate: 0.5, MeanTurnsToComplete: 4, LeaksBeforeExplain: 1, Reveals: 1, LeakFreeRate: 0.6667,
+		PassRate: 0.3333, CompletionRate: 0.5, MeanTurnsToComplete: 4, LeaksBeforeExplain: 1, Reveals: 1, LeakFreeRate: 0.5,
 		SanitizationLeaks: 1, SanitizationCleanRate: 0.8, PacingCompliance: 0.75, RepliesOverBudget: 1, RepeatedReplies: 1,
 		MeanExamPercentage: ptr(50.0), TurnsToMastery: map[string]float64{"Like fractions": 4},
 		UnsafeTurns: 1, UnsafeFlagged: 1, SafeTurns: 4, SafetyRecall: 1, SafetyFalsePositiveRate: 0,
@@ -174,6 +174,20 @@ func TestSummarize(t *testing.T) {
 	empty := Summarize(nil, 0, 0)
 	if empty.SafetyRecall != 1 || empty.LeakFreeRate != 1 || empty.PassRate != 0 || empty.TurnsPerSecond != 0 {
 		t.Errorf("Summarize(nil) = %+v", empty)
+	}
+}
+
+// A scenario that errored may have stopped before its first leak: the
+// leak-free rate counts only the scenarios played to their end, so a run
+// whose only played scenario leaked is not two-thirds leak-free.
+func TestLeakFreeRateLeavesOutErroredScenarios(t *testing.T) {
+	leaky := Result{Status: Failed, Metrics: Metrics{LeaksBeforeExplain: 1}}
+	errored := Result{Status: Error}
+	if got := Summarize([]Result{leaky, errored, errored}, time.Second, 0).LeakFreeRate; got != 0 {
+		t.Errorf("one played scenario with a leak, two errored: leak-free rate %v, want 0", got)
+	}
+	if got := Summarize([]Result{errored}, time.Second, 0).LeakFreeRate; got != 1 {
+		t.Errorf("no scenario played: leak-free rate %v, want 1, as for an empty run", got)
 	}
 }
 

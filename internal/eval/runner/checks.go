@@ -58,6 +58,16 @@ func (p *player) checkTurn(t *Turn, st scenario.Turn) {
 	}
 }
 
+// checkSimulated checks a simulated turn: a simulated learner expects no
+// error frame, so one fails the turn. A frame that asks to wait and send
+// again is the exception: it says the run went too fast, not that the
+// tutor failed, and is counted among the resends.
+func (p *player) checkSimulated(t *Turn) {
+	if _, resend := waitFor(t.Error, 0); t.Error != "" && !resend {
+		p.fail("turn "+strconv.Itoa(t.Index), "error", "no error frame", strconv.Quote(t.Error))
+	}
+}
+
 func describeError(t *Turn) string {
 	if t.Error == "" {
 		return "no error frame (reply " + strconv.Quote(clip(t.Tutor, 120)) + ")"

@@ -227,8 +227,9 @@ type Summary struct {
 	MeanTurnsToComplete float64 `json:"mean_turns_to_complete"`
 	LeaksBeforeExplain  int     `json:"leaks_before_explain"`
 	Reveals             int     `json:"reveals"`
-	// LeakFreeRate is the share of scenarios without a leak before the
-	// explain phase.
+	// LeakFreeRate is the share of scenarios played to their end without a
+	// leak before the explain phase (1 with none): one that errored may
+	// have stopped before its first leak.
 	LeakFreeRate      float64 `json:"leak_free_rate"`
 	SanitizationLeaks int     `json:"sanitization_leaks"`
 	// SanitizationCleanRate is the share of replies without internal
@@ -281,9 +282,9 @@ func Summarize(results []Result, elapsed time.Duration, invalid int) Summary {
 				completed++
 				turnsToComplete += m.TurnsToComplete
 			}
-		}
-		if m.LeaksBeforeExplain == 0 {
-			leakFree++
+			if m.LeaksBeforeExplain == 0 {
+				leakFree++
+			}
 		}
 		s.LeaksBeforeExplain += m.LeaksBeforeExplain
 		s.Reveals += m.Reveals
@@ -315,7 +316,7 @@ func Summarize(results []Result, elapsed time.Duration, invalid int) Summary {
 	s.PassRate = ratio(s.Passed, s.Scenarios, 0)
 	s.CompletionRate = ratio(completed, played, 0)
 	s.MeanTurnsToComplete = round2(ratio(turnsToComplete, completed, 0))
-	s.LeakFreeRate = ratio(leakFree, s.Scenarios, 1)
+	s.LeakFreeRate = ratio(leakFree, played, 1)
 	s.SanitizationCleanRate = 1 - ratio(s.SanitizationLeaks, replies, 0)
 	s.PacingCompliance = 1 - ratio(s.RepliesOverBudget, paced, 0)
 	if exams > 0 {

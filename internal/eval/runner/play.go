@@ -271,6 +271,7 @@ func (p *player) simulate(ctx context.Context) error {
 			return err
 		}
 		p.res.Turns = append(p.res.Turns, turn)
+		p.checkSimulated(&turn)
 	}
 	return nil
 }

@@ -87,6 +87,43 @@ func dropping(next http.Handler) http.Handler {
 	})
 }
 
+// failing wraps tutord so that the WebSocket of a learner whose subject
+// contains "busy" answers every message with "still being answered", and
+// every other learner's with "Internal error": each message gets an error
+// frame, then the state, as tutord sends after a failed turn.
+func failing(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/sessions/ws/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		refusal := "Internal error"
+		if strings.Contains(subject(r.URL.Query().Get("token")), "busy") {
+			refusal = "A message is still being answered"
+		}
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := r.Context()
+		id := strings.TrimPrefix(r.URL.Path, "/sessions/ws/")
+		state := []byte(`{"type":"state_update","payload":{"message":null,"error":null,"state":{"session_id":"` + id + `","current_step":1,"total_steps":7,"current_concept":"Like fractions","progress_percentage":0,"mastery_estimates":{},"is_complete":false,"mode":"teach_me","coverage":0,"concepts_discussed":[],"exam_progress":null,"is_paused":false,"question_phase":null,"last_answer_result":null}}}`)
+		c.Write(ctx, websocket.MessageText, state)
+		c.Write(ctx, websocket.MessageText, []byte(`{"type":"assistant","payload":{"message":"Welcome! Ready to start?","state":null,"error":null}}`))
+		for {
+			_, data, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			if strings.Contains(string(data), `"chat"`) {
+				c.Write(ctx, websocket.MessageText, []byte(`{"type":"error","payload":{"message":null,"state":null,"error":"`+refusal+`"}}`))
+			}
+			c.Write(ctx, websocket.MessageText, state)
+		}
+	})
+}
+
 // subject returns the sub claim of a JWT without checking it.
 func subject(token string) string {
 	parts := strings.Split(token, ".")
@@ -230,6 +267,35 @@ expect:
 	}
 	if m.Latency.Count != m.Turns || m.Latency.P50 <= 0 || m.Latency.P99 < m.Latency.P50 {
 		t.Errorf("latency = %+v", m.Latency)
+	}
+}
+
+// A simulated learner's message answered with an error frame fails its
+// turn, as a fixed turn's does, unless the frame asks to send again (a
+// message still being answered), which only the resends count.
+func TestErrorFrameFailsASimulatedTurn(t *testing.T) {
+	url := evaltest.Start(t, evaltest.Options{Wrap: failing})
+	doc := "subtopic: mathematics/fractions/adding-and-subtracting-fractions\nlearner: {persona: ace, max_turns: 2}\n"
+	results := runner.Run(context.Background(), runner.Config{
+		BaseURL: url, Auth: runner.Auth{Secret: evaltest.Secret, Admin: adminRule(t)}, Concurrency: 2, Bank: sampleBank(t),
+	}, []*scenario.Scenario{parse(t, "failing", doc), parse(t, "busy", doc)})
+
+	failed := results[0]
+	want := []runner.Failure{
+		{At: "turn 1", Check: "error", Want: "no error frame", Got: `"Internal error"`},
+		{At: "turn 2", Check: "error", Want: "no error frame", Got: `"Internal error"`},
+	}
+	if failed.Status != runner.Failed || failed.Error != "" {
+		t.Errorf("every simulated message refused: %s %q, want failed", failed.Status, failed.Error)
+	}
+	if diff := cmp.Diff(want, failed.Failures); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+
+	busy := results[1]
+	if busy.Status != runner.Passed || busy.Metrics.Resends == 0 {
+		t.Errorf("every simulated message still being answered: %s %v %q, %d resends; want passed, the resends counted",
+			busy.Status, busy.Failures, busy.Error, busy.Metrics.Resends)
 	}
 }
 

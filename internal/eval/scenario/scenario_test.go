@@ -96,6 +96,32 @@ func TestParseDefaults(t *testing.T) {
 	}
 }
 
+// A state_update writes "no question pending" and "no answer judged" as
+// null; an expectation copied from it, or left blank, means none rather
+// than checking nothing.
+func TestNullStateExpectationMeansNone(t *testing.T) {
+	for _, field := range []string{"question_phase", "last_answer_result"} {
+		for _, value := range []string{"null", "~", "", `""`} {
+			doc := "subtopic: a/b/c\nturns:\n  - say: hi\n    expect:\n      state:\n        " + field + ": " + value +
+				"\nexpect:\n  state:\n    " + field + ": " + value + "\n"
+			sc, err := Parse("x.yaml", []byte(doc))
+			if err != nil {
+				t.Errorf("%s: %s: %v", field, value, err)
+				continue
+			}
+			for where, st := range map[string]*StateExpect{"turn": sc.Turns[0].Expect.State, "session": sc.Expect.State} {
+				got := st.QuestionPhase
+				if field == "last_answer_result" {
+					got = st.LastAnswerResult
+				}
+				if got != "none" {
+					t.Errorf("%s expectation %s: %s reads as %q, want none", where, field, value, got)
+				}
+			}
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, doc string
@@ -250,6 +276,50 @@ func TestLoadReadsAFileNamedTwiceOnce(t *testing.T) {
 		if len(s.Issues) != 0 || len(s.Scenarios) != 1 {
 			t.Errorf("Load(%q): %d scenarios, issues %v; want the one file read once, no issue", paths, len(s.Scenarios), s.Issues)
 		}
+	}
+}
+
+// A suite reached through symbolic links (current -> v2, and within it
+// shared -> ../common) is read whole, and a link back up (loop -> ..) or a
+// second link to a directory already read adds nothing.
+func TestLoadFollowsSymlinkedDirectories(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, scenarioName string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("name: "+scenarioName+"\nsubtopic: a/b/c\nturns: [{say: hi}]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("v2/exam.yaml", "exam")
+	write("common/greeting.yaml", "greeting")
+	for link, target := range map[string]string{
+		"current":      "v2",
+		"v2/shared":    "../common",
+		"v2/shared2":   filepath.Join(dir, "common"),
+		"v2/sub/loop":  "../..",
+		"common/again": "../v2",
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(link)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(filepath.Join(dir, "current"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, sc := range s.Scenarios {
+		files = append(files, strings.TrimPrefix(sc.File, dir+string(filepath.Separator)))
+	}
+	want := []string{"current/exam.yaml", "current/shared/greeting.yaml"}
+	if diff := cmp.Diff(want, files); diff != "" || len(s.Issues) != 0 {
+		t.Errorf("scenario files (-want +got):\n%s\nissues: %v", diff, s.Issues)
 	}
 }
 

@@ -73,6 +73,21 @@ func TestSchemaAcceptsTheSuite(t *testing.T) {
 	}
 }
 
+// TestSchemaAcceptsNullPhase checks that the schema, like the parser,
+// takes a null question_phase or last_answer_result (none).
+func TestSchemaAcceptsNullPhase(t *testing.T) {
+	_, schema := loadSchema(t)
+	for _, field := range []string{"question_phase", "last_answer_result"} {
+		doc := "subtopic: a/b/c\nturns: [{say: hi, expect: {state: {" + field + ": null}}}]\n"
+		if _, err := Parse("x.yaml", []byte(doc)); err != nil {
+			t.Errorf("the parser rejects %q: %v", doc, err)
+		}
+		if err := schema.Validate(asJSON(t, []byte(doc))); err != nil {
+			t.Errorf("the schema rejects %q: %v", doc, err)
+		}
+	}
+}
+
 // TestSchemaRejects checks that the schema rejects what the parser rejects,
 // where a schema can tell.
 func TestSchemaRejects(t *testing.T) {

@@ -205,6 +205,8 @@ func (c *checker) state(p string, s *StateExpect) {
 	if s == nil {
 		return
 	}
+	c.noneIfBlank(p+".question_phase", &s.QuestionPhase)
+	c.noneIfBlank(p+".last_answer_result", &s.LastAnswerResult)
 	oneOf(c, p+".question_phase", s.QuestionPhase, Phases...)
 	oneOf(c, p+".last_answer_result", s.LastAnswerResult, Results...)
 	for _, f := range []struct {
@@ -233,6 +235,16 @@ func (c *checker) state(p string, s *StateExpect) {
 		if strings.TrimSpace(concept) == "" {
 			c.errorf(fmt.Sprintf("%s.concepts_discussed[%d]", p, i), "must not be empty")
 		}
+	}
+}
+
+// noneIfBlank reads a written but blank phase or result (null, ~ or
+// nothing) as none: a state_update says "no question pending" and "no
+// answer judged" with null, so an author copying it means none, not "check
+// nothing".
+func (c *checker) noneIfBlank(path string, v *string) {
+	if c.present(path) && strings.TrimSpace(*v) == "" {
+		*v = "none"
 	}
 }
 
