@@ -39,3 +39,24 @@ func TestDatabaseBusyIs503(t *testing.T) {
 		}
 	}
 }
+
+// TestDatabaseDownIs503: with PostgreSQL down (restarting, failing over),
+// a request fails with 503 database_unavailable and Retry-After, not 500
+// "Internal error": clients and load balancers retry a 503, and an
+// operator's alerts tell an outage from a bug. Anonymous and learner
+// routes alike.
+func TestDatabaseDownIs503(t *testing.T) {
+	down := store.New(pgtest.UnreachablePool(t))
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Curriculum, d.Progress = down, down })
+	tok := token(t, "learner-down", false)
+	for _, r := range []struct{ path, tok string }{
+		{"/curriculum?country=India&board=CBSE&grade=7", ""},
+		{"/sessions", tok},
+	} {
+		resp := s.do(http.MethodGet, r.path, nil, r.tok)
+		if resp.Status != http.StatusServiceUnavailable || resp.code(t) != "database_unavailable" || resp.Header.Get("Retry-After") != "5" {
+			t.Errorf("GET %s with the database down = %d %s (Retry-After %q); want 503 database_unavailable, Retry-After 5",
+				r.path, resp.Status, resp.Body, resp.Header.Get("Retry-After"))
+		}
+	}
+}

@@ -18,6 +18,10 @@ import (
 	"github.com/tutord/tutord/internal/tutor"
 )
 
+// databaseRetry is the Retry-After of database_unavailable: a restart or a
+// failover takes seconds.
+const databaseRetry = 5 * time.Second
+
 // Error is an error with a status code, a stable machine code and a
 // message that is safe to show a client.
 type Error struct {
@@ -161,6 +165,11 @@ func domainError(err error) *Error {
 		// the request was not run, and may be sent again.
 		return &Error{Status: http.StatusServiceUnavailable, Code: "database_busy",
 			Message: "The server is busy; please try again shortly", RetryAfter: time.Second, Err: err}
+	case errors.Is(err, store.ErrUnavailable):
+		// The database is down, restarting or failing over: not a bug of
+		// this request, and worth sending again shortly.
+		return &Error{Status: http.StatusServiceUnavailable, Code: "database_unavailable",
+			Message: "The database is unavailable; please try again shortly", RetryAfter: databaseRetry, Err: err}
 	case errors.Is(err, store.ErrLearnerGone):
 		return &Error{Status: http.StatusUnauthorized, Code: "learner_deleted", Message: "This account was deleted; sign in again", Err: err}
 	case errors.Is(err, store.ErrInvalid):

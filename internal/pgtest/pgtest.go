@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/url"
 	"os"
 	"sync"
@@ -231,6 +232,25 @@ func pool(t testing.TB, conns int32, bound time.Duration) *pgxpool.Pool {
 	cfg.AfterConnect = pguuid.AfterConnect
 	store.BoundAcquire(cfg, bound)
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("open pool: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// UnreachablePool returns a pool on a database that cannot be reached, as
+// when PostgreSQL is down: a loopback port nothing listens on. Its
+// statements fail to connect at once.
+func UnreachablePool(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().(*net.TCPAddr)
+	l.Close()
+	pool, err := pgxpool.New(context.Background(), fmt.Sprintf("postgres://tutord@127.0.0.1:%d/tutord?sslmode=disable&connect_timeout=5", addr.Port))
 	if err != nil {
 		t.Fatalf("open pool: %v", err)
 	}

@@ -52,10 +52,16 @@ func (acquireBound) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndD
 // busy returns err, the failure of a statement run with ctx on the pool,
 // as ErrBusy when it is the end of the bounded wait for a connection: a
 // deadline passed that was not ctx's. A connection that could not be
-// opened in time is another failure: the database is unreachable.
+// opened, in time or at all, is another failure: the database is
+// unreachable (ErrUnavailable).
 func busy(ctx context.Context, err error) error {
 	var connect *pgconn.ConnectError
-	if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &connect) {
+	switch {
+	case err == nil || ctx.Err() != nil:
+		return err
+	case unreachable(err):
+		return unavailable(err)
+	case !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &connect):
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrBusy, err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
 	"time"
 
@@ -51,6 +53,38 @@ func (s *Store) lost(ctx context.Context, err error) bool {
 func closedByServer(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && strings.HasPrefix(pgErr.Code, "57") && fatal(pgErr)
+}
+
+// unreachable reports whether err, the failure of a statement, shows the
+// database out of reach: no connection could be opened (the server is
+// down, starting or refusing connections), or the one the statement used
+// broke (closed by the server, reset, cut off in the middle of a message).
+// The caller's cancellation and a statement's own errors are not.
+func unreachable(err error) bool {
+	var connect *pgconn.ConnectError
+	var pgErr *pgconn.PgError
+	var op *net.OpError
+	switch {
+	case err == nil || errors.Is(err, context.Canceled):
+		return false
+	case errors.As(err, &connect):
+		return true
+	case errors.As(err, &pgErr):
+		// Class 08 is connection exception; 57P03 is cannot_connect_now
+		// (starting up, shutting down, in recovery).
+		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P03" || closedByServer(err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return false
+	}
+	return errors.As(err, &op) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
+}
+
+// unavailable returns err as ErrUnavailable, once.
+func unavailable(err error) error {
+	if errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, err)
 }
 
 func fatal(e *pgconn.PgError) bool {

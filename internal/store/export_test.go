@@ -54,3 +54,6 @@ var Reads = reads
 func (s *Store) PurgeAgentLogsInBatches(ctx context.Context, cutoff time.Time, batchBlocks int64) (PurgedLogs, error) {
 	return s.purgeAgentLogs(ctx, cutoff, batchBlocks)
 }
+
+// Unreachable is unreachable, for its table test.
+var Unreachable = unreachable

@@ -41,6 +41,12 @@ var (
 	// ErrBusy reports that no connection of the pool came free within the
 	// bound set with BoundAcquire: the statement was not run.
 	ErrBusy = errors.New("database busy: no connection came free in time")
+	// ErrUnavailable reports that the database could not be reached, or
+	// that the connection a statement ran on broke: the server restarted
+	// or failed over, or an operator ended the connection. The request may
+	// be sent again once the database is back (a turn with its turn id:
+	// what a write that met a broken connection did is unknown).
+	ErrUnavailable = errors.New("database unavailable")
 )
 
 // StaleStateError reports a lost compare-and-swap: the session's version is
@@ -165,6 +171,9 @@ func interpretError(op string, err error) error {
 				return fmt.Errorf("%s: %w", op, ErrLearnerGone)
 			}
 		}
+	}
+	if unreachable(err) {
+		return fmt.Errorf("%s: %w", op, unavailable(err))
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -460,6 +462,9 @@ func TestStatementsAfterDatabaseRestart(t *testing.T) {
 				err := c.run()
 				var pgErr *pgconn.PgError
 				if c.write && errors.As(err, &pgErr) && pgErr.Code == "57P01" {
+					if !errors.Is(err, store.ErrUnavailable) {
+						t.Errorf("%s after a restart failed with %v; want it to match ErrUnavailable", c.name, err)
+					}
 					err = c.run()
 				}
 				if err != nil {
@@ -467,6 +472,62 @@ func TestStatementsAfterDatabaseRestart(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnreachableDatabase: with PostgreSQL down, every kind of statement
+// fails with ErrUnavailable, which the API answers with 503 and
+// Retry-After rather than 500: reads, writes, turn commits and
+// transactions alike.
+func TestUnreachableDatabase(t *testing.T) {
+	s := store.New(pgtest.UnreachablePool(t))
+	ctx := context.Background()
+	id := uuid.New()
+	for name, run := range map[string]func() error{
+		"get a session": func() error { _, err := s.GetSession(ctx, id); return err },
+		"list messages": func() error { _, err := s.ListMessages(ctx, id); return err },
+		"commit a turn": func() error { _, err := s.CommitTurn(ctx, turn(id, 1, 1)); return err },
+		"create a session": func() error {
+			return s.CreateSession(ctx, store.NewSession{ID: id, Mode: "teach_me", State: json.RawMessage(`{}`)})
+		},
+		"transaction": func() error {
+			return s.InTx(ctx, func(tx *store.Store) error { _, err := tx.GetSession(ctx, id); return err })
+		},
+	} {
+		if err := run(); !errors.Is(err, store.ErrUnavailable) {
+			t.Errorf("%s with the database down: %v; want ErrUnavailable", name, err)
+		}
+	}
+	// The caller's own end is no outage.
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.GetSession(cancelled, id); errors.Is(err, store.ErrUnavailable) || !errors.Is(err, context.Canceled) {
+		t.Errorf("get a session with a cancelled context: %v; want context.Canceled alone", err)
+	}
+}
+
+// TestUnreachableErrors: which failures of a statement show the database
+// out of reach.
+func TestUnreachableErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"connection refused", &net.OpError{Op: "dial", Err: errors.New("connection refused")}, true},
+		{"cut off mid-message", fmt.Errorf("failed to receive message: %w", io.ErrUnexpectedEOF), true},
+		{"connection failure", &pgconn.PgError{Severity: "FATAL", Code: "08006"}, true},
+		{"starting up", &pgconn.PgError{Severity: "FATAL", Code: "57P03"}, true},
+		{"terminated", &pgconn.PgError{Severity: "FATAL", SeverityUnlocalized: "FATAL", Code: "57P01"}, true},
+		{"cancelled statement", &pgconn.PgError{Severity: "ERROR", Code: "57014"}, false},
+		{"unique violation", &pgconn.PgError{Severity: "ERROR", Code: "23505"}, false},
+		{"no rows", pgx.ErrNoRows, false},
+		{"caller's deadline", context.DeadlineExceeded, false},
+		{"caller's cancellation", fmt.Errorf("read: %w", context.Canceled), false},
+	} {
+		if got := store.Unreachable(c.err); got != c.want {
+			t.Errorf("Unreachable(%s) = %v; want %v", c.name, got, c.want)
+		}
 	}
 }
 
