@@ -124,6 +124,24 @@ func (c *committer) write(mine *pendingTurn) {
 		for _, p := range batch {
 			close(p.done)
 		}
+		if slices.ContainsFunc(batch, func(p *pendingTurn) bool { return errors.Is(p.err, ErrBusy) }) {
+			c.shed()
+		}
+	}
+}
+
+// shed fails every queued turn with ErrBusy, after a batch got no
+// connection within the pool's bound (BoundAcquire): the turns queued
+// meanwhile waited for the same connections, and another batch would make
+// them wait the bound again, past the time a request may wait.
+func (c *committer) shed() {
+	c.mu.Lock()
+	queued := c.queue
+	c.queue = nil
+	c.mu.Unlock()
+	for _, p := range queued {
+		p.err = fmt.Errorf("commit turn %s: %w", p.turn.SessionID, ErrBusy)
+		close(p.done)
 	}
 }
 
@@ -167,6 +185,13 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 				err = pgx.ErrNoRows
 			}
 			p.version, p.err = s.commitResult(ctx, p.turn, versions[i], err)
+		}
+	case errors.Is(failure, ErrBusy) || errors.Is(failure, ErrUnavailable):
+		// No connection came free within the bound, or none could be
+		// opened: nothing was sent, and each turn on its own would wait
+		// for the same again.
+		for _, p := range queued {
+			p.version, p.err = 0, fmt.Errorf("commit turn %s: %w", p.turn.SessionID, failure)
 		}
 	case len(queued) == 1 && refusedAlone(failure):
 		p := queued[0]

@@ -531,6 +531,53 @@ func TestUnreachableErrors(t *testing.T) {
 	}
 }
 
+// TestBusyTurnCommitsWaitOnlyTheBound: under overload (every connection of
+// the pool taken), learners send turns at the same time. Each commit fails
+// with ErrBusy (503 database_busy) after about one bound
+// (TUTORD_DB_ACQUIRE_TIMEOUT): a batch that got no connection is not
+// written again turn by turn, each waiting the bound once more (and the
+// last past the batch's own time limit, a 500), and the turns queued behind
+// it fail with it rather than wait the bound again.
+func TestBusyTurnCommitsWaitOnlyTheBound(t *testing.T) {
+	const bound = time.Second
+	pool := pgtest.BoundedPool(t, 1, bound)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s := store.New(pool)
+	const turns = 12
+	ids := make([]uuid.UUID, turns)
+	for i := range ids {
+		ids[i] = createSession(t, s, fixture{})
+	}
+	held, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+
+	type result struct {
+		took time.Duration
+		err  error
+	}
+	results := make([]result, turns)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			_, err := s.CommitTurn(ctx, turn(id, 1, 1))
+			results[i] = result{time.Since(start), err}
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if !errors.Is(r.err, store.ErrBusy) || r.took > bound*3/2 {
+			t.Errorf("turn %d with every connection taken: err = %v after %v; want ErrBusy after about %v (the bound)", i, r.err, r.took.Round(10*time.Millisecond), bound)
+		}
+	}
+}
+
 // TestReadsAreTold: only statements known to read are run again after the
 // server closed their connection mid-way.
 func TestReadsAreTold(t *testing.T) {
