@@ -94,7 +94,7 @@ func runBench(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer srv.stop()
+	defer srv.stop() // before the directory goes: the child's database lives in it
 
 	t := loadgen.Target{URL: srv.url, HTTP: &http.Client{Timeout: 30 * time.Second}}
 	if t.GuidelineID, err = firstSubtopic(srv.url); err != nil {
@@ -247,23 +247,52 @@ type child struct {
 	done       chan struct{}
 }
 
+// stop stops the child with SIGTERM, which lets it stop its embedded
+// database, and waits until it has exited: only then may its data
+// directory be removed. A child that does not stop within a minute is
+// killed.
 func (c *child) stop() {
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-c.done:
 	case <-time.After(60 * time.Second):
 		_ = c.cmd.Process.Kill()
+		<-c.done
 	}
 }
 
-// startChild runs `tutord serve` on a fresh embedded database in dir and
-// waits until it listens.
+// childSettings are the settings of the throwaway server, besides its data
+// directory: a loopback port, logs startChild reads, the sample
+// curriculum, and no limits that its load would hit.
+var childSettings = []string{"TUTORD_ADDR=127.0.0.1:0", "TUTORD_LOG_FORMAT=json", "TUTORD_LOG_LEVEL=info", "TUTORD_LOAD_SAMPLE=true",
+	"TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0", "TUTORD_WS_PER_SESSION=0", "TUTORD_WS_PER_CALLER=0", "TUTORD_DB_MAX_CONNS=40"}
+
+// childEnv is the environment of the throwaway server in dir: the caller's
+// without its TUTORD_ settings, which are a real server's (a production
+// TUTORD_ALLOW_ANONYMOUS=false or TUTORD_MIGRATE=false would break this
+// one), then childSettings and env. The server runs the rules engine, so
+// no model provider's setting is needed.
+func childEnv(dir string, env []string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TUTORD_") {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, "TUTORD_DATA_DIR="+dir)
+	out = append(out, childSettings...)
+	return append(out, env...)
+}
+
+// startChild runs `tutord serve` on a fresh embedded database in dir, with
+// the settings env on top of childEnv's, and waits until it listens. The
+// caller stops it with stop: neither ctx nor a Ctrl-C at the terminal,
+// which reaches only this process as the child has its own process group,
+// kills it before it has stopped its database.
 func startChild(ctx context.Context, exe, dir string, env ...string) (*child, error) {
-	cmd := exec.CommandContext(ctx, exe, "serve")
-	cmd.Env = append(os.Environ(), "TUTORD_DATA_DIR="+dir, "TUTORD_DATABASE_URL=", "TUTORD_ADDR=127.0.0.1:0",
-		"TUTORD_LOG_FORMAT=json", "TUTORD_LOG_LEVEL=info", "TUTORD_TURN_RATE=0", "TUTORD_CREATE_RATE=0",
-		"TUTORD_WS_PER_SESSION=0", "TUTORD_WS_PER_CALLER=0", "TUTORD_DB_MAX_CONNS=40")
-	cmd.Env = append(cmd.Env, env...)
+	cmd := exec.Command(exe, "serve")
+	cmd.Env = childEnv(dir, env)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A pipe of our own, not StderrPipe: Wait closes that one as soon as
 	// the child exits, and the child's last words, why it could not
 	// start, could be lost unread.
@@ -314,6 +343,9 @@ func startChild(ctx context.Context, exe, dir string, env ...string) (*child, er
 			return nil, fmt.Errorf("tutord serve exited during start-up: %s", why)
 		}
 		return nil, fmt.Errorf("tutord serve exited during start-up")
+	case <-ctx.Done():
+		c.stop()
+		return nil, ctx.Err()
 	case <-time.After(2 * time.Minute):
 		c.stop()
 		return nil, fmt.Errorf("tutord serve did not start listening")

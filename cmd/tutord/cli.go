@@ -132,12 +132,15 @@ func defaultConfig(environ map[string]string) config.Config {
 // "llm-config set tutor openai gpt-5.2 --effort low"; "--" ends them),
 // validates the result, and returns the remaining arguments. --help
 // prints the command's usage and flags, with their defaults.
+//
+// Validation comes after the flags: a flag overrides its variable, so a
+// bad value in the environment that a flag replaces does not matter.
 func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (config.Config, []string, error) {
 	if helpRequested(args) {
 		printCommandUsage(e.stdout, e.environ, name, true, extra)
 		return config.Config{}, nil, errHelp
 	}
-	cfg, err := config.Load(e.environ)
+	cfg, err := config.Parse(e.environ)
 	if err != nil {
 		return cfg, nil, err
 	}
@@ -163,18 +166,22 @@ func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (c
 	return cfg, rest, nil
 }
 
-// flagError turns the error of a setting that a flag gave (the environment
-// was valid: config.Load checked it) into a usage error naming the flag,
-// found by the variable its usage names, rather than the variable.
+// flagError turns the error of a setting that a flag on the command line
+// gave into a usage error naming the flag, found by the variable its usage
+// names: the operator typed the flag, and may never have set the variable.
+// The error of a setting the environment gave is returned as it is.
 func flagError(fs *flag.FlagSet, name string, err error) error {
-	msg := err.Error()
-	variable, reason, _ := strings.Cut(msg, ": ")
+	variable, reason, _ := strings.Cut(err.Error(), ": ")
+	given := ""
 	fs.Visit(func(f *flag.Flag) {
 		if strings.Contains(f.Usage, "("+variable+")") {
-			msg = fmt.Sprintf("--%s: %s", f.Name, reason)
+			given = f.Name
 		}
 	})
-	return usageError{msg + "; run tutord " + name + " --help for its flags"}
+	if given == "" {
+		return err
+	}
+	return usageError{fmt.Sprintf("--%s: %s; run tutord %s --help for its flags", given, reason, name)}
 }
 
 // isSet reports whether the flag name was on the command line.

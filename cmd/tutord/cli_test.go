@@ -51,6 +51,27 @@ func TestBadCommonFlagValueNamesTheFlag(t *testing.T) {
 	}
 }
 
+// A flag overrides its variable even when the variable's value is bad (a
+// systemd unit's or a container's, corrected on the command line): the
+// flag's value is the one checked.
+func TestFlagOverridesABadVariable(t *testing.T) {
+	for _, tc := range []struct {
+		variable, value string
+		flag            []string
+	}{
+		{"TUTORD_LOG_LEVEL", "verbose", []string{"--log-level", "debug"}},
+		{"TUTORD_LOG_FORMAT", "pretty", []string{"--log-format", "json"}},
+		{"TUTORD_ADDR", "8080", []string{"--addr", ":8080"}},
+	} {
+		environ := map[string]string{"TUTORD_JWT_SECRET": tokenSecret, tc.variable: tc.value}
+		out, _, err := runCLI(t, environ, "", append([]string{"token", "--sub", "x"}, tc.flag...)...)
+		if err != nil || strings.Count(out, ".") != 2 {
+			t.Errorf("%s=%s tutord token --sub x %s: %v (exit %d); want the flag to override the variable and a token printed",
+				tc.variable, tc.value, strings.Join(tc.flag, " "), err, exitCode(err))
+		}
+	}
+}
+
 // The command comes first ("tutord [command] [flags] [arguments]"): flags
 // before it are not taken for serve's, which would then call the command
 // an argument of serve.

@@ -52,13 +52,8 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 	// reported with its file, line and field, and nothing is imported.
 	var files []*curriculum.File
 	if action == "import" {
-		if files, err = curriculum.LoadPaths(rest...); err != nil {
+		if files, err = loadCurriculum(rest...); err != nil {
 			return err
-		}
-		// Importing nothing is a mistake (a wrong or empty directory), not
-		// a success a deployment script would not notice.
-		if len(files) == 0 {
-			return fmt.Errorf("no curriculum file in %s: a directory is searched for *.yaml and *.yml files", strings.Join(rest, ", "))
 		}
 	}
 
@@ -127,7 +122,7 @@ func importAtStart(ctx context.Context, cfg config.Config, db *database, log *sl
 		log.Info("sample curriculum imported", "created", res.Created, "updated", res.Updated, "unchanged", res.Unchanged)
 	}
 	if cfg.CurriculumDir != "" {
-		files, err := curriculum.LoadPaths(cfg.CurriculumDir)
+		files, err := loadCurriculum(cfg.CurriculumDir)
 		if err != nil {
 			return fmt.Errorf("TUTORD_CURRICULUM_DIR: %w", err)
 		}
@@ -138,4 +133,19 @@ func importAtStart(ctx context.Context, cfg config.Config, db *database, log *sl
 		log.Info("curriculum imported", "dir", cfg.CurriculumDir, "created", res.Created, "updated", res.Updated, "unchanged", res.Unchanged)
 	}
 	return nil
+}
+
+// loadCurriculum reads and checks the curriculum files at paths, and fails
+// if there are none: importing nothing is a mistake (a wrong or empty
+// directory), not a success that a deployment script, or an operator whose
+// server starts without the curriculum, would not notice.
+func loadCurriculum(paths ...string) ([]*curriculum.File, error) {
+	files, err := curriculum.LoadPaths(paths...)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no curriculum file in %s: a directory is searched for *.yaml and *.yml files", strings.Join(paths, ", "))
+	}
+	return files, nil
 }

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -57,5 +62,57 @@ WHERE g.board = 'CBSE' AND g.grade = 7 AND g.key = 'mathematics/fractions/adding
 	// nothing.
 	if versions != 1 {
 		t.Errorf("after three starts with the same TUTORD_CURRICULUM_DIR the revised subtopic has %d plan versions; want 1", versions)
+	}
+}
+
+// serve refuses a TUTORD_CURRICULUM_DIR that holds no curriculum file (a
+// volume mounted at another path, a mistyped directory), as curriculum
+// import refuses it: started, it would report ready with no curriculum, the
+// sample not being loaded beside a directory.
+func TestServeRefusesACurriculumDirWithoutCurriculumFiles(t *testing.T) {
+	dir := dataDir(t)
+	empty := filepath.Join(dir, "curricula")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "serve")
+	cmd.Env = append(os.Environ(), "TUTORD_ADDR=127.0.0.1:0", "TUTORD_LOG_FORMAT=json", "TUTORD_DATABASE_URL=",
+		"TUTORD_DATA_DIR="+dir, "TUTORD_CURRICULUM_DIR="+empty)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	listening := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			errOut.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), `"msg":"listening"`) {
+				listening <- struct{}{}
+			}
+		}
+		cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		line := lastLine(errOut.String())
+		if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(line, "TUTORD_CURRICULUM_DIR: no curriculum file in "+empty) {
+			t.Fatalf("serve with an empty TUTORD_CURRICULUM_DIR: exit %d, %q; want a failure naming TUTORD_CURRICULUM_DIR and %s",
+				cmd.ProcessState.ExitCode(), line, empty)
+		}
+	case <-listening:
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-done
+		t.Fatalf("serve started with TUTORD_CURRICULUM_DIR=%s, which holds no curriculum file", empty)
+	case <-time.After(90 * time.Second):
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-done
+		t.Fatal("serve neither failed nor listened")
 	}
 }

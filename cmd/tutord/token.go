@@ -37,6 +37,11 @@ func runToken(_ context.Context, e env, args []string) error {
 	if cfg.JWTSecret == "" {
 		return fmt.Errorf("token: TUTORD_JWT_SECRET is not set; tokens can only be minted with a shared secret")
 	}
+	// The check serve makes of the secret, whose error names the variable
+	// (the secret has no flag); a server would refuse to start with it.
+	if err := (auth.Config{Secret: cfg.JWTSecret}).Validate(); err != nil {
+		return err
+	}
 	rule, err := auth.ParseAdminRule(cfg.JWTAdminClaim)
 	if err != nil {
 		return fmt.Errorf("TUTORD_JWT_ADMIN_CLAIM: %w", err)

@@ -93,6 +93,7 @@ func TestTokenCommand(t *testing.T) {
 		want    string
 	}{
 		{"no secret", map[string]string{}, []string{"--sub", "x"}, 1, "TUTORD_JWT_SECRET is not set"},
+		{"short secret", map[string]string{"TUTORD_JWT_SECRET": "too-short"}, []string{"--sub", "x"}, 1, "TUTORD_JWT_SECRET: must be at least 32 bytes"},
 		{"no sub", environ, nil, 2, "needs --sub"},
 		{"an argument", environ, []string{"--sub", "x", "extra"}, 2, "takes no arguments"},
 		{"zero ttl", environ, []string{"--sub", "x", "--ttl", "0s"}, 2, "--ttl must be positive"},

@@ -39,7 +39,7 @@ type Config struct {
 	DBMaxConns       int32         `env:"TUTORD_DB_MAX_CONNS" envDefault:"20" help:"maximum connections in the database pool"`
 	DBAcquireTimeout time.Duration `env:"TUTORD_DB_ACQUIRE_TIMEOUT" envDefault:"10s" help:"how long a request waits for a free connection of the pool before failing with 503 database_busy (0: as long as its client waits)"`
 	ReplicaSync      bool          `env:"TUTORD_REPLICA_SYNC" envDefault:"false" help:"set when several tutord processes share the database: each announces its sessions' changes (PostgreSQL NOTIFY) and updates its WebSockets on the others'"`
-	CurriculumDir    string        `env:"TUTORD_CURRICULUM_DIR" help:"curriculum YAML files imported at start (idempotent)"`
+	CurriculumDir    string        `env:"TUTORD_CURRICULUM_DIR" help:"curriculum YAML files imported at start (idempotent); a directory without any stops the start"`
 	LoadSample       string        `env:"TUTORD_LOAD_SAMPLE" envDefault:"auto" help:"import the shipped sample curriculum at start: true, false, or auto (with the embedded database and no TUTORD_CURRICULUM_DIR)"`
 
 	AllowAnonymous     bool          `env:"TUTORD_ALLOW_ANONYMOUS" envDefault:"true" help:"allow sessions without a token (a development default; set false in production)"`
@@ -77,6 +77,17 @@ type Config struct {
 // Load parses the environment (a map, so that tests pass their own) into a
 // Config and validates it.
 func Load(environ map[string]string) (Config, error) {
+	cfg, err := Parse(environ)
+	if err != nil {
+		return Config{}, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// Parse parses the environment into a Config without validating it, so that
+// flags can replace the values they override before [Config.Validate]
+// checks the result: a bad variable that a flag overrides does not matter.
+func Parse(environ map[string]string) (Config, error) {
 	cfg, err := env.ParseAsWithOptions[Config](env.Options{Environment: environ})
 	if err != nil {
 		return Config{}, cleanEnvError(err)
@@ -91,7 +102,7 @@ func Load(environ map[string]string) (Config, error) {
 		&cfg.JWTSecret, &cfg.JWTJWKSURL, &cfg.JWTIssuer, &cfg.JWTAudience, &cfg.JWTAdminClaim} {
 		*v = strings.TrimSpace(*v)
 	}
-	return cfg, cfg.Validate()
+	return cfg, nil
 }
 
 // cleanEnvError turns the env library's aggregate error into one line.
