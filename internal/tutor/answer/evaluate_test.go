@@ -196,6 +196,20 @@ func TestEvaluateNumbers(t *testing.T) {
 		{"spoken zero point, oh for zero", Expected{Answer: "0.05"}, "zero point oh five", Correct, "zero point oh five"},
 		{"spoken point in words, oh for zero", Expected{Answer: "2.05"}, "two point oh five", Correct, "two point oh five"},
 		{"spoken point, oh before no digit is a word", Expected{Answer: "0"}, "point oh", NotAttempt, ""},
+		// Speech-to-text mixes digit words and numerals after the point.
+		{"spoken point, oh then a numeral", Expected{Answer: "2.05"}, "2 point oh 5", Correct, "2 point oh 5"},
+		{"spoken point, oh then a numeral, with a unit", Expected{Answer: "2.05"}, "it is 2 point oh 5 metres", Correct, "2 point oh 5 metres"},
+		{"spoken leading point, oh then a numeral", Expected{Answer: "0.05"}, "point oh 5", Correct, "point oh 5"},
+		{"spoken leading point, oh then another numeral", Expected{Answer: "0.07"}, "point oh 7", Correct, "point oh 7"},
+		{"spoken point, numerals one by one", Expected{Answer: "2.05"}, "2 point 0 5", Correct, "2 point 0 5"},
+		{"spoken leading point, numerals one by one", Expected{Answer: "0.05"}, "point 0 5", Correct, "point 0 5"},
+		{"spoken point, zero then a numeral", Expected{Answer: "2.05"}, "2 point zero 5", Correct, "2 point zero 5"},
+		// Digits after the point that make no decimal are no answer: the
+		// whole number alone is not what was said.
+		{"spoken point, only oh after it", Expected{Answer: "2.5"}, "2 point oh", NotAttempt, ""},
+		{"spoken point, a decimal after it", Expected{Answer: "3.25"}, "3 point 2.5", NotAttempt, ""},
+		{"spoken point, oh then a correction", Expected{Answer: "2.5"}, "2 point oh wait, 2.5", Correct, "2.5"},
+		{"a point as a word", Expected{Answer: "1"}, "1 point for each answer", Correct, "1 point"},
 		{"oh before a number is a word", Expected{Answer: "5"}, "oh, 5", Correct, "5"},
 		{"oh alone is no number", Expected{Answer: "0"}, "oh I see", NotAttempt, ""},
 		{"spoken point in a sentence", Expected{Answer: "0.5"}, "I think it's point 5", Correct, "point 5"},
@@ -222,6 +236,8 @@ func TestEvaluateNumbers(t *testing.T) {
 		{"Ans colon, negative", Expected{Answer: "-5"}, "ans: -5", Correct, "-5"},
 		// A conclusion word before the label leaves it a label.
 		{"so Ans spaced dash", Expected{Answer: "5"}, "so ans - 5", Correct, "5"},
+		{"so comma Ans spaced dash", Expected{Answer: "5"}, "So, ans - 5", Correct, "5"},
+		{"therefore comma Ans spaced dash", Expected{Answer: "5"}, "therefore, ans - 5", Correct, "5"},
 		{"therefore Ans dash", Expected{Answer: "5"}, "therefore ans-5", Correct, "5"},
 		{"thus Ans phone dash", Expected{Answer: "5"}, "thus Ans – 5", Correct, "5"},
 		{"so Ans dash for a negative answer is unclear", Expected{Answer: "-5"}, "so ans-5", NotAttempt, ""},
@@ -229,6 +245,7 @@ func TestEvaluateNumbers(t *testing.T) {
 		{"so Ans equals", Expected{Answer: "5"}, "so ans = 5", Correct, "5"},
 		{"hence Ans colon", Expected{Answer: "5"}, "hence ans: 5", Correct, "5"},
 		{"a subtraction after so my answer", Expected{Answer: "15"}, "so my answer - 5 = 15", Correct, "15"},
+		{"a subtraction after so comma my answer", Expected{Answer: "15"}, "so, my answer - 5 = 15", Correct, "15"},
 		{"a real minus five", Expected{Answer: "5"}, "it is -5", Incorrect, "-5"},
 		{"a real minus five, right", Expected{Answer: "-5"}, "-5", Correct, "-5"},
 		{"a subtraction after answer", Expected{Answer: "15"}, "my answer - 5 = 15", Correct, "15"},

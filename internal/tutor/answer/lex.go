@@ -150,12 +150,16 @@ func labelDash(toks []token, s string, i, w int) bool {
 }
 
 // opensLine reports whether toks[p] starts a line, or follows a conclusion
-// word that does ("so", "hence"): a learner who concludes with a label
-// ("so ans - 5") still labels the answer, where "my answer - 5" is a
-// subtraction.
+// word that does ("so", "hence"), with or without the comma it usually
+// takes: a learner who concludes with a label ("so ans - 5", "So, ans - 5")
+// still labels the answer, where "my answer - 5" is a subtraction.
 func opensLine(toks []token, p int) bool {
-	if p > 0 && toks[p-1].kind == tWord && conclusionOpeners[toks[p-1].text] {
-		p--
+	c := p
+	if c > 0 && toks[c-1].kind == tSym && toks[c-1].text == "," {
+		c--
+	}
+	if c > 0 && toks[c-1].kind == tWord && conclusionOpeners[toks[c-1].text] {
+		p = c - 1
 	}
 	return p == 0 || toks[p-1].text == "\n"
 }
@@ -626,17 +630,26 @@ func foldWords(s string, toks []token) []token {
 	out := toks[:0]
 	for i := 0; i < len(toks); {
 		t := toks[i]
-		if n, j, ok := leadingPoint(toks, i, out); ok {
+		garbled := false
+		if n, j, ok, g := leadingPoint(toks, i, out); ok {
 			t = token{kind: tNum, start: toks[i].start, end: toks[j-1].end, num: n}
-			i = j
+			i, garbled = j, g
 		} else if n, j, ok := wordNumber(toks, i, out); ok {
 			t = token{kind: tNum, start: toks[i].start, end: toks[j-1].end, num: n}
 			i = j
 		} else {
 			i++
 		}
-		if t.kind == tNum {
-			t.num, i = foldPoint(toks, i, t.num)
+		if t.kind == tNum && !garbled {
+			t.num, i, garbled = foldPoint(toks, i, t.num)
+		}
+		if garbled {
+			// "2 point oh", "3 point 2.5": a decimal that cannot be read
+			// is no number, as an ordinal is none, so that the reply
+			// states no answer here rather than the whole number alone.
+			end := toks[i-1].end
+			t = token{kind: tWord, start: t.start, end: end, text: s[t.start:end]}
+		} else if t.kind == tNum {
 			t.num, i = foldScale(toks, i, t.num)
 			t.num, i = foldFraction(toks, i, t.num, false)
 			if i > 0 {
@@ -687,54 +700,72 @@ func foldWords(s string, toks []token) []token {
 
 // foldPoint reads the decimal part of a number said aloud, "point" and
 // its digits after the whole number n read before toks[i]: "3 point 25",
-// "two point five", "three point one four" (the digits in words one by
-// one). It returns the number and the index after it; n and i when there
-// is none.
-func foldPoint(toks []token, i int, n number) (number, int) {
+// "two point five", "three point one four", and the digits said one by
+// one in words or numerals alike, as speech-to-text mixes them: "2 point
+// oh 5", "2 point 0 5". It returns the number and the index after it; n
+// and i when no digit follows "point", which is then a word ("1 point
+// each"). garbled reports digits after "point" that make no decimal ("2
+// point oh", "3 point 2.5"), with the index after them: the whole number
+// alone is not what was said, and reading it would mark a right answer
+// wrong.
+func foldPoint(toks []token, i int, n number) (_ number, j int, garbled bool) {
 	if i+1 >= len(toks) || toks[i].kind != tWord || toks[i].text != "point" ||
 		n.form != fInt || n.pct || n.outOf || n.scale != 0 || n.den != 1 || abs64(n.num) >= 1e9 {
-		return n, i
+		return n, i, false
 	}
 	var frac, den int64 = 0, 1
 	places := 0
-	j := i + 1
-	if t := toks[j]; t.kind == tNum {
-		// "3 point 25", "point 05": digits as written, up to a percent sign.
-		k := digits(t.text, 0)
-		d := t.num
-		if d.form != fInt || d.word || d.cur != "" || d.outOf || d.scale != 0 || k == 0 || k > 9 || k < len(t.text) && !d.pct {
-			return n, i
-		}
-		for _, c := range t.text[:k] {
-			frac, den, places = frac*10+int64(c-'0'), den*10, places+1
-		}
-		n.pct = d.pct
-		j++
-	} else {
-		// "point one four": digits said one by one.
-		for ; j < len(toks) && den < 1e9; j++ {
-			v, ok := spokenDigit(toks[j].text)
-			if !ok {
+	for j = i + 1; j < len(toks); j++ {
+		t := toks[j]
+		if t.kind == tNum {
+			// "3 point 25", "point 05": digits as written, up to a
+			// percent sign. Several digits make the whole decimal part;
+			// after a digit only a single one continues it ("2 point 0 5").
+			k := digits(t.text, 0)
+			d := t.num
+			if places > 0 && (k != 1 || d.form != fInt || den >= 1e9) {
 				break
 			}
-			frac, den, places = frac*10+v, den*10, places+1
+			if d.form != fInt || d.cur != "" || k == 0 || k > 9 || k < len(t.text) && !d.pct {
+				return n, j + 1, true
+			}
+			for _, c := range t.text[:k] {
+				frac, den, places = frac*10+int64(c-'0'), den*10, places+1
+			}
+			if k > 1 || d.pct {
+				n.pct = d.pct
+				j++
+				break
+			}
+			continue
 		}
-		for ; den > 1 && isOh(toks[j-1].text); j-- {
-			// "2 point oh wait, 2.5": a zero only before a digit, and
-			// the word otherwise.
-			frac, den, places = frac/10, den/10, places-1
+		// "point one four": digits said one by one.
+		v, ok := spokenDigit(t.text)
+		if !ok || den >= 1e9 {
+			break
 		}
-		if den == 1 {
-			return n, i
-		}
-		n.word = true
+		frac, den, places = frac*10+v, den*10, places+1
+	}
+	end := j
+	for ; den > 1 && isOh(toks[j-1].text); j-- {
+		// "2 point 5 oh wait, 2.6": a zero only before a digit, and the
+		// word otherwise.
+		frac, den, places = frac/10, den/10, places-1
+	}
+	if den == 1 {
+		// Nothing but "oh" after the point ("2 point oh wait") is garbled;
+		// no digit at all leaves "point" a word.
+		return n, end, end > i+1
+	}
+	for _, t := range toks[i+1 : j] {
+		n.word = n.word || t.kind == tWord
 	}
 	num := abs64(n.num)*den + frac
 	if n.num < 0 {
 		num = -num
 	}
 	n.num, n.den, n.val, n.form, n.decimals = num, den, float64(num)/float64(den), fDec, places
-	return n, j
+	return n, j, false
 }
 
 // spokenDigit reads a digit said aloud after a decimal point: "five", and
@@ -755,28 +786,29 @@ func isOh(w string) bool { return w == "oh" || w == "o" }
 // "point 5", "point five", and "nought point five", where no "zero" says
 // the whole number. A "point" after a word other than one that leads to a
 // value names a point ("the point 5", "at point 3"), and "the point is 5"
-// has no digits after it.
-func leadingPoint(toks []token, i int, prev []token) (number, int, bool) {
+// has no digits after it. garbled is foldPoint's: digits after the point
+// that make no decimal.
+func leadingPoint(toks []token, i int, prev []token) (_ number, j int, ok, garbled bool) {
 	w := toks[i].text
 	if toks[i].kind != tWord || w != "point" && w != "nought" && w != "naught" {
-		return number{}, i, false
+		return number{}, i, false, false
 	}
 	at := i
 	if w != "point" {
 		at++
 		if at >= len(toks) || toks[at].text != "point" {
-			return number{}, i, false
+			return number{}, i, false, false
 		}
 	} else if p := len(prev) - 1; p >= 0 {
 		// "it's point 5", "the answer is point 5", "so point 5".
 		pw := prev[p].text
 		if prev[p].kind == tNum || prev[p].kind == tWord && !strongMarkers[pw] && !weakMarkers[pw] && !answerLinks[pw] &&
 			!conclusionOpeners[pw] && !(fillers[pw] && pw != "the" && pw != "a" && pw != "an" && pw != "of" && pw != "in") {
-			return number{}, i, false
+			return number{}, i, false, false
 		}
 	}
-	n, j := foldPoint(toks, at, number{den: 1, form: fInt})
-	return n, j, j > at
+	n, j, garbled := foldPoint(toks, at, number{den: 1, form: fInt})
+	return n, j, j > at, garbled
 }
 
 // foldFraction reads a fraction that continues the whole number n read

@@ -69,6 +69,16 @@ func TestLexNumbers(t *testing.T) {
 		{"½", []float64{0.5}},
 		{"3⅚", []float64{3 + 5.0/6}},
 		{"7⁄", []float64{7}},
+		// Decimals said aloud, digit by digit in words or numerals.
+		{"2 point oh 5", []float64{2.05}},
+		{"2 point 0 5", []float64{2.05}},
+		{"point oh 5", []float64{0.05}},
+		{"3 point 25", []float64{3.25}},
+		{"3 point 25 5", []float64{3.25, 5}},
+		// Digits after the point that make no decimal are no number.
+		{"2 point oh", nil},
+		{"3 point 2.5", nil},
+		{"1 point each", []float64{1}},
 	}
 	for _, tc := range cases {
 		var got []float64
