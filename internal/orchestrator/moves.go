@@ -78,7 +78,9 @@ const judgementSentences = 2
 // try!", "Nice thinking") and of a part ("You're right that we need two
 // 7s") is no judgement of the answer. Each runs only on a sentence that
 // holds one of its cues: most sentences hold none, and the expressions
-// cost a few microseconds each.
+// cost a few microseconds each. "Try adding again" faults the answer only
+// as a command, opening its sentence or clause: "Let's try doubling
+// again" after a right answer invites more practice.
 var (
 	praise = phrases{regexp.MustCompile(`^(?:yes|yay|excellent|brilliant|fantastic|awesome)\s*!|^(?:correct|exactly|perfect|bingo)\s*[!.,]|` +
 		`\b(?:that's|thats|that is|that was|it's|it is|you're|youre|you are|you were)\s+(?:absolutely\s+|exactly\s+|totally\s+|completely\s+|quite\s+|so\s+)?(?:right|correct)\s*(?:[!.,;]|$)|` +
@@ -86,7 +88,7 @@ var (
 		[]string{"yes", "yay", "excellent", "brilliant", "fantastic", "awesome", "correct", "exactly", "perfect", "bingo", "right", "got it", "well done", "nailed it", "spot on"}}
 	fault = phrases{regexp.MustCompile(`\bnot quite\b|^(?:nope|incorrect|wrong|oops)\b|` +
 		`\b(?:that's|thats|that is|it's|it is|this is|you're|youre|you are)\s+(?:not\s+(?:quite\s+)?(?:right|correct)|incorrect|wrong)\b|` +
-		`\bnot (?:the )?(?:right|correct) answer\b|\btry (?:it |that |\w+ing (?:it |that )?)?again\s*[.!]*$`),
+		`\bnot (?:the )?(?:right|correct) answer\b|\btry (?:it |that )?again\s*[.!]*$|(?:^|[,;:]\s*)try \w+ing (?:it |that )?again\s*[.!]*$`),
 		[]string{"not", "nope", "incorrect", "wrong", "oops", "again"}}
 	farewell = phrases{regexp.MustCompile(`\b(?:good ?bye|bye for now|see you (?:next time|later|soon|tomorrow)|until next time|till next time|` +
 		`that's (?:all|it) for (?:today|now)|end of (?:our|the|this|today's) (?:lesson|session)|` +
