@@ -559,7 +559,8 @@ func checkAll(t *testing.T, role, category string, flag, pass []string) {
 }
 
 // TestSafetyPlainWordPassword: a plain word after "my password is" is the
-// password, unless it describes the password or begins a phrase about it.
+// password, unless it describes the password or begins a phrase about it;
+// filler words before it ("just", "still") change neither.
 func TestSafetyPlainWordPassword(t *testing.T) {
 	flag := []string{
 		"my password is tiger",
@@ -571,6 +572,15 @@ func TestSafetyPlainWordPassword(t *testing.T) {
 		"my password is weak. my password is tiger",
 		"my password is weakling",
 		"my pin is six",
+		// a filler word describes nothing: the word after it is the password
+		"my password is just tiger",
+		"my password is also tiger",
+		"my password is still tiger",
+		"my password is only tiger",
+		"my password is now tiger",
+		"my password is still just tiger",
+		"my password is just tiger123",
+		"my pin is only 4821",
 	}
 	pass := []string{
 		"my password is weak",
@@ -583,13 +593,21 @@ func TestSafetyPlainWordPassword(t *testing.T) {
 		"my password is in my diary",
 		"my password is not working",
 		"my password is forgotten, what do I do?",
+		"my password is just too short",
+		"my password is still weak",
+		"my password is only four digits",
+		"my pin is only 4 digits, how many combinations?",
+		"my password is also the same as yours?",
+		"my password is still not working",
+		"my password is now changed",
 	}
 	checkAll(t, "student", CategoryPersonalData, flag, pass)
 }
 
 // TestSafetyLessonWarningSigns: a lesson's list of the warning signs of
 // suicide passes; having the thoughts, or having them as one's own signs,
-// is still flagged.
+// is still flagged, also when the writer speaks of themselves anywhere in
+// the message.
 func TestSafetyLessonWarningSigns(t *testing.T) {
 	flag := []string{
 		"If you are having thoughts of suicide, please talk to a trusted adult.",
@@ -599,6 +617,17 @@ func TestSafetyLessonWarningSigns(t *testing.T) {
 		"my symptoms include having suicidal thoughts",
 		"I have symptoms such as having suicidal thoughts",
 		"Signs include having thoughts of suicide. I am having thoughts of suicide.",
+		// the writer says, in the sentence or after it, the signs are theirs
+		"I'm scared. Symptoms include having suicidal thoughts and I am having them.",
+		"Honestly, symptoms include having suicidal thoughts like mine.",
+		"I read that the signs include having thoughts of suicide, and that's me right now",
+		"Symptoms include having suicidal thoughts. I have them.",
+		"Warning signs include having thoughts of suicide and I've had those for weeks.",
+		"Signs include having suicidal thoughts, which is exactly what we feel.",
+		// or anywhere before it
+		"I'm scared. Symptoms include having suicidal thoughts.",
+		"My teacher gave notes. Warning signs include having thoughts of suicide.",
+		"I feel empty.\nSigns include having thoughts of suicide.",
 	}
 	pass := []string{
 		"Warning signs include having thoughts of suicide, so talk to a trusted adult.",
@@ -606,6 +635,9 @@ func TestSafetyLessonWarningSigns(t *testing.T) {
 		"Symptoms such as having suicidal thoughts need help from a doctor.",
 		"Depression has many signs, including having thoughts of suicide.",
 		"Common symptoms include: having suicidal feelings and losing sleep.",
+		"Warning signs include having thoughts of suicide. If a friend shows them, tell a trusted adult.",
+		"Signs include having suicidal thoughts, mood swings and memory problems, usually for weeks.",
+		"Warning signs include having suicidal thoughts, i.e. a wish to die.",
 	}
 	for _, role := range []string{"tutor", "student"} {
 		checkAll(t, role, CategorySelfHarm, flag, pass)
