@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"os/exec"
 	"strings"
@@ -30,27 +28,7 @@ func TestBenchWithoutPgbenchFailsFirst(t *testing.T) {
 func TestInterruptedBenchStopsItsPostgres(t *testing.T) {
 	cmd := exec.Command(binary, "bench", "--duration", "60s", "--rounds", "1", "--learners", "1", "--latency-learners", "1", "--idle", "0")
 	cmd.Env = append(os.Environ(), "TUTORD_LOG_FORMAT=json")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var errOut bytes.Buffer
-	loading := make(chan struct{}, 1)
-	done := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			errOut.WriteString(sc.Text() + "\n")
-			if strings.HasPrefix(sc.Text(), "saturation round") {
-				loading <- struct{}{}
-			}
-		}
-		cmd.Wait()
-		close(done)
-	}()
+	loading, done, errOut := startWatched(t, cmd, func(line string) bool { return strings.HasPrefix(line, "saturation round") })
 	t.Cleanup(func() {
 		select {
 		case <-done:

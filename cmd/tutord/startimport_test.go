@@ -78,27 +78,7 @@ func TestServeRefusesACurriculumDirWithoutCurriculumFiles(t *testing.T) {
 	cmd := exec.Command(binary, "serve")
 	cmd.Env = append(os.Environ(), "TUTORD_ADDR=127.0.0.1:0", "TUTORD_LOG_FORMAT=json", "TUTORD_DATABASE_URL=",
 		"TUTORD_DATA_DIR="+dir, "TUTORD_CURRICULUM_DIR="+empty)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var errOut bytes.Buffer
-	listening := make(chan struct{}, 1)
-	done := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			errOut.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), `"msg":"listening"`) {
-				listening <- struct{}{}
-			}
-		}
-		cmd.Wait()
-		close(done)
-	}()
+	listening, done, errOut := startWatched(t, cmd, func(line string) bool { return strings.Contains(line, `"msg":"listening"`) })
 	select {
 	case <-done:
 		line := lastLine(errOut.String())
@@ -115,4 +95,35 @@ func TestServeRefusesACurriculumDirWithoutCurriculumFiles(t *testing.T) {
 		<-done
 		t.Fatal("serve neither failed nor listened")
 	}
+}
+
+// startWatched starts cmd and reads its standard error: seen receives once
+// when a line satisfies marks, done is closed once cmd has exited, and out
+// holds what it wrote (complete once done is closed).
+func startWatched(t *testing.T, cmd *exec.Cmd, marks func(line string) bool) (seen, done <-chan struct{}, out *bytes.Buffer) {
+	t.Helper()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out = new(bytes.Buffer)
+	marked, exited := make(chan struct{}, 1), make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			out.WriteString(sc.Text() + "\n")
+			if marks(sc.Text()) {
+				select {
+				case marked <- struct{}{}:
+				default:
+				}
+			}
+		}
+		cmd.Wait()
+		close(exited)
+	}()
+	return marked, exited, out
 }

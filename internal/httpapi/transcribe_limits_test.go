@@ -5,30 +5,19 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/tutord/tutord/internal/httpapi"
-	"github.com/tutord/tutord/internal/stt"
 )
 
 // whisperAnswering is a Whisper-compatible server answering every upload with
 // the JSON body given.
 func whisperAnswering(t *testing.T, body string) serverOption {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	return sttServer(t, func(rw http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		rw.Header().Set("Content-Type", "application/json")
 		io.WriteString(rw, body)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := stt.New(stt.Config{BaseURL: srv.URL + "/v1", Model: "whisper-1", Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(c) }
+	})
 }
 
 // A recording of 26,100,000 bytes (24.9 MiB) is under the reference's

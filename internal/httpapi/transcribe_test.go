@@ -32,6 +32,27 @@ type whisperStub struct {
 	language atomic.Pointer[string]
 }
 
+// sttClient is a speech-to-text client of the Whisper-compatible server
+// at url.
+func sttClient(t *testing.T, url string) *stt.Client {
+	t.Helper()
+	c, err := stt.New(stt.Config{BaseURL: url + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// sttServer is a server option whose speech-to-text is a Whisper-
+// compatible server answering with h.
+func sttServer(t *testing.T, h http.HandlerFunc) serverOption {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c := sttClient(t, srv.URL)
+	return func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(c) }
+}
+
 func newWhisperStub(t *testing.T) *whisperStub {
 	t.Helper()
 	w := &whisperStub{}
@@ -55,11 +76,7 @@ func newWhisperStub(t *testing.T) *whisperStub {
 		json.NewEncoder(rw).Encode(map[string]string{"text": "three quarters"})
 	}))
 	t.Cleanup(srv.Close)
-	c, err := stt.New(stt.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.client = c
+	w.client = sttClient(t, srv.URL)
 	return w
 }
 
@@ -258,18 +275,12 @@ func (zeros) Read(p []byte) (int, error) {
 // with Retry-After, the learner's app gets 503 with the same Retry-After,
 // so that it waits as long as the provider asked before sending again.
 func TestTranscribeProviderBusy(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	s := newServer(t, sttServer(t, func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Retry-After", "30")
 		rw.Header().Set("Content-Type", "application/json")
 		rw.WriteHeader(http.StatusTooManyRequests)
 		rw.Write([]byte(`{"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}`))
 	}))
-	t.Cleanup(srv.Close)
-	c, err := stt.New(stt.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(c) })
 	r := s.transcribe(testWAV, "")
 	if r.Status != 503 || r.code(t) != "unavailable" || r.Header.Get("Retry-After") != "30" {
 		t.Fatalf("provider busy: %d, Retry-After %q, %s; want 503 unavailable with Retry-After 30", r.Status, r.Header.Get("Retry-After"), r.Body)
@@ -281,18 +292,12 @@ func TestTranscribeProviderBusy(t *testing.T) {
 // learner gets the route's 413 too_large with a message saying whose limit
 // it was, not 400 "Transcription failed: Request Entity Too Large".
 func TestProviderRefusingTheSizeIs413(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	s := newServer(t, sttServer(t, func(rw http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		rw.Header().Set("Content-Type", "text/html")
 		rw.WriteHeader(http.StatusRequestEntityTooLarge)
 		io.WriteString(rw, "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
 	}))
-	t.Cleanup(srv.Close)
-	c, err := stt.New(stt.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "whisper-1", Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Transcribe = httpapi.NewTranscriber(c) })
 	r := s.transcribe(testWAV, "")
 	if r.Status != http.StatusRequestEntityTooLarge || r.code(t) != "too_large" {
 		t.Fatalf("provider's 413: %d %s; want 413 too_large", r.Status, r.Body)
