@@ -28,16 +28,7 @@ func TestDatabaseBusyIs503(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Release()
-	for _, r := range []struct{ path, tok string }{
-		{"/curriculum?country=India&board=CBSE&grade=7", ""},
-		{"/sessions", tok},
-	} {
-		resp := s.do(http.MethodGet, r.path, nil, r.tok)
-		if resp.Status != http.StatusServiceUnavailable || resp.code(t) != "database_busy" || resp.Header.Get("Retry-After") != "1" {
-			t.Errorf("GET %s with every connection taken = %d %s (Retry-After %q); want 503 database_busy, Retry-After 1",
-				r.path, resp.Status, resp.Body, resp.Header.Get("Retry-After"))
-		}
-	}
+	expect503(t, s, tok, "database_busy", "1")
 }
 
 // TestDatabaseDownIs503: with PostgreSQL down (restarting, failing over),
@@ -49,14 +40,21 @@ func TestDatabaseDownIs503(t *testing.T) {
 	down := store.New(pgtest.UnreachablePool(t))
 	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) { d.Curriculum, d.Progress = down, down })
 	tok := token(t, "learner-down", false)
+	expect503(t, s, tok, "database_unavailable", "5")
+}
+
+// expect503 checks that an anonymous route and a learner's (tok's) answer
+// 503 with code and Retry-After retry.
+func expect503(t *testing.T, s *apiServer, tok, code, retry string) {
+	t.Helper()
 	for _, r := range []struct{ path, tok string }{
 		{"/curriculum?country=India&board=CBSE&grade=7", ""},
 		{"/sessions", tok},
 	} {
 		resp := s.do(http.MethodGet, r.path, nil, r.tok)
-		if resp.Status != http.StatusServiceUnavailable || resp.code(t) != "database_unavailable" || resp.Header.Get("Retry-After") != "5" {
-			t.Errorf("GET %s with the database down = %d %s (Retry-After %q); want 503 database_unavailable, Retry-After 5",
-				r.path, resp.Status, resp.Body, resp.Header.Get("Retry-After"))
+		if resp.Status != http.StatusServiceUnavailable || resp.code(t) != code || resp.Header.Get("Retry-After") != retry {
+			t.Errorf("GET %s = %d %s (Retry-After %q); want 503 %s, Retry-After %s",
+				r.path, resp.Status, resp.Body, resp.Header.Get("Retry-After"), code, retry)
 		}
 	}
 }
