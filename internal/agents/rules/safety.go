@@ -73,6 +73,9 @@ type rule struct {
 	// unless holds the patterns of the phrases the rule leaves out: a match
 	// of re that overlaps a match of one of them does not count.
 	unless []*regexp.Regexp
+	// only, when set, is the one writer ("student" or "tutor") whose text
+	// the rule judges.
+	only string
 	// words holds sets of strings (lowercase): every match contains one
 	// string of each set. Nil when the pattern gives none.
 	words [][]string
@@ -122,6 +125,16 @@ func parseRules(text string) ([]rule, error) {
 			}
 			last := &rules[len(rules)-1]
 			last.unless = append(last.unless, re)
+			continue
+		}
+		if f[0] == "only" {
+			if len(rules) == 0 {
+				return nil, fmt.Errorf("patterns.txt:%d: only before any rule", i+1)
+			}
+			if len(f) != 2 || f[1] != "student" && f[1] != "tutor" {
+				return nil, fmt.Errorf("patterns.txt:%d: want only student or only tutor", i+1)
+			}
+			rules[len(rules)-1].only = f[1]
 			continue
 		}
 		if len(f) < 3 {
@@ -215,7 +228,7 @@ func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdic
 	severe := false
 	for i := range s.rules {
 		r := &s.rules[i]
-		if !candidate[i] || !r.matches(norm) {
+		if !candidate[i] || r.only != "" && r.only != role || !r.matches(norm) {
 			continue
 		}
 		switch {

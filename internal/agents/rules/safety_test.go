@@ -466,6 +466,10 @@ func TestParseRules(t *testing.T) {
 		{"unless", "hate flag \\bx\\b\n  unless \\bx y\\b\n  unless \\bz x\\b", "", 1},
 		{"unless before any rule", "unless x", "patterns.txt:1: unless before any rule", 0},
 		{"bad unless regexp", "hate flag x\nunless (x", "patterns.txt:2: error parsing", 0},
+		{"only", "hate flag \\bx\\b\n  only student\nhate flag \\by\\b\n  only tutor", "", 2},
+		{"only before any rule", "only student", "patterns.txt:1: only before any rule", 0},
+		{"only whom", "hate flag x\nonly teacher", "patterns.txt:2: want only student or only tutor", 0},
+		{"only two", "hate flag x\nonly student tutor", "patterns.txt:2: want only", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -606,8 +610,9 @@ func TestSafetyPlainWordPassword(t *testing.T) {
 
 // TestSafetyLessonWarningSigns: a lesson's list of the warning signs of
 // suicide passes; having the thoughts, or having them as one's own signs,
-// is still flagged, also when the writer speaks of themselves anywhere in
-// the message.
+// is still flagged, also when the learner speaks of themselves anywhere in
+// the message. A tutor who speaks of itself beside the list ("tell me if
+// you notice them") discloses nothing.
 func TestSafetyLessonWarningSigns(t *testing.T) {
 	flag := []string{
 		"If you are having thoughts of suicide, please talk to a trusted adult.",
@@ -617,14 +622,16 @@ func TestSafetyLessonWarningSigns(t *testing.T) {
 		"my symptoms include having suicidal thoughts",
 		"I have symptoms such as having suicidal thoughts",
 		"Signs include having thoughts of suicide. I am having thoughts of suicide.",
-		// the writer says, in the sentence or after it, the signs are theirs
+	}
+	// The learner says, in the sentence, after it or before it, the signs
+	// are theirs.
+	own := []string{
 		"I'm scared. Symptoms include having suicidal thoughts and I am having them.",
 		"Honestly, symptoms include having suicidal thoughts like mine.",
 		"I read that the signs include having thoughts of suicide, and that's me right now",
 		"Symptoms include having suicidal thoughts. I have them.",
 		"Warning signs include having thoughts of suicide and I've had those for weeks.",
 		"Signs include having suicidal thoughts, which is exactly what we feel.",
-		// or anywhere before it
 		"I'm scared. Symptoms include having suicidal thoughts.",
 		"My teacher gave notes. Warning signs include having thoughts of suicide.",
 		"I feel empty.\nSigns include having thoughts of suicide.",
@@ -642,6 +649,10 @@ func TestSafetyLessonWarningSigns(t *testing.T) {
 	for _, role := range []string{"tutor", "student"} {
 		checkAll(t, role, CategorySelfHarm, flag, pass)
 	}
+	checkAll(t, "student", CategorySelfHarm, own, nil)
+	checkAll(t, "tutor", CategorySelfHarm, nil, append(own[:0:0],
+		"Warning signs include having thoughts of suicide. Tell me if you notice them in a friend.",
+		"I know this is hard. Signs include having suicidal thoughts; we can talk to a trusted adult."))
 }
 
 // TestSafetyQuestionAboutAText: a reading-comprehension question about a
