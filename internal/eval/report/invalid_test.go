@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,37 @@ func TestJUnitOneCasePerInvalidFile(t *testing.T) {
 	// 3 scenarios + 1 invalid file.
 	if got.Tests != 4 || got.Errors != 2 {
 		t.Errorf("tests=%d errors=%d, want 4 tests and 2 errors (1 errored scenario + 1 invalid file)", got.Tests, got.Errors)
+	}
+}
+
+// Two invalid files of one name in different directories of the suite are
+// two JUnit cases, named by their paths below the suite.
+func TestJUnitNamesInvalidFilesByPath(t *testing.T) {
+	r := fixedRun()
+	r.Suite = "eval/suites/core"
+	r.Invalid = []scenario.Issue{
+		{File: "eval/suites/core/teach/x.yaml", Line: 2, Field: "mode", Message: "bad"},
+		{File: "eval/suites/core/exam/x.yaml", Line: 2, Field: "mode", Message: "bad"},
+		{File: "elsewhere/y.yaml", Line: 2, Field: "mode", Message: "bad"},
+	}
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var got junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range got.Suites[0].Cases {
+		if strings.HasSuffix(c.Classname, ".invalid") {
+			names = append(names, c.Name)
+		}
+	}
+	want := []string{"elsewhere/y.yaml", "exam/x.yaml", "teach/x.yaml"}
+	slices.Sort(names)
+	if !slices.Equal(names, want) {
+		t.Errorf("invalid-file cases %q, want %q", names, want)
 	}
 }
 

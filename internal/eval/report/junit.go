@@ -95,7 +95,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			}
 		}
 		s.Cases = append(s.Cases, junitCase{
-			Name: filepath.Base(file), Classname: name + ".invalid", Time: "0", File: file,
+			Name: fileCaseName(r.Suite, file), Classname: name + ".invalid", Time: "0", File: file,
 			Error: &junitProblem{Message: "invalid scenario file", Type: "invalid", Text: strings.Join(problems, "\n")},
 		})
 		s.Errors++
@@ -149,4 +149,14 @@ func suiteName(suite string) string {
 
 func seconds(m runner.Millis) string {
 	return strconv.FormatFloat(float64(m)/1000, 'f', 3, 64)
+}
+
+// fileCaseName names the test case of an invalid scenario file: its path
+// below the suite, so that two files of one name in different directories
+// are two cases, or the path as given when it is not below the suite.
+func fileCaseName(suite, file string) string {
+	if rel, err := filepath.Rel(suite, file); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
 }

@@ -82,7 +82,11 @@ func (c *checker) scenario() {
 				c.errorf(p, "unknown metric; known metrics: %s", strings.Join(MetricNames, ", "))
 				continue
 			}
-			c.rangeOK(p, e.Metrics[name])
+			high := inf
+			if name == "exam_percentage" {
+				high = 100
+			}
+			c.rangeWithin(p, e.Metrics[name], 0, high)
 		}
 	}
 }
@@ -210,11 +214,15 @@ func (c *checker) state(p string, s *StateExpect) {
 	oneOf(c, p+".question_phase", s.QuestionPhase, Phases...)
 	oneOf(c, p+".last_answer_result", s.LastAnswerResult, Results...)
 	for _, f := range []struct {
-		name string
-		r    *Range
-	}{{"current_step", s.CurrentStep}, {"coverage", s.Coverage}, {"exam_score", s.ExamScore}, {"safety_flags", s.SafetyFlags}, {"turn_count", s.TurnCount}} {
+		name      string
+		r         *Range
+		low, high float64
+	}{
+		{"current_step", s.CurrentStep, 1, inf}, {"coverage", s.Coverage, 0, 100}, {"exam_score", s.ExamScore, 0, inf},
+		{"safety_flags", s.SafetyFlags, 0, inf}, {"turn_count", s.TurnCount, 0, inf},
+	} {
 		if f.r != nil {
-			c.rangeOK(p+"."+f.name, *f.r)
+			c.rangeWithin(p+"."+f.name, *f.r, f.low, f.high)
 		}
 	}
 	for _, concept := range sortedKeys(s.Mastery) {
@@ -251,6 +259,20 @@ func (c *checker) noneIfBlank(path string, v *string) {
 func (c *checker) rangeOK(p string, r Range) {
 	if msg := r.check(); msg != "" {
 		c.errorf(p, "%s", msg)
+	}
+}
+
+// rangeWithin checks a range on a value that lies from low to high (a
+// count, a percentage): a range that holds none of those values, such as
+// coverage above 100 or turns below 0, can never be met.
+func (c *checker) rangeWithin(p string, r Range, low, high float64) {
+	switch {
+	case r.check() != "":
+		c.rangeOK(p, r)
+	case !r.meets(low, high) && high == inf:
+		c.errorf(p, "no value is %s: it is at least %g", r, low)
+	case !r.meets(low, high):
+		c.errorf(p, "no value is %s: it is from %g to %g", r, low, high)
 	}
 }
 
