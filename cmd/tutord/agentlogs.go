@@ -35,7 +35,7 @@ func runAgentLogs(ctx context.Context, e env, args []string) error {
 		return usageError{"agent-logs purge needs --older-than D (or TUTORD_AGENT_LOG_RETENTION), a positive duration such as 720h"}
 	}
 	log := newLogger(cfg, e.stderr)
-	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate})
+	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate, schema: true})
 	if err != nil {
 		return err
 	}

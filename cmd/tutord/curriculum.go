@@ -58,7 +58,7 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 	}
 
 	log := newLogger(cfg, e.stderr)
-	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate})
+	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate, schema: true})
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,15 @@ func runCurriculum(ctx context.Context, e env, args []string) error {
 // every start. (Both at once, a directory that revises a sample subtopic
 // would take it back and forth, a plan version each way, at every start.)
 func importAtStart(ctx context.Context, cfg config.Config, db *database, log *slog.Logger) error {
-	if cfg.LoadSample == "true" || (cfg.LoadSample == "auto" && db.cluster != nil && cfg.CurriculumDir == "") {
+	sample := cfg.LoadSample == "true" || (cfg.LoadSample == "auto" && db.cluster != nil && cfg.CurriculumDir == "")
+	if (sample || cfg.CurriculumDir != "") && !cfg.Migrate {
+		// An import writes tutord's tables: on an older schema it would
+		// fail on the first missing one.
+		if err := schemaCurrent(ctx, db.store); err != nil {
+			return fmt.Errorf("curriculum import at start: %w", err)
+		}
+	}
+	if sample {
 		files, err := curriculum.LoadFS(curricula.FS())
 		if err != nil {
 			return fmt.Errorf("sample curriculum: %w", err)

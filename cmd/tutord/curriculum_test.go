@@ -191,3 +191,23 @@ func TestExportedDefaultPlanCanBeRetitled(t *testing.T) {
 		t.Errorf("import of the exported file with the subtopic retitled: exit %d, %q\n%s", code, out, errOut)
 	}
 }
+
+// With TUTORD_MIGRATE=false, a command on a database that was never
+// migrated says what to run, not PostgreSQL's "relation ... does not
+// exist"; once migrated, it runs.
+func TestCommandOnAnUnmigratedDatabase(t *testing.T) {
+	dir := dataDir(t)
+	t.Setenv("TUTORD_MIGRATE", "false")
+	for _, args := range [][]string{{"curriculum", "import", "../../curricula"}, {"agent-logs", "purge", "--older-than", "1h"}} {
+		_, errOut, code := tutord(t, dir, args...)
+		if line := lastLine(errOut); code == 0 || !strings.Contains(line, "schema is at version 0 and this tutord needs") || !strings.Contains(line, "run tutord migrate up") {
+			t.Errorf("tutord %s on an unmigrated database: exit %d, %q; want a failure saying to run tutord migrate up", strings.Join(args, " "), code, line)
+		}
+	}
+	if _, errOut, code := tutord(t, dir, "migrate", "up"); code != 0 {
+		t.Fatalf("migrate up: exit %d, %s", code, errOut)
+	}
+	if out, errOut, code := tutord(t, dir, "curriculum", "import", "../../curricula"); code != 0 || !strings.Contains(out, "subtopics created") {
+		t.Fatalf("import once migrated: exit %d, %q %s", code, out, lastLine(errOut))
+	}
+}

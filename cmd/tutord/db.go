@@ -46,6 +46,11 @@ type dbUse struct {
 	// directory itself. Other commands, on the data directory of a running
 	// tutord, use that tutord's server as clients.
 	serve bool
+	// schema marks a command that reads and writes tutord's tables: without
+	// migrate, it fails at once on a database at an older schema, saying
+	// so, rather than on the first missing table or column. (The server
+	// starts anyway and is not ready until another process migrates.)
+	schema bool
 }
 
 // startDatabase returns the configured database URL, or starts the private
@@ -119,9 +124,29 @@ func openDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, use 
 			return nil, err
 		}
 		log.Info("database migrated", "schema_version", store.LatestVersion())
+	} else if use.schema {
+		if err := schemaCurrent(ctx, db.store); err != nil {
+			return nil, err
+		}
 	}
 	ok = true
 	return db, nil
+}
+
+// schemaCurrent reports a database whose schema is older than this
+// tutord's, or left dirty by a failed migration, as an error that says
+// what to run.
+func schemaCurrent(ctx context.Context, st *store.Store) error {
+	v, dirty, err := st.SchemaVersion(ctx)
+	switch {
+	case err != nil:
+		return err
+	case dirty:
+		return fmt.Errorf("the database schema is at version %d and dirty (a migration failed): see tutord migrate force", v)
+	case v < store.LatestVersion():
+		return fmt.Errorf("the database schema is at version %d and this tutord needs %d: run tutord migrate up (TUTORD_MIGRATE is false)", v, store.LatestVersion())
+	}
+	return nil
 }
 
 // newMigrator opens a migrator on db, waiting for the migration lock as

@@ -91,7 +91,7 @@ func runLLMConfig(ctx context.Context, e env, args []string) error {
 	}
 
 	log := newLogger(cfg, e.stderr)
-	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate})
+	db, err := openDatabase(ctx, cfg, log, dbUse{migrate: cfg.Migrate, schema: true})
 	if err != nil {
 		return err
 	}

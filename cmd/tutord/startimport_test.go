@@ -127,3 +127,21 @@ func startWatched(t *testing.T, cmd *exec.Cmd, marks func(line string) bool) (se
 	}()
 	return marked, exited, out
 }
+
+// serve with TUTORD_MIGRATE=false imports the sample curriculum into an
+// unmigrated embedded database: it stops at once saying to run tutord
+// migrate up, not on PostgreSQL's "relation ... does not exist".
+func TestServeImportOnAnUnmigratedDatabase(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "serve")
+	cmd.Env = append(os.Environ(), "TUTORD_ADDR=127.0.0.1:0", "TUTORD_LOG_FORMAT=json", "TUTORD_DATABASE_URL=",
+		"TUTORD_DATA_DIR="+dataDir(t), "TUTORD_MIGRATE=false")
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	_ = cmd.Run()
+	line := lastLine(errOut.String())
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(line, "curriculum import at start: the database schema is at version 0") || !strings.Contains(line, "run tutord migrate up") {
+		t.Fatalf("serve with TUTORD_MIGRATE=false on an unmigrated database: exit %d, %q; want exit 1 saying to run tutord migrate up", cmd.ProcessState.ExitCode(), line)
+	}
+}
