@@ -143,30 +143,10 @@ func laxGoInts(v any, t reflect.Type) (out any, changed bool) {
 	return v, changed
 }
 
-// jsonFieldType returns the type of the field of struct type t that
-// encoding/json fills from key (its name exactly, else ignoring case), or
-// nil.
+// jsonFieldType returns the type of the field of struct type t whose JSON
+// name is key exactly (see jsonFields), or nil.
 func jsonFieldType(t reflect.Type, key string) reflect.Type {
-	var folded reflect.Type
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch name {
-		case "-":
-			continue
-		case "":
-			name = f.Name
-		}
-		if name == key {
-			return f.Type
-		}
-		if folded == nil && strings.EqualFold(name, key) {
-			folded = f.Type
-		}
-	}
-	return folded
+	return jsonFields(t)[key]
 }
 
 func isIntKind(k reflect.Kind) bool {

@@ -472,11 +472,15 @@ func bindJSON(c echo.Context, v any, cleaned ...string) error {
 
 // decodeJSON decodes a body, with the reference's 422 for malformed JSON
 // (text after the value included, as json.loads has it) and values of the
-// wrong type. An int field takes what pydantic's lax mode takes for one
-// (see laxInt): a number without a fraction, 7.0 or 7e0, and a string
-// holding an integer, "7" or " 7 "; a fraction is int_from_float, another
-// string ("seven", "7.5") int_parsing.
+// wrong type. Field names match exactly, as pydantic matches them: a key
+// in another case ("Student_Reply") is an unknown key, ignored like any
+// other (the request validator refuses both, extra_forbidden). An int
+// field takes what pydantic's lax mode takes for one (see laxInt): a
+// number without a fraction, 7.0 or 7e0, and a string holding an integer,
+// "7" or " 7 "; a fraction is int_from_float, another string ("seven",
+// "7.5") int_parsing.
 func decodeJSON(body []byte, v any) error {
+	body = exactKeys(body, reflect.TypeOf(v)) // field names match exactly
 	err := json.Unmarshal(body, v)
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {

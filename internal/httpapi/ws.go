@@ -55,7 +55,9 @@ type wireState struct {
 }
 
 // clientFrame is a client frame. Unknown keys are ignored, as in the
-// reference; topic_id and student_context are accepted and ignored.
+// reference; topic_id and student_context are accepted and ignored. Keys
+// match exactly (see unmarshalExact): "Type" or "MESSAGE" is an unknown
+// key, ignored.
 type clientFrame struct {
 	Type    string         `json:"type"`
 	Payload *clientPayload `json:"payload"`
@@ -73,7 +75,7 @@ type clientPayload struct {
 // dictionary"), never Go's.
 func decodeClientFrame(data []byte) (clientFrame, error) {
 	var f clientFrame
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := unmarshalExact(data, &f); err != nil {
 		return f, frameError("", err)
 	}
 	switch f.Type {
@@ -125,7 +127,7 @@ func checkStudentContext(raw json.RawMessage) error {
 		return frameError(path, err)
 	}
 	var sc tutor.StudentContext
-	if err := json.Unmarshal(raw, &sc); err != nil {
+	if err := unmarshalExact(raw, &sc); err != nil {
 		return frameError(path, err)
 	}
 	for _, field := range []string{"grade", "board"} {
