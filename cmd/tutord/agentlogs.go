@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/tutord/tutord/internal/config"
 	"github.com/tutord/tutord/internal/store"
 )
 
@@ -17,10 +18,13 @@ import (
 // purge deletes at once what TUTORD_AGENT_LOG_RETENTION has serve delete
 // hourly: for an operator who lowers the retention, or keeps it at 0 and
 // purges on a schedule of their own.
+//
+// --older-than overrides TUTORD_AGENT_LOG_RETENTION as the common flags
+// override their variables: the variable's value, whatever it is, then
+// does not matter.
 func runAgentLogs(ctx context.Context, e env, args []string) error {
-	var olderThan time.Duration
-	cfg, rest, err := loadConfig(e, "agent-logs", args, func(fs *flag.FlagSet) {
-		fs.Var((*durationFlag)(&olderThan), "older-than", "purge: delete entries older than this `duration`, such as 720h (default TUTORD_AGENT_LOG_RETENTION)")
+	cfg, rest, err := loadConfig(e, "agent-logs", args, func(fs *flag.FlagSet, c *config.Config) {
+		fs.Var((*durationFlag)(&c.AgentLogRetention), "older-than", "purge: delete entries older than this `duration`, such as 720h (TUTORD_AGENT_LOG_RETENTION)")
 	})
 	if err != nil {
 		return err
@@ -28,9 +32,7 @@ func runAgentLogs(ctx context.Context, e env, args []string) error {
 	if len(rest) != 1 || rest[0] != "purge" {
 		return usageError{"agent-logs needs an action: purge [--older-than D]"}
 	}
-	if olderThan == 0 {
-		olderThan = cfg.AgentLogRetention
-	}
+	olderThan := cfg.AgentLogRetention
 	if olderThan <= 0 {
 		return usageError{"agent-logs purge needs --older-than D (or TUTORD_AGENT_LOG_RETENTION), a positive duration such as 720h"}
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -130,14 +131,23 @@ func defaultConfig(environ map[string]string) config.Config {
 // loadConfig reads the configuration from the environment, applies the
 // flags in args on top (before, between or after the arguments, as in
 // "llm-config set tutor openai gpt-5.2 --effort low"; "--" ends them),
-// validates the result, and returns the remaining arguments. --help
-// prints the command's usage and flags, with their defaults.
+// validates the result, and returns the remaining arguments. extra
+// declares the command's own flags; one that overrides a setting binds to
+// its field of the config it is given, and names its variable in its
+// usage, as the common flags do. --help prints the command's usage and
+// flags, with their defaults.
 //
 // Validation comes after the flags: a flag overrides its variable, so a
-// bad value in the environment that a flag replaces does not matter.
-func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (config.Config, []string, error) {
+// bad value in the environment that a flag replaces does not matter, even
+// one that cannot be read.
+func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet, *config.Config)) (config.Config, []string, error) {
 	if helpRequested(args) {
-		printCommandUsage(e.stdout, e.environ, name, true, extra)
+		var flags func(*flag.FlagSet)
+		if extra != nil {
+			defaults := defaultConfig(e.environ)
+			flags = func(fs *flag.FlagSet) { extra(fs, &defaults) }
+		}
+		printCommandUsage(e.stdout, e.environ, name, true, flags)
 		return config.Config{}, nil, errHelp
 	}
 	cfg, err := config.Parse(e.environ)
@@ -147,12 +157,17 @@ func loadConfig(e env, name string, args []string, extra func(*flag.FlagSet)) (c
 	fs := flag.NewFlagSet("tutord "+name, flag.ContinueOnError)
 	addCommonFlags(fs, &cfg)
 	if extra != nil {
-		extra(fs)
+		extra(fs, &cfg)
 	}
 	rest, err := parseFlags(fs, name, args)
 	if err != nil {
 		return cfg, nil, err
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if v := flagVariable(f); v != "" {
+			cfg.Override(v)
+		}
+	})
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, flagError(fs, name, err)
 	}
@@ -174,7 +189,7 @@ func flagError(fs *flag.FlagSet, name string, err error) error {
 	variable, reason, _ := strings.Cut(err.Error(), ": ")
 	given := ""
 	fs.Visit(func(f *flag.Flag) {
-		if strings.Contains(f.Usage, "("+variable+")") {
+		if flagVariable(f) == variable {
 			given = f.Name
 		}
 	})
@@ -183,6 +198,19 @@ func flagError(fs *flag.FlagSet, name string, err error) error {
 	}
 	return usageError{fmt.Sprintf("--%s: %s; run tutord %s --help for its flags", given, reason, name)}
 }
+
+// flagVariable returns the variable that the flag f overrides, which its
+// usage names in parentheses ("apply migrations at start
+// (TUTORD_MIGRATE)"), or "" if it overrides none.
+func flagVariable(f *flag.Flag) string {
+	if m := usageVariable.FindStringSubmatch(f.Usage); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// usageVariable matches the variable a flag's usage names.
+var usageVariable = regexp.MustCompile(`\((TUTORD_[A-Z0-9_]+)\)`)
 
 // isSet reports whether the flag name was on the command line.
 func isSet(fs *flag.FlagSet, name string) bool {

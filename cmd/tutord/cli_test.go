@@ -72,6 +72,72 @@ func TestFlagOverridesABadVariable(t *testing.T) {
 	}
 }
 
+// A flag overrides its variable even when the variable's value cannot be
+// read as a true/false (TUTORD_MIGRATE=maybe tutord serve --migrate=false):
+// the flag's value is used. Without the flag, the variable is reported,
+// with its value.
+func TestFlagOverridesAnUnreadableBooleanVariable(t *testing.T) {
+	environ := map[string]string{"TUTORD_MIGRATE": "maybe"}
+	for _, tc := range []struct {
+		flag string
+		want bool
+	}{{"--migrate=false", false}, {"--migrate", true}} {
+		cfg, _, err := loadConfig(env{environ: environ}, "serve", []string{tc.flag}, nil)
+		if err != nil || cfg.Migrate != tc.want {
+			t.Errorf("TUTORD_MIGRATE=maybe tutord serve %s: migrate %v, %v; want the flag's %v", tc.flag, cfg.Migrate, err, tc.want)
+		}
+	}
+	_, _, err := loadConfig(env{environ: environ}, "serve", nil, nil)
+	if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), `TUTORD_MIGRATE: strconv.ParseBool: parsing "maybe"`) {
+		t.Errorf("TUTORD_MIGRATE=maybe tutord serve: %v; want an error (exit 1) naming the variable and its value", err)
+	}
+}
+
+// The flags of the commands that use the database override unreadable
+// variables too: --migrate a bad TUTORD_MIGRATE, and agent-logs'
+// --older-than a TUTORD_AGENT_LOG_RETENTION that is no duration, or a
+// negative one. Each flag's value is the one used.
+func TestDatabaseCommandFlagsOverrideBadVariables(t *testing.T) {
+	url := externalDatabase(t)
+	purge := []string{"agent-logs", "purge", "--older-than", "720h"}
+	environ := map[string]string{"TUTORD_DATABASE_URL": url, "TUTORD_MIGRATE": "maybe"}
+	_, _, err := runCLI(t, environ, "", purge...)
+	if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), `TUTORD_MIGRATE: strconv.ParseBool: parsing "maybe"`) {
+		t.Errorf("TUTORD_MIGRATE=maybe tutord %s: %v; want an error (exit 1) naming the variable and its value", strings.Join(purge, " "), err)
+	}
+	// The database is not migrated yet: with --migrate=false, purge says so.
+	_, _, err = runCLI(t, environ, "", append(purge, "--migrate=false")...)
+	if err == nil || !strings.Contains(err.Error(), "run tutord migrate up") {
+		t.Errorf("TUTORD_MIGRATE=maybe tutord %s --migrate=false on an unmigrated database: %v; want it to say to run tutord migrate up", strings.Join(purge, " "), err)
+	}
+	if _, errOut, err := runCLI(t, environ, "", append(purge, "--migrate")...); err != nil {
+		t.Errorf("TUTORD_MIGRATE=maybe tutord %s --migrate: %v; want the database migrated and purged\n%s", strings.Join(purge, " "), err, errOut)
+	}
+
+	seedAgentLogs(t, url)
+	for _, tc := range []struct{ value, want string }{
+		{"forever", `TUTORD_AGENT_LOG_RETENTION: unable to parse duration: time: invalid duration "forever"`},
+		{"-1h", "TUTORD_AGENT_LOG_RETENTION: must not be negative"},
+	} {
+		environ := map[string]string{"TUTORD_DATABASE_URL": url, "TUTORD_AGENT_LOG_RETENTION": tc.value}
+		_, _, err := runCLI(t, environ, "", "agent-logs", "purge")
+		if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("TUTORD_AGENT_LOG_RETENTION=%s tutord agent-logs purge: %v; want an error (exit 1) with %q", tc.value, err, tc.want)
+		}
+	}
+	environ = map[string]string{"TUTORD_DATABASE_URL": url, "TUTORD_AGENT_LOG_RETENTION": "forever"}
+	out, errOut, err := runCLI(t, environ, "", purge...)
+	if want := "deleted the agent logs of 1 turns and 1 other entries older than 720h0m0s"; err != nil || !strings.Contains(out, want) {
+		t.Errorf("TUTORD_AGENT_LOG_RETENTION=forever tutord %s: %q, %v; want %q\n%s", strings.Join(purge, " "), out, err, want, errOut)
+	}
+	// At -1h, the variable would fail serve; the flag's 1ns purges the rest.
+	environ["TUTORD_AGENT_LOG_RETENTION"] = "-1h"
+	out, errOut, err = runCLI(t, environ, "", "agent-logs", "purge", "--older-than", "1ns")
+	if want := "of 1 turns and 0 other entries older than 1ns"; err != nil || !strings.Contains(out, want) {
+		t.Errorf("TUTORD_AGENT_LOG_RETENTION=-1h tutord agent-logs purge --older-than 1ns: %q, %v; want %q\n%s", out, err, want, errOut)
+	}
+}
+
 // The command comes first ("tutord [command] [flags] [arguments]"): flags
 // before it are not taken for serve's, which would then call the command
 // an argument of serve.

@@ -22,7 +22,7 @@ import (
 // approve KEY, unapprove KEY.
 func runCurriculum(ctx context.Context, e env, args []string) error {
 	var out string
-	cfg, rest, err := loadConfig(e, "curriculum", args, func(fs *flag.FlagSet) {
+	cfg, rest, err := loadConfig(e, "curriculum", args, func(fs *flag.FlagSet, _ *config.Config) {
 		fs.StringVar(&out, "out", "", "export: directory to write the files to")
 	})
 	if err != nil {

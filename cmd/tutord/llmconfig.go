@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tutord/tutord/internal/config"
 	"github.com/tutord/tutord/internal/llm"
 )
 
@@ -23,7 +24,7 @@ import (
 func runLLMConfig(ctx context.Context, e env, args []string) error {
 	var effort, temperature, description string
 	var maxTokens int
-	cfg, rest, err := loadConfig(e, "llm-config", args, func(fs *flag.FlagSet) {
+	cfg, rest, err := loadConfig(e, "llm-config", args, func(fs *flag.FlagSet, _ *config.Config) {
 		fs.StringVar(&effort, "effort", "", "set: reasoning effort (none, minimal, low, medium, high)")
 		fs.StringVar(&temperature, "temperature", "", "set: sampling temperature, 0 to 2")
 		fs.IntVar(&maxTokens, "max-output-tokens", 0, "set: maximum output tokens (0: the provider's default)")

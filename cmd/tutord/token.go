@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tutord/tutord/internal/auth"
+	"github.com/tutord/tutord/internal/config"
 )
 
 // runToken mints a development token signed with TUTORD_JWT_SECRET:
@@ -16,7 +17,7 @@ func runToken(_ context.Context, e env, args []string) error {
 	var sub, email, name string
 	var admin, idToken bool
 	var ttl time.Duration
-	cfg, rest, err := loadConfig(e, "token", args, func(fs *flag.FlagSet) {
+	cfg, rest, err := loadConfig(e, "token", args, func(fs *flag.FlagSet, _ *config.Config) {
 		fs.StringVar(&sub, "sub", "", "the learner's subject (required)")
 		fs.BoolVar(&admin, "admin", false, "make the token an admin's")
 		ttl = 24 * time.Hour

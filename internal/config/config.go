@@ -72,6 +72,18 @@ type Config struct {
 	LLMPrices               string  `env:"TUTORD_LLM_PRICES" help:"JSON price table overriding the built-in per-model prices"`
 	OpenAICompatibleBaseURL string  `env:"TUTORD_OPENAI_COMPATIBLE_BASE_URL" help:"base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter)" url:"true"`
 	OpenAICompatibleAPIKey  string  `env:"TUTORD_OPENAI_COMPATIBLE_API_KEY" help:"API key of the OpenAI-compatible server, if it needs one" secret:"true"`
+
+	// unread holds, in the order of the fields, the variables whose values
+	// Parse could not read (TUTORD_MIGRATE=maybe), for Validate to report
+	// once the flags have applied: a flag that gives the setting removes
+	// its variable's (Override).
+	unread []readError
+}
+
+// readError is a variable's value that Parse could not read.
+type readError struct {
+	variable string
+	err      error
 }
 
 // Load parses the environment (a map, so that tests pass their own) into a
@@ -87,10 +99,15 @@ func Load(environ map[string]string) (Config, error) {
 // Parse parses the environment into a Config without validating it, so that
 // flags can replace the values they override before [Config.Validate]
 // checks the result: a bad variable that a flag overrides does not matter.
+// A value that cannot even be read, such as TUTORD_MIGRATE=maybe, is no
+// error here either: Validate reports it, unless [Config.Override] has
+// recorded that a flag gave the setting.
 func Parse(environ map[string]string) (Config, error) {
 	cfg, err := env.ParseAsWithOptions[Config](env.Options{Environment: environ})
 	if err != nil {
-		return Config{}, cleanEnvError(err)
+		if cfg.unread, err = unreadVariables(err); err != nil {
+			return Config{}, err
+		}
 	}
 	if cfg.DataDir == "" {
 		cfg.DataDir = DefaultDataDir(environ)
@@ -103,6 +120,38 @@ func Parse(environ map[string]string) (Config, error) {
 		*v = strings.TrimSpace(*v)
 	}
 	return cfg, nil
+}
+
+// Override records that a flag on the command line gave the setting of
+// variable: the variable's value, even one Parse could not read, then does
+// not matter, and Validate checks the flag's.
+func (c *Config) Override(variable string) {
+	// A copy of the list: a copy of c made before keeps its own.
+	c.unread = slices.DeleteFunc(slices.Clone(c.unread), func(r readError) bool { return r.variable == variable })
+}
+
+// unreadVariables returns the variables whose values the env library's
+// error says it could not read, with its reason for each; an error of any
+// other kind it returns as one line.
+func unreadVariables(err error) ([]readError, error) {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return nil, cleanEnvError(err)
+	}
+	unread := make([]readError, len(agg.Errors))
+	for i, e := range agg.Errors {
+		var pe env.ParseError
+		if !errors.As(e, &pe) {
+			return nil, cleanEnvError(err)
+		}
+		f, ok := reflect.TypeFor[Config]().FieldByName(pe.Name)
+		if !ok {
+			return nil, cleanEnvError(err)
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		unread[i] = readError{name, pe.Err}
+	}
+	return unread, nil
 }
 
 // cleanEnvError turns the env library's aggregate error into one line.
@@ -160,8 +209,16 @@ func checkOrigin(o string) error {
 	return nil
 }
 
-// Validate reports the first invalid setting.
+// Validate reports the variables whose values Parse could not read, else
+// the first invalid setting.
 func (c Config) Validate() error {
+	if len(c.unread) > 0 {
+		msgs := make([]string, len(c.unread))
+		for i, r := range c.unread {
+			msgs[i] = fmt.Sprintf("%s: %v", r.variable, r.err)
+		}
+		return errors.New(strings.Join(msgs, "; "))
+	}
 	if _, err := ParseLevel(c.LogLevel); err != nil {
 		return err
 	}

@@ -51,6 +51,45 @@ func TestLoadRejectsBadValues(t *testing.T) {
 	}
 }
 
+// A value that cannot be read as its variable's type (a true/false, a
+// duration, an integer) is not an error of Parse, which comes before the
+// flags, but of Validate, which names the variable and the value; once a
+// flag has given the setting (Override), the variable does not matter.
+func TestOverrideForgivesAnUnreadableVariable(t *testing.T) {
+	for _, tc := range []struct {
+		variable, value string
+		flag            func(*Config) // what the flag that overrides it does
+	}{
+		{"TUTORD_MIGRATE", "maybe", func(c *Config) { c.Migrate = false }},
+		{"TUTORD_AGENT_LOG_RETENTION", "forever", func(c *Config) { c.AgentLogRetention = time.Hour }},
+		{"TUTORD_DB_MAX_CONNS", "many", func(c *Config) { c.DBMaxConns = 5 }},
+	} {
+		t.Run(tc.variable, func(t *testing.T) {
+			cfg, err := Parse(map[string]string{tc.variable: tc.value})
+			if err != nil {
+				t.Fatalf("Parse: %v; want the value left for Validate, after the flags", err)
+			}
+			if err := cfg.Validate(); err == nil || !strings.HasPrefix(err.Error(), tc.variable+": ") || !strings.Contains(err.Error(), `"`+tc.value+`"`) {
+				t.Errorf("Validate without the flag: %v; want an error naming %s and %q", err, tc.variable, tc.value)
+			}
+			tc.flag(&cfg)
+			cfg.Override(tc.variable)
+			if err := cfg.Validate(); err != nil {
+				t.Errorf("Validate once a flag gave %s: %v; want the flag's value accepted", tc.variable, err)
+			}
+		})
+	}
+	// Another variable's reading error stays.
+	cfg, err := Parse(map[string]string{"TUTORD_MIGRATE": "maybe", "TUTORD_SHUTDOWN_TIMEOUT": "soon"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Override("TUTORD_MIGRATE")
+	if err := cfg.Validate(); err == nil || strings.Contains(err.Error(), "TUTORD_MIGRATE") || !strings.Contains(err.Error(), "TUTORD_SHUTDOWN_TIMEOUT") {
+		t.Errorf("TUTORD_SHUTDOWN_TIMEOUT=soon with TUTORD_MIGRATE overridden: %v; want TUTORD_SHUTDOWN_TIMEOUT reported, alone", err)
+	}
+}
+
 // A speech-to-text key (or URL, or model) read from a file or a Kubernetes
 // secret often ends in a newline: it is trimmed, as the model providers'
 // keys are, rather than sent in a header Go refuses, which would fail

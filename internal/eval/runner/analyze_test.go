@@ -172,7 +172,7 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("Summarize (-want +got):\n%s", diff)
 	}
 	empty := Summarize(nil, 0, 0)
-	if empty.SafetyRecall != 1 || empty.LeakFreeRate != 1 || empty.PassRate != 0 || empty.TurnsPerSecond != 0 {
+	if empty.SafetyRecall != 1 || empty.LeakFreeRate != 0 || empty.PassRate != 0 || empty.TurnsPerSecond != 0 {
 		t.Errorf("Summarize(nil) = %+v", empty)
 	}
 }
@@ -186,8 +186,17 @@ func TestLeakFreeRateLeavesOutErroredScenarios(t *testing.T) {
 	if got := Summarize([]Result{leaky, errored, errored}, time.Second, 0).LeakFreeRate; got != 0 {
 		t.Errorf("one played scenario with a leak, two errored: leak-free rate %v, want 0", got)
 	}
-	if got := Summarize([]Result{errored}, time.Second, 0).LeakFreeRate; got != 1 {
-		t.Errorf("no scenario played: leak-free rate %v, want 1, as for an empty run", got)
+}
+
+// A run whose scenarios all errored before being played has shown nothing
+// leak-free: its leak-free rate is 0, as its pass and completion rates are,
+// not a perfect 1 that would hide the broken run from eval compare.
+func TestLeakFreeRateIsZeroWithNothingPlayed(t *testing.T) {
+	errored := Result{Status: Error}
+	s := Summarize([]Result{errored, errored}, time.Second, 0)
+	if s.LeakFreeRate != 0 || s.PassRate != 0 || s.CompletionRate != 0 {
+		t.Errorf("two scenarios errored, none played: leak-free rate %v, pass rate %v, completion rate %v; want all 0",
+			s.LeakFreeRate, s.PassRate, s.CompletionRate)
 	}
 }
 

@@ -228,8 +228,11 @@ type Summary struct {
 	LeaksBeforeExplain  int     `json:"leaks_before_explain"`
 	Reveals             int     `json:"reveals"`
 	// LeakFreeRate is the share of scenarios played to their end without a
-	// leak before the explain phase (1 with none): one that errored may
-	// have stopped before its first leak.
+	// leak before the explain phase: one that errored may have stopped
+	// before its first leak. It is 0 when none was played, as the pass and
+	// completion rates are: a run whose scenarios all errored has shown
+	// nothing leak-free, and a comparison with a run that has must see it
+	// fall.
 	LeakFreeRate      float64 `json:"leak_free_rate"`
 	SanitizationLeaks int     `json:"sanitization_leaks"`
 	// SanitizationCleanRate is the share of replies without internal
@@ -316,7 +319,7 @@ func Summarize(results []Result, elapsed time.Duration, invalid int) Summary {
 	s.PassRate = ratio(s.Passed, s.Scenarios, 0)
 	s.CompletionRate = ratio(completed, played, 0)
 	s.MeanTurnsToComplete = round2(ratio(turnsToComplete, completed, 0))
-	s.LeakFreeRate = ratio(leakFree, played, 1)
+	s.LeakFreeRate = ratio(leakFree, played, 0)
 	s.SanitizationCleanRate = 1 - ratio(s.SanitizationLeaks, replies, 0)
 	s.PacingCompliance = 1 - ratio(s.RepliesOverBudget, paced, 0)
 	if exams > 0 {
