@@ -331,6 +331,10 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 	default:
 		turn.Evaluation = evaluate(s, t, r.msg, pre)
 		out.Verdict = turn.Evaluation.Verdict
+		// "Stop." to "What must a driver do at a red light?" is the
+		// answer, which the tutor hears as one, not a stop request.
+		turn.Precheck = pre.Judged(s, out.Verdict)
+		out.Precheck = turn.Precheck
 		// The directives with a provisional empty output: what the tutor may
 		// and must do this turn, before it has answered.
 		provisional := out
@@ -470,8 +474,18 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 // evaluate judges the message against the pending question (teach_me) or
 // the current exam question with the deterministic evaluator. Talk that is
 // no answer ("lol", "I'm back", "hint pls") is no attempt, in a lesson
-// (see chatter) as in an exam (see examAside), not a wrong answer.
+// (see chatter) as in an exam (see examAside), not a wrong answer. A
+// message the pre-check flagged is no answer, with one exception: a stop
+// request may be the question's very answer ("stop" to what a driver does
+// at a red light), so it is judged, and its verdict kept only when it is
+// right, which makes it an answer (see tutor.Precheck.Judged).
 func evaluate(s tutor.State, t *tutor.Topic, msg string, pre tutor.Precheck) answer.Result {
+	if pre == tutor.PrecheckStop {
+		if res := evaluate(s, t, msg, tutor.PrecheckNone); res.Verdict == answer.Correct {
+			return res
+		}
+		return answer.Result{}
+	}
 	head, answered := answerBeforeRequest(msg)
 	if s.Mode == tutor.ModeExam && tutor.AsksForAnswer(msg) {
 		if !answered {

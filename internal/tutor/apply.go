@@ -22,7 +22,9 @@ type Outcome struct {
 	// too when the time limit ends a doubts session (TimeLimitReached): the
 	// reply is recorded with ClarifyTimeUpReply after it.
 	Reply string
-	// Precheck is the pre-check result of StudentMessage.
+	// Precheck is the pre-check result of StudentMessage. A stop request
+	// that Verdict finds to be the pending question's right answer is
+	// applied as the answer it is (see Precheck.Judged).
 	Precheck Precheck
 	// Verdict is the evaluator's verdict on the pending question (teach_me)
 	// or the current exam question; empty when there was nothing to check.
@@ -64,11 +66,13 @@ func (n *State) flagUnsafe(u Unsafe) Event {
 // safety gate's verdict and its reply) without counting a turn
 // (PostCompletion); otherwise the turn is counted and then, by situation,
 // the message is flagged unsafe, meets a finished exam, stops the session
-// (Stop), or the guarded tutor output is applied by mode. A sitting that
-// reaches its time limit ends the session the same way as a stop. The
-// reply is recorded last.
+// (Stop; not when it is the pending question's right answer, see
+// Precheck.Judged), or the guarded tutor output is applied by mode. A
+// sitting that reaches its time limit ends the session the same way as a
+// stop. The reply is recorded last.
 func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 	now := NewTime(o.Now)
+	o.Precheck = o.Precheck.Judged(s, o.Verdict)
 	pre := o.Precheck
 	if pre == PrecheckNone && isBlank(o.StudentMessage) {
 		pre = PrecheckEmpty

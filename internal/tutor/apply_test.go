@@ -328,6 +328,124 @@ func TestStopByMode(t *testing.T) {
 	}
 }
 
+// TestStopWordThatAnswersTheQuestion: a question whose answer is itself a
+// word of stopping ("What must a driver do at a red light?" — "stop")
+// gets that word as its answer. The pre-check reads the bare word as a
+// stop request; the evaluator's verdict that it is the right answer wins:
+// the exam records it and goes on, the lesson closes the question and
+// goes on. Any other verdict leaves the stop request standing: "Stop." to
+// a question whose answer is "go" ends the exam and pauses the lesson.
+func TestStopWordThatAnswersTheQuestion(t *testing.T) {
+	pre := NewPrechecker(DefaultPrecheckConfig())
+	tests := []struct {
+		question, expected, reply string
+		stops                     bool
+	}{
+		{"What must a driver do at a red light?", "stop", "Stop.", false},
+		{"What do we say when we leave a friend's house?", "goodbye", "Goodbye", false},
+		{"What is the opposite of start?", "finish", "finish", false},
+		{"What do we call the last part of a story?", "the end", "The end", false},
+		{"What may a driver do at a green light?", "go", "Stop.", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expected, func(t *testing.T) {
+			tp := planOf(2)
+			tp.Questions = append(tp.Questions, BankQuestion{ID: "w", Text: tt.question, Answer: tt.expected,
+				Kind: answer.KindText, Concept: "c1", Difficulty: Easy, Type: QuestionConceptual})
+			bq, _ := tp.Question("w")
+			verdict := answer.Evaluate(bq.Expected(), tt.reply).Verdict
+			if want := answer.Correct; tt.stops {
+				if verdict == want {
+					t.Fatalf("setup: the evaluator judges %q for %q correct", tt.reply, tt.expected)
+				}
+			} else if verdict != want {
+				t.Fatalf("setup: the evaluator judges %q for %q as %s", tt.reply, tt.expected, verdict)
+			}
+			for _, m := range []Mode{ModeExam, ModeTeachMe} {
+				if got := pre.CheckIn(m, tt.reply); got != PrecheckStop {
+					t.Fatalf("setup: the pre-check reads %q in %s as %q, not a stop request", tt.reply, m, got)
+				}
+			}
+
+			exam := newState(t, ModeExam, tp,
+				ExamQuestion{QuestionText: tt.question, ExpectedAnswer: tt.expected, Concept: "c1", QuestionID: "w"},
+				ExamQuestion{QuestionText: "What is 2 + 2?", ExpectedAnswer: "4", Concept: "c2"})
+			got, _ := ApplyTurn(exam, tp, Outcome{Now: t0, StudentMessage: tt.reply,
+				Precheck: pre.CheckIn(ModeExam, tt.reply), Verdict: verdict})
+			reply, _ := got.LastReply()
+			switch {
+			case tt.stops && (!got.ExamFinished || got.ExamCurrentIdx != 0):
+				t.Errorf("exam: %q to a question whose answer is %q did not end the exam: finished=%v, index %d; reply:\n%s",
+					tt.reply, tt.expected, got.ExamFinished, got.ExamCurrentIdx, reply)
+			case !tt.stops && (got.ExamFinished || got.ExamCurrentIdx != 1 || got.ExamTotalCorrect != 1):
+				t.Errorf("exam: the right answer %q ended the exam: finished=%v, index %d, correct %d; reply:\n%s",
+					tt.reply, got.ExamFinished, got.ExamCurrentIdx, got.ExamTotalCorrect, reply)
+			}
+
+			lesson := newState(t, ModeTeachMe, tp)
+			lesson, _ = ApplyTurn(lesson, tp, Outcome{Now: t0, StudentMessage: "ok", Reply: "Here is one.",
+				Output: tutorSays(), NextQuestion: &bq})
+			if lesson.LastQuestion == nil || lesson.LastQuestion.QuestionID != "w" {
+				t.Fatalf("setup: pending question %+v", lesson.LastQuestion)
+			}
+			o := Outcome{Now: t0.Add(time.Minute), StudentMessage: tt.reply, Precheck: pre.CheckIn(ModeTeachMe, tt.reply), Verdict: verdict}
+			if !tt.stops {
+				o.Reply, o.Output = "Yes, well done!", tutorSays(correct)
+			}
+			got, _ = ApplyTurn(lesson, tp, o)
+			reply, _ = got.LastReply()
+			switch {
+			case tt.stops && (!got.IsPaused || got.LastQuestion == nil):
+				t.Errorf("lesson: %q to a question whose answer is %q did not pause: paused=%v, question still pending=%v; reply %q",
+					tt.reply, tt.expected, got.IsPaused, got.LastQuestion != nil, reply)
+			case !tt.stops && (got.IsPaused || got.LastQuestion != nil || got.LastAnswerResult == nil || *got.LastAnswerResult != ResultCorrect):
+				t.Errorf("lesson: the right answer %q paused the lesson: paused=%v, question still pending=%v, result %v; reply %q",
+					tt.reply, got.IsPaused, got.LastQuestion != nil, got.LastAnswerResult, reply)
+			}
+		})
+	}
+}
+
+// TestPrecheckJudged: only a stop request that is the right answer to a
+// pending question becomes an answer; every other pre-check, verdict or
+// session keeps its pre-check.
+func TestPrecheckJudged(t *testing.T) {
+	tp := planOf(2)
+	bq, _ := tp.Question("q-c1")
+	lesson := newState(t, ModeTeachMe, tp)
+	asked, _ := ApplyTurn(lesson, tp, Outcome{Now: t0, StudentMessage: "ok", Reply: "Here is one.", Output: tutorSays(), NextQuestion: &bq})
+	exam := newState(t, ModeExam, tp, examQuestions(1)...)
+	finished, _, err := EndExam(exam, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		s       State
+		pre     Precheck
+		verdict answer.Verdict
+		want    Precheck
+	}{
+		{"lesson question answered", asked, PrecheckStop, answer.Correct, PrecheckNone},
+		{"exam question answered", exam, PrecheckStop, answer.Correct, PrecheckNone},
+		{"wrong answer", asked, PrecheckStop, answer.Incorrect, PrecheckStop},
+		{"partly right", exam, PrecheckStop, answer.Partial, PrecheckStop},
+		{"no verdict", asked, PrecheckStop, "", PrecheckStop},
+		{"lesson without a question", lesson, PrecheckStop, answer.Correct, PrecheckStop},
+		{"finished exam", finished, PrecheckStop, answer.Correct, PrecheckStop},
+		{"doubts session", newState(t, ModeClarify, tp), PrecheckStop, answer.Correct, PrecheckStop},
+		{"empty", asked, PrecheckEmpty, answer.Correct, PrecheckEmpty},
+		{"too long", asked, PrecheckTooLong, answer.Correct, PrecheckTooLong},
+		{"off topic", exam, PrecheckOffTopic, answer.Correct, PrecheckOffTopic},
+		{"I don't know", asked, PrecheckIDK, answer.Correct, PrecheckIDK},
+	}
+	for _, tt := range tests {
+		if got := tt.pre.Judged(tt.s, tt.verdict); got != tt.want {
+			t.Errorf("%s: %q judged %q is %q; want %q", tt.name, tt.pre, tt.verdict, got, tt.want)
+		}
+	}
+}
+
 func TestTimeLimitEndsTheSitting(t *testing.T) {
 	tp := planOf(3)
 	s, err := NewState(NewSession{ID: "s", Topic: tp, Student: StudentContext{Grade: 4}, Now: t0, Config: Config{TimeLimitSeconds: 25 * 60}})

@@ -96,7 +96,9 @@
 //     after a resume. Empty and overlong messages change nothing.
 //   - Pre-checks match phrases on word boundaries and never fire on a
 //     message holding a digit, which makes it an answer attempt. Bare words
-//     such as "stop" or "done" stop only as the whole message.
+//     such as "stop" or "done" stop only as the whole message, and not when
+//     the evaluator judges that message the pending question's right answer
+//     ("stop" for what a driver does at a red light; Precheck.Judged).
 //   - The state stays bounded: 10 history messages, 30 timeline entries,
 //     5 previous answers per question, 20 safety flags, 10 misconceptions,
 //     50 concepts discussed. A turn writes about the same bytes at turn 500

@@ -84,6 +84,9 @@ type Guarded struct {
 // it again, so a caller cannot skip it by mistake.
 func Guard(s State, t *Topic, o Outcome) Guarded {
 	g := Guarded{TimeUp: TimeUp(s, o.Now)}
+	// A stop word that is the question's right answer is no stop request,
+	// for a caller that guards a turn as for ApplyTurn.
+	o.Precheck = o.Precheck.Judged(s, o.Verdict)
 	out := o.Output.clone()
 	g.Output = out
 	notAnswer := o.Precheck == PrecheckIDK || o.Precheck == PrecheckOffTopic || o.Precheck == PrecheckStop

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // Precheck is what the program makes of a message before any model sees it.
@@ -419,6 +421,26 @@ func (p *Prechecker) CheckIn(m Mode, msg string) Precheck {
 		return PrecheckStop
 	}
 	return pre
+}
+
+// Judged returns the pre-check p of a message once the evaluator has judged
+// it v against the question pending in s: a lesson's pending question, an
+// exam's current one. The pre-check reads the words, not the question, and
+// a stop request that is exactly the question's answer ("Stop." to "What
+// must a driver do at a red light?", "finish" for the opposite of start)
+// is an answer: it is judged and the session goes on. Only a right answer
+// counts so: "stop" to a question whose answer is "go" still stops, and
+// with no question pending (a doubts session) p stands.
+func (p Precheck) Judged(s State, v answer.Verdict) Precheck {
+	if p != PrecheckStop || v != answer.Correct {
+		return p
+	}
+	switch {
+	case s.Mode == ModeTeachMe && s.LastQuestion != nil,
+		s.Mode == ModeExam && !s.ExamFinished && s.ExamCurrentIdx < len(s.ExamQuestions):
+		return PrecheckNone
+	}
+	return p
 }
 
 // answersBeside reports whether one of the clauses cs of a stop request is
