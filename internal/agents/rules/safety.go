@@ -256,10 +256,10 @@ func (s *Safety) classify(role, text string, st tutor.State) agents.SafetyVerdic
 
 func precedence(c string) int { return slices.Index(categories, c) }
 
-// normalizeForSafety straightens apostrophes, drops invisible format
-// characters, writes ſ and the Kelvin sign as s and k (case-insensitive
-// patterns match them, but \b knows only ASCII letters) and collapses space,
-// so that patterns see one spelling.
+// normalizeForSafety straightens apostrophes and double quotation marks,
+// drops invisible format characters, writes ſ and the Kelvin sign as s and
+// k (case-insensitive patterns match them, but \b knows only ASCII letters)
+// and collapses space, so that patterns see one spelling.
 func normalizeForSafety(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -268,6 +268,8 @@ func normalizeForSafety(s string) string {
 		switch r {
 		case '’', '‘', 'ʼ', '`':
 			r = '\''
+		case '“', '”', '„':
+			r = '"'
 		case 'ſ':
 			r = 's'
 		case '\u212a':

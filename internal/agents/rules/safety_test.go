@@ -585,6 +585,21 @@ func TestSafetyPlainWordPassword(t *testing.T) {
 		"my password is still just tiger",
 		"my password is just tiger123",
 		"my pin is only 4821",
+		// an intensifier describes nothing either: it is skipped like a filler
+		"my password is really tiger",
+		"my password is very tiger",
+		"my password is so tiger",
+		"my password is super tiger",
+		"my password is quite tiger",
+		"my password is pretty tiger",
+		"my password is too tiger",
+		"my password is actually tiger",
+		"my password is totally tiger",
+		"my password is kind of tiger",
+		"my password is like tiger",
+		"my password is really really tiger",
+		"my pin is really 4821",
+		"my password is so tiger123",
 	}
 	pass := []string{
 		"my password is weak",
@@ -604,8 +619,104 @@ func TestSafetyPlainWordPassword(t *testing.T) {
 		"my password is also the same as yours?",
 		"my password is still not working",
 		"my password is now changed",
+		"my password is really weak",
+		"my password is so long",
+		"my password is very secret",
+		"my password is super strong",
+		"my password is pretty easy",
+		"my password is quite hard to guess",
+		"my password is way too short",
+		"my password is actually really weak",
+		"my password is kind of weak",
+		"my password is definitely strong",
+		"my password is like yours",
+		"my password is really, really weak",
+		"my pin is really only 4 digits",
+		"my password is so", // an intensifier with no word after it
+		"my password is pretty",
+		// words that describe the password, or begin a phrase about it
+		"my password is the same as before",
+		"my password is hard to remember",
+		"my password is not something I share",
+		"my password is something I keep secret",
+		"my password is hacked",
+		"my password is stolen",
+		"my password is expiring",
+		"my password is required",
+		"my password is getting old",
+		"my password is difficult",
+		"my password is weird",
+		"my password is easily guessed",
+		"my password is usually my name",
+		"my password is based on my name",
+		"my password is all numbers",
+		"my password is only letters",
+		"my password is both letters and numbers",
+		"my password is none of your business",
+		"my password is somewhere in my notebook",
+		"my password is empty",
 	}
 	checkAll(t, "student", CategoryPersonalData, flag, pass)
+}
+
+// TestSafetyPasswordPhrasings: a password told in other words than "my
+// password is" is flagged: a contraction, a colon, quotes of any kind, a
+// word before the noun or a phrase after it. A question or a description
+// passes, and so does a tutor's example after a colon.
+func TestSafetyPasswordPhrasings(t *testing.T) {
+	flag := []string{
+		"my password's tiger123",
+		"my password's tiger",
+		"my pin's 4821",
+		"password: tiger123",
+		"Password : tiger123",
+		"pin: 4821",
+		"my password: tiger123",
+		"my password = tiger123",
+		"my password is 'tiger'",
+		`my password is "tiger"`,
+		"my password is “tiger”",
+		"my password is ‘tiger’",
+		"the password for my email is tiger",
+		"the password for my email is tiger123",
+		"the password to my account is tiger",
+		"the pin for my phone is 4821",
+		"my password for roblox is tiger",
+		"my login password is tiger123",
+		"my login password is tiger",
+		"my email password is tiger",
+		"my wifi password is tiger123",
+		"my new password is tiger123",
+		"my mom's new password is tiger",
+		"my atm pin is 4821",
+		"my debit card pin is 4821",
+		"my pin number is 4821",
+		"what is my password: tiger123",
+	}
+	pass := []string{
+		"what is a strong password?",
+		"my password's weak",
+		"my password's been hacked",
+		"my password: weak",
+		"I forgot my password: help me",
+		"Forgot password: what should I do?",
+		"The password: a secret word that only you know.",
+		"Password = 8 characters",
+		"the password for my email is weak",
+		"the pin for my phone is four digits",
+		"my password for roblox is too short",
+		"my login password is really long",
+		"my new password is stronger",
+		"my password manager is bitwarden",
+		"my safety pin is sharp",
+		"my opinion is that this is easy",
+		"I'm typing my pin, is that ok?",
+	}
+	checkAll(t, "student", CategoryPersonalData, flag, pass)
+	// A tutor may show a password after a colon; "my password is" stays
+	// flagged whoever writes it.
+	checkAll(t, "tutor", CategoryPersonalData, []string{"my password is tiger123", "my password's tiger"},
+		[]string{"A strong password: T!ger$2024", "Example password: tiger123"})
 }
 
 // TestSafetyLessonWarningSigns: a lesson's list of the warning signs of
