@@ -65,11 +65,11 @@ var questionAgain = regexp.MustCompile(`(?i)(?:^|[,.!?…]\s*|\b(?:wait|sorry|um
 // RefersBack reports whether a reply is about an earlier question, not
 // the one asked: "is the answer to the last one -3?", "can we go back to
 // the previous question", "for the first one I meant 7", "was my answer
-// to question 1 right?".
+// to question 1 right?" (or "question १": digits of any script).
 func RefersBack(reply string) bool { return earlierQuestion.MatchString(reply) }
 
 var earlierQuestion = regexp.MustCompile(`(?i)\b(?:answer\s+(?:to|for|of)|back\s+to|for|about|on|in)\s+(?:the\s+)?(?:last|previous|earlier|first|1st)\s+(?:one|question|q)\b|` +
-	`\b(?:answer\s+(?:to|for|of)|back\s+to)\s+(?:question|q)\s*(?:no\.?\s*|number\s*|#\s*)?\d`)
+	`\b(?:answer\s+(?:to|for|of)|back\s+to)\s+(?:question|q)\s*(?:no\.?\s*|number\s*|#\s*)?\p{Nd}`)
 
 // SaysLost reports whether a reply says only that the learner is lost: "I
 // don't get it", "i still dont understand", "not understood", "not clear",

@@ -202,9 +202,18 @@ func divisionFraction(reply string) (string, bool) {
 	return a + "/" + b, true
 }
 
-// allDigits reports whether s is a run of at most nine ASCII digits.
+// allDigits reports whether s is a run of at most nine digits, of any
+// script: "३÷४" is 3/4 too.
 func allDigits(s string) bool {
-	return s != "" && len(s) <= 9 && digits(s, 0) == len(s)
+	n := 0
+	for i := 0; i < len(s); n++ {
+		d := digitLen(s[i:])
+		if d == 0 || n == 9 {
+			return false
+		}
+		i += d
+	}
+	return n > 0
 }
 
 // lostWordAnswers reports whether a reply that says the learner is lost
@@ -245,15 +254,20 @@ func fractional(etoks []token) bool {
 func decimalCommas(s string) string {
 	var b []byte
 	for c := strings.IndexByte(s, ','); c >= 0; {
-		if c > 0 && isDigit(s[c-1]) {
-			k := digits(s, c+1)
-			i := c - 1
-			for i > 0 && isDigit(s[i-1]) {
-				i--
+		if lastDigitLen(s[:c]) > 0 {
+			// The digits, of any script ("०,५"), run from s[i] to the
+			// comma and from it to s[k], n of them after it.
+			k, n := c+1, 0
+			for d := digitLen(s[k:]); d > 0; d = digitLen(s[k:]) {
+				k, n = k+d, n+1
+			}
+			i := c
+			for d := lastDigitLen(s[:i]); d > 0; d = lastDigitLen(s[:i]) {
+				i -= d
 			}
 			list := i > 0 && (s[i-1] == ',' || s[i-1] == '.') || // "1,2,5", "1.2,5"
-				k < len(s) && (isDigit(s[k]) || (s[k] == ',' || s[k] == '.') && k+1 < len(s) && isDigit(s[k+1])) // "1,20,000", "1,5.2"
-			if n := k - c - 1; (n == 1 || n == 2) && !list {
+				k < len(s) && (digitLen(s[k:]) > 0 || (s[k] == ',' || s[k] == '.') && digitLen(s[k+1:]) > 0) // "1,20,000", "1,5.2"
+			if (n == 1 || n == 2) && !list {
 				if b == nil {
 					b = []byte(s)
 				}
@@ -411,7 +425,9 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 	if got.outOf && (kind == KindInteger || kind == KindUnit) && !numbersMatch(want, got, exp.Tolerance) {
 		// "28 out of 30 points" answers a count with 28.
 		got = number{val: float64(got.num), num: got.num, den: 1, form: fInt}
-		if k := strings.Index(toks[i].text, "out of"); k > 0 {
+		// Found in the reply, not in the token's text, whose digits may
+		// be shorter than the reply's ("२८ out of ३०").
+		if k := strings.Index(lowerASCII(reply[toks[i].start:toks[i].end]), "out of"); k > 0 {
 			res.Extracted = strings.TrimRight(reply[toks[i].start:toks[i].start+k], " \t")
 		}
 	}
@@ -654,10 +670,12 @@ func closeSlashes(s string) string {
 			for j < len(b) && b[j] == ' ' {
 				j++
 			}
-			prevDigit := len(out) > 0 && isDigit(out[len(out)-1])
+			// out ends as s does before the spaces: spaces are dropped
+			// only before a "/" or after one.
+			prevDigit := lastDigitLen(s[:i]) > 0
 			prevSlash := len(out) > 0 && out[len(out)-1] == '/'
 			nextSlash := j < len(b) && b[j] == '/'
-			nextDigit := j < len(b) && isDigit(b[j])
+			nextDigit := digitLen(s[j:]) > 0
 			if (prevDigit && nextSlash) || (prevSlash && nextDigit) {
 				i = j - 1
 				continue

@@ -893,6 +893,35 @@ func TestSpacedFractions(t *testing.T) {
 	}
 }
 
+// Learners in Hindi-medium schools write numbers with Devanagari digits
+// (४२ for 42), and phone keyboards offer full-width and Arabic-Indic ones:
+// each is read as its value, in every written form, and what is extracted
+// is quoted as the learner wrote it.
+func TestEvaluateDigitsOfOtherScripts(t *testing.T) {
+	i42 := Expected{Answer: "42"}
+	runEvalCases(t, []evalCase{
+		{"devanagari", i42, "४२", Correct, "४२"},
+		{"devanagari in a hindi sentence", i42, "उत्तर ४२ है", Correct, ""},
+		{"devanagari wrong", i42, "४३", Incorrect, "४३"},
+		{"devanagari answer phrase", i42, "the answer is ४२.", Correct, "४२"},
+		{"full-width", i42, "４２", Correct, "４２"},
+		{"arabic-indic", i42, "٤٢", Correct, "٤٢"},
+		{"devanagari hedge", i42, "४२ or ४३?", NotAttempt, "४२ or ४३"},
+		{"devanagari fraction", Expected{Answer: "3/4"}, "३/४", Correct, "३/४"},
+		{"devanagari spaced fraction", Expected{Answer: "3/4"}, "३ / ४", Correct, "३ / ४"},
+		{"devanagari division sign", Expected{Answer: "3/4"}, "३÷४", Correct, "३÷४"},
+		{"devanagari mixed number", Expected{Answer: "2 1/2"}, "२ १/२", Correct, "२ १/२"},
+		{"devanagari decimal", Expected{Answer: "0.5"}, "०.५", Correct, "०.५"},
+		{"devanagari decimal comma", Expected{Answer: "0.5"}, "०,५", Correct, "०,५"},
+		{"devanagari unit", Expected{Answer: "12 cm"}, "१२ cm", Correct, "१२ cm"},
+		{"devanagari percentage", Expected{Answer: "75%"}, "७५%", Correct, "७५%"},
+		{"devanagari lakhs", Expected{Answer: "120000"}, "१,२०,०००", Correct, "१,२०,०००"},
+		{"devanagari count out of", Expected{Answer: "28"}, "२८ out of ३०", Correct, "२८"},
+		{"devanagari ratio", Expected{Answer: "3:5"}, "३:५", Correct, "३:५"},
+		{"devanagari earlier question", i42, "was my answer to question १ right? ४२", NotAttempt, ""},
+	})
+}
+
 // TestEvaluateConversational covers the number a conversational reply
 // commits to when it explains, restates and concludes in one message.
 func TestEvaluateConversational(t *testing.T) {
@@ -1387,4 +1416,64 @@ func TestJudgedLetterHedge(t *testing.T) {
 			t.Errorf("%q to a choice answered %q: %s, want %s", reply, exp.Answer, got, want)
 		}
 	}
+}
+
+// A reply that names both values of a true-or-false or yes-or-no question,
+// or two numbers side by side, has not committed to an answer: "true/false"
+// (the question's prompt copied back), "true and false", "yes and no", "6
+// and 12". Graded by its first word, it scored full marks in one order and
+// none in the other. It is read as the same reply with "or" is: a boolean
+// naming both values holds none ("yes or no"), and two values are a hedge,
+// NotAttempt when one is right ("6 or 12"), so that the learner is asked
+// which one they mean.
+func TestEvaluateBothValuesNamed(t *testing.T) {
+	pairs := []struct {
+		exp       Expected
+		one, swap string
+		want      Verdict
+	}{
+		{Expected{Answer: "true"}, "true and false", "false and true", NotAttempt},
+		{Expected{Answer: "true"}, "true/false", "false/true", NotAttempt},
+		{Expected{Answer: "False"}, "True / False", "False / True", NotAttempt},
+		{Expected{Answer: "yes"}, "yes and no", "no and yes", NotAttempt},
+		{Expected{Answer: "yes"}, "yes/no", "no/yes", NotAttempt},
+		{Expected{Answer: "yes"}, "right/wrong", "wrong/right", NotAttempt},
+		{Expected{Answer: "6"}, "6 and 12", "12 and 6", NotAttempt},
+		{Expected{Answer: "6"}, "the answer is 6 and 12.", "the answer is 12 and 6.", NotAttempt},
+		{Expected{Answer: "6"}, "6, and 12?", "12, and 6?", NotAttempt},
+		{Expected{Answer: "6"}, "6 aur 12", "12 aur 6", NotAttempt},
+		{Expected{Answer: "3/4"}, "3/4 and 1/2", "1/2 and 3/4", NotAttempt},
+		{Expected{Answer: "3:5"}, "3:5 and 5:3", "5:3 and 3:5", NotAttempt},
+		{Expected{Answer: "7"}, "6 and 12", "12 and 6", Incorrect},
+	}
+	for _, p := range pairs {
+		a, b := Evaluate(p.exp, p.one), Evaluate(p.exp, p.swap)
+		if a.Verdict != p.want || b.Verdict != p.want {
+			t.Errorf("expected %q: %q is %s (%s), %q is %s (%s); want %s for both",
+				p.exp.Answer, p.one, a.Verdict, a.Reason, p.swap, b.Verdict, b.Reason, p.want)
+		}
+	}
+}
+
+// Answers that hold "and" or "/" themselves, and replies that join two
+// numbers with "and" without offering both as the answer, keep their
+// reading.
+func TestEvaluateAndInAnswers(t *testing.T) {
+	runEvalCases(t, []evalCase{
+		{"fraction", Expected{Answer: "3/4"}, "3/4", Correct, "3/4"},
+		{"mixed number with and", Expected{Answer: "3 1/2"}, "3 and 1/2", Correct, "3 and 1/2"},
+		{"two numbers expected", Expected{Answer: "6 and 12"}, "6 and 12", Correct, ""},
+		{"two numbers expected as a set", Expected{Answer: "6, 12"}, "6 and 12", Correct, ""},
+		{"two numbers expected as a set, other order", Expected{Answer: "6, 12"}, "12 and 6", Correct, ""},
+		{"compound words", Expected{Answer: "salt and pepper"}, "salt and pepper", Correct, ""},
+		{"compound words with bread", Expected{Answer: "bread and butter"}, "bread and butter", Correct, ""},
+		{"range", Expected{Answer: "between 6 and 12"}, "between 6 and 12", Correct, ""},
+		{"unit with a slash", Expected{Answer: "60 km/h"}, "60 km/h", Correct, ""},
+		{"operands then the result", Expected{Answer: "6"}, "2 and 4 make 6", Correct, "6"},
+		{"same value twice", Expected{Answer: "6"}, "it is 6 and 6", Correct, ""},
+		{"same value in another form", Expected{Answer: "0.5"}, "1/2 and 0.5", Correct, ""},
+		{"two facts", Expected{Answer: "6"}, "6 and 12 are left", Correct, "6"},
+		{"negated other value", Expected{Answer: "true"}, "true and not false", Correct, ""},
+		{"the same value twice", Expected{Answer: "yes"}, "yes and yes", Correct, ""},
+	})
 }

@@ -658,19 +658,23 @@ func sentenceOpener(toks []token, a, b int) string {
 }
 
 // hedgedWith returns the index of a different value offered as an
-// alternative to toks[i] ("5 or 6", "5 or maybe 6"), or -1.
+// alternative to toks[i] ("5 or 6", "5 or maybe 6"), or -1. Two values
+// named side by side with "and" ("6 and 12", "it's 12 aur 6") are offered
+// alike: the learner has not chosen one, whichever comes first.
 func hedgedWith(toks []token, i int) int {
 	try := func(from, step int) int {
-		sawOr := false
+		sawOr, sawAnd := false, false
 		for k, n := from, 0; k >= 0 && k < len(toks) && n < 4; k, n = k+step, n+1 {
 			t := toks[k]
 			switch {
 			case t.kind == tWord && (t.text == "or" || t.text == "ya"):
 				sawOr = true // "ya" between numbers is the Hindi "or": "5 ya 6?"
+			case t.kind == tWord && (t.text == "and" || t.text == "aur"):
+				sawAnd = true // "aur" is the Hindi "and"
 			case t.kind == tWord && (fillers[t.text] || t.text == "is" || t.text == "it" || t.text == "it's"):
 			case t.kind == tSym && (t.text == "," || t.text == "$"):
 			case t.kind == tNum:
-				if sawOr && !sameValue(t.num, toks[i].num) && !sameQuantity(toks, i, k) {
+				if (sawOr || sawAnd && namedSideBySide(toks, min(i, k), max(i, k))) && !sameValue(t.num, toks[i].num) && !sameQuantity(toks, i, k) {
 					return k
 				}
 				return -1
@@ -684,6 +688,15 @@ func hedgedWith(toks []token, i int) int {
 		return k
 	}
 	return try(i-1, -1)
+}
+
+// namedSideBySide reports whether the numbers at toks[a] and toks[b], with
+// "and" between them, are named as two answers: the later one ends the
+// statement ("6 and 12", "the answer is 6 and 12."), and they do not bound
+// a range ("between 6 and 12"). Numbers that more words go on about ("6
+// and 12 are left") are two facts, not two answers.
+func namedSideBySide(toks []token, a, b int) bool {
+	return (b+1 == len(toks) || isSentenceEnd(toks[b+1])) && (a == 0 || toks[a-1].text != "between")
 }
 
 // sameValue reports whether two written numbers denote the same quantity.

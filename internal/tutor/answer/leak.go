@@ -389,8 +389,8 @@ func (d *numberLeaks) matches(toks []token, i int) bool {
 // stated reports whether the learner's text states the value: as the answer
 // it commits to, or as the result of a step ("12 + 3 = 15", "which was 30%").
 func (d *numberLeaks) stated(text string) bool {
-	if containsAnyFold(text, " or ") && strings.HasPrefix(Evaluate(d.c.Expected, text).Reason, "hedged") {
-		return false // "is it 8 or 9?" states neither value
+	if containsAnyFold(text, " or ", " and ") && strings.HasPrefix(Evaluate(d.c.Expected, text).Reason, "hedged") {
+		return false // "is it 8 or 9?" and "8 and 9" state neither value
 	}
 	toks := lex(text)
 	if i, _ := pickNumber(toks); i >= 0 && d.matches(toks, i) {

@@ -79,12 +79,14 @@ func TestLeakOfTheUnknownsValue(t *testing.T) {
 // picking one gives the answer.
 func TestLeakAfterAHedge(t *testing.T) {
 	e := Expected{Answer: "8"}
-	d := saidByLearner("is it 8 or 9?")
-	leakRows(t, []LeakCheck{
-		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "8 is right!"},
-		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "It's 8."},
-		{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "8 is correct, well done."},
-	}, true)
+	for _, said := range []string{"is it 8 or 9?", "8 and 9?", "9 and 8"} {
+		d := saidByLearner(said)
+		leakRows(t, []LeakCheck{
+			{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "8 is right!"},
+			{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "It's 8."},
+			{Expected: e, Question: eggsLeft, Dialogue: d, Reply: "8 is correct, well done."},
+		}, true)
+	}
 }
 
 // An answer phrase and its value split by a pause or a line ("The answer
@@ -240,6 +242,9 @@ func TestLeakInAnotherLanguage(t *testing.T) {
 		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "अच्छी कोशिश! सही उत्तर 14 है।"},
 		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "Jawab 14 hai."},
 		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "¡Buen intento! La respuesta correcta es 14."},
+		// A model answering in Hindi writes Devanagari digits.
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "अच्छी कोशिश! सही उत्तर १४ है।"},
+		{Expected: e, Question: "७ का दोगुना क्या है?", Dialogue: saidByLearner("१२"), OtherLanguage: true, Reply: "सही उत्तर 14 है।"},
 	}, true)
 	leakRows(t, []LeakCheck{
 		{Expected: e, Question: q, Dialogue: d, Reply: "Jawab 14 hai."}, // English: a plain mention
@@ -248,5 +253,39 @@ func TestLeakInAnotherLanguage(t *testing.T) {
 		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "क्या यह 14 है?"},
 		{Expected: e, Question: q, Dialogue: saidByLearner("12 या 14?"), OtherLanguage: true, Reply: "तुमने 12 और 14 लिखा। एक चुनो।"},
 		{Expected: Expected{Answer: "3/4"}, Question: "Simplify 6/8.", OtherLanguage: true, Reply: "6/8 को सरल करो।"},
+		{Expected: e, Question: q, Dialogue: d, OtherLanguage: true, Reply: "७ + ७ कितना होता है?"},
+		{Expected: e, Question: q, Dialogue: saidByLearner("१४"), OtherLanguage: true, Reply: "तुमने १४ कहा। ७ को दो बार लिखो।"},
+		{Expected: Expected{Answer: "3/4"}, Question: "६/८ को सरल करो।", OtherLanguage: true, Reply: "६/८ को सरल करो।"},
 	}, false)
+}
+
+// A leak written in the digits of another script is reported as written,
+// in the sentence of the reply that holds it, so that the sentence can be
+// redacted: the offsets are the reply's, not those of its digits in ASCII.
+func TestLeakInOtherScriptDigits(t *testing.T) {
+	for _, c := range []struct {
+		check    LeakCheck
+		sentence string
+		form     string
+	}{
+		{LeakCheck{Expected: Expected{Answer: "42"}, Question: "What is 6 × 7?", OtherLanguage: true, Reply: "अच्छी कोशिश! सही उत्तर है: ४२।\nअगला सवाल देखो।"},
+			"सही उत्तर है: ४२।", "४२"},
+		{LeakCheck{Expected: Expected{Answer: "3/4"}, Question: "Simplify 6/8.", Reply: "Good try. So the answer is ३/४. Next one!"},
+			"So the answer is ३/४.", "३/४"},
+		{LeakCheck{Expected: Expected{Answer: "8"}, Question: eggsLeft, Reply: "Nice! Tom used ४ eggs. So १२ - ४ = ८ eggs."},
+			"So १२ - ४ = ८ eggs.", "८ eggs"},
+	} {
+		leaks := DetectLeaks(c.check)
+		if len(leaks) != 1 {
+			t.Errorf("%q: %d leaks (%+v), want 1", c.check.Reply, len(leaks), leaks)
+			continue
+		}
+		l := leaks[0]
+		if got := c.check.Reply[l.Sentence.Start:l.Sentence.End]; got != l.Sentence.Text || got != c.sentence {
+			t.Errorf("%q: sentence %d:%d is %q (text %q), want %q", c.check.Reply, l.Sentence.Start, l.Sentence.End, got, l.Sentence.Text, c.sentence)
+		}
+		if l.Form != c.form {
+			t.Errorf("%q: form %q, want %q", c.check.Reply, l.Form, c.form)
+		}
+	}
 }

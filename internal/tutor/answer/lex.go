@@ -51,7 +51,8 @@ func (n number) amount() float64 {
 
 // token is one lexical unit of a text. Offsets index the original text so
 // that callers can report spans; text is lower-cased (ASCII only, so that
-// offsets stay valid).
+// offsets stay valid), with the digits of other scripts written in ASCII
+// ("४२" is "42"), so that only start and end index the original text.
 type token struct {
 	kind       tokKind
 	start, end int
@@ -76,6 +77,15 @@ func lex(s string) []token {
 // appendTokens is lex appending to dst, so that callers can lex short texts
 // into a buffer on their stack.
 func appendTokens(dst []token, s string) []token {
+	if toks, ok := appendTokensASCII(dst, s); ok {
+		return toks
+	}
+	return appendScriptDigits(dst, s)
+}
+
+// appendTokensASCII is appendTokens for a text whose digits are all ASCII.
+// It reports false, its tokens unfinished, at a digit of another script.
+func appendTokensASCII(dst []token, s string) ([]token, bool) {
 	low := lowerASCII(s)
 	toks := dst[:0]
 	for i := 0; i < len(low) && len(toks) < maxTokens; {
@@ -115,6 +125,8 @@ func appendTokens(dst []token, s string) []token {
 			case unicode.IsLetter(r):
 				toks, i = lexWord(toks, low, i)
 				continue
+			case unicode.IsDigit(r):
+				return nil, false
 			case unicode.IsSpace(r):
 			default:
 				toks = append(toks, token{kind: tSym, start: i, end: i + size, text: symText(r, low[i:i+size])})
@@ -122,7 +134,53 @@ func appendTokens(dst []token, s string) []token {
 			i += size
 		}
 	}
-	return foldWords(low, toks)
+	return foldWords(low, toks), true
+}
+
+// appendScriptDigits is appendTokens for a text that writes digits of
+// another script than ASCII: "४२" in Devanagari, as Hindi-medium learners
+// and a model answering in Hindi write 42, or the full-width "４２". It
+// lexes the text with those digits in ASCII, which every rule of the lexer
+// reads, and moves the tokens' offsets back onto s, so that what callers
+// quote or redact is what was written.
+func appendScriptDigits(dst []token, s string) []token {
+	b := make([]byte, 0, len(s))
+	at := make([]int, 0, len(s)+1) // at[k] is the offset in s of b[k]
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if d, ok := digitValue(r); ok {
+			b, at = append(b, '0'+d), append(at, i)
+		} else {
+			for k := range size {
+				b, at = append(b, s[i+k]), append(at, i+k)
+			}
+		}
+		i += size
+	}
+	at = append(at, len(s))
+	toks, _ := appendTokensASCII(dst, string(b))
+	for k := range toks {
+		toks[k].start, toks[k].end = at[toks[k].start], at[toks[k].end]
+	}
+	return toks
+}
+
+// digitValue returns the value of a decimal digit of any script (Unicode
+// category Nd): ४ and ４ are 4. Unicode encodes each script's digits in a
+// run of ten code points from its zero, so each range of unicode.Nd starts
+// at a zero.
+func digitValue(r rune) (byte, bool) {
+	for _, g := range unicode.Nd.R16 {
+		if rune(g.Lo) <= r && r <= rune(g.Hi) {
+			return byte((r - rune(g.Lo)) % 10), true
+		}
+	}
+	for _, g := range unicode.Nd.R32 {
+		if rune(g.Lo) <= r && r <= rune(g.Hi) {
+			return byte((r - rune(g.Lo)) % 10), true
+		}
+	}
+	return 0, false
 }
 
 // abbrevDot reports whether the "." at s[i] ends an "Rs" or an
@@ -272,6 +330,33 @@ func lexWord(toks []token, s string, i int) ([]token, int) {
 		text = strings.ReplaceAll(text, "’", "'") // "it’s" reads as "it's"
 	}
 	return append(toks, token{kind: tWord, start: start, end: i, text: text}), i
+}
+
+// digitLen returns the length of the decimal digit, of any script, that
+// s starts with: 1 for "4", 3 for "४"; 0 when it starts with none. The
+// checks that read a reply's text around the lexer use it, as the lexer
+// reads every script's digits.
+func digitLen(s string) int {
+	if s == "" || s[0] < utf8.RuneSelf && !isDigit(s[0]) {
+		return 0
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	if !unicode.IsDigit(r) {
+		return 0
+	}
+	return size
+}
+
+// lastDigitLen is digitLen for the digit that s ends with.
+func lastDigitLen(s string) int {
+	if s == "" || s[len(s)-1] < utf8.RuneSelf && !isDigit(s[len(s)-1]) {
+		return 0
+	}
+	r, size := utf8.DecodeLastRuneInString(s)
+	if !unicode.IsDigit(r) {
+		return 0
+	}
+	return size
 }
 
 // digits reads a run of ASCII digits starting at i.

@@ -99,3 +99,66 @@ func TestLexNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestLexDigitsOfOtherScripts checks that the digits of every script are
+// read as their values, as Hindi-medium learners write numbers (४२ for
+// 42), and that the tokens' offsets index the text as written, so that
+// what is quoted or redacted is what the learner or the tutor wrote.
+func TestLexDigitsOfOtherScripts(t *testing.T) {
+	cases := []struct {
+		in    string
+		want  float64
+		quote string // the number's span in the text
+	}{
+		{"४२", 42, "४२"},
+		{"उत्तर ४२ है", 42, "४२"},
+		{"३/४", 0.75, "३/४"},
+		{"०.५", 0.5, "०.५"},
+		{"१,२०,००० rupees", 120000, "१,२०,०००"},
+		{"२ १/२", 2.5, "२ १/२"},
+		{"७५%", 75, "७५%"},
+		{"it is ４２.", 42, "４２"}, // full-width
+		{"٤٢", 42, "٤٢"},        // Arabic-Indic
+		{"४2", 42, "४2"},        // scripts mixed
+		{"x = -৭ cm", -7, "-৭"}, // Bengali
+		{"२८ out of ३०", 28.0 / 30, "२८ out of ३०"},
+	}
+	for _, tc := range cases {
+		var nums []token
+		for _, tk := range lex(tc.in) {
+			if tk.kind == tNum {
+				nums = append(nums, tk)
+			}
+		}
+		if len(nums) != 1 {
+			t.Errorf("lex(%q) read %d numbers, want 1", tc.in, len(nums))
+			continue
+		}
+		n := nums[0]
+		if d := n.num.val - tc.want; d > 1e-9 || d < -1e-9 {
+			t.Errorf("lex(%q) = %v, want %v", tc.in, n.num.val, tc.want)
+		}
+		if got := tc.in[n.start:n.end]; got != tc.quote {
+			t.Errorf("lex(%q) number spans %q, want %q", tc.in, got, tc.quote)
+		}
+	}
+}
+
+// TestDigitValue checks the value of digits across Unicode's runs of
+// decimal digits, including runs that follow one another with no gap
+// (the mathematical digits: bold 0-9, then double-struck 0-9, ...).
+func TestDigitValue(t *testing.T) {
+	for r, want := range map[rune]byte{
+		'0': 0, '9': 9, '०': 0, '४': 4, '९': 9, '٣': 3, '۷': 7, '０': 0, '４': 4,
+		'𝟎': 0, '𝟗': 9, '𝟘': 0, '𝟡': 9, '𝟿': 9,
+	} {
+		if got, ok := digitValue(r); !ok || got != want {
+			t.Errorf("digitValue(%q) = %d, %v; want %d", r, got, ok, want)
+		}
+	}
+	for _, r := range "a²₂½Ⅳ" {
+		if v, ok := digitValue(r); ok {
+			t.Errorf("digitValue(%q) = %d, want no digit", r, v)
+		}
+	}
+}

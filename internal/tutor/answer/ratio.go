@@ -246,22 +246,25 @@ func candidateTerms(toks []token, c ratioRun) []float64 {
 }
 
 // ratioHedge returns another answer offered as an alternative to the
-// chosen one ("3:5 or 5:3", "3/5 or 5/3", "3:5 or 6"), when the two differ.
+// chosen one ("3:5 or 5:3", "3/5 or 5/3", "3:5 or 6"), or named beside it
+// as numbers are ("3:5 and 5:3", see hedgedWith), when the two differ.
 // The same value in another form ("3:5 or 6:10", "3:5 or 0.6") is no
 // alternative.
 func ratioHedge(toks []token, chosen ratioRun) (ratioRun, bool) {
-	apart := func(a, b ratioRun) bool { // b follows a, with "or" between
-		sawOr := false
+	apart := func(a, b ratioRun) bool { // b follows a, with "or" or "and" between
+		sawOr, sawAnd := false, false
 		for j := a.last + 1; j < b.first; j++ {
 			switch t := toks[j]; {
 			case t.text == "or":
 				sawOr = true
+			case t.text == "and" || t.text == "aur":
+				sawAnd = true
 			case t.text == "," || fillers[t.text] || t.text == "is" || t.text == "it":
 			default:
 				return false
 			}
 		}
-		return sawOr
+		return sawOr || sawAnd && namedSideBySide(toks, a.first, b.last)
 	}
 	same := func(a, b []float64) bool {
 		switch {

@@ -511,7 +511,9 @@ func boolLetter(etoks []token, toks []token) (bool, [2]int, bool) {
 // boolValue reads the truth value a reply commits to and the span of the
 // words that say it. Negation flips the word it precedes ("not true", "isn't
 // right"); "I think so" is yes and "I don't think so" is no; "yes or no"
-// commits to nothing.
+// commits to nothing, and nor do both values named side by side, "true
+// and false" or "True/False" (the question's prompt copied back), in
+// either order.
 func boolValue(toks []token) (bool, [2]int, bool) {
 	type vote struct {
 		v    bool
@@ -557,7 +559,11 @@ func boolValue(toks []token) (bool, [2]int, bool) {
 		if strongYes[t.text] || strongNo[t.text] || texted {
 			list = &strong
 		}
-		if prevOr && len(*list) > 0 && (*list)[len(*list)-1].v != v {
+		// "true and false", "true/false": the word before this one joins
+		// it to the last one read.
+		joined := i >= 2 && (toks[i-1].kind == tWord && toks[i-1].text == "and" || toks[i-1].kind == tSym && toks[i-1].text == "/") &&
+			len(*list) > 0 && (*list)[len(*list)-1].span[1] == toks[i-2].end
+		if (prevOr || joined) && len(*list) > 0 && (*list)[len(*list)-1].v != v {
 			return false, [2]int{}, false // "yes or no"
 		}
 		prevOr = false
