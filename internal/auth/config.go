@@ -48,7 +48,8 @@ type Config struct {
 	// Audience, when set, is the client id: it must be in the aud claim, or
 	// equal client_id for access tokens without aud (Cognito's). It may
 	// list several, comma-separated, any of which will do: Auth0's access
-	// tokens name the API, its ID tokens the client (see Audiences).
+	// tokens name the API, its ID tokens the client (see Audiences). It
+	// must name at least one with JWKSURL.
 	Audience string
 	// Leeway absorbs clock skew in the exp and nbf checks.
 	Leeway time.Duration
@@ -116,6 +117,12 @@ func (c Config) Validate() error {
 		case u.Host == "":
 			return fmt.Errorf("%s: has no host", EnvJWKSURL)
 		}
+	}
+	if c.JWKSURL != "" && len(Audiences(c.Audience)) == 0 {
+		// An identity provider signs tokens for every application it
+		// serves: with no audience to check, any of them would be accepted.
+		// A list of empty entries (",") counts as none.
+		return fmt.Errorf("%s: required with %s: this application's client id (several comma-separated), got %q", EnvAudience, EnvJWKSURL, c.Audience)
 	}
 	if c.Leeway < 0 {
 		return fmt.Errorf("%s: must not be negative, got %s", EnvLeeway, c.Leeway)

@@ -41,6 +41,12 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "JWKS URL without host", env: map[string]string{EnvJWKSURL: "https:///jwks"}, wantErr: EnvJWKSURL},
 		{name: "JWKS URL unparsable", env: map[string]string{EnvJWKSURL: "http://[::1"}, wantErr: EnvJWKSURL},
 		{name: "bad admin rule", env: map[string]string{EnvAdmin: "admin"}, wantErr: EnvAdmin},
+		// An identity provider signs tokens for other applications too:
+		// its key set comes with an audience, and a list of empty entries
+		// (a template joining two missing values) is none.
+		{name: "JWKS URL without audience", env: map[string]string{EnvJWKSURL: "https://idp.test/jwks", EnvIssuer: testIssuer}, wantErr: EnvAudience},
+		{name: "JWKS URL with audience \",\"", env: map[string]string{EnvJWKSURL: "https://idp.test/jwks", EnvIssuer: testIssuer, EnvAudience: ","}, wantErr: EnvAudience},
+		{name: "JWKS URL with audience \" , \"", env: map[string]string{EnvJWKSURL: "https://idp.test/jwks", EnvIssuer: testIssuer, EnvAudience: " , "}, wantErr: EnvAudience},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -38,9 +38,12 @@ type Verifier struct {
 	parser    *jwt.Parser
 }
 
-// NewVerifier returns a Verifier for cfg. It does not fetch the JWKS: that
-// happens when the first token signed by the provider arrives. A Verifier
-// of an unconfigured Config rejects every token with ErrNotConfigured.
+// NewVerifier returns a Verifier for cfg, or the error of cfg.Validate: a
+// JWKS URL without an audience is refused there, so that only a Verifier
+// of the shared secret alone skips the audience check. It does not fetch
+// the JWKS: that happens when the first token signed by the provider
+// arrives. A Verifier of an unconfigured Config rejects every token with
+// ErrNotConfigured.
 func NewVerifier(cfg Config) (*Verifier, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

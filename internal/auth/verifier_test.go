@@ -268,6 +268,10 @@ func TestNewVerifierRejectsInvalidConfig(t *testing.T) {
 		{"short secret", Config{Secret: "short"}},
 		{"JWKS URL without scheme", Config{JWKSURL: "issuer.test/jwks.json"}},
 		{"negative leeway", Config{Secret: testSecret, Leeway: -time.Second}},
+		// Without an audience, the provider's tokens for any of its
+		// applications would be accepted.
+		{"JWKS URL without audience", Config{JWKSURL: "https://issuer.test/jwks.json", Issuer: testIssuer}},
+		{"JWKS URL with an audience list of no entries", Config{JWKSURL: "https://issuer.test/jwks.json", Issuer: testIssuer, Audience: " , "}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -291,6 +291,11 @@ func (c Config) Validate() error {
 	if c.JWTJWKSURL != "" && (c.JWTIssuer == "" || c.JWTAudience == "") {
 		return errors.New("TUTORD_JWT_JWKS_URL: set TUTORD_JWT_ISSUER and TUTORD_JWT_AUDIENCE too, or tokens the provider issues for other applications are accepted")
 	}
+	// A list of empty entries (a template joining two missing values)
+	// names no audience, and would check none.
+	if c.JWTJWKSURL != "" && !slices.ContainsFunc(strings.Split(c.JWTAudience, ","), func(a string) bool { return strings.TrimSpace(a) != "" }) {
+		return fmt.Errorf("TUTORD_JWT_AUDIENCE: %q names no audience; with TUTORD_JWT_JWKS_URL it must name this application's client id (several comma-separated), or tokens the provider issues for other applications are accepted", c.JWTAudience)
+	}
 	return nil
 }
 

@@ -40,6 +40,7 @@ func TestLoadRejectsBadValues(t *testing.T) {
 		"TUTORD_WS_PER_SESSION":      {"TUTORD_WS_PER_SESSION": "-1"},
 		"TUTORD_WS_PER_CALLER":       {"TUTORD_WS_PER_CALLER": "-5"},
 		"TUTORD_JWT_JWKS_URL":        {"TUTORD_JWT_JWKS_URL": "https://idp.example/.well-known/jwks.json", "TUTORD_JWT_ISSUER": "https://idp.example/"},
+		"TUTORD_JWT_AUDIENCE":        {"TUTORD_JWT_JWKS_URL": "https://idp.example/.well-known/jwks.json", "TUTORD_JWT_ISSUER": "https://idp.example/", "TUTORD_JWT_AUDIENCE": " , "},
 	}
 	for name, environ := range tests {
 		t.Run(name, func(t *testing.T) {

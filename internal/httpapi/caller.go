@@ -41,6 +41,7 @@ type Authenticator interface {
 type caller struct {
 	identity *Identity
 	learner  *store.Learner
+	token    string // the access token that identified the learner
 }
 
 func (c caller) anonymous() bool { return c.learner == nil }
@@ -111,18 +112,29 @@ func (s *Server) authenticate(c echo.Context, token string, present bool) (calle
 	if s.deps.Auth == nil {
 		return caller{}, errUnauthorized("Authentication not configured")
 	}
-	id, err := s.deps.Auth.Access(c.Request().Context(), token)
-	if errors.Is(err, errKeysUnavailable) {
-		return caller{}, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Authentication is temporarily unavailable; please retry", Err: err}
-	}
+	id, err := s.verifyAccess(c.Request().Context(), token)
 	if err != nil {
-		return caller{}, errUnauthorized(err.Error())
+		return caller{}, err
 	}
 	l, err := s.learners.get(c.Request().Context(), id.Subject, id.SignedInAt)
 	if err != nil {
 		return caller{}, err
 	}
-	return caller{identity: &id, learner: &l}, nil
+	return caller{identity: &id, learner: &l, token: token}, nil
+}
+
+// verifyAccess verifies an access token as every request does: one that
+// does not verify is a 401, one that cannot be verified for want of the
+// identity provider's keys a 503.
+func (s *Server) verifyAccess(ctx context.Context, token string) (Identity, error) {
+	id, err := s.deps.Auth.Access(ctx, token)
+	if errors.Is(err, errKeysUnavailable) {
+		return Identity{}, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Authentication is temporarily unavailable; please retry", Err: err}
+	}
+	if err != nil {
+		return Identity{}, errUnauthorized(err.Error())
+	}
+	return id, nil
 }
 
 // withCaller authenticates every request that carries a token, except on

@@ -198,6 +198,9 @@ type wsConn struct {
 	c       *websocket.Conn
 	session uuid.UUID
 	rateKey string // who the connection's turns count against (rateKey)
+	// token is the access token the connection was opened with, "" for
+	// none: the connection acts for its learner only while it verifies.
+	token string
 
 	mu   sync.Mutex
 	busy bool          // a turn is in flight
@@ -582,9 +585,12 @@ func (s *Server) Resync() {
 	}
 }
 
-// statusSessionNotFound is the close code of a session not found
-// (CONTRACT §3.1).
-const statusSessionNotFound websocket.StatusCode = 4004
+// The close codes of a session not found and of a token that does not
+// verify (CONTRACT §3.1).
+const (
+	statusSessionNotFound websocket.StatusCode = 4004
+	statusInvalidToken    websocket.StatusCode = 4001
+)
 
 // errTooManyConnections refuses a WebSocket over Options.WSPerSession or
 // Options.WSPerCaller.
@@ -635,7 +641,7 @@ func (s *Server) websocket(c echo.Context) error {
 		return nil // Accept has written the HTTP error
 	}
 	conn.SetReadLimit(wsReadLimit)
-	w := &wsConn{c: conn, session: se.Row.ID, rateKey: key, idle: closedChan()}
+	w := &wsConn{c: conn, session: se.Row.ID, rateKey: key, token: callerOf(c).token, idle: closedChan()}
 	// The first frames go out before any state update of another writer,
 	// which waits for out (and is dropped if it is not newer).
 	w.out.Lock()
@@ -703,7 +709,8 @@ func (s *Server) closeConn(w *wsConn) {
 }
 
 // readLoop handles a connection's frames until it closes: by the client,
-// the read limit (1009), the keepalive or shutdown.
+// the read limit (1009), the keepalive, shutdown or a frame after its
+// token stopped verifying (4001).
 func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 	defer s.closeConn(w)
 	defer func() {
@@ -722,6 +729,9 @@ func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 		typ, data, err := w.c.Read(ctx)
 		if err != nil {
 			return
+		}
+		if !s.tokenValid(ctx, w) {
+			continue // refused; the read after a close ends the loop
 		}
 		if typ != websocket.MessageText {
 			w.send(ctx, textFrame("error", "Invalid message format: binary frames are not supported"))
@@ -753,6 +763,31 @@ func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 			s.startTurn(ctx, w, w.session, msg, clientID)
 		}
 	}
+}
+
+// tokenValid reports whether a client frame may be acted on: whether the
+// token the connection was opened with, if any, verifies now as it would
+// on a REST request. The upgrade's check does not cover a token that has
+// expired since. One that no longer verifies closes the connection as the
+// contract has it for an invalid token (4001). While the identity
+// provider's keys are unavailable the frame is refused with an error and
+// the connection kept, as REST answers 503 rather than 401 then.
+func (s *Server) tokenValid(ctx context.Context, w *wsConn) bool {
+	if w.token == "" {
+		return true
+	}
+	_, err := s.verifyAccess(ctx, w.token)
+	var apiErr *Error
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &apiErr) && apiErr.Status == http.StatusServiceUnavailable:
+		s.log.Warn("websocket token check failed", "session_id", w.session, "err", err)
+		w.send(ctx, textFrame("error", apiErr.Message))
+	default:
+		_ = w.c.Close(statusInvalidToken, "Invalid token")
+	}
+	return false
 }
 
 func closedChan() chan struct{} {
