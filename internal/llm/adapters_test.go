@@ -254,19 +254,29 @@ func TestAdapterRepair(t *testing.T) {
 	}
 }
 
+// retriedFailure is a failed first attempt that the client retries, and
+// the wait before the retry.
+type retriedFailure struct {
+	name      string
+	first     llmtest.Reply
+	wantSleep time.Duration
+}
+
+func retriedFailures() []retriedFailure {
+	return []retriedFailure{
+		// The fake clock's jitter is 0, so backoff waits half of 500 ms.
+		{"429 with Retry-After", llmtest.Reply{Fail: llmtest.RateLimited, RetryAfter: time.Second}, time.Second},
+		{"500", llmtest.Reply{Fail: llmtest.ServerError}, 250 * time.Millisecond},
+		{"overloaded", llmtest.Reply{Fail: llmtest.Overloaded}, 250 * time.Millisecond},
+		// A 200 reply that is not what was asked for: a proxy's error
+		// page, a body cut short.
+		{"malformed body", llmtest.Reply{Fail: llmtest.MalformedBody}, 250 * time.Millisecond},
+	}
+}
+
 func TestAdapterRetries(t *testing.T) {
 	for _, pc := range providerCases() {
-		for _, tc := range []struct {
-			name      string
-			first     llmtest.Reply
-			wantSleep time.Duration
-		}{
-			// The fake clock's jitter is 0, so backoff waits half of 500 ms.
-			{"429 with Retry-After", llmtest.Reply{Fail: llmtest.RateLimited, RetryAfter: time.Second}, time.Second},
-			{"500", llmtest.Reply{Fail: llmtest.ServerError}, 250 * time.Millisecond},
-			{"overloaded", llmtest.Reply{Fail: llmtest.Overloaded}, 250 * time.Millisecond},
-			{"malformed body", llmtest.Reply{Fail: llmtest.MalformedBody}, 250 * time.Millisecond},
-		} {
+		for _, tc := range retriedFailures() {
 			t.Run(string(pc.name)+"/"+tc.name, func(t *testing.T) {
 				srv := pc.newFake(t, tc.first, llmtest.Reply{Text: validTurnJSON})
 				c, clock := pc.newTestClient(t, srv, nil)
@@ -279,6 +289,88 @@ func TestAdapterRetries(t *testing.T) {
 				}
 				if len(srv.Requests()) != 2 || res.Last().Attempts != 2 {
 					t.Errorf("%d requests, %d attempts; want 2", len(srv.Requests()), res.Last().Attempts)
+				}
+			})
+		}
+	}
+}
+
+// TestAdapterStreamRetries: Stream retries the failures Generate retries,
+// when they come before the first delta; a 200 reply without a single
+// event (not an event stream) is one of them.
+func TestAdapterStreamRetries(t *testing.T) {
+	const text = "Let's add the fractions."
+	for _, pc := range providerCases() {
+		for _, tc := range retriedFailures() {
+			t.Run(string(pc.name)+"/"+tc.name, func(t *testing.T) {
+				srv := pc.newFake(t, tc.first, llmtest.Reply{Text: text})
+				c, clock := pc.newTestClient(t, srv, nil)
+				var deltas strings.Builder
+				resp, err := c.Stream(context.Background(), new(tutorRequest()), func(d Delta) error {
+					deltas.WriteString(d.Text)
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff([]time.Duration{tc.wantSleep}, clock.Sleeps()); diff != "" {
+					t.Errorf("waits (-want +got):\n%s", diff)
+				}
+				if len(srv.Requests()) != 2 || resp.Attempts != 2 {
+					t.Errorf("%d requests, %d attempts; want 2", len(srv.Requests()), resp.Attempts)
+				}
+				if resp.Text != text || deltas.String() != text {
+					t.Errorf("reply %q from deltas %q, want %q", resp.Text, deltas.String(), text)
+				}
+			})
+		}
+	}
+}
+
+// TestAdapterStoppedStreamRecordsBilledUsage: a stream stopped before its
+// end, by its consumer (the learner closed the tab) or by the caller, has
+// been billed for the prompt, which Anthropic reports in message_start and
+// Gemini in every chunk. The call's usage record counts those tokens, so
+// that the learner's budget does. (OpenAI reports usage in the stream's
+// last chunk only: a stream stopped earlier has none to record.)
+func TestAdapterStoppedStreamRecordsBilledUsage(t *testing.T) {
+	closed := errors.New("the learner closed the tab")
+	for _, pc := range providerCases() {
+		if pc.name != ProviderAnthropic && pc.name != ProviderGoogle {
+			continue
+		}
+		for _, tc := range []struct {
+			name string
+			fail llmtest.Failure
+			// onDelta is the consumer's answer to each delta.
+			onDelta func(cancel context.CancelFunc) error
+			want    error
+		}{
+			{"consumer stops", llmtest.NoFailure, func(context.CancelFunc) error { return closed }, closed},
+			// The reply stalls after its deltas, so that the call can end
+			// only by the caller's cancellation.
+			{"caller cancels", llmtest.StallMidStream, func(cancel context.CancelFunc) error { cancel(); return nil }, context.Canceled},
+		} {
+			t.Run(string(pc.name)+"/"+tc.name, func(t *testing.T) {
+				srv := pc.newFake(t, llmtest.Reply{
+					Text:  "Let's add the fractions step by step.",
+					Usage: llmtest.Usage{Input: 20000, Output: 40},
+					Fail:  tc.fail,
+				})
+				rec := &recorder{}
+				c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				_, err := c.Stream(ctx, new(tutorRequest()), func(Delta) error { return tc.onDelta(cancel) })
+				if !errors.Is(err, ErrCanceled) || !errors.Is(err, tc.want) {
+					t.Fatalf("error = %v, want canceled wrapping %v", err, tc.want)
+				}
+				if len(rec.records) != 1 {
+					t.Fatalf("%d usage records, want 1", len(rec.records))
+				}
+				r := rec.records[0]
+				if r.Usage.InputTokens != 20000 || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
+					t.Errorf("recorded %+v; want the canceled call with the prompt's 20000 input tokens, priced", r)
 				}
 			})
 		}
@@ -365,22 +457,28 @@ func TestAdapterErrors(t *testing.T) {
 }
 
 // TestAdapterErrorHidesAnyKey: OpenAI quotes the key it was given in its
-// 401; a key of no known format (a gateway's, or a password pasted by
-// mistake) must not reach the error either.
+// 401; a key of no known format (a gateway's, a JWT, or a password pasted
+// by mistake) must not reach the error either, however long it is.
 func TestAdapterErrorHidesAnyKey(t *testing.T) {
-	const key = "tutord-gw-Q7rX2mPz9KvL"
-	srv := llmtest.NewOpenAI(t, llmtest.Reply{Fail: llmtest.Unauthorized})
-	c, err := Resolve(Config{Component: ComponentTutor, Provider: ProviderOpenAI, Model: "gpt-4o-mini"},
-		Settings{OpenAIKey: key, OpenAIBaseURL: srv.URL + "/v1"}, Options{Breakers: NewBreakers(BreakerOptions{})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Generate(context.Background(), new(tutorRequest()))
-	if KindOf(err) != KindAuth {
-		t.Fatalf("error = %v, want kind auth", err)
-	}
-	if strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "Incorrect API key provided: [redacted]") {
-		t.Errorf("error = %q, want the provider's message with the key redacted", err)
+	for _, tc := range []struct{ name, key string }{
+		{"short", "tutord-gw-Q7rX2mPz9KvL"},
+		{"longer than an error's message", "gw1." + strings.Repeat("Q7rX2mPz9KvLt4Wb", 20)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewOpenAI(t, llmtest.Reply{Fail: llmtest.Unauthorized})
+			c, err := Resolve(Config{Component: ComponentTutor, Provider: ProviderOpenAI, Model: "gpt-4o-mini"},
+				Settings{OpenAIKey: tc.key, OpenAIBaseURL: srv.URL}, Options{Breakers: NewBreakers(BreakerOptions{})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Generate(context.Background(), new(tutorRequest()))
+			if KindOf(err) != KindAuth {
+				t.Fatalf("error = %v, want kind auth", err)
+			}
+			if strings.Contains(err.Error(), tc.key[:minKeyPart]) || !strings.Contains(err.Error(), "Incorrect API key provided: [redacted]") {
+				t.Errorf("error = %q, want the provider's message with the key redacted", err)
+			}
+		})
 	}
 }
 

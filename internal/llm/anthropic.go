@@ -93,20 +93,30 @@ func (b *anthropicBackend) stream(ctx context.Context, model string, req *Reques
 	s := b.client.Messages.NewStreaming(ctx, params)
 	defer s.Close()
 	var msg anthropic.Message
+	// billed returns, with the error of a stream that ends early (its
+	// consumer or the caller stopped it, or it broke), the tokens counted so
+	// far: message_start reports the prompt's, which the provider bills,
+	// and message_delta the reply's.
+	billed := func() *Response { return &Response{Usage: anthropicUsage(msg.Usage)} }
 	deltas := anthropicDeltas{outputTool: outputTool, outputIndex: -1, calls: map[int64]int{}}
+	received := false
 	for s.Next() {
+		received = true
 		ev := s.Current()
 		if err := msg.Accumulate(ev); err != nil {
-			return nil, &Error{Kind: KindInvalidOutput, Message: "inconsistent stream: " + truncate(err.Error(), 200), Err: err}
+			return billed(), &Error{Kind: KindInvalidOutput, Message: "inconsistent stream: " + truncate(err.Error(), 200), Err: err}
 		}
 		if d, ok := deltas.next(ev); ok {
 			if err := onDelta(d); err != nil {
-				return nil, err
+				return billed(), err
 			}
 		}
 	}
 	if err := s.Err(); err != nil {
-		return nil, anthropicError(err)
+		return billed(), anthropicError(err)
+	}
+	if !received {
+		return nil, notAStreamError()
 	}
 	return fromAnthropicResponse(&msg, outputTool)
 }
@@ -294,17 +304,7 @@ func anthropicTool(name, description string, s *Schema) anthropic.ToolUnionParam
 // fromAnthropicResponse converts a message. outputTool names the forced
 // output tool, whose input is the structured reply.
 func fromAnthropicResponse(msg *anthropic.Message, outputTool string) (*Response, error) {
-	u := msg.Usage
-	resp := &Response{
-		Model: string(msg.Model),
-		Usage: Usage{
-			// input_tokens excludes cache reads and writes; ours includes them.
-			InputTokens:           u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens,
-			OutputTokens:          u.OutputTokens,
-			CachedInputTokens:     u.CacheReadInputTokens,
-			CacheWriteInputTokens: u.CacheCreationInputTokens,
-		},
-	}
+	resp := &Response{Model: string(msg.Model), Usage: anthropicUsage(msg.Usage)}
 	switch msg.StopReason {
 	case anthropic.StopReasonRefusal:
 		why := "the model refused"
@@ -364,6 +364,16 @@ func fromAnthropicResponse(msg *anthropic.Message, outputTool string) (*Response
 	return resp, nil
 }
 
+func anthropicUsage(u anthropic.Usage) Usage {
+	return Usage{
+		// input_tokens excludes cache reads and writes; ours includes them.
+		InputTokens:           u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens,
+		OutputTokens:          u.OutputTokens,
+		CachedInputTokens:     u.CacheReadInputTokens,
+		CacheWriteInputTokens: u.CacheCreationInputTokens,
+	}
+}
+
 // anthropicThinking is a thinking or redacted_thinking block of a reply,
 // kept in the Signature of the reply's first tool call.
 type anthropicThinking struct {
@@ -409,7 +419,7 @@ func anthropicError(err error) *Error {
 	e := &Error{
 		Kind:       kindForStatus(ae.StatusCode),
 		StatusCode: ae.StatusCode,
-		Message:    providerMessage(ae.Message),
+		Message:    ae.Message, // cleaned by the client (providerMessage)
 		Err:        err,
 	}
 	if ae.Response != nil {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"strings"
 	"time"
 )
 
@@ -78,7 +77,8 @@ func (o Options) withDefaults() Options {
 
 // backend is a provider adapter: one attempt, no retries. It returns *Error
 // values; it may return a response together with an error when the provider
-// answered (a refusal, say), so that the tokens it billed are recorded.
+// answered (a refusal, say, or a stream stopped before its end), so that the
+// tokens it billed are recorded.
 type backend interface {
 	generate(ctx context.Context, model string, req *Request) (*Response, error)
 	stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error)
@@ -131,9 +131,13 @@ func (c *client) call(ctx context.Context, req *Request, onDelta func(Delta) err
 		e.Err = err
 		return nil, e
 	}
-	end, err := c.opts.Budget.begin(ctx, r.Call.LearnerID)
+	// The call's deadline runs from here: waiting for the learner's turn is
+	// part of the call that Request.Timeout bounds.
+	callCtx, cancel := context.WithTimeout(ctx, cmp.Or(r.Timeout, c.opts.CallTimeout))
+	defer cancel()
+	end, err := c.opts.Budget.begin(callCtx, r.Call.LearnerID)
 	if err != nil {
-		return nil, c.classify(ctx, err)
+		return nil, c.classify(callCtx, err)
 	}
 	defer end()
 	if err := c.opts.Budget.Check(ctx, r.Call.LearnerID); err != nil {
@@ -148,8 +152,6 @@ func (c *client) call(ctx context.Context, req *Request, onDelta func(Delta) err
 	}
 
 	start := c.opts.Now()
-	callCtx, cancel := context.WithTimeout(ctx, cmp.Or(r.Timeout, c.opts.CallTimeout))
-	defer cancel()
 	resp, usage, attempts, err := c.attempts(callCtx, &r, onDelta)
 	latency := c.opts.Now().Sub(start)
 	c.record(ctx, &r, start, usage, attempts, latency, err)
@@ -253,8 +255,13 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 func (c *client) classify(ctx context.Context, err error) *Error {
 	e, ok := errors.AsType[*Error](err)
 	if !ok {
-		e = &Error{Kind: KindUnavailable, Message: truncate(err.Error(), 300), Err: err}
+		e = &Error{Kind: KindUnavailable, Message: err.Error(), Err: err}
 	}
+	// Providers echo a wrong key in their messages ("Incorrect API key
+	// provided: …"); secretLike catches the usual formats, the client's own
+	// key any other. The message is cleaned before the error is wrapped
+	// below, so that no error in the chain shows it.
+	e.Message = providerMessage(e.Message, c.secret)
 	switch ctxErr := ctx.Err(); {
 	case errors.Is(ctxErr, context.DeadlineExceeded):
 		e = &Error{Kind: KindTimeout, Message: "call deadline exceeded", Err: errors.Join(ctxErr, e)}
@@ -264,11 +271,6 @@ func (c *client) classify(ctx context.Context, err error) *Error {
 		e.Message = "attempt timed out"
 	}
 	e.Provider, e.Model = c.cfg.Provider, c.cfg.Model
-	// Providers echo a wrong key in their messages ("Incorrect API key
-	// provided: …"); secretLike catches the usual formats, this any other.
-	if len(c.secret) >= 6 && strings.Contains(e.Message, c.secret) {
-		e.Message = strings.ReplaceAll(e.Message, c.secret, "[redacted]")
-	}
 	return e
 }
 

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/tutord/tutord/internal/llm/llmtest"
 )
 
 // stubBackend answers attempts from a script.
@@ -552,5 +554,49 @@ func TestBudgetCallsTakeTurns(t *testing.T) {
 	end()
 	if len(b.calls) != 0 {
 		t.Fatalf("%d learners still held after their calls ended", len(b.calls))
+	}
+}
+
+// TestClientTimeoutCoversWaitForLearnersTurn: under a budget a learner's
+// calls take turns, and a call that waits for the one in flight (a turn in
+// another tab) still ends by its own deadline, with kind timeout, without
+// reaching the provider.
+func TestClientTimeoutCoversWaitForLearnersTurn(t *testing.T) {
+	pc := providerCases()[0]
+	srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.Hang}, llmtest.Reply{Text: "hi"})
+	c, _ := pc.newTestClient(t, srv, func(o *Options) {
+		o.Budget = &Budget{DailyUSD: 5, Spend: fixedSpend(0)}
+		o.Retry = RetryPolicy{MaxAttempts: 1}
+		o.AttemptTimeout = 1500 * time.Millisecond
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.Generate(ctx, new(tutorRequest()))
+		first <- err
+	}()
+	for len(srv.Requests()) == 0 {
+		select {
+		case err := <-first:
+			t.Fatalf("the first call ended before reaching the provider: %v", err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+
+	req := tutorRequest() // the same learner
+	req.Timeout = 200 * time.Millisecond
+	start := time.Now()
+	_, err := c.Generate(context.Background(), &req)
+	elapsed := time.Since(start)
+	cancel()
+	if err := <-first; !errors.Is(err, ErrCanceled) {
+		t.Errorf("first call: %v, want canceled", err)
+	}
+	if !errors.Is(err, ErrTimeout) || elapsed > time.Second {
+		t.Errorf("call with a 200 ms timeout ended after %s with error %v; want a timeout within its 200 ms", elapsed.Round(time.Millisecond), err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests; the call that timed out waiting must not reach the provider", n)
 	}
 }

@@ -212,18 +212,50 @@ func looksLikeContextOverflow(msg string) bool {
 // partly masked or not ("Incorrect API key provided: sk-proj-abc…").
 var secretLike = regexp.MustCompile(`(sk-|sk_|AIza|key-)[A-Za-z0-9_*\-]{6,}`)
 
+// minKeyPart is the shortest start of a key that redactKeyStart removes:
+// shorter ones tell little of the key and would match ordinary words.
+const minKeyPart = 8
+
 // providerMessage makes a provider's error message fit for our errors and
-// logs: shortened, and without anything that looks like a key.
-func providerMessage(s string) string {
-	return truncate(secretLike.ReplaceAllString(s, "[redacted]"), 300)
+// logs: without key (the client's own, when it has at least 6 characters,
+// or anything that looks like one) and shortened. The key is removed before
+// the message is cut, which could leave only its start; a start of the key
+// that ends the shortened message (one the provider cut, or one that showed
+// part of the key) goes too.
+func providerMessage(s, key string) string {
+	if len(key) >= 6 {
+		s = strings.ReplaceAll(s, key, "[redacted]")
+	}
+	s = truncate(secretLike.ReplaceAllString(s, "[redacted]"), 300)
+	return redactKeyStart(s, key)
+}
+
+// redactKeyStart replaces the longest start of key, of at least minKeyPart
+// bytes, with which s ends, ahead of any dots or ellipsis that mark a cut.
+func redactKeyStart(s, key string) string {
+	text := strings.TrimRight(s, ".…")
+	for n := min(len(key), len(text)); n >= minKeyPart; n-- {
+		if strings.HasSuffix(text, key[:n]) {
+			return text[:len(text)-n] + "[redacted]" + s[len(text):]
+		}
+	}
+	return s
 }
 
 // transportError maps an SDK error that is not an error response of the
 // API: a network failure, or a reply body that could not be decoded (a
 // proxy's error page, a cut connection). Both are the provider's fault and
-// worth another attempt.
+// worth another attempt. The client cleans the message (providerMessage).
 func transportError(err error) *Error {
-	return &Error{Kind: KindUnavailable, Message: providerMessage(err.Error()), Err: err}
+	return &Error{Kind: KindUnavailable, Message: err.Error(), Err: err}
+}
+
+// notAStreamError is the failure of a streamed attempt whose reply held no
+// event at all: a proxy's error page, or a body cut before its first event.
+// Like a body Generate cannot decode, it is the provider's fault and worth
+// another attempt, which nothing delivered to the caller prevents.
+func notAStreamError() *Error {
+	return &Error{Kind: KindUnavailable, Message: "the reply is not an event stream"}
 }
 
 // truncate shortens provider messages before they go into errors and logs.

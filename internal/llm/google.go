@@ -43,11 +43,7 @@ func newGoogleBackend(ctx context.Context, baseURL, apiKey string, hc *http.Clie
 	})
 	if err != nil {
 		// genai's errors can print the whole ClientConfig, key included.
-		msg := err.Error()
-		if apiKey != "" {
-			msg = strings.ReplaceAll(msg, apiKey, "[redacted]")
-		}
-		return nil, fmt.Errorf("%w: creating the Gemini client: %s", ErrInvalidConfig, providerMessage(msg))
+		return nil, fmt.Errorf("%w: creating the Gemini client: %s", ErrInvalidConfig, providerMessage(err.Error(), apiKey))
 	}
 	return &googleBackend{client: c}, nil
 }
@@ -70,10 +66,17 @@ func (b *googleBackend) stream(ctx context.Context, model string, req *Request, 
 		return nil, err
 	}
 	var chunks []*genai.GenerateContentResponse
+	// billed returns, with the error of a stream that ends early (its
+	// consumer or the caller stopped it, or it broke), the tokens counted so
+	// far: Gemini reports the usage in every chunk, the prompt's from the
+	// first one on.
+	billed := func() *Response {
+		return &Response{Usage: googleUsage(mergeGoogleChunks(chunks).UsageMetadata)}
+	}
 	calls := 0
 	for chunk, err := range b.client.Models.GenerateContentStream(ctx, model, contents, cfg) {
 		if err != nil {
-			return nil, googleError(err)
+			return billed(), googleError(err)
 		}
 		chunks = append(chunks, chunk)
 		for _, part := range firstCandidateParts(chunk) {
@@ -82,16 +85,16 @@ func (b *googleBackend) stream(ctx context.Context, model string, req *Request, 
 				// Gemini sends each call whole, in one chunk.
 				args, err := googleArgs(part.FunctionCall.Args)
 				if err != nil {
-					return nil, err
+					return billed(), err
 				}
 				d := &ToolCallDelta{Index: calls, ID: googleCallID(part.FunctionCall.ID, calls), Name: part.FunctionCall.Name, Arguments: string(args)}
 				calls++
 				if err := onDelta(Delta{ToolCall: d}); err != nil {
-					return nil, err
+					return billed(), err
 				}
 			case part.Text != "" && !part.Thought:
 				if err := onDelta(Delta{Text: part.Text}); err != nil {
-					return nil, err
+					return billed(), err
 				}
 			}
 		}
@@ -251,17 +254,7 @@ func googleThinking(model string, e Effort) *genai.ThinkingConfig {
 // fromGoogleResponse converts a generateContent reply. A blocked prompt or
 // a reply stopped by the safety filters is an error of kind KindRefused.
 func fromGoogleResponse(r *genai.GenerateContentResponse) (*Response, error) {
-	resp := &Response{Model: r.ModelVersion}
-	if u := r.UsageMetadata; u != nil {
-		resp.Usage = Usage{
-			// promptTokenCount includes cachedContentTokenCount, as
-			// InputTokens does; toolUsePromptTokenCount is not part of it
-			// (totalTokenCount adds the two) and is billed as input.
-			InputTokens:       int64(u.PromptTokenCount) + int64(u.ToolUsePromptTokenCount),
-			OutputTokens:      int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount),
-			CachedInputTokens: int64(u.CachedContentTokenCount),
-		}
-	}
+	resp := &Response{Model: r.ModelVersion, Usage: googleUsage(r.UsageMetadata)}
 	if f := r.PromptFeedback; f != nil && f.BlockReason != "" {
 		msg := "the provider blocked the prompt (" + string(f.BlockReason) + ")"
 		if f.BlockReasonMessage != "" {
@@ -316,6 +309,20 @@ func fromGoogleResponse(r *genai.GenerateContentResponse) (*Response, error) {
 		resp.StopReason = StopToolUse
 	}
 	return resp, nil
+}
+
+func googleUsage(u *genai.GenerateContentResponseUsageMetadata) Usage {
+	if u == nil {
+		return Usage{}
+	}
+	return Usage{
+		// promptTokenCount includes cachedContentTokenCount, as InputTokens
+		// does; toolUsePromptTokenCount is not part of it (totalTokenCount
+		// adds the two) and is billed as input.
+		InputTokens:       int64(u.PromptTokenCount) + int64(u.ToolUsePromptTokenCount),
+		OutputTokens:      int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount),
+		CachedInputTokens: int64(u.CachedContentTokenCount),
+	}
 }
 
 func firstCandidateParts(r *genai.GenerateContentResponse) []*genai.Part {
@@ -414,7 +421,7 @@ func googleError(err error) *Error {
 	e := &Error{
 		Kind:       kindForStatus(ae.Code),
 		StatusCode: ae.Code,
-		Message:    providerMessage(ae.Message),
+		Message:    ae.Message, // cleaned by the client (providerMessage)
 		RetryAfter: googleRetryDelay(ae.Details),
 		Err:        err,
 	}

@@ -64,8 +64,12 @@ func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, 
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	s := b.client.Chat.Completions.NewStreaming(ctx, params)
 	defer s.Close()
+	// A stream stopped before its end returns no usage: OpenAI reports it
+	// in the stream's last chunk only, after the last delta.
 	acc := &openai.ChatCompletionAccumulator{}
+	received := false
 	for s.Next() {
+		received = true
 		chunk := s.Current()
 		if !acc.AddChunk(chunk) {
 			return nil, &Error{Kind: KindInvalidOutput, Message: "inconsistent stream from the provider"}
@@ -89,6 +93,9 @@ func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, 
 	}
 	if err := s.Err(); err != nil {
 		return nil, openaiError(err)
+	}
+	if !received {
+		return nil, notAStreamError()
 	}
 	return fromOpenAIResponse(&acc.ChatCompletion)
 }
@@ -280,7 +287,7 @@ func openaiError(err error) *Error {
 	e := &Error{
 		Kind:       kindForStatus(ae.StatusCode),
 		StatusCode: ae.StatusCode,
-		Message:    providerMessage(ae.Message),
+		Message:    ae.Message, // cleaned by the client (providerMessage)
 		Err:        err,
 	}
 	if ae.Response != nil {

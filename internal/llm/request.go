@@ -135,8 +135,9 @@ type Request struct {
 	MaxOutputTokens int
 	Effort          Effort
 
-	// Timeout bounds the whole call, retries included; zero means the
-	// client's default.
+	// Timeout bounds the whole call, retries and the wait for the
+	// learner's turn under a Budget included; zero means the client's
+	// default.
 	Timeout time.Duration
 }
 

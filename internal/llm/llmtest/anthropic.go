@@ -169,6 +169,9 @@ func (anthropicDialect) writeStream(w http.ResponseWriter, req Request, n int, r
 		}
 		s.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
+	if s.stalled() {
+		return
+	}
 	s.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil, "stop_details": anthropicStopDetails(r)},
 		// Counts in message_delta are cumulative: the input and cache counts

@@ -171,6 +171,16 @@ func geminiUsage(u Usage) map[string]any {
 	}
 }
 
+// geminiPromptUsage is the usage of a stream's chunks before the last.
+func geminiPromptUsage(u Usage) map[string]any {
+	u = u.orDefault()
+	return map[string]any{
+		"promptTokenCount":        u.Input,
+		"totalTokenCount":         u.Input,
+		"cachedContentTokenCount": u.Cached,
+	}
+}
+
 func geminiCalls(r Reply) []any {
 	var parts []any
 	for _, c := range r.ToolCalls {
@@ -233,19 +243,30 @@ func (geminiDialect) writeStream(w http.ResponseWriter, req Request, n int, r Re
 	chunk := func(parts []any, last bool) map[string]any {
 		cand := map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "index": 0}
 		c := map[string]any{"modelVersion": geminiModel(req), "responseId": fmt.Sprintf("resp-%d", n)}
+		// As in the Gemini API, every chunk reports the usage so far: the
+		// prompt's from the first chunk on; the reply's, here, in the last.
 		if last {
 			cand["finishReason"] = geminiFinish(r)
 			c["usageMetadata"] = geminiUsage(r.Usage)
+		} else {
+			c["usageMetadata"] = geminiPromptUsage(r.Usage)
 		}
 		c["candidates"] = []any{cand}
 		return c
 	}
 	texts := pieces(r.Text)
 	calls := geminiCalls(r)
+	var chunks []map[string]any
 	for i, p := range texts {
-		s.event("", chunk([]any{map[string]any{"text": p}}, i == len(texts)-1 && len(calls) == 0))
+		chunks = append(chunks, chunk([]any{map[string]any{"text": p}}, i == len(texts)-1 && len(calls) == 0))
 	}
 	if len(calls) > 0 || len(texts) == 0 {
-		s.event("", chunk(calls, true))
+		chunks = append(chunks, chunk(calls, true))
+	}
+	for i, c := range chunks {
+		if i == len(chunks)-1 && s.stalled() {
+			return
+		}
+		s.event("", c)
 	}
 }

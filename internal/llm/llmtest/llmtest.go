@@ -49,6 +49,11 @@ const (
 	// QuotaExhausted answers OpenAI's 429 insufficient_quota: the account
 	// has no credit left (OpenAI's fake only).
 	QuotaExhausted
+	// StallMidStream answers a stream without the events that end it
+	// (OpenAI's finish and usage chunks, Anthropic's message_delta and
+	// message_stop, Gemini's last chunk), then hangs like Hang: a reply
+	// that stops coming. A request that does not stream hangs at once.
+	StallMidStream
 )
 
 // Reply scripts one answer of a fake server.
@@ -238,14 +243,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	switch reply.Fail {
-	case NoFailure:
-	case Hang:
+	hang := func() {
 		select {
 		case <-r.Context().Done():
 		case <-s.stop:
 		}
+	}
+	switch reply.Fail {
+	case NoFailure:
+	case Hang:
+		hang()
 		return
+	case StallMidStream:
+		if !req.Stream {
+			hang()
+			return
+		}
+		w = stallingWriter{ResponseWriter: w, hang: hang}
 	case MalformedBody:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, s.dialect.malformed())
@@ -300,6 +314,30 @@ func (s sse) event(name string, data any) {
 	if f, ok := s.w.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// stallingWriter is the ResponseWriter of a stream that stalls
+// (StallMidStream).
+type stallingWriter struct {
+	http.ResponseWriter
+	hang func()
+}
+
+func (w stallingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// stalled is called by a dialect before the events that end its stream. For
+// a stream that stalls, it hangs and reports true: the dialect then writes
+// nothing more.
+func (s sse) stalled() bool {
+	w, ok := s.w.(stallingWriter)
+	if ok {
+		w.hang()
+	}
+	return ok
 }
 
 // pieces splits s into up to three pieces on rune boundaries, so that

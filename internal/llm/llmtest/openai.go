@@ -160,6 +160,9 @@ func (openaiDialect) writeStream(w http.ResponseWriter, req Request, n int, r Re
 			}}}, nil))
 		}
 	}
+	if s.stalled() {
+		return
+	}
 	s.event("", chunk(map[string]any{}, openaiFinish(r)))
 	var opts struct {
 		StreamOptions struct {
