@@ -19,7 +19,8 @@ import (
 //
 // Besides what [Parse] checks, LoadPaths checks the set as a whole: a full
 // subtopic key appears once in a country, board and grade, files that share
-// a topic agree on its title and files of a subject on its name, and
+// a topic agree on its title and list no subtopic title twice (ignoring
+// case and spacing), files of a subject agree on its name, and
 // prerequisites name subtopics of the set without forming a cycle. The
 // error, if any, is a *ValidationError listing the problems of every file,
 // or an error reading the files.
@@ -177,6 +178,11 @@ func checkSet(set []*parsed) {
 	topics := map[topicID]*parsed{}
 	subjects := map[subjectID]*parsed{}
 	subtopics := map[subtopicID]subtopicRef{}
+	type titleID struct {
+		topic topicID
+		title string
+	}
+	titles := map[titleID]subtopicRef{}
 	byKey := map[string][]subtopicID{}
 	var order []subtopicID
 	complete := true
@@ -213,6 +219,15 @@ func checkSet(set []*parsed) {
 			subtopics[sid] = ref
 			byKey[sid.key] = append(byKey[sid.key], sid)
 			order = append(order, sid)
+			// A topic split over files is one list of subtopics to the
+			// learner, who picks one by its title.
+			tid := titleID{id, strings.ToLower(strings.Join(strings.Fields(s.Title), " "))}
+			if other, ok := titles[tid]; ok && other.p != p { // duplicates within a file are reported by Parse
+				p.errorf(ref.field("title"), "duplicate subtopic title %q in topic %q: also at %s; learners choose a subtopic by its title",
+					s.Title, f.Topic.Key, other.p.where(other.field("title")))
+			} else if !ok && tid.title != "" {
+				titles[tid] = ref
+			}
 		}
 	}
 	if !complete {

@@ -12,10 +12,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// subtopicDoc returns validDoc with another subtopic key and, if given,
+// subtopicDoc returns validDoc with another subtopic key and title (the
+// key, so that the subtopics of a topic differ in both) and, if given,
 // prerequisites (on line 13, pushing the plan down by one line).
 func subtopicDoc(key string, prerequisites ...string) string {
-	doc := strings.Replace(validDoc, "key: adding-fractions", "key: "+key, 1)
+	doc := strings.NewReplacer("key: adding-fractions", "key: "+key, "title: Adding fractions", "title: "+key).Replace(validDoc)
 	if len(prerequisites) > 0 {
 		doc = strings.Replace(doc, "    plan:", "    prerequisites: ["+strings.Join(prerequisites, ", ")+"]\n    plan:", 1)
 	}
@@ -185,6 +186,17 @@ func TestLoadErrors(t *testing.T) {
 				"b.yaml": validDoc,
 			},
 			want: []string{`b.yaml:9: subtopics[0].key: duplicate subtopic "mathematics/fractions/adding-fractions": also at a.yaml:9`},
+		},
+		{
+			// A topic split over files is one list to the learner, who
+			// would see the title twice, as Parse refuses within a file.
+			name: "subtopic title repeated across the files of a topic",
+			files: map[string]string{
+				"a.yaml": validDoc,
+				"b.yaml": strings.Replace(subtopicDoc("sums-of-fractions"), "title: sums-of-fractions", "title: adding  FRACTIONS", 1),
+				"c.yaml": strings.Replace(strings.Replace(validDoc, "key: adding-fractions", "key: sums", 1), "key: fractions", "key: sums", 1),
+			},
+			want: []string{`b.yaml:10: subtopics[0].title: duplicate subtopic title "adding  FRACTIONS" in topic "fractions": also at a.yaml:10; learners choose a subtopic by its title`},
 		},
 		{
 			name: "topic titled differently",

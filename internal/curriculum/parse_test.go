@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tutord/tutord/internal/tutor/answer"
 )
 
 // validDoc is a small valid file. The tests below edit it and expect issues
@@ -103,6 +105,34 @@ func TestParseScalars(t *testing.T) {
 	}
 	if got := f.Topic.Title; got != "2024" {
 		t.Errorf("topic title = %q, want %q", got, "2024")
+	}
+}
+
+// An answer whose fraction is spaced out ("3 / 5") passes the checks, so
+// the evaluator, whose verdict overrides the tutor's, must judge the right
+// replies to it right.
+func TestParseSpacedFractionAnswers(t *testing.T) {
+	for _, c := range []struct {
+		answer, kind string
+		right        []string
+	}{
+		{"3 / 5", "fraction", []string{"3/5", "3 / 5", "6/10"}},
+		{"3/ 5", "fraction", []string{"3/5"}},
+		{"1 1 / 2", "mixed_number", []string{"1 1/2", "3/2"}},
+	} {
+		doc := strings.Replace(validDoc, "answer: \"3/5\"\n        kind: fraction\n",
+			"answer: \""+c.answer+"\"\n        kind: "+c.kind+"\n        accept: [\""+c.answer+"\"]\n", 1)
+		f, err := Parse("x.yaml", []byte(doc))
+		if err != nil {
+			t.Errorf("answer %q (kind %s): %v", c.answer, c.kind, err)
+			continue
+		}
+		q := TopicOf(LessonMeta{}, f.Guidelines()[0].Subtopic).Questions[0]
+		for _, reply := range c.right {
+			if r := answer.Evaluate(q.Expected(), reply); r.Verdict != answer.Correct {
+				t.Errorf("answer %q (kind %s): the right reply %q is judged %s", c.answer, c.kind, reply, r.Verdict)
+			}
+		}
 	}
 }
 
@@ -306,6 +336,18 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`x.yaml:22: subtopics[0].questions[0].answer: "3/5" is not a valid ratio answer (for example "3:5")`},
 		},
 		{
+			// The evaluator closes up spaces around a fraction's slash,
+			// not tabs.
+			name: "fraction spaced with a tab",
+			doc:  edit(`answer: "3/5"`, `answer: "3\t/ 5"`),
+			want: []string{`x.yaml:22: subtopics[0].questions[0].answer: "3\t/ 5" is not a valid fraction answer (for example "3/4")`},
+		},
+		{
+			name: "accepted answer not of its kind",
+			doc:  edit("kind: fraction", "kind: fraction\n        accept: [\"6 / 10\", n/a]"),
+			want: []string{`x.yaml:24: subtopics[0].questions[0].accept[1]: "n/a" cannot be read as a fraction answer, so it would never match a reply`},
+		},
+		{
 			name: "duplicate question id",
 			doc: validDoc + `      - id: like-1
         question: What is 2/7 + 3/7?
@@ -417,6 +459,12 @@ func TestParseErrors(t *testing.T) {
 			name: "bad depth",
 			doc:  edit("    plan:", "    required_depth: deep\n    plan:"),
 			want: []string{`x.yaml:13: subtopics[0].required_depth: must be one of basic, intermediate, advanced, not "deep"`},
+		},
+		{
+			// YAML reads 010 as the octal number 8, where the author means ten.
+			name: "grade with a leading zero",
+			doc:  edit("grade: 7", "grade: 010"),
+			want: []string{`x.yaml:3: grade: must be an integer without a leading zero, not "010": YAML reads a number with a leading zero as octal`},
 		},
 		{
 			name: "missing fields",

@@ -27,15 +27,17 @@ var kinds = []answer.Kind{
 }
 
 // answerFormats catch an answer that cannot be of its kind (kind: integer,
-// answer: 3/4). They are deliberately loose: the evaluator is the judge.
+// answer: 3/4). They are deliberately loose: the evaluator is the judge. A
+// fraction's slash may have spaces around it ("3 / 4"), which the
+// evaluator reads, but not tabs or line breaks, which it does not.
 var answerFormats = map[answer.Kind]struct {
 	pattern *regexp.Regexp
 	example string
 }{
 	answer.KindInteger:     {regexp.MustCompile(`^[+-]?(\d+|\d{1,3}(,\d{3})+)$`), "42"},
 	answer.KindDecimal:     {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)$`), "3.14"},
-	answer.KindFraction:    {regexp.MustCompile(`^[+-]?\d+\s*/\s*0*[1-9]\d*$`), "3/4"},
-	answer.KindMixedNumber: {regexp.MustCompile(`^[+-]?\d+\s+\d+\s*/\s*0*[1-9]\d*$`), "1 1/2"},
+	answer.KindFraction:    {regexp.MustCompile(`^[+-]?\d+ */ *0*[1-9]\d*$`), "3/4"},
+	answer.KindMixedNumber: {regexp.MustCompile(`^[+-]?\d+\s+\d+ */ *0*[1-9]\d*$`), "1 1/2"},
 	answer.KindPercentage:  {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)\s*%$`), "75%"},
 	answer.KindUnit:        {regexp.MustCompile(`^[+-]?(\d+(\.\d+)?|\.\d+)\s*[^\d\s.].*$`), "12 cm"},
 	answer.KindBoolean:     {regexp.MustCompile(`^(?i:true|false|yes|no)$`), "yes"},
@@ -382,8 +384,34 @@ func (c *checker) question(p string, q *Question, concepts []string, defaultConc
 		c.errorf(p+".hints[1]", "repeats the first hint")
 	}
 	c.required(p+".solution", q.Solution)
+	c.acceptAnswers(p, q, kind)
 	c.misconceptionAnswers(p, q, kind)
 	return concept
+}
+
+// acceptAnswers checks a question's other accepted answers as
+// misconceptionAnswers checks its wrong ones: each must be one the
+// evaluator can read as an answer of the question's kind, or it would never
+// match a reply. They are not held to the answer formats: an accepted
+// answer may be another form of the value (0.75 for 75%). A text answer's
+// are synonyms, compared as written.
+func (c *checker) acceptAnswers(p string, q *Question, kind answer.Kind) {
+	if kind == answer.KindAuto {
+		kind = answer.InferKind(q.Answer)
+	}
+	if kind == answer.KindText {
+		return
+	}
+	for i, a := range q.Accept {
+		if strings.TrimSpace(a) == "" {
+			continue // reported as required
+		}
+		// Compared as Evaluate compares a reply with an accepted answer.
+		self := answer.Expected{Answer: a, Kind: kind, Options: q.Options, Tolerance: q.Tolerance}
+		if answer.Evaluate(self, a).Verdict != answer.Correct {
+			c.errorf(fmt.Sprintf("%s.accept[%d]", p, i), "%q cannot be read as a %s answer, so it would never match a reply", a, kind)
+		}
+	}
 }
 
 // misconceptionAnswers checks the wrong answers that show a question's

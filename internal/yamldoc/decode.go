@@ -93,6 +93,13 @@ func (d *Decoder) DecodeValue(path string, n ast.Node, v reflect.Value) {
 	if d.Hook != nil && d.Hook(d, path, n, v) {
 		return
 	}
+	if (v.Kind() == reflect.Int || v.Kind() == reflect.Uint64) && leadingZero(n) {
+		// An author who writes "grade: 010" means ten, which YAML reads
+		// as the octal number 8 (and 08, no octal number, as text):
+		// refused, rather than stored as a value the author never wrote.
+		d.ErrorAt(n, path, "must be an integer without a leading zero, not %s: YAML reads a number with a leading zero as octal", Describe(n))
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem()))
@@ -314,6 +321,23 @@ func unwrap(n ast.Node) ast.Node {
 	}
 }
 
+// leadingZero reports whether n is a plain (unquoted) number of digits
+// with a leading zero: "010", "-08", "00". An octal number written as such
+// ("0o10") is not one.
+func leadingZero(n ast.Node) bool {
+	switch x := n.(type) {
+	case *ast.IntegerNode:
+	case *ast.StringNode:
+		if x.Token == nil || x.Token.Type != token.StringType {
+			return false // quoted: text, reported as such
+		}
+	default:
+		return false
+	}
+	tk := n.GetToken()
+	return tk != nil && zeroPadded.MatchString(tk.Value)
+}
+
 func integerValue(n ast.Node) (int64, bool) {
 	if i, ok := n.(*ast.IntegerNode); ok {
 		switch x := i.Value.(type) {
@@ -413,6 +437,9 @@ func isNil(n ast.Node) bool {
 	v := reflect.ValueOf(n)
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
+
+// zeroPadded is an integer written with a leading zero.
+var zeroPadded = regexp.MustCompile(`^[-+]?0[0-9_]+$`)
 
 // exponent is a number in exponent notation, as YAML 1.2 has it.
 var exponent = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)[eE][-+]?[0-9]+$`)

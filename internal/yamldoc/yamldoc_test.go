@@ -131,6 +131,32 @@ notes: 3
 	}
 }
 
+// YAML reads 010 as the octal number 8 and 08 as text, where an author
+// writing a grade or a count means ten and eight: an integer with a leading
+// zero is refused at its line, whatever it would have been read as.
+func TestIntegerWithLeadingZero(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"grade: 010\n", []string{`f.yaml:1: grade: must be an integer without a leading zero, not "010": YAML reads a number with a leading zero as octal`}},
+		{"grade: 08\n", []string{`f.yaml:1: grade: must be an integer without a leading zero, not "08": YAML reads a number with a leading zero as octal`}},
+		{"title: x\nlevels:\n  - retries: -012\n", []string{`f.yaml:3: levels[0].retries: must be an integer without a leading zero, not "-012": YAML reads a number with a leading zero as octal`}},
+		{"grade: 10\n", nil},
+		{"grade: 0\n", nil},
+		{"grade: 0o10\n", nil}, // octal, written as such
+		{"title: 010\n", nil},  // text as written
+	} {
+		_, _, issues := decode(t, c.text)
+		if !slices.Equal(issues, c.want) {
+			t.Errorf("%q: issues %q, want %q", c.text, issues, c.want)
+		}
+	}
+	if d, _, _ := decode(t, "grade: 0o10\ntitle: 010\n"); d.Grade != 8 || d.Title != "010" {
+		t.Errorf("decoded grade %d and title %q, want 8 and %q", d.Grade, d.Title, "010")
+	}
+}
+
 func TestNullsAndEmptyListsLeaveFieldsAlone(t *testing.T) {
 	d, _, issues := decode(t, "title: ~\ngrade:\ntags: []\nextra: null\n")
 	if len(issues) > 0 {

@@ -78,6 +78,12 @@ import (
 // depends only on its arguments.
 func Evaluate(exp Expected, reply string) (res Result) {
 	reply = hindiTag.ReplaceAllString(reply, "?")
+	if slashKind(exp.Kind) && spacedSlash(exp.Answer) {
+		// "3 / 5": an author may space out a fraction as a learner may,
+		// and means the fraction too. Only the expected answer's value is
+		// read, never quoted, so it needs no offsets of its own.
+		exp.Answer = closeSlashes(exp.Answer)
+	}
 	// Typical answers and replies are short: lex them on the stack.
 	var ebuf, rbuf [24]token
 	etoks := appendTokens(ebuf[:0], exp.Answer)
@@ -102,7 +108,7 @@ func Evaluate(exp Expected, reply string) (res Result) {
 			}()
 		}
 	}
-	if (kind == KindFraction || kind == KindMixedNumber || kind == KindRatio) && (strings.Contains(reply, " /") || strings.Contains(reply, "/ ")) {
+	if slashKind(kind) && spacedSlash(reply) {
 		orig := reply
 		reply = closeSlashes(reply)
 		// What was extracted is quoted as the learner wrote it.
@@ -629,9 +635,18 @@ func abs64(v int64) int64 {
 	return v
 }
 
-// closeSlashes writes "7 / 9" as "7/9" when a fraction is expected: a
-// learner who spaces out a fraction means the fraction, not a division to
-// carry out.
+// slashKind reports whether an answer of kind k may be written with a
+// slash between numbers that means a fraction: a fraction, a mixed number
+// or a ratio (3/5 is the ratio 3:5).
+func slashKind(k Kind) bool {
+	return k == KindFraction || k == KindMixedNumber || k == KindRatio
+}
+
+// spacedSlash reports whether s has a space beside a slash ("3 / 5", "3/ 5").
+func spacedSlash(s string) bool {
+	return strings.Contains(s, " /") || strings.Contains(s, "/ ")
+}
+
 // spanIn returns the text of orig that closeSlashes turned into ext: ext
 // with the spaces around its slashes put back.
 func spanIn(orig, ext string) string {
@@ -660,6 +675,9 @@ func spanIn(orig, ext string) string {
 	return ext
 }
 
+// closeSlashes writes "7 / 9" as "7/9" when a fraction is expected: a
+// learner who spaces out a fraction means the fraction, not a division to
+// carry out.
 func closeSlashes(s string) string {
 	b := []byte(s)
 	out := b[:0:0]

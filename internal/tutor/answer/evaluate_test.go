@@ -893,6 +893,26 @@ func TestSpacedFractions(t *testing.T) {
 	}
 }
 
+// An author may space out the expected answer as a learner spaces out a
+// reply ("3 / 5", "1 1 / 2"); the curriculum's checks accept it, so the
+// evaluator must read it as the fraction it is, and so must it read an
+// accepted answer written that way.
+func TestSpacedExpectedFractions(t *testing.T) {
+	frac := Expected{Answer: "3 / 5", Kind: KindFraction}
+	mixed := Expected{Answer: "1 1 / 2", Kind: KindMixedNumber}
+	runEvalCases(t, []evalCase{
+		{"fraction", frac, "3/5", Correct, "3/5"},
+		{"fraction as written", frac, "3 / 5", Correct, "3 / 5"},
+		{"equivalent fraction", frac, "6/10", Correct, "6/10"},
+		{"wrong fraction", frac, "5/3", Incorrect, "5/3"},
+		{"space after the slash", Expected{Answer: "3/ 5", Kind: KindFraction}, "3/5", Correct, "3/5"},
+		{"mixed number", mixed, "1 1/2", Correct, "1 1/2"},
+		{"improper fraction", mixed, "3/2", Correct, "3/2"},
+		{"wrong mixed number", mixed, "1 1/3", Incorrect, ""},
+		{"accepted answer", Expected{Answer: "1/3", Kind: KindFraction, Accept: []string{"33 / 100"}}, "33/100", Correct, "33/100"},
+	})
+}
+
 // Learners in Hindi-medium schools write numbers with Devanagari digits
 // (४२ for 42), and phone keyboards offer full-width and Arabic-Indic ones:
 // each is read as its value, in every written form, and what is extracted

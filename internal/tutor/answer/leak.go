@@ -164,6 +164,10 @@ func DetectLeaks(c LeakCheck) []Leak {
 	if strings.TrimSpace(c.Expected.Answer) == "" || strings.TrimSpace(c.Reply) == "" {
 		return nil
 	}
+	if slashKind(c.Expected.Kind) && spacedSlash(c.Expected.Answer) {
+		// "3 / 5" is the fraction 3/5, as Evaluate reads it.
+		c.Expected.Answer = closeSlashes(c.Expected.Answer)
+	}
 	kind := c.Expected.KindOf()
 	var find func(s Sentence, toks []token) (form, reason string, ok bool)
 	switch {

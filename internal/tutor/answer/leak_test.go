@@ -32,6 +32,7 @@ func TestDetectLeaks(t *testing.T) {
 		{"fraction equivalent decimal", LeakCheck{Expected: Expected{Answer: "3/4"}, Reply: "So the share is 0.75."}, []string{"0.75"}},
 		{"fraction equivalent percent", LeakCheck{Expected: Expected{Answer: "3/4"}, Reply: "That means 75% of the pizza is eaten."}, nil},
 		{"fraction equivalent percent result", LeakCheck{Expected: Expected{Answer: "3/4"}, Reply: "The part eaten is 75%."}, []string{"75%"}},
+		{"spaced expected fraction", LeakCheck{Expected: Expected{Answer: "3 / 4", Kind: KindFraction}, Reply: "So the share is 0.75."}, []string{"0.75"}},
 		{"fraction words", LeakCheck{Expected: Expected{Answer: "3/4"}, Reply: "The answer is three quarters."}, []string{"three quarters"}},
 		{"fraction out of", LeakCheck{Expected: Expected{Answer: "3/4"}, Reply: "So the answer is 3 out of 4."}, []string{"3 out of 4"}},
 		{"percentage as decimal", LeakCheck{Expected: Expected{Answer: "30%"}, Reply: "The correct answer should be 0.3."}, []string{"0.3"}},
