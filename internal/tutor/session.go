@@ -133,13 +133,19 @@ type PauseSummary struct {
 	Message         string   `json:"message"`
 }
 
-// PauseSummary returns the session's pause summary.
+// PauseSummary returns the session's pause summary. A finished lesson has
+// nothing to pick up again, and its summary does not say so.
 func (s State) PauseSummary(t *Topic) PauseSummary {
 	c := s.Coverage(t)
+	covered := "You've covered " + strconv.FormatFloat(c, 'f', 0, 64) + "%"
+	msg := covered + " so far. You can pick up where you left off anytime."
+	if s.IsComplete(t) {
+		msg = covered + " and finished this lesson. Come back anytime to practise some more."
+	}
 	return PauseSummary{
 		Coverage:        c,
 		ConceptsCovered: append([]string{}, s.ConceptsCovered...),
-		Message:         "You've covered " + strconv.FormatFloat(c, 'f', 0, 64) + "% so far. You can pick up where you left off anytime.",
+		Message:         msg,
 	}
 }
 

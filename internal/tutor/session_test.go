@@ -114,6 +114,23 @@ func TestPauseResume(t *testing.T) {
 	}
 }
 
+// A learner who pauses a lesson they finished is not told they can pick
+// it up where they left off: there is nothing left, and it is not paused.
+func TestPauseFinishedLesson(t *testing.T) {
+	tp := planOf(2)
+	s := newState(t, ModeTeachMe, tp)
+	s.CurrentStep = 3
+	s.ConceptsCovered = []string{"c1", "c2"}
+	p, sum, err := Pause(s, tp, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "You've covered 100% and finished this lesson. Come back anytime to practise some more."
+	if p.IsPaused || sum.Message != want || sum.Coverage != 100 {
+		t.Errorf("paused %v, summary %+v; want not paused, message %q", p.IsPaused, sum, want)
+	}
+}
+
 func TestPauseMessageRounding(t *testing.T) {
 	// 2 of 3 concepts: 66.7% shows as 67%; 1 of 8 (12.5%) as 12% (half to even).
 	for _, tt := range []struct {
