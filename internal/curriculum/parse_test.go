@@ -234,6 +234,17 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`x.yaml:11: subtopics[0].status: must be one of approved, draft, not "published"`},
 		},
 		{
+			// A blank status would otherwise publish a draft to learners.
+			name: "blank status",
+			doc:  edit("title: Adding fractions", "title: Adding fractions\n    status:"),
+			want: []string{`x.yaml:11: subtopics[0].status: required: one of approved, draft`},
+		},
+		{
+			name: "blank quoted status",
+			doc:  edit("title: Adding fractions", "title: Adding fractions\n    status: \"\""),
+			want: []string{`x.yaml:11: subtopics[0].status: required: one of approved, draft`},
+		},
+		{
 			name: "one hint",
 			doc:  edit("hints: [Count the fifths., Add the numerators 1 and 2.]", "hints: [Count the fifths.]"),
 			want: []string{`x.yaml:27: subtopics[0].questions[0].hints: must be exactly two hints (a conceptual nudge, then the first step), not 1`},

@@ -217,7 +217,10 @@ func (c *checker) file(f *File) {
 func (c *checker) subtopic(p, fullKey string, s *Subtopic) {
 	c.slug(p+".key", s.Key, "adding-fractions")
 	c.name(p+".title", s.Title)
-	oneOf(c, p+".status", s.Status, false, StatusApproved, StatusDraft)
+	// A status left out means approved, but one written blank ("status:")
+	// is more likely a draft whose author meant to fill it in: refused,
+	// rather than shown to learners.
+	oneOf(c, p+".status", s.Status, c.d.Present(p+".status"), StatusApproved, StatusDraft)
 	c.required(p+".teaching_approach", s.TeachingApproach)
 	if len(s.LearningObjectives) == 0 {
 		c.errorf(p+".learning_objectives", "required: at least one objective")
