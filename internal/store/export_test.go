@@ -49,11 +49,14 @@ var WithoutNUL = withoutNUL
 // Reads is reads.
 var Reads = reads
 
-// PurgeAgentLogsInBatches is PurgeAgentLogs with batches of batchBlocks
-// heap blocks, so that a test's few blocks make several batches.
-func (s *Store) PurgeAgentLogsInBatches(ctx context.Context, cutoff time.Time, batchBlocks int64) (PurgedLogs, error) {
-	return s.purgeAgentLogs(ctx, cutoff, batchBlocks)
+// PurgeAgentLogsInBatches is PurgeAgentLogs with batches of batchRows
+// entries, so that a test's few entries make several batches.
+func (s *Store) PurgeAgentLogsInBatches(ctx context.Context, cutoff time.Time, batchRows int64) (PurgedLogs, error) {
+	return s.purgeAgentLogs(ctx, cutoff, batchRows)
 }
+
+// PurgeOverlap is purgeOverlap.
+const PurgeOverlap = purgeOverlap
 
 // Unreachable is unreachable, for its table test.
 var Unreachable = unreachable

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // PurgedLogs is what PurgeAgentLogs removed.
@@ -12,56 +15,88 @@ type PurgedLogs struct {
 	Rows  int64 // agent_logs rows deleted
 }
 
-// purgeBatchBlocks is how many heap blocks (8 kB pages) one statement of a
-// purge covers: at most a few thousand rows, whose locks are held only
-// until that statement commits.
-const purgeBatchBlocks = 64
+// purgeBatchRows is about how many entries one statement of a purge
+// removes: its locks are held only until that statement commits.
+const purgeBatchRows = 2000
+
+// purgeOverlap is how far before its last cutoff a purge looks again: a
+// turn's entries carry the time it started, so a turn committed just after
+// a purge can hold entries older than that purge's cutoff, and replicas'
+// clocks differ by a little.
+const purgeOverlap = time.Hour
 
 // PurgeAgentLogs removes the agent-log entries written before cutoff: the
 // trace of each turn committed before it, whose record stays (a retry of
 // the turn still gets its response), and the agent_logs rows created
-// before it. Listings and exports then simply have fewer entries. It works
-// in short statements, each its own transaction, so a large purge holds no
-// long locks; one that fails part-way keeps what it removed, and the next
-// carries on.
+// before it. Listings and exports then simply have fewer entries.
+//
+// It reads only the entries written since the cutoff of its last run on
+// the database (less purgeOverlap): the tables' BRIN indexes on created_at
+// find them, and log_purges keeps the last cutoff. It works in short
+// statements, each its own transaction, oldest entries first, so a large
+// purge holds no long locks; one that fails part-way keeps what it
+// removed, and the next carries on from its last cutoff.
 func (s *Store) PurgeAgentLogs(ctx context.Context, cutoff time.Time) (PurgedLogs, error) {
-	return s.purgeAgentLogs(ctx, cutoff, purgeBatchBlocks)
+	return s.purgeAgentLogs(ctx, cutoff, purgeBatchRows)
 }
 
-func (s *Store) purgeAgentLogs(ctx context.Context, cutoff time.Time, batchBlocks int64) (PurgedLogs, error) {
+func (s *Store) purgeAgentLogs(ctx context.Context, cutoff time.Time, batchRows int64) (PurgedLogs, error) {
 	var p PurgedLogs
 	var err error
-	p.Turns, err = s.purgeByBlocks(ctx, "session_turns",
-		`UPDATE session_turns SET logs = NULL WHERE logs IS NOT NULL AND created_at < $1`, cutoff, batchBlocks)
+	p.Turns, err = s.purgeTable(ctx, "session_turns", "logs IS NOT NULL",
+		`UPDATE session_turns SET logs = NULL WHERE logs IS NOT NULL AND created_at >= $1 AND created_at < $2`, cutoff, batchRows)
 	if err != nil {
 		return p, err
 	}
-	p.Rows, err = s.purgeByBlocks(ctx, "agent_logs",
-		`DELETE FROM agent_logs WHERE created_at < $1`, cutoff, batchBlocks)
+	p.Rows, err = s.purgeTable(ctx, "agent_logs", "true",
+		`DELETE FROM agent_logs WHERE created_at >= $1 AND created_at < $2`, cutoff, batchRows)
 	return p, err
 }
 
-// purgeByBlocks runs stmt, whose $1 is cutoff, on table batchBlocks heap
-// blocks at a time and returns the rows it changed. Neither table has an
-// index on created_at (every turn would pay for one), so each batch is a
-// TID range scan: one sequential pass over the table in all, where
-// batches of "the first N matching rows" would each scan again the rows
-// the batches before them had already purged. Rows written after the
-// purge started lie beyond its last block; they are newer than cutoff.
-func (s *Store) purgeByBlocks(ctx context.Context, table, stmt string, cutoff time.Time, batchBlocks int64) (int64, error) {
-	var blocks int64
-	err := s.db.QueryRow(ctx, `SELECT pg_relation_size($1::regclass) / current_setting('block_size')::bigint`, table).Scan(&blocks)
-	if err != nil {
-		return 0, interpretError("purge agent logs: size of "+table, err)
+// purgeTable runs stmt, which purges the entries of table created from $1
+// to before $2, on consecutive spans of time from the table's last cutoff
+// to cutoff, then records cutoff as its last. A span is as long as about
+// batchRows entries were written in: it halves after a span that held more
+// than twice that, and doubles after one that held less than half. A
+// table never purged starts at its oldest entry that has something to
+// purge (kept: a filter on the table).
+func (s *Store) purgeTable(ctx context.Context, table, kept, stmt string, cutoff time.Time, batchRows int64) (int64, error) {
+	var from *time.Time
+	err := s.db.QueryRow(ctx, `SELECT purged_before FROM log_purges WHERE table_name = $1`, table).Scan(&from)
+	if errors.Is(err, pgx.ErrNoRows) {
+		// The first purge reads the table whole, once.
+		err = s.db.QueryRow(ctx, `SELECT min(created_at) FROM `+table+` WHERE `+kept).Scan(&from)
+	} else if from != nil {
+		*from = from.Add(-purgeOverlap)
 	}
-	stmt += ` AND ctid >= format('(%s,0)', $2::bigint)::tid AND ctid < format('(%s,0)', $3::bigint)::tid`
+	if err != nil {
+		return 0, interpretError("purge agent logs: start of "+table, err)
+	}
 	var n int64
-	for from := int64(0); from < blocks; from += batchBlocks {
-		tag, err := s.db.Exec(ctx, stmt, cutoff, from, from+batchBlocks)
+	for step := time.Hour; from != nil && from.Before(cutoff); {
+		to := from.Add(step)
+		if to.After(cutoff) {
+			to = cutoff
+		}
+		tag, err := s.db.Exec(ctx, stmt, *from, to)
 		if err != nil {
-			return n, interpretError(fmt.Sprintf("purge agent logs: %s blocks %d-%d", table, from, from+batchBlocks-1), err)
+			return n, interpretError(fmt.Sprintf("purge agent logs: %s from %s", table, from.Format(time.RFC3339)), err)
 		}
 		n += tag.RowsAffected()
+		switch purged := tag.RowsAffected(); {
+		case purged > 2*batchRows && step > time.Second:
+			step /= 2
+		case purged < batchRows/2 && step < maxPurgeStep:
+			step *= 2
+		}
+		*from = to
 	}
-	return n, nil
+	_, err = s.db.Exec(ctx, `
+INSERT INTO log_purges (table_name, purged_before) VALUES ($1, $2)
+ON CONFLICT (table_name) DO UPDATE SET purged_before = greatest(log_purges.purged_before, excluded.purged_before)`, table, cutoff)
+	return n, interpretError("purge agent logs: record the purge of "+table, err)
 }
+
+// maxPurgeStep bounds the span of time one statement of a purge covers,
+// so that a few empty spans do not make the next one cover years.
+const maxPurgeStep = 7 * 24 * time.Hour
