@@ -32,7 +32,9 @@ const purgeOverlap = time.Hour
 //
 // It reads only the entries written since the cutoff of its last run on
 // the database (less purgeOverlap): the tables' BRIN indexes on created_at
-// find them, and log_purges keeps the last cutoff. It works in short
+// find them, and log_purges keeps the last cutoff. (tutord writes entries
+// with the time of their turn, so none lands behind a past cutoff; rows
+// copied in with older times are not seen.) It works in short
 // statements, each its own transaction, oldest entries first, so a large
 // purge holds no long locks; one that fails part-way keeps what it
 // removed, and the next carries on from its last cutoff.
