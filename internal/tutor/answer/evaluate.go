@@ -58,7 +58,8 @@ import (
 //   - Booleans: yes / yeah / true / correct / right ... against no / nope /
 //     false / wrong ..., with negation ("not true"); a reply that starts
 //     with a lone "T" or "F" answers a true-or-false question, "Y" or "N" a
-//     yes-or-no one.
+//     yes-or-no one. The question's prompt copied back as a label is read
+//     past: "True/False: True" answers true.
 //   - Lists compare in order, sets in any order; some but not all elements
 //     right is Partial.
 //   - Expressions compare by value at fixed points (2(x+3) = 2x+6);
@@ -69,13 +70,13 @@ import (
 // NotAttempt, and so is a question back to the tutor that is not right
 // ("what is the HCF of 15 and 25?"; see AsksBack) or a request to hear the
 // question again (see AsksQuestionAgain), and so is a reply about an earlier
-// question (see RefersBack), right or not. A reply that hedges between different values ("5 or 6?", "is
-// it solid or gas", "A or C"), or whose minus sign may be an "Ans" label's
-// dash ("ans-5" for -5; "ans-5" is 5 otherwise), has
-// not committed to an answer: it is NotAttempt when one of the values is
-// right, so that the learner is asked to choose rather than credited or
-// penalised, and Incorrect when none is. Evaluate never panics and its result
-// depends only on its arguments.
+// question (see RefersBack), right or not. A reply that hedges between
+// different values ("5 or 6?", "5, 6 or 7", "6 cm and 12 cm", "is it solid
+// or gas", "A or C"), or whose minus sign may be an "Ans" label's dash
+// ("ans-5" for -5; "ans-5" is 5 otherwise), has not committed to an answer:
+// it is NotAttempt when one of the values is right, so that the learner is
+// asked to choose rather than credited or penalised, and Incorrect when none
+// is. Evaluate never panics and its result depends only on its arguments.
 func Evaluate(exp Expected, reply string) (res Result) {
 	reply = hindiTag.ReplaceAllString(reply, "?")
 	if slashKind(exp.Kind) && spacedSlash(exp.Answer) {
@@ -409,12 +410,33 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 		return
 	}
 
-	i, alt := pickNumber(toks)
+	i, first, last := pickNumber(toks)
 	if i < 0 {
 		res.Verdict, res.Reason = NotAttempt, "no number in the reply"
 		return
 	}
-	if alt < 0 && !numbersMatch(want, toks[i].num, exp.Tolerance) {
+	if first >= 0 {
+		// "5, 6 or 7", "12 cm or 6 cm": the learner has not chosen, and
+		// is asked to when one of the values is right, in any unit of the
+		// expected one's dimension ("6 cm or 12 cm" holds 60 mm).
+		_, _, end := valueAt(toks, last)
+		res.Extracted = reply[toks[first].start:toks[end-1].end]
+		res.Verdict, res.Reason = Incorrect, "hedged between two values, neither right"
+		for k := first; k >= 0; k, _, _ = nextValue(toks, k) {
+			n, u, _, hasUnit := quantityAt(toks, k)
+			if wantHasUnit && hasUnit && wantUnit.known() && u.known() && wantUnit.dim == u.dim && u.dim != "rate" {
+				n.val, n.den = n.val*u.factor/wantUnit.factor, 0
+			}
+			if numbersMatch(want, n, exp.Tolerance) {
+				res.Verdict, res.Reason = NotAttempt, "hedged between two values"
+			}
+			if k == last {
+				break
+			}
+		}
+		return
+	}
+	if !numbersMatch(want, toks[i].num, exp.Tolerance) {
 		// "120 minutes, or 2 hours": the same answer in other units.
 		if r := restatement(toks, i); r >= 0 {
 			i = r
@@ -437,16 +459,6 @@ func evalNumber(exp Expected, etoks []token, kind Kind, reply string, toks []tok
 			res.Extracted = strings.TrimRight(reply[toks[i].start:toks[i].start+k], " \t")
 		}
 	}
-	if alt >= 0 {
-		res.Extracted = reply[min(toks[i].start, toks[alt].start):max(toks[i].end, toks[alt].end)]
-		if numbersMatch(want, toks[alt].num, exp.Tolerance) || numbersMatch(want, got, exp.Tolerance) {
-			res.Verdict, res.Reason = NotAttempt, "hedged between two values"
-		} else {
-			res.Verdict, res.Reason = Incorrect, "hedged between two values, neither right"
-		}
-		return
-	}
-
 	if labelSign(reply, toks, i) && !numbersMatch(want, got, exp.Tolerance) && numbersMatch(want, negate(got), exp.Tolerance) {
 		// "ans-5" for -5: "Ans - 5" written tight, or "Ans: -5"; either
 		// reading may be meant, and only one is right.

@@ -642,6 +642,25 @@ func TestEvaluateBoolean(t *testing.T) {
 	})
 }
 
+// A learner who copies the prompt's label before answering ("True/False:
+// True", "True or False: F") answers with what follows the label; the
+// label alone, or followed by both values, answers nothing.
+func TestEvaluatePromptLabel(t *testing.T) {
+	tr, fa := Expected{Answer: "true"}, Expected{Answer: "false"}
+	runEvalCases(t, []evalCase{
+		{"label then the answer", tr, "True/False: True", Correct, "True"},
+		{"label then another answer", tr, "True/False: False", Incorrect, "False"},
+		{"spaced label", tr, "True / False : true", Correct, "true"},
+		{"label with or", fa, "True or False: False", Correct, "False"},
+		{"label in lower case", fa, "true or false: false, plants need light", Correct, "false"},
+		{"label then a letter", fa, "True/False: F", Correct, "F"},
+		{"label then a negation", fa, "True or False: not true", Correct, "not true"},
+		{"yes or no label", Expected{Answer: "yes"}, "Yes or no: no", Incorrect, "no"},
+		{"label alone", tr, "True/False:", NotAttempt, ""},
+		{"label then both values", tr, "True/False: true/false", NotAttempt, ""},
+	})
+}
+
 func TestEvaluateListsAndSets(t *testing.T) {
 	set := Expected{Answer: "{2, 3, 5}"}
 	list := Expected{Answer: "[1, 4, 9]"}
@@ -1441,11 +1460,12 @@ func TestJudgedLetterHedge(t *testing.T) {
 // A reply that names both values of a true-or-false or yes-or-no question,
 // or two numbers side by side, has not committed to an answer: "true/false"
 // (the question's prompt copied back), "true and false", "yes and no", "6
-// and 12". Graded by its first word, it scored full marks in one order and
-// none in the other. It is read as the same reply with "or" is: a boolean
-// naming both values holds none ("yes or no"), and two values are a hedge,
-// NotAttempt when one is right ("6 or 12"), so that the learner is asked
-// which one they mean.
+// and 12", and so with their units ("6 cm and 12 cm", "6 cm or 12 cm") or
+// three of them ("5, 6 or 7", "5, 6 and 7"). Graded by its first word, it
+// scored full marks in one order and none in the other. It is read as the
+// same reply with "or" is: a boolean naming both values holds none ("yes
+// or no"), and two values are a hedge, NotAttempt when one is right ("6 or
+// 12"), so that the learner is asked which one they mean.
 func TestEvaluateBothValuesNamed(t *testing.T) {
 	pairs := []struct {
 		exp       Expected
@@ -1465,6 +1485,22 @@ func TestEvaluateBothValuesNamed(t *testing.T) {
 		{Expected{Answer: "3/4"}, "3/4 and 1/2", "1/2 and 3/4", NotAttempt},
 		{Expected{Answer: "3:5"}, "3:5 and 5:3", "5:3 and 3:5", NotAttempt},
 		{Expected{Answer: "7"}, "6 and 12", "12 and 6", Incorrect},
+		// With their units.
+		{Expected{Answer: "6 cm"}, "6 cm and 12 cm", "12 cm and 6 cm", NotAttempt},
+		{Expected{Answer: "6 cm"}, "6 cm or 12 cm", "12 cm or 6 cm", NotAttempt},
+		{Expected{Answer: "6 cm"}, "is it 6cm or 12cm?", "is it 12cm or 6cm?", NotAttempt},
+		{Expected{Answer: "6 cm"}, "the sides are 6 cm and 12 cm.", "the sides are 12 cm and 6 cm.", NotAttempt},
+		{Expected{Answer: "6"}, "6 apples or 12 apples", "12 apples or 6 apples", NotAttempt},
+		{Expected{Answer: "60 mm"}, "6 cm or 12 cm", "12 cm or 6 cm", NotAttempt},
+		{Expected{Answer: "7 cm"}, "6 cm or 12 cm", "12 cm or 6 cm", Incorrect},
+		// Three values.
+		{Expected{Answer: "6"}, "5, 6 or 7", "7, 6 or 5", NotAttempt},
+		{Expected{Answer: "6"}, "6, 5 or 7", "5, 7 or 6", NotAttempt},
+		{Expected{Answer: "6"}, "6 or 5 or 7", "5 or 7 or 6", NotAttempt},
+		{Expected{Answer: "6"}, "5, 6 and 7", "7, 6, and 5", NotAttempt},
+		{Expected{Answer: "6"}, "6, 5 and 7", "5, 7 and 6", NotAttempt},
+		{Expected{Answer: "6 cm"}, "5 cm, 6 cm or 7 cm", "7 cm, 5 cm or 6 cm", NotAttempt},
+		{Expected{Answer: "8"}, "5, 6 or 7", "7, 6 or 5", Incorrect},
 	}
 	for _, p := range pairs {
 		a, b := Evaluate(p.exp, p.one), Evaluate(p.exp, p.swap)
@@ -1495,5 +1531,16 @@ func TestEvaluateAndInAnswers(t *testing.T) {
 		{"two facts", Expected{Answer: "6"}, "6 and 12 are left", Correct, "6"},
 		{"negated other value", Expected{Answer: "true"}, "true and not false", Correct, ""},
 		{"the same value twice", Expected{Answer: "yes"}, "yes and yes", Correct, ""},
+		// Values with their units, or three of them, that are no hedge.
+		{"sides then the result", Expected{Answer: "36 cm"}, "6 cm and 12 cm are the sides, so the perimeter is 36 cm", Correct, "36 cm"},
+		{"two facts with units", Expected{Answer: "6 cm"}, "6 cm and 12 cm are the sides", Correct, "6 cm"},
+		{"range with units", Expected{Answer: "5 cm"}, "between 5 cm and 7 cm", Correct, "5 cm"},
+		{"range", Expected{Answer: "6"}, "between 5 and 7", Incorrect, "5"},
+		{"two things", Expected{Answer: "6"}, "6 apples and 12 pears", Correct, "6 apples"},
+		{"the same length in two units", Expected{Answer: "6 cm"}, "6 cm or 60 mm", Correct, "6 cm"},
+		{"a time restated wrongly in other units", Expected{Answer: "20 minutes"}, "it would take her 1/3 hour, or 10 minutes", Correct, "1/3 hour"},
+		{"three facts", Expected{Answer: "5"}, "5, 6 and 7 are left", Correct, "5"},
+		{"listed, then the answer", Expected{Answer: "6"}, "5, 6, 7, 8 are the numbers I counted... the answer is 6", Correct, "6"},
+		{"listed, then the answer after a comma", Expected{Answer: "6"}, "5, 6, 7, 8 are the numbers I counted, the answer is 6", Correct, "6"},
 	})
 }

@@ -453,8 +453,9 @@ func isAssignment(toks []token, eq int) bool {
 }
 
 // pickNumber returns the index of the token holding the reply's committed
-// number, or -1. When the learner hedges between two different values ("5 or
-// 6?") alt is the index of the other one; otherwise alt is -1.
+// number, or -1. When the learner hedges between different values ("5 or
+// 6?", "5, 6 or 7") first and last are the indexes of the first and the
+// last value offered (see hedgedWith); otherwise both are -1.
 //
 // The last statement that states a number wins, because later statements
 // conclude or supersede earlier ones; a statement is a sentence or a clause
@@ -463,12 +464,12 @@ func isAssignment(toks []token, eq int) bool {
 // earlier "the answer is N" still beats later explanation unless a later
 // statement corrects it ("No wait, it's 6") or concludes another value ("So
 // she has 4 left").
-func pickNumber(toks []token) (best, alt int) {
+func pickNumber(toks []token) (best, first, last int) {
 	toks = withoutCheck(toks)
 	if r := reasonAfterAnswer(toks); r > 0 {
 		toks = toks[:r] // "16 because …, so one part is 4": the reason's numbers are no answer
 	}
-	best, alt = -1, -1
+	best, first, last = -1, -1, -1
 	answer, fallback := -1, -1
 	corrected := false
 	for a := 0; a < len(toks); {
@@ -519,9 +520,9 @@ func pickNumber(toks []token) (best, alt int) {
 		best = fallback
 	}
 	if best >= 0 {
-		alt = hedgedWith(toks, best)
+		first, last = hedgedWith(toks, best)
 	}
-	return best, alt
+	return best, first, last
 }
 
 // reasonAfterAnswer returns where the reason begins in a reply that gives
@@ -657,37 +658,108 @@ func sentenceOpener(toks []token, a, b int) string {
 	return ""
 }
 
-// hedgedWith returns the index of a different value offered as an
-// alternative to toks[i] ("5 or 6", "5 or maybe 6"), or -1. Two values
-// named side by side with "and" ("6 and 12", "it's 12 aur 6") are offered
-// alike: the learner has not chosen one, whichever comes first.
-func hedgedWith(toks []token, i int) int {
-	try := func(from, step int) int {
-		sawOr, sawAnd := false, false
-		for k, n := from, 0; k >= 0 && k < len(toks) && n < 4; k, n = k+step, n+1 {
-			t := toks[k]
-			switch {
-			case t.kind == tWord && (t.text == "or" || t.text == "ya"):
-				sawOr = true // "ya" between numbers is the Hindi "or": "5 ya 6?"
-			case t.kind == tWord && (t.text == "and" || t.text == "aur"):
-				sawAnd = true // "aur" is the Hindi "and"
-			case t.kind == tWord && (fillers[t.text] || t.text == "is" || t.text == "it" || t.text == "it's"):
-			case t.kind == tSym && (t.text == "," || t.text == "$"):
-			case t.kind == tNum:
-				if (sawOr || sawAnd && namedSideBySide(toks, min(i, k), max(i, k))) && !sameValue(t.num, toks[i].num) && !sameQuantity(toks, i, k) {
-					return k
-				}
-				return -1
-			default:
-				return -1
-			}
+// hedgedWith returns the first and the last of the values offered alike
+// with toks[i], when one of them differs from it, or -1, -1. Values joined
+// by "or" ("5 or 6", "5 or maybe 6", "5, 6 or 7") are offered alike, and
+// so are values named side by side with "and" ("6 and 12", "it's 12 aur
+// 6", "5, 6 and 7"): the learner has not chosen one, whichever comes first.
+// A value may have its unit ("6 cm or 12 cm") when the others have the
+// same one: "6 apples and 12 pears" names two things, and "1/3 hour, or 10
+// minutes" says one time twice, if wrongly.
+func hedgedWith(toks []token, i int) (first, last int) {
+	u, hasUnit, _ := valueAt(toks, i)
+	or, and, differ := false, false, false
+	join := func(k int, o, a bool) bool {
+		if k < 0 {
+			return false
 		}
-		return -1
+		if v, ok, _ := valueAt(toks, k); ok {
+			if hasUnit && v.name != u.name {
+				return false
+			}
+			u, hasUnit = v, true
+		}
+		or, and = or || o, and || a
+		differ = differ || !sameValue(toks[k].num, toks[i].num)
+		return true
 	}
-	if k := try(i+1, 1); k >= 0 {
-		return k
+	first, last = i, i
+	for {
+		k, o, a := nextValue(toks, last)
+		if !join(k, o, a) {
+			break
+		}
+		last = k
 	}
-	return try(i-1, -1)
+	for {
+		k, o, a := prevValue(toks, first)
+		if !join(k, o, a) {
+			break
+		}
+		first = k
+	}
+	if !differ {
+		return -1, -1
+	}
+	if _, _, end := valueAt(toks, last); !or && !(and && namedSideBySide(toks, first, end-1)) {
+		return -1, -1
+	}
+	return first, last
+}
+
+// valueAt returns the unit of the number at toks[k], whether it has one,
+// and the index after them. A word that links values ("12 aur 6") is no
+// unit.
+func valueAt(toks []token, k int) (unit, bool, int) {
+	u, end, ok := unitAt(toks, k)
+	if !ok || end > k+1 && hedgeLinks[toks[k+1].text] {
+		return unit{}, false, k + 1
+	}
+	return u, true, end
+}
+
+// hedgeLinks are the words that join values offered alike: "ya" between
+// numbers is the Hindi "or" ("5 ya 6?"), and "aur" the Hindi "and".
+var hedgeLinks = map[string]bool{"or": true, "ya": true, "and": true, "aur": true}
+
+// nextValue returns the index of the number after the value at toks[m]
+// that a comma, "or" or "and" links to it ("5, 6", "5 or maybe 6"), and
+// whether "or" and "and" are among the links; -1 when there is none.
+func nextValue(toks []token, m int) (k int, or, and bool) {
+	u, _, k := valueAt(toks, m)
+	if u.known() && k < len(toks) && (toks[k].kind == tNum || toks[k].text == "and") {
+		_, _, k, _ = quantityAt(toks, m) // "2 hours and 30 minutes" is one value
+	}
+	comma := false
+	for n := 0; k < len(toks) && n < 4; k, n = k+1, n+1 {
+		switch t := toks[k]; {
+		case t.kind == tWord && (t.text == "or" || t.text == "ya"):
+			or = true
+		case t.kind == tWord && (t.text == "and" || t.text == "aur"):
+			and = true
+		case t.kind == tSym && t.text == ",":
+			comma = true
+		case t.kind == tWord && (fillers[t.text] || t.text == "is" || t.text == "it" || t.text == "it's"), t.kind == tSym && t.text == "$":
+		case t.kind == tNum && (or || and || comma):
+			return k, or, and
+		default:
+			return -1, false, false
+		}
+	}
+	return -1, false, false
+}
+
+// prevValue is nextValue for the number before the value at toks[m].
+func prevValue(toks []token, m int) (k int, or, and bool) {
+	for p := m - 1; p >= 0 && p >= m-8; p-- {
+		if toks[p].kind == tNum {
+			if k, or, and = nextValue(toks, p); k == m {
+				return p, or, and
+			}
+			break
+		}
+	}
+	return -1, false, false
 }
 
 // namedSideBySide reports whether the numbers at toks[a] and toks[b], with

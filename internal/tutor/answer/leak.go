@@ -3,6 +3,7 @@ package answer
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Roles of the speakers in a dialogue.
@@ -53,8 +54,11 @@ type Leak struct {
 }
 
 // SplitSentences splits text into sentences at ".", "!" or "?" followed by a
-// space, and at line breaks. Decimal points, "e.g." and similar
-// abbreviations do not end a sentence. Spans exclude surrounding spaces.
+// space, at the full stops and marks of other scripts ("।", "॥", "。", "！",
+// "？", "؟", "۔"), and at line breaks. Decimal points, "e.g." and similar
+// abbreviations do not end a sentence, and closing quotes and brackets
+// after a mark belong to the sentence it ends. Spans exclude surrounding
+// spaces.
 func SplitSentences(text string) []Sentence {
 	var out []Sentence
 	start := 0
@@ -72,14 +76,11 @@ func SplitSentences(text string) []Sentence {
 		start = end
 	}
 	for i := 0; i < len(text); i++ {
-		switch c := text[i]; c {
-		case '\n':
+		switch c := text[i]; {
+		case c == '\n':
 			emit(i)
-		case '.', '!', '?':
-			j := i + 1
-			for j < len(text) && (text[j] == '.' || text[j] == '!' || text[j] == '?' || text[j] == '"' || text[j] == ')' || text[j] == '\'') {
-				j++
-			}
+		case c == '.' || c == '!' || c == '?':
+			j := marksEnd(text, i+1)
 			if j < len(text) && !isSpaceByte(text[j]) && !strings.HasPrefix(text[j:], "\u00a0") {
 				i = j - 1
 				continue
@@ -89,10 +90,56 @@ func SplitSentences(text string) []Sentence {
 			}
 			emit(j)
 			i = j - 1
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if !scriptStop(r) || lastDigitLen(text[:i]) > 0 && digitLen(text[i+size:]) > 0 {
+				// Not a full stop of another script, or one between
+				// digits, which would be a decimal point.
+				i += size - 1
+				continue
+			}
+			// These marks end a sentence without a space after them:
+			// Chinese and Japanese put none.
+			j := marksEnd(text, i+size)
+			emit(j)
+			i = j - 1
 		}
 	}
 	emit(len(text))
 	return out
+}
+
+// scriptStop reports whether r ends a sentence in a script other than
+// Latin: the Devanagari danda and double danda, the CJK full stop and
+// full-width marks, the Arabic question mark and the Urdu full stop.
+func scriptStop(r rune) bool {
+	switch r {
+	case '।', '॥', '。', '！', '？', '؟', '۔':
+		return true
+	}
+	return false
+}
+
+// marksEnd returns the end of the run of sentence marks, closing quotes
+// and closing brackets that starts at text[i]: "?!", ".\"", "।\"", "。」".
+func marksEnd(text string, i int) int {
+	for i < len(text) {
+		switch c := text[i]; {
+		case c == '.' || c == '!' || c == '?' || c == '"' || c == ')' || c == '\'':
+			i++
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(text[i:])
+			switch {
+			case scriptStop(r), r == '”', r == '’', r == '」', r == '』', r == '）':
+				i += size
+			default:
+				return i
+			}
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 func isSpaceByte(c byte) bool {
@@ -397,7 +444,7 @@ func (d *numberLeaks) stated(text string) bool {
 		return false // "is it 8 or 9?" and "8 and 9" state neither value
 	}
 	toks := lex(text)
-	if i, _ := pickNumber(toks); i >= 0 && d.matches(toks, i) {
+	if i, _, _ := pickNumber(toks); i >= 0 && d.matches(toks, i) {
 		return true
 	}
 	for a := 0; a < len(toks); {
@@ -843,7 +890,7 @@ func booleanLeaks(c LeakCheck) func(Sentence, []token) (string, string, bool) {
 	}
 	for _, u := range c.Dialogue {
 		if u.Role == RoleStudent {
-			if got, _, ok := boolValue(lex(u.Text)); ok && got == want {
+			if got, _, ok := boolValue(afterPromptLabel(lex(u.Text))); ok && got == want {
 				return nil
 			}
 		}

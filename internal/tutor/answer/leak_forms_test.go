@@ -192,6 +192,12 @@ func TestLeakOfATrueOrFalse(t *testing.T) {
 		{Expected: tr, Reply: "The statement is true."},
 		{Expected: fa, Reply: "So the statement is false."},
 	}, true)
+	// The learner answered after copying the prompt's label: the answer
+	// is theirs now.
+	leakRows(t, []LeakCheck{
+		{Expected: tr, Dialogue: saidByLearner("True/False: True"), Reply: "Yes, it is true."},
+		{Expected: fa, Dialogue: saidByLearner("True or false: false"), Reply: "Right, the statement is false."},
+	}, false)
 }
 
 // A given of the question restated with "=" ("width = 4 cm") is no
@@ -274,6 +280,14 @@ func TestLeakInOtherScriptDigits(t *testing.T) {
 			"So the answer is ३/४.", "३/४"},
 		{LeakCheck{Expected: Expected{Answer: "8"}, Question: eggsLeft, Reply: "Nice! Tom used ४ eggs. So १२ - ४ = ८ eggs."},
 			"So १२ - ४ = ८ eggs.", "८ eggs"},
+		// Only the sentence that ends at the danda or the full stop of
+		// its script, not the whole reply.
+		{LeakCheck{Expected: Expected{Answer: "42"}, Question: "What is 6 × 7?", OtherLanguage: true, Reply: "सही उत्तर है ४२। अब अगला सवाल।"},
+			"सही उत्तर है ४२।", "४२"},
+		{LeakCheck{Expected: Expected{Answer: "42"}, Question: "What is 6 × 7?", OtherLanguage: true, Reply: "答案是42。再试一次！"},
+			"答案是42。", "42"},
+		{LeakCheck{Expected: Expected{Answer: "42"}, Question: "What is 6 × 7?", OtherLanguage: true, Reply: "صحیح جواب ہے ۴۲۔ اب اگلا سوال۔"},
+			"صحیح جواب ہے ۴۲۔", "۴۲"},
 	} {
 		leaks := DetectLeaks(c.check)
 		if len(leaks) != 1 {

@@ -120,6 +120,17 @@ func TestSplitSentences(t *testing.T) {
 		{"He said \"stop.\" Then left.", []string{"He said \"stop.\"", "Then left."}},
 		{"  padded.  ", []string{"padded."}},
 		{"no end", []string{"no end"}},
+		// The full stops and marks of other scripts, with or without a
+		// space after them: Chinese and Japanese put none.
+		{"सही उत्तर ४२ है। अब अगला सवाल।", []string{"सही उत्तर ४२ है।", "अब अगला सवाल।"}},
+		{"पहला श्लोक॥ दूसरा।", []string{"पहला श्लोक॥", "दूसरा।"}},
+		{"答案是42。下一个问题！好吗？", []string{"答案是42。", "下一个问题！", "好吗？"}},
+		{"真的吗？！对。", []string{"真的吗？！", "对。"}},
+		{"هل هو ٤٢؟ نعم", []string{"هل هو ٤٢؟", "نعم"}},
+		{"جواب ۴۲ ہے۔ اگلا سوال", []string{"جواب ۴۲ ہے۔", "اگلا سوال"}},
+		{"उसने कहा \"रुको।\" फिर गया।", []string{"उसने कहा \"रुको।\"", "फिर गया।"}},
+		{"他说“好。”然后走了。", []string{"他说“好。”", "然后走了。"}},
+		{"قیمت ۴۲۔۵ ہے۔ ٹھیک", []string{"قیمت ۴۲۔۵ ہے۔", "ٹھیک"}}, // a mark between digits is a decimal point
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {

@@ -152,7 +152,7 @@ func evalRatio(exp Expected, etoks []token, reply string, toks []token, res *Res
 	// reasons) chooses among the ratios of the reply; a number outside them
 	// leaves the last ratio. "15:25 simplifies to 3:5" concludes the second.
 	runs := ratioRuns(toks)
-	best, _ := pickNumber(toks)
+	best, _, _ := pickNumber(toks)
 	k := len(runs) - 1
 	for i, r := range runs {
 		if r.first <= best && best <= r.last {

@@ -457,6 +457,7 @@ func evalBoolean(etoks []token, reply string, toks []token, res *Result) {
 		res.Verdict, res.Reason = NotAttempt, "no answer in the reply"
 		return
 	}
+	toks = afterPromptLabel(toks)
 	got, at, ok := boolValue(toks)
 	if !ok {
 		got, at, ok = boolLetter(etoks, toks)
@@ -471,6 +472,23 @@ func evalBoolean(etoks []token, reply string, toks []token, res *Result) {
 	} else {
 		res.Verdict = Incorrect
 	}
+}
+
+// afterPromptLabel returns the tokens of a reply after the question's
+// prompt copied back as a label, when the reply opens with one: "True/False:
+// True", "True or false: F", "Yes or no: no". The label names both values,
+// but the answer follows it; without a label "true/false" is a hedge (see
+// boolValue).
+func afterPromptLabel(toks []token) []token {
+	if len(toks) < 4 || toks[1].text != "/" && toks[1].text != "or" || toks[3].kind != tSym || toks[3].text != ":" {
+		return toks
+	}
+	a, aok := boolWord(toks[0].text)
+	b, bok := boolWord(toks[2].text)
+	if !aok || !bok || a == b {
+		return toks
+	}
+	return toks[4:]
 }
 
 // trueFalseWords are the boolean words of a true-or-false question, whose
