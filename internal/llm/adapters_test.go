@@ -423,6 +423,65 @@ func TestAdapterHungServer(t *testing.T) {
 	}
 }
 
+// TestAdapterStreamAttemptTimeout: for a stream, the attempt timeout
+// bounds the wait for each event, not the whole reply. A reply that keeps
+// coming, an event at a time, runs past it; one that hangs before its first
+// event is retried; one that stalls after its first deltas ends by it.
+func TestAdapterStreamAttemptTimeout(t *testing.T) {
+	const (
+		text    = "Let's add the fractions step by step."
+		timeout = 150 * time.Millisecond
+	)
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name)+"/slow but steady", func(t *testing.T) {
+			t.Parallel()
+			srv := pc.newFake(t, llmtest.Reply{Text: text, Gap: 60 * time.Millisecond})
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.AttemptTimeout = timeout })
+			start := time.Now()
+			var deltas strings.Builder
+			resp, err := c.Stream(context.Background(), new(tutorRequest()), func(d Delta) error {
+				deltas.WriteString(d.Text)
+				return nil
+			})
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatalf("after %s: %v", elapsed.Round(time.Millisecond), err)
+			}
+			if resp.Text != text || deltas.String() != text || resp.Attempts != 1 {
+				t.Errorf("reply %q from deltas %q in %d attempts, want %q in 1", resp.Text, deltas.String(), resp.Attempts, text)
+			}
+			if elapsed <= timeout {
+				t.Errorf("the reply took %s; the test needs one longer than the %s attempt timeout", elapsed, timeout)
+			}
+		})
+		t.Run(string(pc.name)+"/hangs before its first event", func(t *testing.T) {
+			t.Parallel()
+			srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.Hang}, llmtest.Reply{Text: text})
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.AttemptTimeout = timeout })
+			resp, err := c.Stream(context.Background(), new(tutorRequest()), func(Delta) error { return nil })
+			if err != nil || resp.Text != text || resp.Attempts != 2 {
+				t.Fatalf("response %+v, error %v; want the reply after a retry", resp, err)
+			}
+		})
+		t.Run(string(pc.name)+"/stalls", func(t *testing.T) {
+			t.Parallel()
+			srv := pc.newFake(t, llmtest.Reply{Text: text, Fail: llmtest.StallMidStream}, llmtest.Reply{Text: text})
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.AttemptTimeout = timeout })
+			start := time.Now()
+			_, err := c.Stream(context.Background(), new(tutorRequest()), func(Delta) error { return nil })
+			if !errors.Is(err, ErrTimeout) {
+				t.Fatalf("error = %v, want timeout", err)
+			}
+			if elapsed := time.Since(start); elapsed > 2*time.Second {
+				t.Errorf("took %s; the stream stalled for the %s attempt timeout", elapsed, timeout)
+			}
+			if n := len(srv.Requests()); n != 1 {
+				t.Errorf("%d requests; a stream that delivered deltas must not be retried", n)
+			}
+		})
+	}
+}
+
 func TestAdapterErrors(t *testing.T) {
 	for _, pc := range providerCases() {
 		for _, tc := range []struct {
@@ -866,6 +925,43 @@ func TestOpenAIQuotaExhausted(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests; quota exhaustion must not be retried", n)
+	}
+}
+
+// TestOpenAIRequestsThatCannotFit: a request that no wait lets through
+// fails at once, with kind context_too_long in the error and the usage
+// record: OpenAI's 429 for a request over the whole tokens-per-minute
+// limit, and llama.cpp's answer to a prompt longer than its context.
+// OpenAI's ordinary 429, which names tokens per minute too, is still
+// retried.
+func TestOpenAIRequestsThatCannotFit(t *testing.T) {
+	openaiCase, compatCase := providerCases()[0], providerCases()[1]
+	for _, tc := range []struct {
+		name     string
+		pc       providerCase
+		fail     llmtest.Failure
+		want     ErrorKind
+		requests int
+	}{
+		{"openai/request over the per-minute limit", openaiCase, llmtest.RequestTooLarge, KindContextTooLong, 1},
+		{"openai/rate limited", openaiCase, llmtest.RateLimited, "", 2},
+		{"llama.cpp/prompt over the context size", compatCase, llmtest.ContextSizeExceeded, KindContextTooLong, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := tc.pc.newFake(t, llmtest.Reply{Fail: tc.fail}, llmtest.Reply{Text: "hi"})
+			rec := &recorder{}
+			c, _ := tc.pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+			_, err := c.Generate(context.Background(), new(tutorRequest()))
+			if KindOf(err) != tc.want {
+				t.Fatalf("error = %v, want kind %q", err, tc.want)
+			}
+			if n := len(srv.Requests()); n != tc.requests {
+				t.Errorf("%d requests, want %d", n, tc.requests)
+			}
+			if len(rec.records) != 1 || rec.records[0].ErrorKind != tc.want {
+				t.Errorf("usage records = %+v, want one with error kind %q", rec.records, tc.want)
+			}
+		})
 	}
 }
 

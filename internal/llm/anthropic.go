@@ -64,7 +64,7 @@ func newAnthropicBackend(baseURL, apiKey string, hc *http.Client) *anthropicBack
 func (b *anthropicBackend) generate(ctx context.Context, model string, req *Request) (*Response, error) {
 	params, outputTool, err := toAnthropicRequest(model, req)
 	if err != nil {
-		return nil, err
+		return nil, notSent(err)
 	}
 	// The SDK refuses, before sending anything, a non-streaming request
 	// whose max_tokens could take it over ten minutes, unless the request
@@ -85,10 +85,10 @@ func (b *anthropicBackend) generate(ctx context.Context, model string, req *Requ
 // deadline.
 const anthropicRequestTimeout = 10 * time.Minute
 
-func (b *anthropicBackend) stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error) {
+func (b *anthropicBackend) stream(ctx context.Context, model string, req *Request, onEvent func(), onDelta func(Delta) error) (*Response, error) {
 	params, outputTool, err := toAnthropicRequest(model, req)
 	if err != nil {
-		return nil, err
+		return nil, notSent(err)
 	}
 	s := b.client.Messages.NewStreaming(ctx, params)
 	defer s.Close()
@@ -101,6 +101,7 @@ func (b *anthropicBackend) stream(ctx context.Context, model string, req *Reques
 	deltas := anthropicDeltas{outputTool: outputTool, outputIndex: -1, calls: map[int64]int{}}
 	received := false
 	for s.Next() {
+		onEvent()
 		received = true
 		ev := s.Current()
 		if err := msg.Accumulate(ev); err != nil {

@@ -113,7 +113,7 @@ func (b *benchBackend) generate(context.Context, string, *Request) (*Response, e
 	return &r, nil
 }
 
-func (b *benchBackend) stream(ctx context.Context, model string, req *Request, _ func(Delta) error) (*Response, error) {
+func (b *benchBackend) stream(ctx context.Context, model string, req *Request, _ func(), _ func(Delta) error) (*Response, error) {
 	return b.generate(ctx, model, req)
 }
 

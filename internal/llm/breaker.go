@@ -121,6 +121,17 @@ func (b *breaker) allow() (wait time.Duration, probe, ok bool) {
 	return 0, false, true
 }
 
+// abandon records that an allowed attempt was not sent after all: nothing
+// was learnt about the provider. If it was the probe, another call may
+// probe.
+func (b *breaker) abandon(probe bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if probe {
+		b.probing = false
+	}
+}
+
 // report records the outcome of an allowed attempt: "" for success, else the
 // kind of its error; probe is what allow said of the attempt.
 func (b *breaker) report(kind ErrorKind, probe bool) {

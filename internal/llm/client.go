@@ -36,7 +36,9 @@ type Options struct {
 	// Breakers should be shared by all clients of the process.
 	Breakers *Breakers
 	Retry    RetryPolicy
-	// AttemptTimeout bounds one attempt (default 60 s). CallTimeout bounds a
+	// AttemptTimeout bounds one attempt (default 60 s); for a stream, it
+	// bounds the wait for its first event and for each next one instead, so
+	// that a long reply that keeps coming is not cut. CallTimeout bounds a
 	// call with its retries when the request has no Timeout (default 120 s).
 	// The caller's context can only shorten them.
 	AttemptTimeout time.Duration
@@ -78,10 +80,13 @@ func (o Options) withDefaults() Options {
 // backend is a provider adapter: one attempt, no retries. It returns *Error
 // values; it may return a response together with an error when the provider
 // answered (a refusal, say, or a stream stopped before its end), so that the
-// tokens it billed are recorded.
+// tokens it billed are recorded. An error raised before the request is sent
+// (it cannot be put in the provider's form) is wrapped by notSent. stream
+// calls onEvent for each event it receives, whether or not it makes a delta,
+// so that the client can tell a slow stream from a stalled one.
 type backend interface {
 	generate(ctx context.Context, model string, req *Request) (*Response, error)
-	stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error)
+	stream(ctx context.Context, model string, req *Request, onEvent func(), onDelta func(Delta) error) (*Response, error)
 }
 
 type client struct {
@@ -140,9 +145,15 @@ func (c *client) call(ctx context.Context, req *Request, onDelta func(Delta) err
 		return nil, c.classify(callCtx, err)
 	}
 	defer end()
-	if err := c.opts.Budget.Check(ctx, r.Call.LearnerID); err != nil {
+	// The spend is read within the call's deadline too: a slow query must
+	// not hold the caller past it.
+	if err := c.opts.Budget.Check(callCtx, r.Call.LearnerID); err != nil {
 		e, ok := errors.AsType[*Error](err)
-		if !ok {
+		switch {
+		case ok:
+		case callCtx.Err() != nil:
+			e = c.classify(callCtx, err)
+		default:
 			// The spend could not be read: fail closed, the call would not
 			// be accounted for either.
 			e = &Error{Kind: KindUnavailable, Message: "checking the learner's budget failed", Err: err}
@@ -206,17 +217,24 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 			return nil, usage, n - 1, e
 		}
 
-		actx, cancel := context.WithTimeout(ctx, c.opts.AttemptTimeout)
 		var (
 			resp *Response
 			err  error
 		)
 		if onDelta == nil {
+			actx, cancel := context.WithTimeout(ctx, c.opts.AttemptTimeout)
 			resp, err = c.backend.generate(actx, c.cfg.Model, req)
+			cancel()
 		} else {
-			resp, err = c.backend.stream(actx, c.cfg.Model, req, deliver)
+			resp, err = c.streamAttempt(ctx, req, deliver)
 		}
-		cancel()
+		if _, ok := errors.AsType[unsentError](err); ok {
+			// The request could not be sent (the adapter could not put it
+			// in the provider's form): nothing was learnt of the provider,
+			// and sending it again would fail the same way.
+			c.breaker.abandon(probe)
+			return nil, usage, n - 1, c.classify(ctx, err)
+		}
 		if resp != nil {
 			usage = usage.Add(resp.Usage)
 		} else if err == nil {
@@ -248,6 +266,26 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 			return nil, usage, n, c.classify(ctx, e)
 		}
 	}
+}
+
+// errStreamIdle ends a streamed attempt whose next event is late.
+var errStreamIdle = errors.New("llm: the stream is idle")
+
+// streamAttempt sends one streamed attempt. AttemptTimeout bounds the wait
+// for each event (the first one included) rather than the whole attempt: a
+// long reply that keeps coming ends only with the call's deadline, while a
+// reply that stops coming is cut as soon as it is late.
+func (c *client) streamAttempt(ctx context.Context, req *Request, onDelta func(Delta) error) (*Response, error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := time.AfterFunc(c.opts.AttemptTimeout, func() { cancel(errStreamIdle) })
+	defer idle.Stop()
+	resp, err := c.backend.stream(actx, c.cfg.Model, req, func() { idle.Reset(c.opts.AttemptTimeout) }, onDelta)
+	if err != nil && errors.Is(context.Cause(actx), errStreamIdle) {
+		// The adapter saw its context canceled; the attempt timed out.
+		err = &Error{Kind: KindTimeout, Message: fmt.Sprintf("no event from the stream for %s", c.opts.AttemptTimeout), Err: err}
+	}
+	return resp, err
 }
 
 // classify turns an attempt's error into an *Error of this client. When the

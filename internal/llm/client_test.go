@@ -41,16 +41,17 @@ func (b *stubBackend) next(req *Request) attempt {
 }
 
 func (b *stubBackend) generate(ctx context.Context, _ string, req *Request) (*Response, error) {
-	return b.stream(ctx, "", req, func(Delta) error { return nil })
+	return b.stream(ctx, "", req, func() {}, func(Delta) error { return nil })
 }
 
-func (b *stubBackend) stream(ctx context.Context, _ string, req *Request, onDelta func(Delta) error) (*Response, error) {
+func (b *stubBackend) stream(ctx context.Context, _ string, req *Request, onEvent func(), onDelta func(Delta) error) (*Response, error) {
 	a := b.next(req)
 	if a.hang {
 		<-ctx.Done()
 		return nil, &Error{Kind: KindTimeout, Err: ctx.Err()}
 	}
 	for _, d := range a.deltas {
+		onEvent()
 		if err := onDelta(d); err != nil {
 			return nil, err
 		}
@@ -598,5 +599,105 @@ func TestClientTimeoutCoversWaitForLearnersTurn(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests; the call that timed out waiting must not reach the provider", n)
+	}
+}
+
+// TestClientUnsentRequestLeavesBreaker: a request the adapter refuses
+// before sending it (Gemini 2.5 cannot combine structured output with
+// tools) tells nothing of the provider. It neither resets the count of
+// consecutive failures nor, as the probe of a half-open circuit, closes it.
+func TestClientUnsentRequestLeavesBreaker(t *testing.T) {
+	var pc providerCase
+	for _, p := range providerCases() {
+		if p.name == ProviderGoogle {
+			pc = p
+		}
+	}
+	srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.ServerError}, llmtest.Reply{Fail: llmtest.ServerError}, llmtest.Reply{Text: "back"})
+	clock := newFakeTime()
+	breakers := NewBreakers(BreakerOptions{Failures: 2, Cooldown: time.Minute, Now: clock.Now})
+	rec := &recorder{}
+	c, _ := pc.newTestClient(t, srv, func(o *Options) {
+		o.Breakers = breakers
+		o.Recorder = rec
+		o.Retry = RetryPolicy{MaxAttempts: 1}
+	})
+	unsent := tutorRequest()
+	unsent.Output = schemaOf[tutorTurn]()
+	unsent.Tools = []Tool{lookupTool}
+	refused := func(step string) {
+		t.Helper()
+		_, err := c.Generate(context.Background(), &unsent)
+		if !errors.Is(err, ErrInvalidRequest) {
+			t.Fatalf("%s: error = %v, want invalid request", step, err)
+		}
+		if r := rec.records[len(rec.records)-1]; r.Attempts != 0 {
+			t.Errorf("%s: recorded %d attempts; the request was not sent", step, r.Attempts)
+		}
+	}
+	state := func(step string, want BreakerState) {
+		t.Helper()
+		if got := breakers.State(pc.name, pc.model); got != want {
+			t.Fatalf("%s: breaker %s, want %s", step, got, want)
+		}
+	}
+
+	if _, err := c.Generate(context.Background(), new(tutorRequest())); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("first failure: %v", err)
+	}
+	refused("between two failures")
+	if _, err := c.Generate(context.Background(), new(tutorRequest())); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("second failure: %v", err)
+	}
+	state("after two consecutive failures of the provider", BreakerOpen)
+
+	clock.Advance(time.Minute)
+	refused("after the cooldown")
+	state("after a request that was not sent", BreakerHalfOpen)
+	resp, err := c.Generate(context.Background(), new(tutorRequest()))
+	if err != nil || resp.Text != "back" {
+		t.Fatalf("the probe: %v, %v", resp, err)
+	}
+	state("after the probe succeeded", BreakerClosed)
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d requests reached the provider, want 3", n)
+	}
+}
+
+// slowSpend reads a learner's spend as a slow query does: after its delay,
+// or when its context ends.
+type slowSpend time.Duration
+
+func (d slowSpend) LearnerSpendSince(ctx context.Context, _ string, _ time.Time) (float64, error) {
+	t := time.NewTimer(time.Duration(d))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return 0, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// TestClientTimeoutCoversBudgetCheck: the read of the learner's spend is
+// part of the call that Request.Timeout bounds: a slow one ends the call
+// by its deadline, with kind timeout, without reaching the provider.
+func TestClientTimeoutCoversBudgetCheck(t *testing.T) {
+	s := setupClient(t, []attempt{ok("hi")}, func(o *Options) {
+		o.Budget = &Budget{DailyUSD: 1, Spend: slowSpend(time.Second)}
+	})
+	req := userRequest("x")
+	req.Timeout = 100 * time.Millisecond
+	start := time.Now()
+	_, err := s.client.Generate(context.Background(), req)
+	elapsed := time.Since(start)
+	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error = %v, want the call's deadline", err)
+	}
+	if elapsed > 500*time.Millisecond {
+		t.Errorf("took %s, want about the 100 ms deadline", elapsed.Round(time.Millisecond))
+	}
+	if s.backend.calls() != 0 {
+		t.Error("a call that timed out reading the budget reached the provider")
 	}
 }

@@ -25,11 +25,15 @@
 // The client owns the only retry loop; the SDKs' retries are off. It retries
 // rate limits, provider failures and attempt timeouts with exponential
 // backoff and jitter, or after the provider's Retry-After, within the call's
-// deadline. A circuit breaker per provider and model (Breakers) fails calls
-// at once after consecutive provider failures, instead of letting every turn
-// wait for its full timeout. Every call, successful or not, is written
-// through a UsageRecorder as soon as it completes, with its estimated cost
-// from a PriceTable; a Budget caps each learner's daily spend.
+// deadline. A streamed attempt times out when its next event is late, not
+// after a fixed time, so that a long reply is not cut. A circuit breaker per
+// provider and model (Breakers) fails calls at once after consecutive
+// provider failures, instead of letting every turn wait for its full
+// timeout; a request that was never sent (the adapter could not put it in
+// the provider's form) does not count. Every call, successful or not, is
+// written through a UsageRecorder as soon as it completes, with its
+// estimated cost from a PriceTable; a Budget caps each learner's daily
+// spend.
 //
 // # Errors
 //

@@ -28,7 +28,10 @@ const (
 	// KindRefused: the model refused, or the provider's safety system blocked
 	// the prompt or the answer.
 	KindRefused ErrorKind = "refused"
-	// KindContextTooLong: the prompt does not fit the model's context window.
+	// KindContextTooLong: the prompt does not fit the model's context
+	// window, or the request is larger than the provider takes at all (HTTP
+	// 413, or OpenAI's 429 for a request over the whole tokens-per-minute
+	// limit): only a shorter request can succeed.
 	KindContextTooLong ErrorKind = "context_too_long"
 	// KindInvalidOutput: the model's output could not be used: not JSON or
 	// not valid against the requested schema even after the repair attempt,
@@ -200,6 +203,9 @@ func looksLikeContextOverflow(msg string) bool {
 		"exceeds the maximum number of tokens",
 		"too many tokens",
 		"context window",
+		// llama.cpp's server: "request (9120 tokens) exceeds the available
+		// context size (8192 tokens)", and forks' "context size exceeded".
+		"context size",
 	} {
 		if strings.Contains(m, s) {
 			return true
@@ -249,6 +255,18 @@ func redactKeyStart(s, key string) string {
 func transportError(err error) *Error {
 	return &Error{Kind: KindUnavailable, Message: err.Error(), Err: err}
 }
+
+// unsentError marks the error of an attempt that failed before its request
+// was sent: the adapter could not put it in the provider's form. Nothing
+// was learnt of the provider, so the circuit breaker does not count it.
+type unsentError struct{ err error }
+
+func (e unsentError) Error() string { return e.err.Error() }
+func (e unsentError) Unwrap() error { return e.err }
+
+// notSent marks err, an adapter's error, as raised before its request was
+// sent.
+func notSent(err error) error { return unsentError{err} }
 
 // notAStreamError is the failure of a streamed attempt whose reply held no
 // event at all: a proxy's error page, or a body cut before its first event.

@@ -51,7 +51,7 @@ func newGoogleBackend(ctx context.Context, baseURL, apiKey string, hc *http.Clie
 func (b *googleBackend) generate(ctx context.Context, model string, req *Request) (*Response, error) {
 	contents, cfg, err := toGoogleRequest(model, req)
 	if err != nil {
-		return nil, err
+		return nil, notSent(err)
 	}
 	r, err := b.client.Models.GenerateContent(ctx, model, contents, cfg)
 	if err != nil {
@@ -60,10 +60,10 @@ func (b *googleBackend) generate(ctx context.Context, model string, req *Request
 	return fromGoogleResponse(r)
 }
 
-func (b *googleBackend) stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error) {
+func (b *googleBackend) stream(ctx context.Context, model string, req *Request, onEvent func(), onDelta func(Delta) error) (*Response, error) {
 	contents, cfg, err := toGoogleRequest(model, req)
 	if err != nil {
-		return nil, err
+		return nil, notSent(err)
 	}
 	var chunks []*genai.GenerateContentResponse
 	// billed returns, with the error of a stream that ends early (its
@@ -78,6 +78,7 @@ func (b *googleBackend) stream(ctx context.Context, model string, req *Request, 
 		if err != nil {
 			return billed(), googleError(err)
 		}
+		onEvent()
 		chunks = append(chunks, chunk)
 		for _, part := range firstCandidateParts(chunk) {
 			switch {

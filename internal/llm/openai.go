@@ -47,7 +47,7 @@ func newOpenAIBackend(baseURL, apiKey string, compat bool, hc *http.Client) *ope
 func (b *openaiBackend) generate(ctx context.Context, model string, req *Request) (*Response, error) {
 	params, err := toOpenAIRequest(model, req, b.compat)
 	if err != nil {
-		return nil, err
+		return nil, notSent(err)
 	}
 	c, err := b.client.Chat.Completions.New(ctx, params)
 	if err != nil {
@@ -56,10 +56,10 @@ func (b *openaiBackend) generate(ctx context.Context, model string, req *Request
 	return fromOpenAIResponse(c)
 }
 
-func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, onDelta func(Delta) error) (*Response, error) {
+func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, onEvent func(), onDelta func(Delta) error) (*Response, error) {
 	params, err := toOpenAIRequest(model, req, b.compat)
 	if err != nil {
-		return nil, err
+		return nil, notSent(err)
 	}
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	s := b.client.Chat.Completions.NewStreaming(ctx, params)
@@ -69,6 +69,7 @@ func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, 
 	acc := &openai.ChatCompletionAccumulator{}
 	received := false
 	for s.Next() {
+		onEvent()
 		received = true
 		chunk := s.Current()
 		if !acc.AddChunk(chunk) {
@@ -293,14 +294,21 @@ func openaiError(err error) *Error {
 	if ae.Response != nil {
 		e.RetryAfter = retryAfter(ae.Response.Header)
 	}
-	if ae.Code == "insufficient_quota" {
+	switch {
+	case ae.Code == "insufficient_quota":
 		// A 429 too, but no wait brings the credit back: an account
 		// problem for an admin, not a rate limit to retry.
 		e.Kind, e.RetryAfter = KindAuth, 0
+	case e.Kind == KindRateLimited && strings.Contains(strings.ToLower(ae.Message), "request too large"):
+		// "Request too large for gpt-4o … on tokens per min (TPM): Limit
+		// 30000, Requested 41563": a 429 too, but the request alone is over
+		// the whole per-minute limit, so no wait lets it through.
+		e.Kind, e.RetryAfter = KindContextTooLong, 0
 	}
 	if e.Kind == KindInvalidRequest {
 		switch {
-		case ae.Code == "context_length_exceeded" || looksLikeContextOverflow(ae.Message):
+		// exceed_context_size_error is llama.cpp's type for it.
+		case ae.Code == "context_length_exceeded" || ae.Type == "exceed_context_size_error" || looksLikeContextOverflow(ae.Message):
 			e.Kind = KindContextTooLong
 		case ae.Code == "content_policy_violation" || ae.Code == "content_filter" || ae.Code == "invalid_prompt":
 			e.Kind = KindRefused

@@ -54,6 +54,15 @@ const (
 	// message_stop, Gemini's last chunk), then hangs like Hang: a reply
 	// that stops coming. A request that does not stream hangs at once.
 	StallMidStream
+	// RequestTooLarge answers OpenAI's 429 for a request larger than the
+	// whole tokens-per-minute limit, which no wait lets through (OpenAI's
+	// fake only).
+	RequestTooLarge
+	// ContextSizeExceeded answers 400 as llama.cpp's server does a prompt
+	// longer than its context: type exceed_context_size_error, a numeric
+	// code and the token counts (OpenAI's fake only, standing in for an
+	// OpenAI-compatible server).
+	ContextSizeExceeded
 )
 
 // Reply scripts one answer of a fake server.
@@ -72,6 +81,9 @@ type Reply struct {
 
 	Fail       Failure
 	RetryAfter time.Duration
+	// Gap is the pause before each event of a streamed reply: a reply that
+	// keeps coming, slowly.
+	Gap time.Duration
 
 	// Usage defaults to 100 input and 20 output tokens.
 	Usage Usage
@@ -249,6 +261,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-s.stop:
 		}
 	}
+	if reply.Gap > 0 {
+		w = pacedWriter{ResponseWriter: w, pause: func() {
+			t := time.NewTimer(reply.Gap)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+			case <-s.stop:
+			}
+		}}
+	}
 	switch reply.Fail {
 	case NoFailure:
 	case Hang:
@@ -301,6 +324,13 @@ func startSSE(w http.ResponseWriter) sse {
 // event writes one event; name may be empty. data is marshalled unless it is
 // a string.
 func (s sse) event(name string, data any) {
+	w := s.w
+	if sw, ok := w.(stallingWriter); ok {
+		w = sw.ResponseWriter
+	}
+	if p, ok := w.(pacedWriter); ok {
+		p.pause()
+	}
 	if name != "" {
 		fmt.Fprintf(s.w, "event: %s\n", name)
 	}
@@ -324,6 +354,19 @@ type stallingWriter struct {
 }
 
 func (w stallingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// pacedWriter is the ResponseWriter of a stream whose events come slowly
+// (Reply.Gap).
+type pacedWriter struct {
+	http.ResponseWriter
+	pause func()
+}
+
+func (w pacedWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

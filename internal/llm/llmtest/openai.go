@@ -30,8 +30,26 @@ func (openaiDialect) writeError(w http.ResponseWriter, req Request, f Failure, r
 	status, typ, code, msg := http.StatusInternalServerError, "server_error", "", "The server had an error while processing your request."
 	switch f {
 	case RateLimited:
-		status, typ, code, msg = http.StatusTooManyRequests, "requests", "rate_limit_exceeded", "Rate limit reached for requests."
+		status, typ, code = http.StatusTooManyRequests, "tokens", "rate_limit_exceeded"
+		msg = fmt.Sprintf("Rate limit reached for %s in organization org-fake on tokens per min (TPM): Limit 200000, Used 199950, Requested 120. "+
+			"Please try again in 20ms. Visit https://platform.openai.com/account/rate-limits to learn more.", openaiModel(req))
 		setRetryAfter(w.Header(), retryAfter, true)
+	case RequestTooLarge:
+		status, typ, code = http.StatusTooManyRequests, "tokens", "rate_limit_exceeded"
+		msg = fmt.Sprintf("Request too large for %s in organization org-fake on tokens per min (TPM): Limit 30000, Requested 41563. "+
+			"The input or output tokens must be reduced in order to run successfully. "+
+			"Visit https://platform.openai.com/account/rate-limits to learn more.", openaiModel(req))
+	case ContextSizeExceeded:
+		// llama.cpp's server: its own error type, the status as a number in
+		// code, and the counts beside the message.
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{
+			"code":            http.StatusBadRequest,
+			"message":         "request (9120 tokens) exceeds the available context size (8192 tokens), try increasing it",
+			"type":            "exceed_context_size_error",
+			"n_prompt_tokens": 9120,
+			"n_ctx":           8192,
+		}})
+		return
 	case QuotaExhausted:
 		status, typ, code = http.StatusTooManyRequests, "insufficient_quota", "insufficient_quota"
 		msg = "You exceeded your current quota, please check your plan and billing details."
