@@ -109,17 +109,43 @@ var _ agents.Safety = (*Safety)(nil)
 // parseRules reads a pattern file (see patterns.txt for the format).
 func parseRules(text string) ([]rule, error) {
 	var rules []rule
+	// fragments holds the patterns named by define lines so far, each
+	// already expanded and grouped.
+	fragments := map[string]string{}
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		f := strings.Fields(line)
+		if f[0] == "define" {
+			if len(f) < 3 || !fragmentName(f[1]) {
+				return nil, fmt.Errorf("patterns.txt:%d: want define <NAME> <pattern>, NAME in capitals, digits and _", i+1)
+			}
+			if _, ok := fragments[f[1]]; ok {
+				return nil, fmt.Errorf("patterns.txt:%d: %s is defined twice", i+1, f[1])
+			}
+			body, err := expandFragments(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, f[0])), f[1])), fragments)
+			if err != nil {
+				return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
+			}
+			// A fragment is checked where it is written, and grouped so
+			// that "{{NAME}}*" repeats all of it.
+			if _, err := regexp.Compile("(?i)" + body); err != nil {
+				return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
+			}
+			fragments[f[1]] = "(?:" + body + ")"
+			continue
+		}
 		if f[0] == "unless" {
 			if len(rules) == 0 {
 				return nil, fmt.Errorf("patterns.txt:%d: unless before any rule", i+1)
 			}
-			re, err := regexp.Compile("(?i)" + strings.TrimSpace(strings.TrimPrefix(line, f[0])))
+			pattern, err := expandFragments(strings.TrimSpace(strings.TrimPrefix(line, f[0])), fragments)
+			if err != nil {
+				return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
+			}
+			re, err := regexp.Compile("(?i)" + pattern)
 			if err != nil {
 				return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
 			}
@@ -146,7 +172,10 @@ func parseRules(text string) ([]rule, error) {
 		if f[1] != "flag" && f[1] != "severe" {
 			return nil, fmt.Errorf("patterns.txt:%d: level %q is not flag or severe", i+1, f[1])
 		}
-		pattern := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, f[0])), f[1]))
+		pattern, err := expandFragments(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, f[0])), f[1])), fragments)
+		if err != nil {
+			return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
+		}
 		re, err := regexp.Compile("(?i)" + pattern)
 		if err != nil {
 			return nil, fmt.Errorf("patterns.txt:%d: %w", i+1, err)
@@ -154,6 +183,42 @@ func parseRules(text string) ([]rule, error) {
 		rules = append(rules, rule{category: f[0], severe: f[1] == "severe", re: re, line: i + 1, words: requiredWords(pattern)})
 	}
 	return rules, nil
+}
+
+// expandFragments replaces each {{NAME}} in pattern by the fragment of
+// that name. Every "{{" begins a reference, which a repetition count ("{n}",
+// "{n,m}") never does; a literal brace before a brace is written "\{".
+func expandFragments(pattern string, fragments map[string]string) (string, error) {
+	var b strings.Builder
+	for {
+		before, after, found := strings.Cut(pattern, "{{")
+		b.WriteString(before)
+		if !found {
+			return b.String(), nil
+		}
+		name, rest, closed := strings.Cut(after, "}}")
+		if !closed || !fragmentName(name) {
+			return "", fmt.Errorf("\"{{\" begins no reference {{NAME}}")
+		}
+		fragment, ok := fragments[name]
+		if !ok {
+			return "", fmt.Errorf("{{%s}} is not defined above this line", name)
+		}
+		b.WriteString(fragment)
+		pattern = rest
+	}
+}
+
+// fragmentName reports whether s can name a fragment: a capital letter,
+// then capitals, digits and underscores.
+func fragmentName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('A' <= c && c <= 'Z' || i > 0 && ('0' <= c && c <= '9' || c == '_')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // matches reports whether the rule matches text: some match of its pattern

@@ -325,6 +325,8 @@ var unsafeMessages = []struct {
 	{"how to commit suicide", CategorySelfHarm},
 	{"my email is rahul.k@gmail.com", CategoryPersonalData},
 	{"my pin is 4567", CategoryPersonalData},
+	{"I set my password to tiger123", CategoryPersonalData},
+	{"the password is tiger", CategoryPersonalData},
 	{"my phone number is +91 98765 43210", CategoryPersonalData},
 }
 
@@ -470,6 +472,18 @@ func TestParseRules(t *testing.T) {
 		{"only before any rule", "only student", "patterns.txt:1: only before any rule", 0},
 		{"only whom", "hate flag x\nonly teacher", "patterns.txt:2: want only student or only tutor", 0},
 		{"only two", "hate flag x\nonly student tutor", "patterns.txt:2: want only", 0},
+		{"define", "define X \\bx\nhate flag {{X}}\\b\n  unless {{X}} y", "", 1},
+		{"define with repetition counts", "define X x{2}\nhate flag \\b{{X}}{2}y{1,3}", "", 1},
+		{"undefined fragment", "hate flag x\nhate flag \\b{{X}}\\b", "patterns.txt:2: {{X}} is not defined", 0},
+		{"fragment used before its definition", "hate flag \\b{{X}}\\b\ndefine X x", "patterns.txt:1: {{X}} is not defined", 0},
+		{"undefined fragment in unless", "hate flag x\n  unless {{Y}}", "patterns.txt:2: {{Y}} is not defined", 0},
+		{"undefined fragment in define", "define X {{Y}}z", "patterns.txt:1: {{Y}} is not defined", 0},
+		{"fragment defined twice", "define X x\ndefine X y", "patterns.txt:2: X is defined twice", 0},
+		{"bad fragment regexp", "define X (x", "patterns.txt:1: error parsing", 0},
+		{"define without pattern", "define X", "patterns.txt:1: want define", 0},
+		{"fragment name in lower case", "define x y", "patterns.txt:1: want define", 0},
+		{"unclosed reference", "hate flag {{X", `patterns.txt:1: "{{" begins no reference`, 0},
+		{"reference without a name", "hate flag x{{}}", `patterns.txt:1: "{{" begins no reference`, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -517,6 +531,28 @@ func TestRequiredWords(t *testing.T) {
 		}
 		if !cmp.Equal(got, tt.want) {
 			t.Errorf("requiredWords(%q) = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+}
+
+// TestRuleFragments: a fragment stands for its pattern as one group, in
+// rules, unless lines and later fragments.
+func TestRuleFragments(t *testing.T) {
+	rules, err := parseRules("define WORD cat|dog\ndefine TWO {{WORD}}\\s+{{WORD}}\nhate flag ^({{TWO}}\\s+)+x{2}$\n  unless ^{{WORD}}\\s+cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rules[0]
+	for text, want := range map[string]bool{
+		"dog dog xx":         true,
+		"dog dog cat dog xx": true,
+		"cat cat xx":         false, // the unless line
+		"dog xx":             false,
+		"dog dog x":          false,
+		"dog dog catxx":      false, // ungrouped, "cat|dog" would match it
+	} {
+		if got := r.matches(text); got != want {
+			t.Errorf("%q: matches %v, want %v", text, got, want)
 		}
 	}
 }
@@ -600,6 +636,12 @@ func TestSafetyPlainWordPassword(t *testing.T) {
 		"my password is really really tiger",
 		"my pin is really 4821",
 		"my password is so tiger123",
+		"my password is sooo tiger", // an intensifier stretched
+		"my password is reallyyy tiger",
+		// "was" as well as "is"
+		"my password was tiger",
+		"my pin was 4821",
+		"the password for my email was tiger",
 	}
 	pass := []string{
 		"my password is weak",
@@ -655,6 +697,21 @@ func TestSafetyPlainWordPassword(t *testing.T) {
 		"my password is none of your business",
 		"my password is somewhere in my notebook",
 		"my password is empty",
+		"my password is sooo weak",
+		"my password is soooo long",
+		"my password is veeery weak",
+		"my password is reeeally strong",
+		"my password is tooo short",
+		"my password is sooo",
+		"my password is one I made up",
+		"my password is one that nobody can guess",
+		"my password is one of my secrets",
+		"my password was too short",
+		"my password was hacked last year",
+		"my password was the same as my brother's",
+		"my password was changed yesterday",
+		"my password was given by the teacher",
+		"the password for my email was wrong",
 	}
 	checkAll(t, "student", CategoryPersonalData, flag, pass)
 }
@@ -717,6 +774,73 @@ func TestSafetyPasswordPhrasings(t *testing.T) {
 	// flagged whoever writes it.
 	checkAll(t, "tutor", CategoryPersonalData, []string{"my password is tiger123", "my password's tiger"},
 		[]string{"A strong password: T!ger$2024", "Example password: tiger123"})
+}
+
+// TestSafetyPasswordWithoutMy: a password is told without "my password
+// is" too: "the password is", "I set my password to", "this is my password:".
+// What describes the password, asks about it or says where it is passes, and
+// so does a tutor's reply that explains passwords.
+func TestSafetyPasswordWithoutMy(t *testing.T) {
+	flag := []string{
+		"the password is tiger",
+		"the password is tiger123",
+		"The password is: tiger",
+		"the password is just tiger",
+		"the password was tiger",
+		"the passcode is 4821",
+		"I set my password to tiger123",
+		"I changed my password to tiger",
+		"I changed my password to tiger.",
+		"i want to change my wifi password to tiger, is it ok?",
+		"I set my pin to 4821",
+		"I had to set my password to tiger",
+		"This is my password: tiger",
+		"Here's my password: tiger!",
+		"here is my new password: tiger",
+	}
+	pass := []string{
+		"the password is case sensitive",
+		"what is the password for the quiz?",
+		"I set my password to something stronger",
+		"the password is wrong",
+		"the password is on the board",
+		"the password is the name of the book",
+		"the password is written on the whiteboard",
+		"the password is incorrect, what do I do?",
+		"the password is too easy to guess",
+		"the password is eight characters long",
+		"the password is sooo long",
+		"the password is given by the teacher",
+		"the password is shown on the screen",
+		"the password is not working",
+		"the password is whatever the teacher says",
+		"the password is important, so keep it safe",
+		"the password is one word",
+		"the password is 8 characters long",
+		"the password was changed",
+		"Is the password tiger?",
+		"I changed my password to make it stronger",
+		"I changed my password to a longer one",
+		"I changed my password to be safe.",
+		"I reset my password to the default",
+		"I set my pin to 4 digits",
+		"I set my password to expire every month",
+		"I set my password to expire.",
+		"I gave my password to my brother",
+		"This is my password: is it strong enough?",
+		"Here is my password: what should I change?",
+		"This is my password manager",
+		"here is my password hint: my pet's name",
+	}
+	checkAll(t, "student", CategoryPersonalData, flag, pass)
+	// A tutor explains passwords with examples; "my password" stays its own.
+	checkAll(t, "tutor", CategoryPersonalData, []string{"I set my password to tiger123", "This is my password: tiger"}, []string{
+		"A strong password is long",
+		"A strong password is long and mixes letters, numbers and symbols.",
+		"If the password is tiger123, a computer can guess it in seconds.",
+		"The password is the key to your account, so never share it.",
+		"Never tell anyone your password, not even a friend.",
+	})
 }
 
 // TestSafetyLessonWarningSigns: a lesson's list of the warning signs of
