@@ -76,6 +76,11 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 // Configured reports whether any token can be verified.
 func (v *Verifier) Configured() bool { return v.cfg.Configured() }
 
+// Leeway returns the clock skew the Verifier allows (Config.Leeway): a
+// token verifies until its exp plus Leeway, and a time it states may be
+// off by as much.
+func (v *Verifier) Leeway() time.Duration { return v.cfg.Leeway }
+
 // VerifyAccess verifies an access token: token_use "access" or absent, and
 // with an audience configured, aud containing it or, without aud,
 // client_id equal to it. The error is an *Error of kind ErrNotConfigured,

@@ -21,12 +21,12 @@ type verifier struct{ v *auth.Verifier }
 
 func (a verifier) Access(ctx context.Context, token string) (Identity, error) {
 	c, err := a.v.VerifyAccess(ctx, token)
-	return identity(c), authError(err)
+	return a.identity(c), authError(err)
 }
 
 func (a verifier) ID(ctx context.Context, token string) (Identity, error) {
 	c, err := a.v.VerifyID(ctx, token)
-	return identity(c), authError(err)
+	return a.identity(c), authError(err)
 }
 
 func authError(err error) error {
@@ -53,9 +53,21 @@ type shownError struct {
 func (e shownError) Error() string { return e.message }
 func (e shownError) Unwrap() error { return e.cause }
 
-func identity(c auth.Claims) Identity {
-	return Identity{Subject: c.Subject, Admin: c.Admin, Email: c.Email, Phone: c.Phone, Name: c.Name, AuthProvider: auth.AuthProvider(c),
-		SignedInAt: c.SignedInAt}
+// identity is what the claims of a verified token say about the caller.
+// Its times allow for the verifier's leeway, each in the direction that
+// trusts the token less: the sign-in may be that much earlier than the
+// token says (the issuer's clock may be ahead), and the token verifies
+// until that much after its exp.
+func (a verifier) identity(c auth.Claims) Identity {
+	id := Identity{Subject: c.Subject, Admin: c.Admin, Email: c.Email, Phone: c.Phone, Name: c.Name, AuthProvider: auth.AuthProvider(c)}
+	leeway := a.v.Leeway()
+	if !c.SignedInAt.IsZero() {
+		id.SignedInAt = c.SignedInAt.Add(-leeway)
+	}
+	if !c.ExpiresAt.IsZero() {
+		id.ExpiresAt = c.ExpiresAt.Add(leeway)
+	}
+	return id
 }
 
 // NewTranscriber adapts a speech-to-text client to the server.

@@ -22,9 +22,13 @@ type Identity struct {
 	Phone        string
 	Name         string
 	AuthProvider string // email, phone or google
-	// SignedInAt is when the caller signed in (see auth.Claims); zero
-	// when the token does not say.
+	// SignedInAt is the earliest time the caller may have signed in:
+	// when the token says they did (see auth.Claims), less the verifier's
+	// leeway for clock skew. Zero when the token does not say.
 	SignedInAt time.Time
+	// ExpiresAt is when the token stops verifying: its exp plus the
+	// verifier's leeway. Zero when unknown.
+	ExpiresAt time.Time
 }
 
 // Authenticator verifies bearer tokens. Its errors carry messages that
@@ -63,7 +67,10 @@ func (c caller) learnerID() *uuid.UUID {
 	return &id
 }
 
-const callerKey = "tutord.caller"
+const (
+	callerKey = "tutord.caller"
+	signInKey = "tutord.sign-in" // the Identity of an ID token, at /auth/sync
+)
 
 func errUnauthorized(msg string) *Error {
 	return &Error{Status: http.StatusUnauthorized, Code: "unauthorized", Message: msg}
@@ -100,8 +107,8 @@ func bearerScheme(r *http.Request) bool {
 // the WebSocket's token query parameter). No token means anonymous; a token
 // that does not verify is a 401 (the reference silently fell back to
 // anonymous, or crashed on a malformed token). A learner record is created
-// on first use, unless the learner was deleted since they signed in (401
-// learner_deleted).
+// on first use, unless the learner was deleted since they signed in, or
+// the token does not say when that was (401 learner_deleted).
 func (s *Server) authenticate(c echo.Context, token string, present bool) (caller, error) {
 	if !present {
 		return caller{}, nil
@@ -116,18 +123,47 @@ func (s *Server) authenticate(c echo.Context, token string, present bool) (calle
 	if err != nil {
 		return caller{}, err
 	}
-	l, err := s.learners.get(c.Request().Context(), id.Subject, id.SignedInAt)
+	l, err := s.learners.get(c.Request().Context(), id.Subject, signedInSince(id))
 	if err != nil {
 		return caller{}, err
 	}
 	return caller{identity: &id, learner: &l, token: token}, nil
 }
 
+// signedInSince returns the time a learner's deletion is checked against
+// for a caller: a learner deleted at or after it is not made again (see
+// LearnerStore). A token that does not say when its learner signed in
+// cannot show that it came after a deletion, so it is checked against
+// the epoch, which is before any sign-in a token can state.
+func signedInSince(id Identity) time.Time {
+	if id.SignedInAt.IsZero() {
+		return time.Unix(0, 0)
+	}
+	return id.SignedInAt
+}
+
 // verifyAccess verifies an access token as every request does: one that
 // does not verify is a 401, one that cannot be verified for want of the
 // identity provider's keys a 503.
 func (s *Server) verifyAccess(ctx context.Context, token string) (Identity, error) {
-	id, err := s.deps.Auth.Access(ctx, token)
+	return verified(s.deps.Auth.Access(ctx, token))
+}
+
+// verifySignIn verifies the ID token of a sign-in (POST /auth/sync), with
+// the errors of verifyAccess.
+func (s *Server) verifySignIn(ctx context.Context, token string, present bool) (Identity, error) {
+	if !present || token == "" {
+		return Identity{}, errUnauthorized("Not authenticated")
+	}
+	if s.deps.Auth == nil {
+		return Identity{}, errUnauthorized("Authentication not configured")
+	}
+	return verified(s.deps.Auth.ID(ctx, token))
+}
+
+// verified maps a verification's error to the client's: a 401, or a 503
+// when the identity provider's keys are unavailable.
+func verified(id Identity, err error) (Identity, error) {
 	if errors.Is(err, errKeysUnavailable) {
 		return Identity{}, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Authentication is temporarily unavailable; please retry", Err: err}
 	}
@@ -138,7 +174,11 @@ func (s *Server) verifyAccess(ctx context.Context, token string) (Identity, erro
 }
 
 // withCaller authenticates every request that carries a token, except on
-// the public routes, and keeps the caller for the handlers.
+// the public routes, and keeps the caller for the handlers. It refuses an
+// anonymous caller where a learner is needed (see anonymousRoute). It
+// comes before anything reads the request's body: a caller it refuses
+// learns nothing of how the body would have fared (CONTRACT §1.4), and
+// the body is not read at all.
 func (s *Server) withCaller(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		token, present := bearer(c.Request())
@@ -153,7 +193,13 @@ func (s *Server) withCaller(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		switch c.Path() {
 		case "/auth/sync":
-			return next(c) // takes an ID token, verified by the handler
+			// It takes an ID token, not an access token.
+			id, err := s.verifySignIn(c.Request().Context(), token, present)
+			if err != nil {
+				return refused(c, err)
+			}
+			c.Set(signInKey, id)
+			return next(c)
 		case "/curriculum", "/config/models", "/auth/phone/provision":
 			// Public (no security in the contract, no auth in the
 			// reference): the frontend sends its token everywhere, and an
@@ -161,12 +207,41 @@ func (s *Server) withCaller(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		who, err := s.authenticate(c, token, present)
+		if err == nil && who.anonymous() && !(s.opts.AllowAnonymous && anonymousRoute(c.Request().Method, c.Path())) {
+			err = errUnauthorized("Not authenticated")
+		}
 		if err != nil {
-			return err
+			return refused(c, err)
 		}
 		c.Set(callerKey, who)
 		return next(c)
 	}
+}
+
+// anonymousRoute reports whether a route serves anonymous callers where
+// Options.AllowAnonymous lets them in: the routes of anonymous sessions
+// (CONTRACT §1.4) and transcription. Every other route that authenticates
+// needs a learner.
+func anonymousRoute(method, path string) bool {
+	switch path {
+	case "/sessions":
+		return method == http.MethodPost // GET lists the caller's own
+	case "/sessions/:id", "/sessions/:id/step", "/sessions/:id/pause", "/sessions/:id/resume", "/sessions/:id/end-clarify",
+		"/sessions/:id/end-exam", "/sessions/:id/summary", "/sessions/:id/replay", "/sessions/ws/:id", "/transcribe":
+		return true
+	}
+	return false
+}
+
+// refused returns the error of a request refused before its body was
+// read. A request with a body then closes its connection: net/http would
+// otherwise read what is left of the body before answering, and wait for
+// as long as a client takes to send it.
+func refused(c echo.Context, err error) error {
+	if c.Request().ContentLength != 0 {
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+	}
+	return err
 }
 
 func callerOf(c echo.Context) caller {

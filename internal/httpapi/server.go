@@ -184,9 +184,11 @@ func New(d Deps, opts ...Options) *Server {
 		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()))
 	}
 
-	// The body limits come first: the request validator reads the whole
-	// body, and a body over the limit must be refused before it is read.
-	api := routes{e: e, mw: []echo.MiddlewareFunc{s.bodyLimits(), s.withCaller}}
+	// Authentication comes first: a caller without a valid token gets 401
+	// whatever the body (CONTRACT §1.4), which is then not read. The body
+	// limits come next: the request validator reads the whole body, and a
+	// body over the limit must be refused before it is read.
+	api := routes{e: e, mw: []echo.MiddlewareFunc{s.withCaller, s.bodyLimits()}}
 	if o.Validator != nil {
 		api.mw = append(api.mw, o.Validator)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tutord/tutord/curricula"
+	"github.com/tutord/tutord/internal/auth"
 	"github.com/tutord/tutord/internal/curriculum"
 	"github.com/tutord/tutord/internal/lessons"
 	"github.com/tutord/tutord/internal/pgtest"
@@ -356,13 +357,22 @@ func TestListings(t *testing.T) {
 }
 
 // TestBodyLimit: the routes that take no body still refuse one over the
-// server's limit (1 MB) with 413, as documented.
+// server's limit (1 MB) with 413, as documented, from a caller they
+// accept (/auth/sync takes an ID token).
 func TestBodyLimit(t *testing.T) {
 	s := newServer(t)
 	id := s.newSession(fractions, "", "")
 	big := `{"x":"` + strings.Repeat("a", 1<<20) + `"}`
+	idToken, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: "learner", TokenUse: auth.UseID, ClientID: "tutord-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, path := range []string{"/sessions/" + id + "/pause", "/sessions/" + id + "/resume", "/sessions/" + id + "/end-clarify", "/sessions/" + id + "/end-exam", "/auth/sync"} {
-		r := s.do("POST", path, big, "")
+		tok := ""
+		if path == "/auth/sync" {
+			tok = idToken
+		}
+		r := s.do("POST", path, big, tok)
 		if r.Status != 413 || r.code(t) != "too_large" {
 			t.Errorf("POST %s with a 1 MB body: %d %s; want 413 too_large", path, r.Status, truncate(r.Body, 200))
 		}

@@ -39,12 +39,9 @@ const sttNotConfigured = "Transcription is not configured: set TUTORD_STT_BASE_U
 // transcribe serves POST /transcribe: one multipart `file` of at most
 // 25 MiB in webm, ogg, mp4, mpeg, wav or flac, recognised by its content,
 // not its name or declared type, and an optional `language`. Anonymous
-// callers need anonymous use to be allowed; each caller's transcriptions
-// are rate-limited like turns.
+// callers need anonymous use to be allowed (see withCaller); each caller's
+// transcriptions are rate-limited like turns.
 func (s *Server) transcribe(c echo.Context) error {
-	if callerOf(c).anonymous() && !s.opts.AllowAnonymous {
-		return errUnauthorized("Not authenticated")
-	}
 	if s.deps.Transcribe == nil || !s.deps.Transcribe.Configured() {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: sttNotConfigured}
 	}

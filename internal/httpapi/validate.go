@@ -36,8 +36,8 @@ func LoadSpec(spec []byte) (*openapi3.T, error) {
 
 // NewValidator returns a middleware that validates requests against the
 // API contract and answers violations with the reference's 422 body. Auth
-// is checked by the handlers, not here; the upload of /transcribe and the
-// WebSocket upgrade are checked by their handlers too.
+// is checked before it (see withCaller), not here; the upload of
+// /transcribe and the WebSocket upgrade are checked by their handlers.
 func NewValidator(doc *openapi3.T) echo.MiddlewareFunc {
 	doc.Servers = nil
 	strictJSONOnce.Do(func() { openapi3filter.RegisterBodyDecoder(echo.MIMEApplicationJSON, strictJSON) })

@@ -201,6 +201,11 @@ type wsConn struct {
 	// token is the access token the connection was opened with, "" for
 	// none: the connection acts for its learner only while it verifies.
 	token string
+	// expires is when the token stops verifying (zero: never, or no
+	// token). No frame is sent from then on, and expiry closes the
+	// connection then, idle or not.
+	expires time.Time
+	expiry  *time.Timer
 
 	mu   sync.Mutex
 	busy bool          // a turn is in flight
@@ -242,8 +247,13 @@ func (w *wsConn) write(ctx context.Context, f serverFrame) error {
 }
 
 // writeLocked sends frames in order, dropping a state_update older than
-// one already sent; the caller holds w.out.
+// one already sent; the caller holds w.out. Once the token has expired it
+// sends nothing: the session is no longer the caller's to watch, and the
+// connection is being closed (see expiry).
 func (w *wsConn) writeLocked(ctx context.Context, frames ...serverFrame) error {
+	if !w.expires.IsZero() && !time.Now().Before(w.expires) {
+		return nil
+	}
 	for _, f := range frames {
 		if f.Type == "state_update" {
 			if f.version < w.sent {
@@ -641,7 +651,11 @@ func (s *Server) websocket(c echo.Context) error {
 		return nil // Accept has written the HTTP error
 	}
 	conn.SetReadLimit(wsReadLimit)
-	w := &wsConn{c: conn, session: se.Row.ID, rateKey: key, token: callerOf(c).token, idle: closedChan()}
+	who := callerOf(c)
+	w := &wsConn{c: conn, session: se.Row.ID, rateKey: key, token: who.token, idle: closedChan()}
+	if who.identity != nil {
+		w.expires = who.identity.ExpiresAt
+	}
 	// The first frames go out before any state update of another writer,
 	// which waits for out (and is dropped if it is not newer).
 	w.out.Lock()
@@ -655,6 +669,12 @@ func (s *Server) websocket(c echo.Context) error {
 		s.metrics.wsOpened()
 	}
 	s.hub.pingOnce.Do(func() { go s.hub.pinger(s.opts.WSPingInterval, s.opts.WSIdleTimeout) })
+	if !w.expires.IsZero() {
+		// Closed as a frame after the expiry would close it (see
+		// tokenValid), without waiting for one: an idle connection would
+		// otherwise go on receiving the session's state updates.
+		w.expiry = time.AfterFunc(time.Until(w.expires), func() { _ = w.c.Close(statusInvalidToken, "Invalid token") })
+	}
 	err = w.writeLocked(ctx, frames...)
 	w.out.Unlock()
 	if err != nil {
@@ -700,6 +720,9 @@ func (s *Server) recovered(what string, id uuid.UUID) {
 }
 
 func (s *Server) closeConn(w *wsConn) {
+	if w.expiry != nil {
+		w.expiry.Stop()
+	}
 	s.hub.remove(w)
 	s.hub.release(w.session, w.rateKey)
 	if s.metrics != nil {
@@ -709,8 +732,8 @@ func (s *Server) closeConn(w *wsConn) {
 }
 
 // readLoop handles a connection's frames until it closes: by the client,
-// the read limit (1009), the keepalive, shutdown or a frame after its
-// token stopped verifying (4001).
+// the read limit (1009), the keepalive, shutdown, its token's expiry or a
+// frame after its token stopped verifying (4001).
 func (s *Server) readLoop(ctx context.Context, w *wsConn) {
 	defer s.closeConn(w)
 	defer func() {

@@ -114,3 +114,64 @@ func TestWebSocketKeepsItsLearnerThroughAKeysOutage(t *testing.T) {
 		t.Fatalf("chat once the keys are back: reply %q, error %q, turn_count %v; want the tutor's reply and one turn", reply, errMsg, st["turn_count"])
 	}
 }
+
+// TestIdleWebSocketClosesWhenItsTokenExpires: a learner's WebSocket that
+// sends nothing stops receiving her session when the access token it was
+// opened with expires (its exp plus the verifier's leeway): it is closed
+// then with 4001 "Invalid token", without waiting for a frame of hers, and
+// is sent nothing about the session after. Until then the session's
+// changes reach it; her other tab, opened with a fresh token, and an
+// anonymous session's connection, opened without one, carry on.
+func TestIdleWebSocketClosesWhenItsTokenExpires(t *testing.T) {
+	const leeway, ttl = time.Second, 4 * time.Second
+	s := newServer(t, func(_ *httpapi.Options, d *httpapi.Deps) {
+		v, err := auth.NewVerifier(auth.Config{Secret: testSecret, Audience: "tutord-test", Leeway: leeway})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Auth = httpapi.NewAuthenticator(v)
+	})
+	fresh := token(t, "alice", false) // expires in an hour
+	issued := time.Unix(time.Now().Unix(), 0)
+	short, err := auth.Mint([]byte(testSecret), auth.MintOptions{Subject: "alice", ClientID: "tutord-test", TTL: ttl, IssuedAt: issued})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expires := issued.Add(ttl + leeway)
+	id := s.newSession(fractions, "", fresh)
+	w := s.joined(t, id, short)
+	other := s.joined(t, id, fresh)
+	anon := s.joined(t, s.newSession(fractions, "", ""), "")
+
+	if r := s.do("POST", "/sessions/"+id+"/pause", nil, fresh); r.Status != 200 {
+		t.Fatalf("pause: %d %s", r.Status, r.Body)
+	}
+	for name, c := range map[string]*wsClient{"the short token's connection": w, "the other tab": other} {
+		if f, err := c.readWithin(time.Until(expires)); err != nil || f.Type != "state_update" || f.state(t)["is_paused"] != true {
+			t.Fatalf("%s before the token expired: %s %v; want the paused state", name, f.Type, err)
+		}
+	}
+
+	f, err := w.readWithin(time.Until(expires) + 5*time.Second)
+	closed := time.Now()
+	if err == nil {
+		t.Fatalf("idle with an expiring token: frame %s; want the connection closed with 4001", f.Type)
+	}
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != 4001 || ce.Reason != "Invalid token" {
+		t.Fatalf("idle with an expiring token: the connection ended with %v; want close 4001 Invalid token when the token expired", err)
+	}
+	if early := expires.Sub(closed); early > 100*time.Millisecond {
+		t.Fatalf("the connection closed %s before its token expired (leeway included)", early)
+	}
+
+	if r := s.do("POST", "/sessions/"+id+"/resume", nil, fresh); r.Status != 200 {
+		t.Fatalf("resume: %d %s", r.Status, r.Body)
+	}
+	if f, err := other.readWithin(5 * time.Second); err != nil || f.Type != "state_update" || f.state(t)["is_paused"] != false {
+		t.Errorf("the other tab after the resume: %s %v; want the resumed state", f.Type, err)
+	}
+	if reply, errMsg, _ := anon.chat("Can you explain that again?"); reply == "" {
+		t.Errorf("an anonymous session's chat after the token expired: error %q; want the tutor's reply", errMsg)
+	}
+}
