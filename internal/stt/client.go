@@ -3,7 +3,9 @@
 // (speaches), or whisper.cpp's whisper-server started with
 // --inference-path /v1/audio/transcriptions (its own path is /inference)
 // and --convert (without it, it reads WAV but not the WebM, Ogg Opus or
-// MP4 that browsers record). It also recognises audio formats by content.
+// MP4 that browsers record), and -l auto (without it, a request that names
+// no language is transcribed as English). It also recognises audio formats
+// by content.
 package stt
 
 import (
@@ -196,7 +198,10 @@ func (c *Client) statusError(resp *http.Response) error {
 	msg, setup := c.serverMessage(resp)
 	code := resp.StatusCode
 	switch {
-	case code == http.StatusTooManyRequests:
+	case code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable:
+		// Both may say how long to wait (RFC 9110): a rate limit, or an
+		// overload or maintenance (OpenAI's "The engine is currently
+		// overloaded").
 		return &Error{Message: msgUnavailable, StatusCode: code, RetryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now()),
 			Err: errors.New(msg), kind: ErrUnavailable}
 	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
@@ -321,13 +326,18 @@ func (c *Client) errorMessage(errField, detail json.RawMessage) string {
 	return truncate(msg, 300)
 }
 
+// maxRetryAfter caps a server's wait in seconds: a longer one would
+// overflow a time.Duration.
+const maxRetryAfter = 365 * 24 * time.Hour
+
 // retryAfter parses a Retry-After header: seconds or an HTTP date.
 func retryAfter(v string, now time.Time) time.Duration {
 	if v == "" {
 		return 0
 	}
-	if s, err := strconv.Atoi(v); err == nil && s > 0 {
-		return time.Duration(s) * time.Second
+	// A number too large for an int64 parses as the largest one.
+	if s, err := strconv.ParseInt(v, 10, 64); (err == nil || errors.Is(err, strconv.ErrRange)) && s > 0 {
+		return time.Duration(min(s, int64(maxRetryAfter/time.Second))) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
 		return t.Sub(now)

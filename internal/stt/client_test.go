@@ -741,3 +741,46 @@ func TestServerRefusingTheSizeIsTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// A server that is overloaded or down for maintenance answers 503 with
+// Retry-After (OpenAI's "The engine is currently overloaded, please try
+// again later."), as a rate-limited one answers 429 with it. tutord passed
+// the 429's wait on to the learner's client but dropped the 503's, so the
+// client retried at once into the same overload; and a wait too long for a
+// time.Duration wrapped around to a negative or a tiny one. The wait is
+// kept for both statuses, and a very long one is capped at a year.
+func TestServerAskingToWaitIsKept(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name       string
+		status     int
+		retryAfter string
+		want       time.Duration
+	}{
+		{"overloaded, seconds", http.StatusServiceUnavailable, "30", 30 * time.Second},
+		{"overloaded, date", http.StatusServiceUnavailable, now.Add(5 * time.Minute).Format(http.TimeFormat), 5 * time.Minute},
+		{"rate limited for longer than a Duration holds", http.StatusTooManyRequests, "99999999999", 365 * 24 * time.Hour},
+		{"rate limited for 2^64 ns", http.StatusTooManyRequests, "18446744074", 365 * 24 * time.Hour},
+		{"rate limited for more seconds than an int64 holds", http.StatusTooManyRequests, "99999999999999999999", 365 * 24 * time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeOpenAI(t, testKey)
+			srv.respond = func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Retry-After", tt.retryAfter)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tt.status)
+				io.WriteString(w, `{"error": {"message": "The engine is currently overloaded, please try again later.", "type": "server_error", "param": null, "code": null}}`)
+			}
+			c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
+			c.now = func() time.Time { return now }
+			audio := audioOf(chromeWebM, 1024)
+			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
+			e := wantErr(t, err, ErrUnavailable, msgUnavailable)
+			if e.StatusCode != tt.status || e.RetryAfter != tt.want {
+				t.Errorf("status %d, retry after %s; want %d, %s", e.StatusCode, e.RetryAfter, tt.status, tt.want)
+			}
+		})
+	}
+}

@@ -15,9 +15,10 @@ var (
 	// error's message says how to configure one.
 	ErrNotConfigured = errors.New("speech-to-text not configured")
 	// ErrUnavailable: the server could not be reached, failed (5xx),
-	// asked us to slow down (429, with RetryAfter), or refused tutord's
-	// credentials or model (401, 403, 404, or another 4xx whose error
-	// names the model or the key, as OpenAI's 400 "invalid model ID").
+	// asked us to slow down (429, or 503, with RetryAfter when it says how
+	// long), or refused tutord's credentials or model (401, 403, 404, or
+	// another 4xx whose error names the model or the key, as OpenAI's 400
+	// "invalid model ID").
 	// Worth trying again later; HTTP 503 for the client.
 	ErrUnavailable = errors.New("speech-to-text unavailable")
 	// ErrRejected: the server refused this audio (400, 413, 415, 422...)
