@@ -135,7 +135,7 @@ func transcriptionError(err error) error {
 	case errors.Is(err, ErrTranscriberUnavailable):
 		e := &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Message: "Transcription is temporarily unavailable; please try again", Err: err}
 		if errors.As(err, &se) {
-			// The provider asked to wait (its 429): so does the client.
+			// The provider asked to wait (its 429 or 503): so does the client.
 			e.RetryAfter = se.RetryAfter
 		}
 		return e
