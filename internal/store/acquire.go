@@ -49,6 +49,34 @@ func (acquireBound) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.Trac
 
 func (acquireBound) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
+// The two kinds of ErrBusy. Only errNoConnection tells that the pool's
+// connections are all taken, which the turns queued for group commit
+// would wait for in turn (see shed); errContended is one statement's
+// wait for a row or a lock that another transaction holds.
+var (
+	errNoConnection = fmt.Errorf("%w: no connection came free in time", ErrBusy)
+	errContended    = fmt.Errorf("%w: the server gave up on the statement for other transactions", ErrBusy)
+)
+
+// contended reports whether err is the server's rollback of a statement
+// for the sake of other transactions: the statement waited for a lock
+// past lock_timeout (55P03), ran past statement_timeout or was cancelled
+// by an operator (57014), or lost a deadlock (40P01) or a serializable
+// transaction's conflict (40001). Sent again, it may well succeed. A
+// statement cancelled because its caller's context ended is the caller's
+// doing, not the database's.
+func contended(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || fatal(pgErr) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	switch pgErr.Code {
+	case "55P03", "57014", "40P01", "40001":
+		return true
+	}
+	return false
+}
+
 // busy returns err, the failure of a statement run with ctx on the pool,
 // as ErrBusy when it is the end of the bounded wait for a connection: a
 // deadline passed that was not ctx's. A connection that could not be
@@ -64,5 +92,5 @@ func busy(ctx context.Context, err error) error {
 	case !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &connect):
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrBusy, err)
+	return fmt.Errorf("%w: %w", errNoConnection, err)
 }

@@ -239,13 +239,13 @@ const (
 // finish acquires a connection and runs fn on it, with a context that ends
 // only when the server did not answer within cancelWait of ctx's end: when
 // ctx ends first, the statement fn runs is cancelled on the server, and the
-// error fn returns then wraps ctx's. The connection is closed after a
-// cancel: a cancel request that arrived late would cancel its next
-// statement.
+// error fn returns then wraps ctx's. A failure to get a connection is
+// unsent: fn never ran. The connection is closed after a cancel: a cancel
+// request that arrived late would cancel its next statement.
 func (s *Store) finish(ctx context.Context, fn func(ctx context.Context, c *pgx.Conn) error) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return busy(ctx, err)
+		return unsent{busy(ctx, err)}
 	}
 	defer conn.Release()
 	c := conn.Conn()

@@ -60,3 +60,6 @@ const PurgeOverlap = purgeOverlap
 
 // Unreachable is unreachable, for its table test.
 var Unreachable = unreachable
+
+// InterpretError is interpretError, for its table test.
+var InterpretError = interpretError

@@ -124,7 +124,7 @@ func (c *committer) write(mine *pendingTurn) {
 		for _, p := range batch {
 			close(p.done)
 		}
-		if slices.ContainsFunc(batch, func(p *pendingTurn) bool { return errors.Is(p.err, ErrBusy) }) {
+		if slices.ContainsFunc(batch, func(p *pendingTurn) bool { return errors.Is(p.err, errNoConnection) }) {
 			c.shed()
 		}
 	}
@@ -140,7 +140,7 @@ func (c *committer) shed() {
 	c.queue = nil
 	c.mu.Unlock()
 	for _, p := range queued {
-		p.err = fmt.Errorf("commit turn %s: %w", p.turn.SessionID, ErrBusy)
+		p.err = fmt.Errorf("commit turn %s: %w", p.turn.SessionID, errNoConnection)
 		close(p.done)
 	}
 }
@@ -187,9 +187,9 @@ func (s *Store) writeBatch(ctx context.Context, batch []*pendingTurn) {
 			p.version, p.err = s.commitResult(ctx, p.turn, versions[i], err)
 		}
 	case errors.Is(failure, ErrBusy) || errors.Is(failure, ErrUnavailable):
-		// No connection came free within the bound, or none could be
-		// opened: nothing was sent, and each turn on its own would wait
-		// for the same again.
+		// No connection came free within the bound (or the batch's time),
+		// or none could be opened: nothing was sent, and each turn on its
+		// own would wait for the same again.
 		for _, p := range queued {
 			p.version, p.err = 0, fmt.Errorf("commit turn %s: %w", p.turn.SessionID, failure)
 		}
@@ -220,6 +220,7 @@ func (s *Store) commitEach(ctx context.Context, batch []*pendingTurn) {
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			p.version, p.err = s.commitOne(ctx, p.turn)
+			p.err = outOfTime(ctx, p.err)
 		}()
 	}
 	wg.Wait()
@@ -258,8 +259,29 @@ func (s *Store) sendCommits(ctx context.Context, args [][]any, versions []int64)
 		connected = true
 		return pipeCommits(ctx, c, args, versions)
 	})
-	if !connected {
-		return unsent{err}
+	if !connected { // unsent (see finish)
+		return outOfTime(ctx, err)
+	}
+	return err
+}
+
+// outOfTime returns err, the failure of a batch or of a lone commit of its
+// turn, as ErrBusy when the batch's time ran out while nothing of it was
+// written: no connection came free, or the server cancelled the statement
+// and said so (57014), rolling it back (see finish). The batch's time is
+// the committer's (maxWrite), never a caller's: its end is the database's
+// slowness, which the caller may wait out and send the turn again. A turn
+// whose fate the end left unknown keeps its error.
+func outOfTime(ctx context.Context, err error) error {
+	var pgErr *pgconn.PgError
+	var u unsent
+	switch {
+	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() == nil || errors.Is(err, ErrBusy):
+		return err
+	case errors.As(err, &u):
+		return fmt.Errorf("%w: %w", errNoConnection, err)
+	case errors.As(err, &pgErr) && pgErr.Code == "57014":
+		return fmt.Errorf("%w: %w", errContended, err)
 	}
 	return err
 }

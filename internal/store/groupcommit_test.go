@@ -331,7 +331,9 @@ func written(t *testing.T, s *store.Store, id uuid.UUID, v int64) bool {
 // says so, rather than abandoned (the server would commit it when the lock
 // goes, after every turn of it was reported failed). The other session's
 // turn is then written on its own; the locked session's fails and is never
-// written: no turn is reported failed and written.
+// written: no turn is reported failed and written. It fails with ErrBusy
+// (503 database_busy: the learner may send it again), not with the
+// batch's own deadline, which the learner got as a 500.
 func TestWriteBatchOutOfTimeOnALockedRow(t *testing.T) {
 	s := setup(t)
 	ctx := context.Background()
@@ -354,6 +356,9 @@ func TestWriteBatchOutOfTimeOnALockedRow(t *testing.T) {
 	}
 	if errs[0] != nil {
 		t.Errorf("the turn of an unlocked session failed with its batch: %v", errs[0])
+	}
+	if !errors.Is(errs[1], store.ErrBusy) {
+		t.Errorf("the turn of the locked session: %v; want ErrBusy", errs[1])
 	}
 }
 

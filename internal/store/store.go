@@ -38,9 +38,13 @@ var (
 	// ErrDuplicateTurn reports that a turn with the same client turn id was
 	// already committed on the session.
 	ErrDuplicateTurn = errors.New("turn already committed")
-	// ErrBusy reports that no connection of the pool came free within the
-	// bound set with BoundAcquire: the statement was not run.
-	ErrBusy = errors.New("database busy: no connection came free in time")
+	// ErrBusy reports that the database could not run a statement in
+	// time: no connection of the pool came free within the bound set with
+	// BoundAcquire, or the server gave up on the statement for other
+	// transactions (a lock or statement timeout, a deadlock: see
+	// contended) and rolled it back. Either way the statement was not run,
+	// and may be sent again.
+	ErrBusy = errors.New("database busy")
 	// ErrUnavailable reports that the database could not be reached, or
 	// that the connection a statement ran on broke: the server restarted
 	// or failed over, or an operator ended the connection. The request may
@@ -174,6 +178,9 @@ func interpretError(op string, err error) error {
 	}
 	if unreachable(err) {
 		return fmt.Errorf("%s: %w", op, unavailable(err))
+	}
+	if contended(err) {
+		return fmt.Errorf("%s: %w: %w", op, errContended, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }
