@@ -271,6 +271,8 @@ func retriedFailures() []retriedFailure {
 		// A 200 reply that is not what was asked for: a proxy's error
 		// page, a body cut short.
 		{"malformed body", llmtest.Reply{Fail: llmtest.MalformedBody}, 250 * time.Millisecond},
+		// A 200 reply cut before its first byte.
+		{"empty body", llmtest.Reply{Fail: llmtest.EmptyBody}, 250 * time.Millisecond},
 	}
 }
 
@@ -332,7 +334,7 @@ func TestAdapterStreamRetries(t *testing.T) {
 // been billed for the prompt, which Anthropic reports in message_start and
 // Gemini in every chunk. The call's usage record counts those tokens, so
 // that the learner's budget does. (OpenAI reports usage in the stream's
-// last chunk only: a stream stopped earlier has none to record.)
+// last chunk only: see TestOpenAIStoppedStreamRecordsEstimatedUsage.)
 func TestAdapterStoppedStreamRecordsBilledUsage(t *testing.T) {
 	closed := errors.New("the learner closed the tab")
 	for _, pc := range providerCases() {
@@ -374,6 +376,55 @@ func TestAdapterStoppedStreamRecordsBilledUsage(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestOpenAIStoppedStreamRecordsEstimatedUsage: a streamed OpenAI call
+// stopped before its end, by its consumer (the learner closed the tab) or by
+// the caller, has been billed for its prompt and the reply so far, but OpenAI
+// reports usage only in the stream's last chunk. The usage record used to
+// count no tokens at all, so that the learner's budget never saw them; it
+// must count an estimate from the prompt and the text delivered.
+func TestOpenAIStoppedStreamRecordsEstimatedUsage(t *testing.T) {
+	closed := errors.New("the learner closed the tab")
+	// About 2,000 tokens of prompt.
+	lesson := strings.Repeat("A fraction names parts of a whole. ", 230)
+	for _, tc := range []struct {
+		name    string
+		fail    llmtest.Failure
+		onDelta func(cancel context.CancelFunc) error
+		want    error
+	}{
+		{"consumer stops", llmtest.NoFailure, func(context.CancelFunc) error { return closed }, closed},
+		// The reply stalls after its deltas, so that the call can end only
+		// by the caller's cancellation.
+		{"caller cancels", llmtest.StallMidStream, func(cancel context.CancelFunc) error { cancel(); return nil }, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pc := providerCases()[0]
+			srv := pc.newFake(t, llmtest.Reply{
+				Text:  "Let's add the fractions step by step.",
+				Usage: llmtest.Usage{Input: 20000, Output: 40},
+				Fail:  tc.fail,
+			})
+			rec := &recorder{}
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			req := tutorRequest()
+			req.System += " " + lesson
+			_, err := c.Stream(ctx, &req, func(Delta) error { return tc.onDelta(cancel) })
+			if !errors.Is(err, ErrCanceled) || !errors.Is(err, tc.want) {
+				t.Fatalf("error = %v, want canceled wrapping %v", err, tc.want)
+			}
+			if len(rec.records) != 1 {
+				t.Fatalf("%d usage records, want 1", len(rec.records))
+			}
+			r := rec.records[0]
+			if r.Usage.InputTokens < 1000 || r.Usage.InputTokens > 4000 || r.Usage.OutputTokens < 1 || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
+				t.Errorf("recorded %+v; want the canceled call with an estimate of about 2000 input tokens and some output, priced", r)
+			}
+		})
 	}
 }
 
@@ -872,7 +923,7 @@ func TestAnthropicThinkingUsesOutputFormat(t *testing.T) {
 	c, _ := pc.newTestClient(t, srv, nil)
 	req := tutorRequest()
 	req.Effort = EffortHigh
-	req.MaxOutputTokens = 1000
+	req.MaxOutputTokens = 20000
 	got, _, err := Structured[tutorTurn](context.Background(), c, req)
 	if err != nil {
 		t.Fatal(err)
@@ -884,7 +935,7 @@ func TestAnthropicThinkingUsesOutputFormat(t *testing.T) {
 	want := map[string]any{
 		"output_config": map[string]any{"format": map[string]any{"type": "json_schema", "schema": decodeJSON(schemaOf[tutorTurn]().anthropic)}},
 		"thinking":      map[string]any{"type": "enabled", "budget_tokens": 16384.0},
-		"max_tokens":    17384.0,
+		"max_tokens":    20000.0,
 		"tool_choice":   nil,
 		"tools":         nil,
 	}
@@ -894,6 +945,51 @@ func TestAnthropicThinkingUsesOutputFormat(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, gotParts); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)
+	}
+}
+
+// TestAnthropicTokenLimitCoversThinking: an admin caps a component's
+// output at MaxOutputTokens, which OpenAI (max_completion_tokens) and Gemini
+// (maxOutputTokens) apply to the reply and its reasoning together. With
+// extended thinking, Anthropic's calls were sent max_tokens of the limit
+// plus the thinking budget (1000 became 17384 at effort high), and billed
+// up to that many output tokens. The request the provider receives must
+// keep max_tokens, which counts thinking, within the limit, and the
+// thinking budget below max_tokens as the API requires; a limit left at
+// zero keeps the adapter's default room for the answer beside the budget.
+func TestAnthropicTokenLimitCoversThinking(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		model     string
+		effort    Effort
+		limit     int
+		maxTokens float64
+		thinking  any
+	}{
+		{"budget within the limit", "claude-haiku-4-5", EffortMedium, 8000, 8000, map[string]any{"type": "enabled", "budget_tokens": 4096.0}},
+		{"budget cut to fit the limit", "claude-haiku-4-5", EffortHigh, 2000, 2000, map[string]any{"type": "enabled", "budget_tokens": 1999.0}},
+		// The API takes no budget under 1024 tokens: no room to think.
+		{"limit too small to think", "claude-haiku-4-5", EffortLow, 1000, 1000, nil},
+		{"no limit: default answer room beside the budget", "claude-haiku-4-5", EffortHigh, 0, 4096 + 16384, map[string]any{"type": "enabled", "budget_tokens": 16384.0}},
+		{"adaptive thinking within the limit", "claude-opus-4-6", EffortHigh, 1000, 1000, map[string]any{"type": "adaptive"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewAnthropic(t, llmtest.Reply{Text: "Yes."})
+			pc := providerCases()[2]
+			pc.model = tc.model
+			c, _ := pc.newTestClient(t, srv, nil)
+			req := tutorRequest()
+			req.Effort = tc.effort
+			req.MaxOutputTokens = tc.limit
+			if _, err := c.Generate(context.Background(), &req); err != nil {
+				t.Fatal(err)
+			}
+			b := body(t, srv.Requests()[0])
+			if diff := cmp.Diff(map[string]any{"max_tokens": tc.maxTokens, "thinking": tc.thinking},
+				map[string]any{"max_tokens": b["max_tokens"], "thinking": b["thinking"]}); diff != "" {
+				t.Errorf("request (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -975,8 +1071,8 @@ func TestAnthropicAdaptiveThinking(t *testing.T) {
 		want      string
 		maxTokens float64
 	}{
-		{EffortMedium, "medium", 5096},
-		{EffortMinimal, "low", 2024},
+		{EffortMedium, "medium", 1000},
+		{EffortMinimal, "low", 1000},
 	} {
 		t.Run(string(tc.effort), func(t *testing.T) {
 			req := tutorRequest()

@@ -17,14 +17,19 @@ import (
 // configuration sets a limit: the Messages API requires one.
 const anthropicDefaultMaxTokens = 4096
 
+// anthropicMinThinkingBudget is the smallest thinking budget the API takes.
+const anthropicMinThinkingBudget = 1024
+
 // anthropicThinkingBudget maps an effort to an extended-thinking budget in
-// tokens (the API's minimum is 1024, which minimal and low both get). The
-// budget is added to max_tokens, which counts thinking, so the answer keeps
-// its own allowance.
+// tokens (minimal and low both get the API's minimum). max_tokens counts
+// thinking: when the request sets no limit, the budget is added to the
+// adapter's default, so that the answer keeps its own allowance; a limit
+// the request sets is kept, thinking included, as OpenAI and Gemini keep
+// theirs (see toAnthropicRequest).
 func anthropicThinkingBudget(e Effort) int64 {
 	switch e {
 	case EffortMinimal, EffortLow:
-		return 1024
+		return anthropicMinThinkingBudget
 	case EffortMedium:
 		return 4096
 	case EffortHigh:
@@ -233,12 +238,15 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 	// A forced tool choice cannot be combined with extended thinking: the
 	// call the caller forces wins, and the model does not think first.
 	forced := len(req.Tools) > 0 && (req.ToolChoice.Mode == ToolChoiceRequired || req.ToolChoice.Mode == ToolChoiceTool)
+	// MaxOutputTokens caps the reply with its thinking, as on the other
+	// providers (max_tokens counts both); only a request without a limit
+	// gets room for thinking beside the adapter's default.
+	limited := req.MaxOutputTokens > 0
 	switch budget := anthropicThinkingBudget(req.Effort); {
 	case forced:
 	case budget > 0 && anthropicAdaptive(model):
 		// Budgeted thinking is deprecated on these models: they decide
-		// how much to think, guided by the effort. The budget still
-		// leaves room for the thinking within max_tokens.
+		// how much to think, guided by the effort, within max_tokens.
 		// Their efforts are low, medium, high and max: minimal is low.
 		effort := req.Effort
 		if effort == EffortMinimal {
@@ -246,10 +254,16 @@ func toAnthropicRequest(model string, req *Request) (anthropic.MessageNewParams,
 		}
 		p.Thinking.OfAdaptive = &anthropic.ThinkingConfigAdaptiveParam{}
 		p.OutputConfig.Effort = anthropic.OutputConfigEffort(effort)
-		p.MaxTokens += budget
-	case budget > 0:
+		if !limited {
+			p.MaxTokens += budget
+		}
+	case budget > 0 && !limited:
 		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(budget)
 		p.MaxTokens += budget
+	case budget > 0 && p.MaxTokens > anthropicMinThinkingBudget:
+		// The API wants the budget below max_tokens. A limit that leaves
+		// no room for the smallest budget leaves none to think.
+		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(min(budget, p.MaxTokens-1))
 	case req.Effort == EffortNone:
 		p.Thinking.OfDisabled = &anthropic.ThinkingConfigDisabledParam{}
 	}

@@ -57,6 +57,13 @@ func (b *googleBackend) generate(ctx context.Context, model string, req *Request
 	if err != nil {
 		return nil, googleError(err)
 	}
+	if len(r.Candidates) == 0 && r.PromptFeedback == nil && r.UsageMetadata == nil {
+		// genai decodes an empty body (a connection cut before the reply)
+		// into an empty reply, without error; Gemini's own replies always
+		// count their tokens. Like a body that is not JSON, it is the
+		// provider's fault and worth another attempt.
+		return nil, &Error{Kind: KindUnavailable, Message: "the reply is empty"}
+	}
 	return fromGoogleResponse(r)
 }
 
@@ -99,6 +106,9 @@ func (b *googleBackend) stream(ctx context.Context, model string, req *Request, 
 				}
 			}
 		}
+	}
+	if len(chunks) == 0 {
+		return nil, notAStreamError()
 	}
 	return fromGoogleResponse(mergeGoogleChunks(chunks))
 }

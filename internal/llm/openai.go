@@ -64,16 +64,31 @@ func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, 
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	s := b.client.Chat.Completions.NewStreaming(ctx, params)
 	defer s.Close()
-	// A stream stopped before its end returns no usage: OpenAI reports it
-	// in the stream's last chunk only, after the last delta.
 	acc := &openai.ChatCompletionAccumulator{}
 	received := false
+	// billed returns, with the error of a stream that ends early (its
+	// consumer or the caller stopped it, or it broke), the tokens billed so
+	// far. OpenAI reports usage in the stream's last chunk only, after the
+	// last delta: a stream stopped before it has none, though the provider
+	// billed the prompt and what it generated. Without a count, the tokens
+	// are estimated (openaiEstimatedUsage) rather than recorded as none, so
+	// that the learner's budget sees them. A stream that sent nothing was
+	// refused before generating and is billed nothing.
+	billed := func() *Response {
+		if !received {
+			return nil
+		}
+		if u := acc.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
+			return &Response{Usage: openaiUsage(u)}
+		}
+		return &Response{Usage: openaiEstimatedUsage(req, &acc.ChatCompletion)}
+	}
 	for s.Next() {
 		onEvent()
 		received = true
 		chunk := s.Current()
 		if !acc.AddChunk(chunk) {
-			return nil, &Error{Kind: KindInvalidOutput, Message: "inconsistent stream from the provider"}
+			return billed(), &Error{Kind: KindInvalidOutput, Message: "inconsistent stream from the provider"}
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {
@@ -81,19 +96,19 @@ func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, 
 			}
 			if ch.Delta.Content != "" {
 				if err := onDelta(Delta{Text: ch.Delta.Content}); err != nil {
-					return nil, err
+					return billed(), err
 				}
 			}
 			for _, tc := range ch.Delta.ToolCalls {
 				d := &ToolCallDelta{Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
 				if err := onDelta(Delta{ToolCall: d}); err != nil {
-					return nil, err
+					return billed(), err
 				}
 			}
 		}
 	}
 	if err := s.Err(); err != nil {
-		return nil, openaiError(err)
+		return billed(), openaiError(err)
 	}
 	if !received {
 		return nil, notAStreamError()
@@ -231,15 +246,7 @@ func openaiEffort(model string, e Effort) shared.ReasoningEffort {
 // filter stop is an error of kind KindRefused; the response is returned with
 // it for its usage.
 func fromOpenAIResponse(c *openai.ChatCompletion) (*Response, error) {
-	resp := &Response{
-		Model: c.Model,
-		Usage: Usage{
-			// prompt_tokens includes cached_tokens, as InputTokens does.
-			InputTokens:       c.Usage.PromptTokens,
-			OutputTokens:      c.Usage.CompletionTokens,
-			CachedInputTokens: c.Usage.PromptTokensDetails.CachedTokens,
-		},
-	}
+	resp := &Response{Model: c.Model, Usage: openaiUsage(c.Usage)}
 	if len(c.Choices) == 0 {
 		return resp, &Error{Kind: KindInvalidOutput, Message: "the reply has no choices"}
 	}
@@ -274,6 +281,60 @@ func fromOpenAIResponse(c *openai.ChatCompletion) (*Response, error) {
 		resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
 	}
 	return resp, nil
+}
+
+func openaiUsage(u openai.CompletionUsage) Usage {
+	return Usage{
+		// prompt_tokens includes cached_tokens, as InputTokens does.
+		InputTokens:       u.PromptTokens,
+		OutputTokens:      u.CompletionTokens,
+		CachedInputTokens: u.PromptTokensDetails.CachedTokens,
+	}
+}
+
+// openaiBytesPerToken and openaiTokensPerMessage are OpenAI's rules of
+// thumb for counting tokens without its tokenizer: about four bytes of
+// English text per token, and a few tokens of framing per message.
+const (
+	openaiBytesPerToken    = 4
+	openaiTokensPerMessage = 4
+)
+
+// openaiEstimatedUsage estimates the tokens of a call whose stream ended
+// before OpenAI reported them: the prompt of req (system prompt, messages,
+// schema and tools) and the part of the reply in c. It is a rough count,
+// and a floor for reasoning models, whose hidden reasoning it cannot see;
+// the usage record has no field to mark it as an estimate, and an estimate
+// serves the budget better than the zero it replaces.
+func openaiEstimatedUsage(req *Request, c *openai.ChatCompletion) Usage {
+	in := len(req.System)
+	for _, m := range req.Messages {
+		in += len(m.Content) + len(m.ToolCallID)
+		for _, tc := range m.ToolCalls {
+			in += len(tc.ID) + len(tc.Name) + len(tc.Arguments)
+		}
+	}
+	if req.Output != nil {
+		in += len(req.Output.strict)
+	}
+	for _, t := range req.Tools {
+		in += len(t.Name) + len(t.Description) + len(toolSchema(t).strict)
+	}
+	out := 0
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		out += len(ch.Message.Content) + len(ch.Message.Refusal)
+		for _, tc := range ch.Message.ToolCalls {
+			out += len(tc.Function.Name) + len(tc.Function.Arguments)
+		}
+	}
+	tokens := func(n int) int64 { return int64((n + openaiBytesPerToken - 1) / openaiBytesPerToken) }
+	return Usage{
+		InputTokens:  tokens(in) + int64(openaiTokensPerMessage*(len(req.Messages)+1)),
+		OutputTokens: tokens(out),
+	}
 }
 
 // openaiError maps an error of the openai SDK.

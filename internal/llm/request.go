@@ -130,7 +130,10 @@ type Request struct {
 	ToolChoice ToolChoice
 
 	// Temperature, MaxOutputTokens and Effort override the component's
-	// configuration when set.
+	// configuration when set. MaxOutputTokens caps the reply's output
+	// tokens on every provider, reasoning included, as Usage.OutputTokens
+	// counts them: a high effort under a small limit may leave little room
+	// for the answer. Zero leaves the adapter's default.
 	Temperature     *float64
 	MaxOutputTokens int
 	Effort          Effort

@@ -47,10 +47,15 @@ func (anthropicDialect) writeError(w http.ResponseWriter, _ Request, f Failure, 
 // anthropicRequest is what the fake reads from a request.
 type anthropicRequest struct {
 	Model      string
+	MaxTokens  int `json:"max_tokens"`
 	ToolChoice struct {
 		Type string
 		Name string
 	} `json:"tool_choice"`
+	Thinking struct {
+		Type         string
+		BudgetTokens int `json:"budget_tokens"`
+	}
 }
 
 func parseAnthropic(req Request) anthropicRequest {
@@ -69,7 +74,27 @@ func (anthropicDialect) writeModelNotFound(w http.ResponseWriter, req Request) {
 	}})
 }
 
-func (anthropicDialect) writeInvalid(http.ResponseWriter, Request) bool { return false }
+// writeInvalid answers, as Anthropic does, a thinking budget under the
+// API's minimum or not below max_tokens, which counts thinking.
+func (anthropicDialect) writeInvalid(w http.ResponseWriter, req Request) bool {
+	ar := parseAnthropic(req)
+	if ar.Thinking.Type != "enabled" {
+		return false
+	}
+	msg := ""
+	switch {
+	case ar.Thinking.BudgetTokens < 1024:
+		msg = "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
+	case ar.MaxTokens <= ar.Thinking.BudgetTokens:
+		msg = "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at " +
+			"https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size"
+	default:
+		return false
+	}
+	w.Header().Set("Request-Id", "req_fake")
+	writeJSON(w, http.StatusBadRequest, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": msg}})
+	return true
+}
 
 // anthropicBlocks renders a reply's content blocks and stop reason.
 func anthropicBlocks(req anthropicRequest, n int, r Reply) ([]map[string]any, string) {

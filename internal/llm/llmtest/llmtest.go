@@ -63,6 +63,9 @@ const (
 	// code and the token counts (OpenAI's fake only, standing in for an
 	// OpenAI-compatible server).
 	ContextSizeExceeded
+	// EmptyBody answers 200 with the headers of the reply asked for (JSON,
+	// or an event stream) and no body: a connection cut before the reply.
+	EmptyBody
 )
 
 // Reply scripts one answer of a fake server.
@@ -286,6 +289,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case MalformedBody:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, s.dialect.malformed())
+		return
+	case EmptyBody:
+		if req.Stream {
+			startSSE(w)
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+		}
 		return
 	default:
 		s.dialect.writeError(w, req, reply.Fail, reply.RetryAfter)

@@ -124,3 +124,31 @@ func TestGeminiRefusesNullEnumMembers(t *testing.T) {
 		}
 	})
 }
+
+// TestAnthropicRefusesThinkingBudgetsOutsideMaxTokens: Anthropic's
+// max_tokens counts thinking, so the API answers 400 invalid_request_error
+// to a thinking budget that is not below max_tokens, or under its minimum
+// of 1024; the fake must too, so that an adapter that sends one fails its
+// tests as it would fail in production.
+func TestAnthropicRefusesThinkingBudgetsOutsideMaxTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		status     int
+	}{
+		{"budget below max_tokens", `{"model": "claude-haiku-4-5", "max_tokens": 2000, "thinking": {"type": "enabled", "budget_tokens": 1999}, "messages": []}`, http.StatusOK},
+		{"budget equal to max_tokens", `{"model": "claude-haiku-4-5", "max_tokens": 2000, "thinking": {"type": "enabled", "budget_tokens": 2000}, "messages": []}`, http.StatusBadRequest},
+		{"budget under the minimum", `{"model": "claude-haiku-4-5", "max_tokens": 2000, "thinking": {"type": "enabled", "budget_tokens": 512}, "messages": []}`, http.StatusBadRequest},
+		{"no thinking", `{"model": "claude-haiku-4-5", "max_tokens": 100, "messages": []}`, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewAnthropic(t, llmtest.Reply{Text: "hi"})
+			status, got := post(t, srv.URL+"/v1/messages", tc.body)
+			if status != tc.status {
+				t.Fatalf("status = %d, want %d: %v", status, tc.status, got)
+			}
+			if e, _ := got["error"].(map[string]any); tc.status == http.StatusBadRequest && e["type"] != "invalid_request_error" {
+				t.Errorf("error = %v, want invalid_request_error", got)
+			}
+		})
+	}
+}
