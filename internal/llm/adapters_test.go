@@ -505,6 +505,24 @@ func TestAdapterStreamAttemptTimeout(t *testing.T) {
 				t.Errorf("the reply took %s; the test needs one longer than the %s attempt timeout", elapsed, timeout)
 			}
 		})
+		t.Run(string(pc.name)+"/slow consumer", func(t *testing.T) {
+			// The consumer's wait (a learner's slow connection) is not
+			// the provider's: the stream is not cut while it runs.
+			t.Parallel()
+			srv := pc.newFake(t, llmtest.Reply{Text: text})
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.AttemptTimeout = timeout })
+			var deltas strings.Builder
+			resp, err := c.Stream(context.Background(), new(tutorRequest()), func(d Delta) error {
+				if deltas.Len() == 0 {
+					time.Sleep(2 * timeout)
+				}
+				deltas.WriteString(d.Text)
+				return nil
+			})
+			if err != nil || resp.Text != text || deltas.String() != text || resp.Attempts != 1 {
+				t.Fatalf("response %+v, deltas %q, error %v; want the whole reply in one attempt", resp, deltas.String(), err)
+			}
+		})
 		t.Run(string(pc.name)+"/hangs before its first event", func(t *testing.T) {
 			t.Parallel()
 			srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.Hang}, llmtest.Reply{Text: text})

@@ -272,15 +272,23 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 var errStreamIdle = errors.New("llm: the stream is idle")
 
 // streamAttempt sends one streamed attempt. AttemptTimeout bounds the wait
-// for each event (the first one included) rather than the whole attempt: a
-// long reply that keeps coming ends only with the call's deadline, while a
-// reply that stops coming is cut as soon as it is late.
+// for each event (the first one included, the time onDelta takes not
+// counted) rather than the whole attempt: a long reply that keeps coming
+// ends only with the call's deadline, while a reply that stops coming is
+// cut as soon as it is late.
 func (c *client) streamAttempt(ctx context.Context, req *Request, onDelta func(Delta) error) (*Response, error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	idle := time.AfterFunc(c.opts.AttemptTimeout, func() { cancel(errStreamIdle) })
 	defer idle.Stop()
-	resp, err := c.backend.stream(actx, c.cfg.Model, req, func() { idle.Reset(c.opts.AttemptTimeout) }, onDelta)
+	consume := func(d Delta) error {
+		// The consumer's time (a learner's slow connection) is not the
+		// provider's: the clock stops while it runs.
+		idle.Stop()
+		defer idle.Reset(c.opts.AttemptTimeout)
+		return onDelta(d)
+	}
+	resp, err := c.backend.stream(actx, c.cfg.Model, req, func() { idle.Reset(c.opts.AttemptTimeout) }, consume)
 	if err != nil && errors.Is(context.Cause(actx), errStreamIdle) {
 		// The adapter saw its context canceled; the attempt timed out.
 		err = &Error{Kind: KindTimeout, Message: fmt.Sprintf("no event from the stream for %s", c.opts.AttemptTimeout), Err: err}
