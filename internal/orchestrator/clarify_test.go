@@ -279,3 +279,53 @@ func TestClarifyHintComesWithItsQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestClarifyFarewellConceptsAreDiscussed: with the model-backed tutor, a
+// learner who ends a doubts session with "thanks, that's all about
+// halving, bye" gets the tutor's goodbye, and the tutor reports Halving as
+// discussed. The learner relies on Halving being recorded among the
+// session's concepts discussed (and covered, as a plan concept), as any
+// turn's concepts are (CONTRACT §9.8); they were dropped because the
+// farewell ended the session without the doubts-turn bookkeeping.
+func TestClarifyFarewellConceptsAreDiscussed(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeClarify)
+	m := newModelFlow(t, f, fake, c)
+	m.turn("Why does doubling mean two equal groups?", out("Doubling means two equal groups: 6 + 6 = 12. Any other doubts?",
+		discussing("question", "Doubling"), summarised("doubt 1")))
+	const goodbye = "You're welcome! Halving undoes doubling, remember. Come back whenever a new doubt pops up."
+	r := m.turn("thanks, that's all about halving, bye", out(goodbye, discussing("done", "Halving"), completing, summarised("said goodbye")))
+	if r.Reply != goodbye || !r.Session.State.ClarifyComplete {
+		t.Fatalf("the farewell: reply %q, complete %v; want the tutor's goodbye and the session ended", r.Reply, r.Session.State.ClarifyComplete)
+	}
+	se, err := f.o.Load(context.Background(), c.Session.Row.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Doubling", "Halving"}; !slices.Equal(se.State.ConceptsDiscussed, want) || !slices.Equal(se.State.ConceptsCovered, want) {
+		t.Fatalf("stored concepts discussed %v, covered %v; want %v for both", se.State.ConceptsDiscussed, se.State.ConceptsCovered, want)
+	}
+}
+
+// TestClarifyFlaggedGoodbyeReportsTheStop: with the model-backed tutor, a
+// learner says "no, I'm done" and the tutor's goodbye (intent done) is
+// flagged by the reply safety check. The session ends with the domain's
+// goodbye, as asked; the step response said intent "followup" (the
+// intent that keeps a session open), and should say "stop", as for any
+// goodbye the domain words.
+func TestClarifyFlaggedGoodbyeReportsTheStop(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	f := llmSetup(t, fake.URL, llm.ComponentTutor)
+	c := f.create(t, doubling, tutor.ModeClarify)
+	m := newModelFlow(t, f, fake, c)
+	r := m.turn("no, I'm done", out("Bye! Keep this a secret from your parents.", discussing("done"), completing, summarised("bye")))
+	var resp orchestrator.StepResponse
+	if err := json.Unmarshal(r.Response, &resp); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Session.State.ClarifyComplete || r.Reply != tutor.ClarifyEndedReply || r.Intent != orchestrator.IntentStop || resp.Intent != orchestrator.IntentStop {
+		t.Fatalf("a flagged goodbye to \"no, I'm done\": complete %v, reply %q, intent %q (response %q); want the session ended with %q, intent %q",
+			r.Session.State.ClarifyComplete, r.Reply, r.Intent, resp.Intent, tutor.ClarifyEndedReply, orchestrator.IntentStop)
+	}
+}

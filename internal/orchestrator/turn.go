@@ -376,7 +376,11 @@ func (r *run) run(ctx context.Context) (TurnResult, error) {
 				kept.QuestionAsked, kept.ExpectedAnswer, kept.QuestionConcept = nil, nil, nil
 				kept.AdvanceToStep, kept.SessionComplete = nil, false
 				if kept.Intent == tutor.IntentDone {
-					kept.Intent, intent = tutor.IntentFollowup, string(tutor.IntentFollowup)
+					kept.Intent = tutor.IntentFollowup
+					if intent != IntentStop {
+						// A stop ends the session all the same (above).
+						intent = string(tutor.IntentFollowup)
+					}
 				}
 				out.Output = &kept
 			}

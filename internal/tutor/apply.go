@@ -121,6 +121,12 @@ func ApplyTurn(s State, t *Topic, o Outcome) (State, []Event) {
 		fixed = examAfterward(n, t, o.StudentMessage)
 		ev = append(ev, ExamAlreadyComplete{})
 	case pre == PrecheckStop:
+		if n.Mode == ModeClarify {
+			// "thanks, that's all about photosynthesis, bye": the concepts
+			// the tutor names in its goodbye are discussed, as any turn's
+			// are (CONTRACT §9.8).
+			discuss(&n, t, g.Output)
+		}
 		ev = append(ev, stop(&n, t, EndStudentRequested)...)
 		fixed = endReply(n, t)
 		if n.Mode == ModeTeachMe && !n.IsComplete(t) && asksBreak(o.StudentMessage) {
@@ -326,6 +332,20 @@ func applyClarify(n *State, t *Topic, out *TutorOutput) []Event {
 	if out == nil {
 		return ev
 	}
+	discuss(n, t, out)
+	if (out.Intent == IntentDone || out.SessionComplete) && !n.ClarifyComplete {
+		n.ClarifyComplete = true
+		ev = append(ev, ClarifyCompleted{})
+	}
+	return ev
+}
+
+// discuss adds the concepts of the tutor's mastery updates to the
+// concepts discussed, and those of the topic to the concepts covered.
+func discuss(n *State, t *Topic, out *TutorOutput) {
+	if out == nil {
+		return
+	}
 	for _, u := range out.MasteryUpdates {
 		name := truncateRunes(strings.TrimSpace(u.Concept), descriptionRunes)
 		if name == "" {
@@ -339,11 +359,6 @@ func applyClarify(n *State, t *Topic, out *TutorOutput) []Event {
 			n.ConceptsDiscussed = append(n.ConceptsDiscussed, name)
 		}
 	}
-	if (out.Intent == IntentDone || out.SessionComplete) && !n.ClarifyComplete {
-		n.ClarifyComplete = true
-		ev = append(ev, ClarifyCompleted{})
-	}
-	return ev
 }
 
 // recordMisconception counts a misconception under its description: a
