@@ -145,3 +145,48 @@ func TestExamSkipMovesOn(t *testing.T) {
 		unjudged(t, f.turn(t, c.Session.Row.ID, msg), 0, msg)
 	}
 }
+
+// TestExamTimeLimitEndsOnAHedgeOrABreak: a learner whose sitting reached
+// its time limit hedges ("18 or 1000") or asks for a break on question 2.
+// The exam ends with that turn, as with any other message then; they got
+// "Which one is your final answer?" (or "answer when you're ready") with
+// question 2 asked again, to an exam already finished. They should get the
+// exam's result, with the hedge or break left unjudged.
+func TestExamTimeLimitEndsOnAHedgeOrABreak(t *testing.T) {
+	for _, kind := range []string{"hedge", "break"} {
+		f, timeUp := timeLimited(t)
+		c := f.create(t, doubling, tutor.ModeExam)
+		id := c.Session.Row.ID
+		qs := c.Session.State.ExamQuestions
+		f.turn(t, id, qs[0].ExpectedAnswer)
+		timeUp()
+		msg := qs[1].ExpectedAnswer + " or 1000"
+		if kind == "break" {
+			msg = "i need a break"
+		}
+		r := f.turn(t, id, msg)
+		unjudged(t, r, 1, msg)
+		if want := tutor.ExamReply(r.Session.State, r.Session.Topic); !r.Session.State.ExamFinished || r.Reply != want {
+			t.Errorf("%q at the time limit: finished %v, reply %q; want the exam ended with its result %q", msg, r.Session.State.ExamFinished, r.Reply, want)
+		}
+	}
+}
+
+// TestExamBooleanHedge: "true or false" to a true-or-false question of an
+// exam chooses neither value. It was marked wrong, where "5 or 6" to a
+// number question is not judged; now it is asked about the same way ("which
+// one is your final answer?"), and the question stands, unjudged.
+func TestExamBooleanHedge(t *testing.T) {
+	f := setup(t)
+	for _, msg := range []string{"true or false", "True/False", "false or true?"} {
+		c, i := examOn(t, f, "science/states-of-matter/solids-liquids-and-gases", func(q tutor.ExamQuestion, tp *tutor.Topic) bool {
+			return q.Expected(tp).Kind == "boolean"
+		})
+		q := c.Session.State.ExamQuestions[i]
+		r := f.turn(t, c.Session.Row.ID, msg)
+		unjudged(t, r, i, msg)
+		if !strings.Contains(strings.ToLower(r.Reply), "which") || !strings.HasSuffix(r.Reply, q.Prompt()) {
+			t.Errorf("%q to %q: reply %q; want the request for one answer, then the question again", msg, q.QuestionText, r.Reply)
+		}
+	}
+}

@@ -428,14 +428,17 @@ func (r *run) route(ctx context.Context, turn agents.Turn, out *tutor.Outcome) (
 	case turn.Precheck == tutor.PrecheckStop:
 		return "", IntentStop, "", nil
 	case s.Mode == tutor.ModeExam:
-		if ev := turn.Evaluation; ev.Reason == reasonBreak && turn.Precheck == tutor.PrecheckNone {
+		// When the sitting's time is up, the exam ends with this turn: a
+		// hedge or a break request then gets the exam's result, not its
+		// question asked again.
+		asks := turn.Precheck == tutor.PrecheckNone && !turn.Guard.TimeUp
+		if ev := turn.Evaluation; ev.Reason == reasonBreak && asks {
 			// "i need a break": an exam cannot be paused; the question
 			// stands, unjudged.
 			r.reask = s.ExamQuestions[s.ExamCurrentIdx].Prompt()
 			return examAsks[reasonBreak], IntentExamAnswer, "", nil
 		}
-		if ev := turn.Evaluation; ev.Verdict == answer.NotAttempt && (strings.HasPrefix(ev.Reason, "hedged") || ev.Reason == answer.ReasonUnseenLetter || ev.Reason == answer.ReasonLetterNoOptions) &&
-			turn.Precheck == tutor.PrecheckNone {
+		if ev := turn.Evaluation; ev.Verdict == answer.NotAttempt && (strings.HasPrefix(ev.Reason, "hedged") || ev.Reason == answer.ReasonUnseenLetter || ev.Reason == answer.ReasonLetterNoOptions) && asks {
 			// "12 or 14", "C" to options shown without letters: the tutor
 			// asks for one final answer, in words; the question stands,
 			// unjudged.

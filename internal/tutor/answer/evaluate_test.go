@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -1543,4 +1544,22 @@ func TestEvaluateAndInAnswers(t *testing.T) {
 		{"listed, then the answer", Expected{Answer: "6"}, "5, 6, 7, 8 are the numbers I counted... the answer is 6", Correct, "6"},
 		{"listed, then the answer after a comma", Expected{Answer: "6"}, "5, 6, 7, 8 are the numbers I counted, the answer is 6", Correct, "6"},
 	})
+}
+
+// A reply that names both values of a true-or-false or yes-or-no question
+// is a hedge, reported as one ("hedged ..."), so that the learner is asked
+// to choose as after "5 or 6"; it was a reply with no value at all, which
+// an exam marks wrong.
+func TestEvaluateBooleanHedgeReason(t *testing.T) {
+	for _, exp := range []Expected{{Answer: "true"}, {Answer: "false"}, {Answer: "yes"}} {
+		for _, reply := range []string{"true or false", "True/False", "false or true?", "yes or no", "true and false"} {
+			r := Evaluate(exp, reply)
+			if r.Verdict != NotAttempt || !strings.HasPrefix(r.Reason, "hedged") {
+				t.Errorf("Evaluate(%q, %q) = %s (%s); want NotAttempt, hedged", exp.Answer, reply, r.Verdict, r.Reason)
+			}
+		}
+	}
+	if r := Evaluate(Expected{Answer: "true"}, "banana"); strings.HasPrefix(r.Reason, "hedged") {
+		t.Errorf("Evaluate(true, banana) = %s (%s); want no hedge", r.Verdict, r.Reason)
+	}
 }

@@ -459,6 +459,12 @@ func evalBoolean(etoks []token, reply string, toks []token, res *Result) {
 	}
 	toks = afterPromptLabel(toks)
 	got, at, ok := boolValue(toks)
+	if !ok && at != [2]int{} {
+		// "true/false", "yes or no": the learner has not chosen, and is
+		// asked to, as after "5 or 6".
+		res.Verdict, res.Reason, res.Extracted = NotAttempt, "hedged between both values", reply[at[0]:at[1]]
+		return
+	}
 	if !ok {
 		got, at, ok = boolLetter(etoks, toks)
 	}
@@ -531,8 +537,9 @@ func boolLetter(etoks []token, toks []token) (bool, [2]int, bool) {
 // right"); "I think so" is yes and "I don't think so" is no; "yes or no"
 // commits to nothing, and nor do both values named side by side, "true
 // and false" or "True/False" (the question's prompt copied back), in
-// either order.
-func boolValue(toks []token) (bool, [2]int, bool) {
+// either order: for those, ok is false and span covers both values, where
+// it is empty for a reply with no value at all.
+func boolValue(toks []token) (v bool, span [2]int, ok bool) {
 	type vote struct {
 		v    bool
 		span [2]int
@@ -582,7 +589,7 @@ func boolValue(toks []token) (bool, [2]int, bool) {
 		joined := i >= 2 && (toks[i-1].kind == tWord && toks[i-1].text == "and" || toks[i-1].kind == tSym && toks[i-1].text == "/") &&
 			len(*list) > 0 && (*list)[len(*list)-1].span[1] == toks[i-2].end
 		if (prevOr || joined) && len(*list) > 0 && (*list)[len(*list)-1].v != v {
-			return false, [2]int{}, false // "yes or no"
+			return false, [2]int{(*list)[len(*list)-1].span[0], span[1]}, false // "yes or no"
 		}
 		prevOr = false
 		*list = append(*list, vote{v, span})
