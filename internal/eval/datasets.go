@@ -55,7 +55,9 @@ func importMathDial(ctx context.Context, args []string, env Env) error {
 	}
 	g, err := mathdial.Generate(convs, *limit)
 	if err != nil {
-		return err
+		// What the file holds is at fault (nothing labelled, a problem the
+		// curriculum cannot take): say which file.
+		return fmt.Errorf("%s: %w", files[0], err)
 	}
 	dir := *out
 	if dir == "" {
