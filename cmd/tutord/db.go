@@ -38,6 +38,29 @@ func (d *database) close(ctx context.Context, log *slog.Logger) {
 	}
 }
 
+// closePool closes the pool, waiting for the connections in use to be
+// released until ctx ends, and then no longer: a turn still running after
+// the shutdown timeout (say behind a lock an operator holds) would keep
+// tutord from exiting. Its transaction, never committed, is rolled back
+// when the process's connections close, or the private cluster stops.
+func (d *database) closePool(ctx context.Context, log *slog.Logger) {
+	if d.pool == nil {
+		return
+	}
+	pool, closed := d.pool, make(chan struct{})
+	go func() {
+		pool.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-ctx.Done():
+		log.Warn("database connections still in use after the shutdown timeout; leaving them")
+	}
+	// A second Close would wait for the first.
+	d.pool = nil
+}
+
 // dbUse says how a command uses the database.
 type dbUse struct {
 	// migrate applies the migrations once connected.

@@ -141,7 +141,12 @@ func runServe(ctx context.Context, e env, args []string) error {
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		log.Warn("in-flight requests did not finish in time", "err", err)
+		log.Warn("in-flight requests did not finish in time; closing their connections", "err", err)
+		// Closing the pool waits for every connection in use: a request
+		// still running (say behind a lock an operator holds) would keep
+		// tutord from exiting past its timeout. Closing its connection
+		// cancels its context, and with it its statement.
+		hs.Close()
 	}
 	if err := orch.Stop(sctx); err != nil {
 		log.Warn("turns in flight did not finish in time", "err", err)
@@ -150,6 +155,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Warn("server stopped with an error", "err", err)
 	}
+	db.closePool(sctx, log)
 	log.Info("stopped")
 	return nil
 }

@@ -217,3 +217,144 @@ func TestShutdownDelayDrains(t *testing.T) {
 		t.Fatalf("tutord did not exit after its delay\n%s", p.stderr)
 	}
 }
+
+// TestShutdownTimeoutBoundsAStuckRequest: an operator's transaction holds
+// a lock (a long ALTER TABLE, a forgotten psql session) that a request
+// waits behind, and tutord gets SIGTERM with TUTORD_SHUTDOWN_TIMEOUT=1s.
+// tutord waited for that request for as long as the lock was held, past
+// its timeout, since closing the pool waits for every connection in use;
+// it should give up on the request after the timeout and exit.
+func TestShutdownTimeoutBoundsAStuckRequest(t *testing.T) {
+	ctx := context.Background()
+	connString := externalDatabase(t)
+	p := startServe(t, "TUTORD_DATABASE_URL="+connString, "TUTORD_LOAD_SAMPLE=true", "TUTORD_SHUTDOWN_TIMEOUT=1s")
+	p.waitReady(t)
+
+	holder, err := pgx.Connect(ctx, connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `LOCK TABLE guidelines IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		resp, err := http.Get("http://" + p.addr + "/curriculum?country=India&board=CBSE&grade=7&subject=Mathematics&topic=Fractions")
+		if err == nil {
+			resp.Body.Close()
+		}
+	}()
+	waitForTableLockWaiter(t, connString)
+
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Fatalf("tutord exited with %v after SIGTERM\n%s", err, p.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("tutord still running 15s after SIGTERM with TUTORD_SHUTDOWN_TIMEOUT=1s, a request stuck behind a lock\n%s", p.stderr)
+	}
+}
+
+// TestShutdownTimeoutBoundsAStuckTurn: a WebSocket turn waits behind a
+// lock an operator's transaction holds on the sessions, and tutord gets
+// SIGTERM with TUTORD_SHUTDOWN_TIMEOUT=1s. tutord closed the WebSocket
+// after its timeout but went on waiting for the turn, for as long as the
+// lock was held; it should give up on the turn and exit.
+func TestShutdownTimeoutBoundsAStuckTurn(t *testing.T) {
+	ctx := context.Background()
+	connString := externalDatabase(t)
+	p := startServe(t, "TUTORD_DATABASE_URL="+connString, "TUTORD_LOAD_SAMPLE=true", "TUTORD_SHUTDOWN_TIMEOUT=1s")
+	p.waitReady(t)
+	base := "http://" + p.addr
+	var cur struct {
+		Subtopics []struct {
+			GuidelineID string `json:"guideline_id"`
+		}
+	}
+	getJSON(t, base+"/curriculum?country=India&board=CBSE&grade=7&subject=Mathematics&topic=Fractions", &cur)
+	var created struct {
+		SessionID string `json:"session_id"`
+	}
+	postJSON(t, base+"/sessions", fmt.Sprintf(`{"student":{"id":"s","grade":7},"goal":{"topic":"F","syllabus":"CBSE","learning_objectives":[],"guideline_id":%q}}`, cur.Subtopics[0].GuidelineID), &created)
+	c, _, err := websocket.Dial(ctx, "ws://"+p.addr+"/sessions/ws/"+created.SessionID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	for range 2 { // state_update, welcome
+		if _, _, err := c.Read(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	holder, err := pgx.Connect(ctx, connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"chat","payload":{"message":"ok"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	waitForTableLockWaiter(t, connString)
+
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Fatalf("tutord exited with %v after SIGTERM\n%s", err, p.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("tutord still running 15s after SIGTERM with TUTORD_SHUTDOWN_TIMEOUT=1s, a turn stuck behind a lock\n%s", p.stderr)
+	}
+}
+
+// waitForTableLockWaiter waits until a session of the database waits for
+// a table lock.
+func waitForTableLockWaiter(t *testing.T, connString string) {
+	t.Helper()
+	ctx := context.Background()
+	watcher, err := pgx.Connect(ctx, connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close(ctx)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var n int
+		if err := watcher.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'relation' AND NOT granted`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("nothing came to wait behind the lock")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
