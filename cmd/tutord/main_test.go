@@ -134,6 +134,13 @@ func (p *proc) waitReady(t *testing.T) {
 
 func (p *proc) stop(t *testing.T) {
 	t.Helper()
+	p.stopWithin(t, 60*time.Second, "")
+}
+
+// stopWithin sends p SIGTERM and fails the test unless it exits 0 within
+// d; still describes what was still running, if anything.
+func (p *proc) stopWithin(t *testing.T, d time.Duration, still string) {
+	t.Helper()
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +149,8 @@ func (p *proc) stop(t *testing.T) {
 		if err != nil {
 			t.Fatalf("tutord exited with %v after SIGTERM\n%s", err, p.stderr)
 		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("tutord did not exit after SIGTERM\n%s", p.stderr)
+	case <-time.After(d):
+		t.Fatalf("tutord did not exit within %s of SIGTERM%s\n%s", d, still, p.stderr)
 	}
 }
 

@@ -225,24 +225,11 @@ func TestShutdownDelayDrains(t *testing.T) {
 // its timeout, since closing the pool waits for every connection in use;
 // it should give up on the request after the timeout and exit.
 func TestShutdownTimeoutBoundsAStuckRequest(t *testing.T) {
-	ctx := context.Background()
 	connString := externalDatabase(t)
 	p := startServe(t, "TUTORD_DATABASE_URL="+connString, "TUTORD_LOAD_SAMPLE=true", "TUTORD_SHUTDOWN_TIMEOUT=1s")
 	p.waitReady(t)
 
-	holder, err := pgx.Connect(ctx, connString)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close(ctx)
-	tx, err := holder.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `LOCK TABLE guidelines IN ACCESS EXCLUSIVE MODE`); err != nil {
-		t.Fatal(err)
-	}
+	lockTable(t, connString, "guidelines")
 	go func() {
 		resp, err := http.Get("http://" + p.addr + "/curriculum?country=India&board=CBSE&grade=7&subject=Mathematics&topic=Fractions")
 		if err == nil {
@@ -251,17 +238,7 @@ func TestShutdownTimeoutBoundsAStuckRequest(t *testing.T) {
 	}()
 	waitForTableLockWaiter(t, connString)
 
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-p.done:
-		if err != nil {
-			t.Fatalf("tutord exited with %v after SIGTERM\n%s", err, p.stderr)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("tutord still running 15s after SIGTERM with TUTORD_SHUTDOWN_TIMEOUT=1s, a request stuck behind a lock\n%s", p.stderr)
-	}
+	p.stopWithin(t, 15*time.Second, " with TUTORD_SHUTDOWN_TIMEOUT=1s, a request stuck behind a lock")
 }
 
 // TestShutdownTimeoutBoundsAStuckTurn: a WebSocket turn waits behind a
@@ -296,19 +273,7 @@ func TestShutdownTimeoutBoundsAStuckTurn(t *testing.T) {
 		}
 	}
 
-	holder, err := pgx.Connect(ctx, connString)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close(ctx)
-	tx, err := holder.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE`); err != nil {
-		t.Fatal(err)
-	}
+	lockTable(t, connString, "sessions")
 	if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"chat","payload":{"message":"ok"}}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -321,16 +286,25 @@ func TestShutdownTimeoutBoundsAStuckTurn(t *testing.T) {
 	}()
 	waitForTableLockWaiter(t, connString)
 
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	p.stopWithin(t, 15*time.Second, " with TUTORD_SHUTDOWN_TIMEOUT=1s, a turn stuck behind a lock")
+}
+
+// lockTable holds an access-exclusive lock on table, as an operator's
+// transaction would, until the test ends.
+func lockTable(t *testing.T, connString, table string) {
+	t.Helper()
+	ctx := context.Background()
+	holder, err := pgx.Connect(ctx, connString)
+	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-p.done:
-		if err != nil {
-			t.Fatalf("tutord exited with %v after SIGTERM\n%s", err, p.stderr)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("tutord still running 15s after SIGTERM with TUTORD_SHUTDOWN_TIMEOUT=1s, a turn stuck behind a lock\n%s", p.stderr)
+	t.Cleanup(func() { holder.Close(ctx) })
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "LOCK TABLE "+table+" IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
 	}
 }
 
