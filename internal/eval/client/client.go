@@ -28,8 +28,9 @@ type Client struct {
 	// Token is the caller's access token; "" calls anonymously.
 	Token string
 	// Retries bounds the retries of a request answered 429 (rate
-	// limited); each waits for the Retry-After the server asks, at most
-	// MaxWait.
+	// limited), or 503 with a Retry-After (the database busy or
+	// unavailable: the request was not run); each waits for the
+	// Retry-After the server asks, at most MaxWait.
 	Retries int
 	MaxWait time.Duration
 	// Timeout bounds each request until its answer is read in full (each
@@ -63,8 +64,9 @@ func (e *APIError) Error() string {
 }
 
 // Do sends a request with a JSON body (nil for none) and returns the
-// status and body of the answer, retrying while it is rate limited. Only a
-// failure to get an answer is an error.
+// status and body of the answer, retrying while it is rate limited or the
+// server asks to come back later. Only a failure to get an answer is an
+// error.
 func (c *Client) Do(ctx context.Context, method, path string, body any) (int, []byte, error) {
 	var raw []byte
 	if body != nil {
@@ -74,11 +76,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body any) (int, []
 		}
 	}
 	for attempt := 0; ; attempt++ {
-		status, out, wait, err := c.send(ctx, method, path, raw)
-		if err != nil || status != http.StatusTooManyRequests || attempt >= c.Retries {
+		status, out, wait, asked, err := c.send(ctx, method, path, raw)
+		if err != nil || attempt >= c.Retries || status != http.StatusTooManyRequests && !(status == http.StatusServiceUnavailable && asked) {
 			return status, out, err
 		}
-		c.RateLimited++
+		if status == http.StatusTooManyRequests {
+			c.RateLimited++
+		}
 		if c.MaxWait > 0 {
 			wait = min(wait, c.MaxWait)
 		}
@@ -101,26 +105,28 @@ func (c *Client) timeout() time.Duration {
 }
 
 // send sends one request and reads its answer within the client's timeout.
-func (c *Client) send(ctx context.Context, method, path string, body []byte) (int, []byte, time.Duration, error) {
+// wait is the answer's Retry-After (1 s without one), and asked whether it
+// had one.
+func (c *Client) send(ctx context.Context, method, path string, body []byte) (status int, out []byte, wait time.Duration, asked bool, err error) {
 	reqCtx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
-	status, out, wait, err := c.sendOnce(reqCtx, method, path, body)
+	status, out, wait, asked, err = c.sendOnce(reqCtx, method, path, body)
 	// The caller's end (Ctrl-C, the run's deadline) is no fault of the
 	// server: only the request's own deadline is.
 	if err != nil && ctx.Err() == nil && errors.Is(reqCtx.Err(), context.DeadlineExceeded) {
 		err = fmt.Errorf("%s %s: no answer from the server within %s: %w", method, path, c.timeout(), context.DeadlineExceeded)
 	}
-	return status, out, wait, err
+	return status, out, wait, asked, err
 }
 
-func (c *Client) sendOnce(ctx context.Context, method, path string, body []byte) (int, []byte, time.Duration, error) {
+func (c *Client) sendOnce(ctx context.Context, method, path string, body []byte) (int, []byte, time.Duration, bool, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(c.BaseURL, "/")+path, rd)
 	if err != nil {
-		return 0, nil, 0, err
+		return 0, nil, 0, false, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -134,18 +140,18 @@ func (c *Client) sendOnce(ctx context.Context, method, path string, body []byte)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return 0, nil, 0, err
+		return 0, nil, 0, false, err
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return 0, nil, 0, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
+		return 0, nil, 0, false, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
 	}
-	wait := time.Second
+	wait, asked := time.Second, false
 	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
-		wait = time.Duration(s) * time.Second
+		wait, asked = time.Duration(s)*time.Second, true
 	}
-	return resp.StatusCode, out, wait, nil
+	return resp.StatusCode, out, wait, asked, nil
 }
 
 // call sends a request and decodes a 200 answer into out (unless nil);

@@ -243,3 +243,33 @@ func TestDoTimesOutASilentServer(t *testing.T) {
 		})
 	}
 }
+
+// A 503 that says when to come back (tutord's database_busy: "the request
+// was not run", Retry-After: 1) is waited out like a 429, so that a replay
+// does not fail a scenario on a moment's load; a 503 without Retry-After
+// (a provider down) is the answer.
+func TestDoWaitsOutABusyServer(t *testing.T) {
+	calls := 0
+	retryAfter := "1"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if calls == 1 {
+			if retryAfter != "" {
+				w.Header().Set("Retry-After", retryAfter)
+			}
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"detail":"The server is busy; please try again shortly","error":{"code":"database_busy","message":"The server is busy; please try again shortly"}}`))
+			return
+		}
+		w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL, Retries: 5, MaxWait: time.Millisecond}
+	if status, _, err := c.Do(context.Background(), http.MethodGet, "/", nil); err != nil || status != http.StatusOK || calls != 2 || c.RateLimited != 0 {
+		t.Errorf("503 with Retry-After: %d %v after %d calls, %d rate limited; want 200 after 2 calls, none rate limited", status, err, calls, c.RateLimited)
+	}
+	calls, retryAfter = 0, ""
+	if status, _, err := c.Do(context.Background(), http.MethodGet, "/", nil); err != nil || status != http.StatusServiceUnavailable || calls != 1 {
+		t.Errorf("503 without Retry-After: %d %v after %d calls; want the 503 after 1 call", status, err, calls)
+	}
+}
