@@ -49,7 +49,7 @@ func (o *Orchestrator) CreateSession(ctx context.Context, r CreateRequest) (Crea
 	if err := o.begin(); err != nil {
 		return Created{}, err
 	}
-	defer o.inflight.Done()
+	defer o.end()
 	gen := o.cache.generation()
 
 	topic, approved, err := o.lessons.Current(ctx, r.GuidelineID)

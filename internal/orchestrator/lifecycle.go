@@ -16,7 +16,7 @@ func (o *Orchestrator) change(ctx context.Context, id uuid.UUID, fn func(se Sess
 	if err := o.begin(); err != nil {
 		return Session{}, nil, err
 	}
-	defer o.inflight.Done()
+	defer o.end()
 	unlock, err := o.locks.lock(ctx, id, "")
 	if err != nil {
 		return Session{}, nil, err

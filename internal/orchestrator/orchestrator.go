@@ -98,6 +98,7 @@ type Orchestrator struct {
 
 	mu       sync.Mutex
 	stopping bool
+	active   int // the work in flight, which inflight waits for
 	inflight sync.WaitGroup
 }
 
@@ -137,8 +138,17 @@ func (o *Orchestrator) begin() error {
 	if o.stopping {
 		return ErrShuttingDown
 	}
+	o.active++
 	o.inflight.Add(1)
 	return nil
+}
+
+// end ends a piece of work that begin registered.
+func (o *Orchestrator) end() {
+	o.mu.Lock()
+	o.active--
+	o.mu.Unlock()
+	o.inflight.Done()
 }
 
 // Stop refuses new work and waits until the work in flight has finished,
@@ -146,7 +156,13 @@ func (o *Orchestrator) begin() error {
 func (o *Orchestrator) Stop(ctx context.Context) error {
 	o.mu.Lock()
 	o.stopping = true
+	idle := o.active == 0
 	o.mu.Unlock()
+	if idle {
+		// Nothing to wait for, even with ctx already ended (the server's
+		// shutdown used up its time): say so rather than time out.
+		return nil
+	}
 	done := make(chan struct{})
 	go func() {
 		o.inflight.Wait()

@@ -102,7 +102,7 @@ func (o *Orchestrator) ProcessTurn(ctx context.Context, id uuid.UUID, message, c
 	if err := o.begin(); err != nil {
 		return TurnResult{}, err
 	}
-	defer o.inflight.Done()
+	defer o.end()
 	unlock, err := o.locks.lock(ctx, id, clientTurnID)
 	if err != nil {
 		return TurnResult{}, err
