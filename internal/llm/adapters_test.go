@@ -336,41 +336,13 @@ func TestAdapterStreamRetries(t *testing.T) {
 // that the learner's budget does. (OpenAI reports usage in the stream's
 // last chunk only: see TestOpenAIStoppedStreamRecordsEstimatedUsage.)
 func TestAdapterStoppedStreamRecordsBilledUsage(t *testing.T) {
-	closed := errors.New("the learner closed the tab")
 	for _, pc := range providerCases() {
 		if pc.name != ProviderAnthropic && pc.name != ProviderGoogle {
 			continue
 		}
-		for _, tc := range []struct {
-			name string
-			fail llmtest.Failure
-			// onDelta is the consumer's answer to each delta.
-			onDelta func(cancel context.CancelFunc) error
-			want    error
-		}{
-			{"consumer stops", llmtest.NoFailure, func(context.CancelFunc) error { return closed }, closed},
-			// The reply stalls after its deltas, so that the call can end
-			// only by the caller's cancellation.
-			{"caller cancels", llmtest.StallMidStream, func(cancel context.CancelFunc) error { cancel(); return nil }, context.Canceled},
-		} {
-			t.Run(string(pc.name)+"/"+tc.name, func(t *testing.T) {
-				srv := pc.newFake(t, llmtest.Reply{
-					Text:  "Let's add the fractions step by step.",
-					Usage: llmtest.Usage{Input: 20000, Output: 40},
-					Fail:  tc.fail,
-				})
-				rec := &recorder{}
-				c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				_, err := c.Stream(ctx, new(tutorRequest()), func(Delta) error { return tc.onDelta(cancel) })
-				if !errors.Is(err, ErrCanceled) || !errors.Is(err, tc.want) {
-					t.Fatalf("error = %v, want canceled wrapping %v", err, tc.want)
-				}
-				if len(rec.records) != 1 {
-					t.Fatalf("%d usage records, want 1", len(rec.records))
-				}
-				r := rec.records[0]
+		for _, sc := range streamStops {
+			t.Run(string(pc.name)+"/"+sc.name, func(t *testing.T) {
+				r := stoppedStream(t, pc, sc, tutorRequest())
 				if r.Usage.InputTokens != 20000 || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
 					t.Errorf("recorded %+v; want the canceled call with the prompt's 20000 input tokens, priced", r)
 				}
@@ -386,46 +358,63 @@ func TestAdapterStoppedStreamRecordsBilledUsage(t *testing.T) {
 // count no tokens at all, so that the learner's budget never saw them; it
 // must count an estimate from the prompt and the text delivered.
 func TestOpenAIStoppedStreamRecordsEstimatedUsage(t *testing.T) {
-	closed := errors.New("the learner closed the tab")
 	// About 2,000 tokens of prompt.
 	lesson := strings.Repeat("A fraction names parts of a whole. ", 230)
-	for _, tc := range []struct {
-		name    string
-		fail    llmtest.Failure
-		onDelta func(cancel context.CancelFunc) error
-		want    error
-	}{
-		{"consumer stops", llmtest.NoFailure, func(context.CancelFunc) error { return closed }, closed},
-		// The reply stalls after its deltas, so that the call can end only
-		// by the caller's cancellation.
-		{"caller cancels", llmtest.StallMidStream, func(cancel context.CancelFunc) error { cancel(); return nil }, context.Canceled},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pc := providerCases()[0]
-			srv := pc.newFake(t, llmtest.Reply{
-				Text:  "Let's add the fractions step by step.",
-				Usage: llmtest.Usage{Input: 20000, Output: 40},
-				Fail:  tc.fail,
-			})
-			rec := &recorder{}
-			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
+	for _, sc := range streamStops {
+		t.Run(sc.name, func(t *testing.T) {
 			req := tutorRequest()
 			req.System += " " + lesson
-			_, err := c.Stream(ctx, &req, func(Delta) error { return tc.onDelta(cancel) })
-			if !errors.Is(err, ErrCanceled) || !errors.Is(err, tc.want) {
-				t.Fatalf("error = %v, want canceled wrapping %v", err, tc.want)
-			}
-			if len(rec.records) != 1 {
-				t.Fatalf("%d usage records, want 1", len(rec.records))
-			}
-			r := rec.records[0]
+			r := stoppedStream(t, providerCases()[0], sc, req)
 			if r.Usage.InputTokens < 1000 || r.Usage.InputTokens > 4000 || r.Usage.OutputTokens < 1 || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
 				t.Errorf("recorded %+v; want the canceled call with an estimate of about 2000 input tokens and some output, priced", r)
 			}
 		})
 	}
+}
+
+// errTabClosed is a stream consumer's reason to stop.
+var errTabClosed = errors.New("the learner closed the tab")
+
+// streamStop is a way a stream is stopped before its end: the fake's
+// failure, the consumer's answer to each delta, and the error the call
+// wraps then.
+type streamStop struct {
+	name    string
+	fail    llmtest.Failure
+	onDelta func(cancel context.CancelFunc) error
+	want    error
+}
+
+// streamStops are the ways a stream is stopped before its end.
+var streamStops = []streamStop{
+	{"consumer stops", llmtest.NoFailure, func(context.CancelFunc) error { return errTabClosed }, errTabClosed},
+	// The reply stalls after its deltas, so that the call can end only
+	// by the caller's cancellation.
+	{"caller cancels", llmtest.StallMidStream, func(cancel context.CancelFunc) error { cancel(); return nil }, context.Canceled},
+}
+
+// stoppedStream streams req from pc's fake, whose reply reports 20,000
+// input tokens, stops it as sc does, and returns the call's one usage
+// record.
+func stoppedStream(t *testing.T, pc providerCase, sc streamStop, req Request) UsageRecord {
+	t.Helper()
+	srv := pc.newFake(t, llmtest.Reply{
+		Text:  "Let's add the fractions step by step.",
+		Usage: llmtest.Usage{Input: 20000, Output: 40},
+		Fail:  sc.fail,
+	})
+	rec := &recorder{}
+	c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := c.Stream(ctx, &req, func(Delta) error { return sc.onDelta(cancel) })
+	if !errors.Is(err, ErrCanceled) || !errors.Is(err, sc.want) {
+		t.Fatalf("error = %v, want canceled wrapping %v", err, sc.want)
+	}
+	if len(rec.records) != 1 {
+		t.Fatalf("%d usage records, want 1", len(rec.records))
+	}
+	return rec.records[0]
 }
 
 // TestAdapterRetryAfterWaits checks on the wall clock that a sub-second
