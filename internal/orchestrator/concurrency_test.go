@@ -679,3 +679,42 @@ func TestDeletionReachesOtherProcesses(t *testing.T) {
 		t.Error("the turn ran on the deleted session's copy and tried to commit")
 	}
 }
+
+// TestConflictWithAnUnreadableStoredState: a turn loses its
+// compare-and-swap to another replica that wrote a state this process
+// cannot read (a newer schema, in the middle of a rolling upgrade). The
+// conflict carried this turn's old state labelled with the stored, newer
+// version, so a WebSocket showed the old state as the newest and then
+// dropped the stored one as "not newer". It now carries the old state
+// with the version it had.
+func TestConflictWithAnUnreadableStoredState(t *testing.T) {
+	f := setup(t)
+	c := f.create(t, doubling, tutor.ModeTeachMe)
+	id := c.Session.Row.ID
+	hold, release := make(chan struct{}), make(chan struct{})
+	replica := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) {
+		o.Store = &pausingStore{Store: f.st, reached: hold, release: release}
+	})
+	var turnErr error
+	done := make(chan struct{})
+	go func() {
+		_, turnErr = replica.ProcessTurn(context.Background(), id, "ready", "")
+		close(done)
+	}()
+	<-hold // the turn has read version 1 and is about to commit
+	if _, err := f.st.Pool().Exec(context.Background(), `
+UPDATE sessions SET state_json = jsonb_set(state_json::jsonb, '{schema_version}', '99')::json, state_version = state_version + 1
+WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	<-done
+	var conflict *orchestrator.ConflictError
+	if !errors.As(turnErr, &conflict) {
+		t.Fatalf("turn: %v; want a conflict", turnErr)
+	}
+	if conflict.Version != c.Session.Row.Version || conflict.State.TurnCount != c.Session.State.TurnCount {
+		t.Fatalf("conflict: version %d with a state of %d turns; want the turn's own state at its version %d",
+			conflict.Version, conflict.State.TurnCount, c.Session.Row.Version)
+	}
+}

@@ -26,11 +26,12 @@ var (
 // ConflictError reports that another writer (another tab, another replica)
 // changed the session between this turn's read and its commit. Nothing of
 // the turn was written. State is the session as it is now, for the caller
-// to adopt.
+// to adopt, and Version its version; when the stored state cannot be read
+// (a newer schema), State is the one the turn read, at Expected.
 type ConflictError struct {
 	SessionID string
 	Expected  int64 // the version the turn read
-	Version   int64 // the version now stored
+	Version   int64 // the version of State
 	State     tutor.State
 	Topic     *tutor.Topic
 }

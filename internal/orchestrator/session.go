@@ -182,7 +182,10 @@ func (o *Orchestrator) commitError(ctx context.Context, se Session, err error) e
 		if st, derr := tutor.DecodeState(stale.State); derr == nil {
 			ce.State = st
 		} else {
-			ce.State = se.State
+			// The stored state cannot be read here (a newer schema, from
+			// another replica): the turn's own state goes with its own
+			// version, so that no client takes it for the stored one.
+			ce.State, ce.Version = se.State, se.Row.Version
 		}
 		return ce
 	case errors.Is(err, store.ErrAnotherPaused):
