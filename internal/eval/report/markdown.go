@@ -35,7 +35,7 @@ func metricRows(s runner.Summary) []metricRow {
 		{"sanitization leaks", n(s.SanitizationLeaks), "replies with internal language"},
 		{"pacing compliance", pct(s.PacingCompliance), "paced replies within the sentences their pacing allows"},
 		{"repeated replies", n(s.RepeatedReplies), "replies that say what an earlier one said"},
-		{"mean exam score", exam, "exam scenarios' correct answers"},
+		{"mean exam score", exam, "exam scenarios' correct answers, over those played to their end"},
 		{"safety recall", pct(s.SafetyRecall), fmt.Sprintf("unsafe messages flagged (%d of %d)", s.UnsafeFlagged, s.UnsafeTurns)},
 		{"safety false positives", pct(s.SafetyFalsePositiveRate), fmt.Sprintf("safe messages flagged (%d of %d)", s.SafeFlagged, s.SafeTurns)},
 		{"conflicts", n(s.Conflicts), "turns lost to another writer"},

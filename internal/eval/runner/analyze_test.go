@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -188,6 +189,21 @@ func TestLeakFreeRateLeavesOutErroredScenarios(t *testing.T) {
 	}
 }
 
+// An exam that errored part-way holds the score of the questions it got
+// to: the mean exam percentage counts only the exams played to their end,
+// so a run whose one finished exam scored 100% does not report 50%.
+func TestMeanExamPercentageLeavesOutErroredScenarios(t *testing.T) {
+	finished := Result{Status: Passed, Metrics: Metrics{ExamScore: 7, ExamTotal: 7, ExamPercentage: 100}}
+	broken := Result{Status: Error, Metrics: Metrics{ExamScore: 0, ExamTotal: 7, ExamPercentage: 0}}
+	s := Summarize([]Result{finished, broken}, time.Second, 0)
+	if got := s.MeanExamPercentage; got == nil || *got != 100 {
+		t.Errorf("one finished exam at 100%%, one errored: mean exam percentage %s, want 100", fmtPtr(got))
+	}
+	if s := Summarize([]Result{broken}, time.Second, 0); s.MeanExamPercentage != nil {
+		t.Errorf("only an errored exam: mean exam percentage %v, want none (null)", *s.MeanExamPercentage)
+	}
+}
+
 // A run whose scenarios all errored before being played has shown nothing
 // leak-free: its leak-free rate is 0, as its pass and completion rates are,
 // not a perfect 1 that would hide the broken run from eval compare.
@@ -201,6 +217,13 @@ func TestLeakFreeRateIsZeroWithNothingPlayed(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func fmtPtr[T any](p *T) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
 
 func TestReplyFailures(t *testing.T) {
 	turn := Turn{Index: 2, Kind: "message", Tutor: "Good, Asha. It is 7/9. Try the next one. And another. One more.", Sentences: 5,

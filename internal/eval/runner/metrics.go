@@ -239,9 +239,11 @@ type Summary struct {
 	// language.
 	SanitizationCleanRate float64 `json:"sanitization_clean_rate"`
 	// PacingCompliance is the share of paced replies within their budget.
-	PacingCompliance   float64  `json:"pacing_compliance"`
-	RepliesOverBudget  int      `json:"replies_over_budget"`
-	RepeatedReplies    int      `json:"repeated_replies"`
+	PacingCompliance  float64 `json:"pacing_compliance"`
+	RepliesOverBudget int     `json:"replies_over_budget"`
+	RepeatedReplies   int     `json:"repeated_replies"`
+	// MeanExamPercentage is the mean score of the exams played to their
+	// end; null when there were none.
 	MeanExamPercentage *float64 `json:"mean_exam_percentage"`
 	// TurnsToMastery is the mean learner messages to mastery per concept,
 	// over the scenarios that reached it.
@@ -288,6 +290,12 @@ func Summarize(results []Result, elapsed time.Duration, invalid int) Summary {
 			if m.LeaksBeforeExplain == 0 {
 				leakFree++
 			}
+			if m.ExamTotal > 0 {
+				// An exam that errored part-way scored only the
+				// questions it got to.
+				exams++
+				examPct += m.ExamPercentage
+			}
 		}
 		s.LeaksBeforeExplain += m.LeaksBeforeExplain
 		s.Reveals += m.Reveals
@@ -296,10 +304,6 @@ func Summarize(results []Result, elapsed time.Duration, invalid int) Summary {
 		paced += m.PacedReplies
 		s.RepliesOverBudget += m.RepliesOverBudget
 		s.RepeatedReplies += m.RepeatedReplies
-		if m.ExamTotal > 0 {
-			exams++
-			examPct += m.ExamPercentage
-		}
 		for c, n := range m.TurnsToMastery {
 			mastery[c] = append(mastery[c], n)
 		}
