@@ -1114,3 +1114,88 @@ func TestAnthropicAdaptiveThinking(t *testing.T) {
 		})
 	}
 }
+
+// TestAdapterAbandonedCallRecordsEstimatedUsage: a call that is not
+// streamed and ends without a reply after its request was sent (the caller
+// cancelled it, as a learner who leaves mid-turn does, or its attempts
+// timed out) has given the provider its prompt, which the provider bills
+// though it sends no usage. The usage record used to count no tokens, so
+// that a learner who left before each reply spent without the budget
+// seeing it; it must count an estimate of the prompt for every attempt
+// sent, and nothing for a call never sent.
+func TestAdapterAbandonedCallRecordsEstimatedUsage(t *testing.T) {
+	// About 2,000 tokens of prompt.
+	lesson := strings.Repeat("A fraction names parts of a whole. ", 230)
+	req := func() *Request {
+		r := tutorRequest()
+		r.System += " " + lesson
+		return &r
+	}
+	for _, pc := range providerCases() {
+		t.Run(string(pc.name)+"/caller cancels", func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.Hang})
+			rec := &recorder{}
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				for len(srv.Requests()) == 0 {
+					time.Sleep(5 * time.Millisecond)
+				}
+				cancel()
+			}()
+			if _, err := c.Generate(ctx, req()); !errors.Is(err, ErrCanceled) {
+				t.Fatalf("error = %v, want canceled", err)
+			}
+			r := oneRecord(t, rec)
+			if r.Usage.InputTokens < 1000 || r.Usage.InputTokens > 4000 || r.Usage.OutputTokens != 0 || (r.Priced && r.CostUSD <= 0) || r.ErrorKind != KindCanceled {
+				t.Errorf("recorded %+v; want the canceled call with an estimate of about 2000 input tokens, and its cost when priced", r)
+			}
+		})
+		t.Run(string(pc.name)+"/attempts time out", func(t *testing.T) {
+			srv := pc.newFake(t, llmtest.Reply{Fail: llmtest.Hang}, llmtest.Reply{Fail: llmtest.Hang}, llmtest.Reply{Fail: llmtest.Hang})
+			rec := &recorder{}
+			c, _ := pc.newTestClient(t, srv, func(o *Options) {
+				o.Recorder = rec
+				o.AttemptTimeout = 100 * time.Millisecond
+				o.Retry.MaxAttempts = 2
+			})
+			if _, err := c.Generate(context.Background(), req()); !errors.Is(err, ErrTimeout) {
+				t.Fatalf("error = %v, want timeout", err)
+			}
+			r := oneRecord(t, rec)
+			if r.Attempts != 2 || r.Usage.InputTokens < 2000 || r.Usage.InputTokens > 8000 || r.ErrorKind != KindTimeout {
+				t.Errorf("recorded %+v; want 2 timed-out attempts with an estimate of about 2000 input tokens each", r)
+			}
+		})
+		t.Run(string(pc.name)+"/never sent", func(t *testing.T) {
+			srv := pc.newFake(t)
+			rec := &recorder{}
+			c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if _, err := c.Generate(ctx, req()); !errors.Is(err, ErrCanceled) {
+				t.Fatalf("error = %v, want canceled", err)
+			}
+			if len(srv.Requests()) != 0 {
+				t.Fatalf("the fake got %d requests; want none", len(srv.Requests()))
+			}
+			for _, r := range rec.records {
+				if r.Usage != (Usage{}) {
+					t.Errorf("recorded %+v for a call never sent; want no tokens", r)
+				}
+			}
+		})
+	}
+}
+
+// oneRecord returns rec's one usage record.
+func oneRecord(t *testing.T, rec *recorder) UsageRecord {
+	t.Helper()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.records) != 1 {
+		t.Fatalf("%d usage records, want 1", len(rec.records))
+	}
+	return rec.records[0]
+}

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
 	"time"
 )
 
@@ -222,9 +224,7 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 			err  error
 		)
 		if onDelta == nil {
-			actx, cancel := context.WithTimeout(ctx, c.opts.AttemptTimeout)
-			resp, err = c.backend.generate(actx, c.cfg.Model, req)
-			cancel()
+			resp, err = c.generateAttempt(ctx, req)
 		} else {
 			resp, err = c.streamAttempt(ctx, req, deliver)
 		}
@@ -266,6 +266,31 @@ func (c *client) attempts(ctx context.Context, req *Request, onDelta func(Delta)
 			return nil, usage, n, c.classify(ctx, e)
 		}
 	}
+}
+
+// generateAttempt sends one attempt that is not streamed, within
+// AttemptTimeout. An attempt that ends without a reply after its request
+// was sent, because it timed out or the caller cancelled it, has given the
+// provider its prompt, which the provider bills though no usage comes
+// back: its response then carries an estimate of the prompt's tokens
+// (estimatedPromptTokens) beside the error, so that the learner's budget
+// sees them. An attempt that failed before its request was written counts
+// nothing.
+func (c *client) generateAttempt(ctx context.Context, req *Request) (*Response, error) {
+	var sent atomic.Bool
+	actx, cancel := context.WithTimeout(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(w httptrace.WroteRequestInfo) {
+			if w.Err == nil {
+				sent.Store(true)
+			}
+		},
+	}), c.opts.AttemptTimeout)
+	defer cancel()
+	resp, err := c.backend.generate(actx, c.cfg.Model, req)
+	if resp == nil && err != nil && actx.Err() != nil && sent.Load() {
+		resp = &Response{Usage: Usage{InputTokens: estimatedPromptTokens(req)}}
+	}
+	return resp, err
 }
 
 // errStreamIdle ends a streamed attempt whose next event is late.

@@ -33,7 +33,9 @@
 // the provider's form) does not count. Every call, successful or not, is
 // written through a UsageRecorder as soon as it completes, with its
 // estimated cost from a PriceTable; a Budget caps each learner's daily
-// spend.
+// spend. A call the provider billed without reporting its tokens (a stream
+// stopped before OpenAI's last chunk, an attempt sent and then timed out or
+// cancelled) records an estimate of them rather than none.
 //
 // # Errors
 //

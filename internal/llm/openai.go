@@ -292,34 +292,13 @@ func openaiUsage(u openai.CompletionUsage) Usage {
 	}
 }
 
-// openaiBytesPerToken and openaiTokensPerMessage are OpenAI's rules of
-// thumb for counting tokens without its tokenizer: about four bytes of
-// English text per token, and a few tokens of framing per message.
-const (
-	openaiBytesPerToken    = 4
-	openaiTokensPerMessage = 4
-)
-
 // openaiEstimatedUsage estimates the tokens of a call whose stream ended
-// before OpenAI reported them: the prompt of req (system prompt, messages,
-// schema and tools) and the part of the reply in c. It is a rough count,
-// and a floor for reasoning models, whose hidden reasoning it cannot see;
-// the usage record has no field to mark it as an estimate, and an estimate
-// serves the budget better than the zero it replaces.
+// before OpenAI reported them: the prompt of req (see estimatedPromptTokens)
+// and the part of the reply in c. It is a rough count, and a floor for
+// reasoning models, whose hidden reasoning it cannot see; the usage record
+// has no field to mark it as an estimate, and an estimate serves the budget
+// better than the zero it replaces.
 func openaiEstimatedUsage(req *Request, c *openai.ChatCompletion) Usage {
-	in := len(req.System)
-	for _, m := range req.Messages {
-		in += len(m.Content) + len(m.ToolCallID)
-		for _, tc := range m.ToolCalls {
-			in += len(tc.ID) + len(tc.Name) + len(tc.Arguments)
-		}
-	}
-	if req.Output != nil {
-		in += len(req.Output.strict)
-	}
-	for _, t := range req.Tools {
-		in += len(t.Name) + len(t.Description) + len(toolSchema(t).strict)
-	}
 	out := 0
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {
@@ -330,11 +309,7 @@ func openaiEstimatedUsage(req *Request, c *openai.ChatCompletion) Usage {
 			out += len(tc.Function.Name) + len(tc.Function.Arguments)
 		}
 	}
-	tokens := func(n int) int64 { return int64((n + openaiBytesPerToken - 1) / openaiBytesPerToken) }
-	return Usage{
-		InputTokens:  tokens(in) + int64(openaiTokensPerMessage*(len(req.Messages)+1)),
-		OutputTokens: tokens(out),
-	}
+	return Usage{InputTokens: estimatedPromptTokens(req), OutputTokens: estimatedTokens(out)}
 }
 
 // openaiError maps an error of the openai SDK.

@@ -73,3 +73,36 @@ type ToolCallDelta struct {
 	Name      string
 	Arguments string
 }
+
+// bytesPerToken and tokensPerMessage are OpenAI's rules of thumb for
+// counting tokens without a tokenizer: about four bytes of English text per
+// token, and a few tokens of framing per message. The other providers'
+// tokenizers differ, but not by enough to matter to a budget's estimate.
+const (
+	bytesPerToken    = 4
+	tokensPerMessage = 4
+)
+
+// estimatedTokens estimates the tokens of n bytes of text.
+func estimatedTokens(n int) int64 { return int64((n + bytesPerToken - 1) / bytesPerToken) }
+
+// estimatedPromptTokens estimates the input tokens of req: its system
+// prompt, messages, output schema and tools. It counts calls the provider
+// billed without reporting their usage (see openaiEstimatedUsage and
+// client.attempts).
+func estimatedPromptTokens(req *Request) int64 {
+	in := len(req.System)
+	for _, m := range req.Messages {
+		in += len(m.Content) + len(m.ToolCallID)
+		for _, tc := range m.ToolCalls {
+			in += len(tc.ID) + len(tc.Name) + len(tc.Arguments)
+		}
+	}
+	if req.Output != nil {
+		in += len(req.Output.strict)
+	}
+	for _, t := range req.Tools {
+		in += len(t.Name) + len(t.Description) + len(toolSchema(t).strict)
+	}
+	return estimatedTokens(in) + int64(tokensPerMessage*(len(req.Messages)+1))
+}
