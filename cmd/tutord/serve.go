@@ -108,7 +108,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 		TurnRate:     httpapi.RateLimit{Rate: cfg.TurnRate, Burst: cfg.TurnBurst},
 		CreateRate:   httpapi.RateLimit{Rate: cfg.CreateRate, Burst: cfg.CreateBurst},
 		WSPerSession: cfg.WSPerSession, WSPerCaller: cfg.WSPerCaller,
-		Validator: httpapi.NewValidator(doc),
+		Validator: httpapi.NewValidator(doc), MetricsToken: cfg.MetricsToken,
 	})
 
 	hs := apiServer.HTTPServer(cfg.Addr)

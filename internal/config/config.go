@@ -47,6 +47,7 @@ type Config struct {
 	AgentLogRetention  time.Duration `env:"TUTORD_AGENT_LOG_RETENTION" envDefault:"0s" help:"delete agent-log entries (model prompts, with the learners' messages) older than this, at start and hourly (0: keep them)"`
 	CORSOrigins        []string      `env:"TUTORD_CORS_ORIGINS" envDefault:"*" envSeparator:"," help:"allowed browser origins, comma-separated (* is a development default)"`
 	TrustedProxies     Prefixes      `env:"TUTORD_TRUSTED_PROXIES" help:"reverse proxies whose X-Forwarded-For names the client address, comma-separated CIDRs; empty: the peer address is the client's"`
+	MetricsToken       string        `env:"TUTORD_METRICS_TOKEN" help:"bearer token GET /metrics requires (Prometheus authorization credentials); empty: /metrics is open" secret:"true"`
 	MaxReplyChars      int           `env:"TUTORD_MAX_REPLY_CHARS" envDefault:"4000" help:"longest learner message accepted (413 beyond)"`
 	TurnRate           float64       `env:"TUTORD_TURN_RATE" envDefault:"2" help:"turns per second per learner (or client address), sustained; 0 disables"`
 	TurnBurst          int           `env:"TUTORD_TURN_BURST" envDefault:"20" help:"turns a learner may send in a burst"`

@@ -274,3 +274,48 @@ func TestClientRequestIDIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricsToken: with Options.MetricsToken (TUTORD_METRICS_TOKEN),
+// /metrics answers only a scraper that sends it as a bearer token; anyone
+// else gets 401 and no metrics. Without it, /metrics stays open, for a
+// scraper on a private network.
+func TestMetricsToken(t *testing.T) {
+	const token = "scrape-7c1f0e9a4b"
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{DB: panickyDB{}, Metrics: httpapi.NewMetrics(), Version: "test"},
+		httpapi.Options{MetricsToken: token}).Handler())
+	defer srv.Close()
+	scrape := func(auth string) (*http.Response, string) {
+		t.Helper()
+		req, err := http.NewRequest("GET", srv.URL+"/metrics", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp, string(body)
+	}
+	for _, auth := range []string{"", "Bearer wrong-token", "Bearer " + token + "x", "Basic " + token, token} {
+		resp, body := scrape(auth)
+		if resp.StatusCode != http.StatusUnauthorized || strings.Contains(body, "tutord_") ||
+			resp.Header.Get("WWW-Authenticate") == "" || !strings.Contains(body, `"code":"unauthorized"`) {
+			t.Errorf("Authorization %q: %d %s %q; want 401 unauthorized with WWW-Authenticate and no metrics",
+				auth, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
+		}
+	}
+	if resp, body := scrape("Bearer " + token); resp.StatusCode != http.StatusOK || !strings.Contains(body, "tutord_") {
+		t.Errorf("the right token: %d %q; want 200 with the metrics", resp.StatusCode, body)
+	}
+
+	open := httptest.NewServer(httpapi.New(httpapi.Deps{DB: panickyDB{}, Metrics: httpapi.NewMetrics(), Version: "test"}).Handler())
+	defer open.Close()
+	if code, body := doRequest(t, "GET", open.URL+"/metrics"); code != http.StatusOK || !strings.Contains(body, "tutord_") {
+		t.Errorf("without a token configured: %d %q; want 200 with the metrics", code, body)
+	}
+}

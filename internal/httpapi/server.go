@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"errors"
 	"io"
 	"log/slog"
@@ -109,6 +110,10 @@ type Options struct {
 	WSPerSession, WSPerCaller int
 	// Validator validates requests against the API contract; nil skips it.
 	Validator echo.MiddlewareFunc
+	// MetricsToken, when set, is the bearer token /metrics requires
+	// (Prometheus's authorization.credentials); empty leaves /metrics
+	// open, for a scraper on a private network.
+	MetricsToken string
 }
 
 // RateLimit is a token bucket: Rate tokens a second, Burst at most.
@@ -181,7 +186,7 @@ func New(d Deps, opts ...Options) *Server {
 	e.Match(getHead, "/healthz", s.healthz)
 	e.Match(getHead, "/readyz", s.readyz)
 	if s.metrics != nil {
-		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()))
+		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()), s.metricsAuth)
 	}
 
 	// Authentication comes first: a caller without a valid token gets 401
@@ -435,5 +440,22 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			slog.Int("status", status), slog.Duration("latency", time.Since(start)),
 			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)))
 		return nil
+	}
+}
+
+// metricsAuth lets through to /metrics only the scrapers that send
+// Options.MetricsToken as their bearer token, when it is set.
+func (s *Server) metricsAuth(next echo.HandlerFunc) echo.HandlerFunc {
+	want := []byte(s.opts.MetricsToken)
+	if len(want) == 0 {
+		return next
+	}
+	return func(c echo.Context) error {
+		got, _ := bearer(c.Request())
+		if subtle.ConstantTimeCompare([]byte(got), want) != 1 {
+			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="tutord metrics"`)
+			return errUnauthorized("The metrics need the scrape token (TUTORD_METRICS_TOKEN) as a bearer token")
+		}
+		return next(c)
 	}
 }
