@@ -24,6 +24,10 @@ type limiter struct {
 	buckets map[string]*bucket
 	sweep   time.Time
 	running map[string]struct{}
+	// overflow holds, per limit, the bucket that callers new while
+	// buckets is full share (see evict), and evicted when evict last ran.
+	overflow map[RateLimit]*bucket
+	evicted  time.Time
 }
 
 // bucket is a token bucket: tokens at last, refilled at its limit's rate up
@@ -41,7 +45,7 @@ func (b *bucket) at(now time.Time) float64 {
 }
 
 func newLimiter() *limiter {
-	return &limiter{buckets: map[string]*bucket{}, sweep: time.Now(), running: map[string]struct{}{}}
+	return &limiter{buckets: map[string]*bucket{}, sweep: time.Now(), running: map[string]struct{}{}, overflow: map[RateLimit]*bucket{}}
 }
 
 // begin marks an action as running for a key; it reports false, marking
@@ -79,12 +83,19 @@ func (l *limiter) take(key string, rl RateLimit, now time.Time) (bool, time.Dura
 		l.sweep = now
 	}
 	b, ok := l.buckets[key]
-	if !ok {
-		if len(l.buckets) >= maxBuckets {
-			l.evict(now)
-		}
+	if !ok && len(l.buckets) >= maxBuckets && now.Sub(l.evicted) >= time.Second {
+		l.evict(now)
+	}
+	switch {
+	case ok:
+	case len(l.buckets) < maxBuckets:
 		b = &bucket{rl: rl, tokens: float64(rl.Burst), last: now}
 		l.buckets[key] = b
+	default:
+		if b = l.overflow[rl]; b == nil {
+			b = &bucket{rl: rl, tokens: float64(rl.Burst), last: now}
+			l.overflow[rl] = b
+		}
 	}
 	b.seen = now
 	if rl.Burst < 1 {
@@ -111,20 +122,20 @@ func (l *limiter) refund(key string, now time.Time) {
 // must not grow it without end.
 const maxBuckets = 100_000
 
-// evict makes room for a bucket: first the buckets idle for a minute, then,
-// if that is not a tenth of them, arbitrary ones (a flood of addresses can
-// then reset some buckets early, but it cannot exhaust memory).
+// evict makes room for a bucket: it drops the buckets that have refilled,
+// which a new bucket would stand for as well. It drops no other: that
+// would hand their callers a fresh burst, which a flood of new client
+// addresses (a host with many IPv6 /64s) could then force for itself. When
+// every bucket is still refilling, callers new until one has refilled share
+// a bucket per limit (take): the flood is limited as one caller, and the
+// limiter's memory stays bounded. It reads every bucket, so take runs it
+// at most once a second.
 func (l *limiter) evict(now time.Time) {
+	l.evicted = now
 	for k, b := range l.buckets {
-		if now.Sub(b.seen) > time.Minute {
+		if b.at(now) >= float64(b.rl.Burst) {
 			delete(l.buckets, k)
 		}
-	}
-	for k := range l.buckets {
-		if len(l.buckets) < maxBuckets*9/10 {
-			break
-		}
-		delete(l.buckets, k)
 	}
 }
 

@@ -95,3 +95,51 @@ func TestIPExtractor(t *testing.T) {
 		})
 	}
 }
+
+// TestLimiterFloodKeepsSpentBuckets: a flood of new client addresses (a
+// host with many IPv6 /64s) that fills the limiter must not evict a spent
+// bucket, which would hand its caller a fresh burst: the callers who spent
+// theirs are still refused after the flood. Callers new while the limiter
+// is full of spent buckets share one, so the flood is limited too.
+func TestLimiterFloodKeepsSpentBuckets(t *testing.T) {
+	l := newLimiter()
+	rl := RateLimit{Rate: 0.001, Burst: 2}
+	now := time.Now()
+	spent := func(i int) string { return fmt.Sprintf("turn|ip:2001:db8:1:%x::/64", i) }
+	for i := range 100 {
+		for range 2 {
+			if ok, _ := l.take(spent(i), rl, now); !ok {
+				t.Fatal("the burst was refused")
+			}
+		}
+	}
+	allowed := 0
+	for i := range 2 * maxBuckets {
+		key := fmt.Sprintf("turn|ip:2001:db8:%x:%x::/64", 2+i/65536, i%65536)
+		if ok, _ := l.take(key, rl, now); ok {
+			allowed++
+		}
+	}
+	for i := range 100 {
+		if ok, _ := l.take(spent(i), rl, now); ok {
+			t.Fatalf("after a flood of new addresses, caller %d, who spent their burst, was allowed again", i)
+		}
+	}
+	if n := len(l.buckets); n > maxBuckets {
+		t.Fatalf("%d buckets, want at most %d", n, maxBuckets)
+	}
+	// Until the limiter filled, each new address had its burst; after, the
+	// rest shared one.
+	if want := maxBuckets - 100 + rl.Burst; allowed > want {
+		t.Errorf("the flood's %d addresses were allowed %d times; want at most %d", 2*maxBuckets, allowed, want)
+	}
+	// Once the spent buckets have refilled, new callers get their own
+	// again.
+	later := now.Add(2001 * time.Second)
+	if ok, _ := l.take("turn|ip:2001:db8:ffff::/64", rl, later); !ok {
+		t.Fatal("a new caller after the buckets refilled was refused")
+	}
+	if _, ok := l.buckets["turn|ip:2001:db8:ffff::/64"]; !ok {
+		t.Error("a new caller after the buckets refilled has no bucket of their own")
+	}
+}
