@@ -63,3 +63,7 @@ var Unreachable = unreachable
 
 // InterpretError is interpretError, for its table test.
 var InterpretError = interpretError
+
+// DB returns the store's DBTX: in InTx, the transaction's. Tests run their
+// own statements on it.
+func (s *Store) DB() DBTX { return s.db }

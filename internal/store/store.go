@@ -137,11 +137,24 @@ func (s *Store) doc(b []byte) any {
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // InTx runs fn in a transaction, with a store bound to it; the transaction
-// commits when fn returns nil and rolls back otherwise.
+// commits when fn returns nil and rolls back otherwise. fn's error is
+// returned as it is. A BEGIN or a COMMIT that fails is interpreted as any
+// statement's failure: a COMMIT can fail on its own, on a deferred
+// constraint (ErrConflict), a serialization failure (ErrBusy) or a broken
+// connection (ErrUnavailable: whether the transaction committed is then
+// unknown).
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
-	return pgx.BeginFunc(ctx, beginner{s}, func(tx pgx.Tx) error {
-		return fn(&Store{pool: s.pool, db: tx, announce: s.announce, textJSON: s.textJSON, llmConfigs: s.llmConfigs})
-	})
+	tx, err := beginner{s}.Begin(ctx)
+	if err != nil {
+		return interpretError("begin transaction", err)
+	}
+	// The rollback of a transaction whose fn failed or panicked; after the
+	// COMMIT, it does nothing. Its own failure matters less than fn's.
+	defer func() { _ = tx.Rollback(ctx) }()
+	if err := fn(&Store{pool: s.pool, db: tx, announce: s.announce, textJSON: s.textJSON, llmConfigs: s.llmConfigs}); err != nil {
+		return err
+	}
+	return interpretError("commit transaction", tx.Commit(ctx))
 }
 
 // Ping reports whether the database answers. A ping that met a dead
