@@ -159,9 +159,11 @@ type ListOptions struct {
 }
 
 // ListSessions returns one page of a learner's sessions, newest first, and
-// the number of sessions matching the filter. Pages are read through the
-// (learner, created_at) indexes, so deep pages cost an index scan of the
-// skipped entries, not a sort of every session.
+// the number of sessions matching the filter. One statement reads both, so
+// that they agree: a session created or deleted meanwhile is in both or in
+// neither. The (learner, created_at) indexes serve both; a page deep in
+// a long history may cost a sort of the learner's sessions, never of the
+// table.
 func (s *Store) ListSessions(ctx context.Context, learnerID uuid.UUID, o ListOptions) ([]Session, int, error) {
 	if o.Page < 1 {
 		o.Page = 1
@@ -181,8 +183,19 @@ func (s *Store) ListSessions(ctx context.Context, learnerID uuid.UUID, o ListOpt
 	}
 	defer rows.Close()
 	var out []Session
+	var total int
 	for rows.Next() {
-		se, err := scanSession(rows)
+		// A session's id is never NULL: a NULL one is the row of a page
+		// past the last, which holds the total alone.
+		if rows.RawValues()[1] == nil {
+			only := make([]any, len(rows.RawValues()))
+			only[0] = &total
+			if err := rows.Scan(only...); err != nil {
+				return nil, 0, interpretError("list sessions", err)
+			}
+			continue
+		}
+		se, err := scanSession(totalAnd{rows, &total})
 		if err != nil {
 			return nil, 0, interpretError("list sessions", err)
 		}
@@ -191,13 +204,18 @@ func (s *Store) ListSessions(ctx context.Context, learnerID uuid.UUID, o ListOpt
 	if err := rows.Err(); err != nil {
 		return nil, 0, interpretError("list sessions", err)
 	}
-	var total int
-	if o.Subject == "" {
-		err = s.db.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE learner_id = $1`, learnerID).Scan(&total)
-	} else {
-		err = s.db.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE learner_id = $1 AND subject = $2`, learnerID, o.Subject).Scan(&total)
-	}
-	return out, total, interpretError("count sessions", err)
+	return out, total, nil
+}
+
+// totalAnd scans a row of a listing (see listQuery) into total and the
+// destinations given.
+type totalAnd struct {
+	rows  scanner
+	total *int
+}
+
+func (r totalAnd) Scan(dest ...any) error {
+	return r.rows.Scan(append([]any{r.total}, dest...)...)
 }
 
 // pageOffset is the number of rows before a page: (page-1) × size, or
@@ -211,20 +229,34 @@ func pageOffset(page, size int) int64 {
 	return skipped * int64(size)
 }
 
-const (
-	listSessionsQuery = `
-SELECT ` + sessionColumns + `
-FROM sessions
-WHERE learner_id = $1
-ORDER BY created_at DESC, id DESC
-OFFSET $2 LIMIT $3`
-	listSubjectSessionsQuery = `
-SELECT ` + sessionColumns + `
-FROM sessions
-WHERE learner_id = $1 AND subject = $4
-ORDER BY created_at DESC, id DESC
-OFFSET $2 LIMIT $3`
+// The statements of ListSessions: every session of the learner ($1), or
+// those of a subject ($4).
+var (
+	listSessionsQuery        = listQuery(`learner_id = $1`)
+	listSubjectSessionsQuery = listQuery(`learner_id = $1 AND subject = $4`)
 )
+
+// listQuery returns the statement that lists the sessions matching where:
+// on each row, their number (total), then the columns of a session of the
+// page, newest first, that skips $2 sessions and holds at most $3. The
+// number is joined to the page rather than read by a statement of its
+// own, so that both see the same sessions; past the last page, the one
+// row holds the number and NULLs.
+func listQuery(where string) string {
+	return `
+WITH matching AS (
+    SELECT count(*) AS total FROM sessions WHERE ` + where + `
+)
+SELECT matching.total, page.*
+FROM matching LEFT JOIN (
+    SELECT ` + sessionColumns + `
+    FROM sessions
+    WHERE ` + where + `
+    ORDER BY created_at DESC, id DESC
+    OFFSET $2 LIMIT $3
+) page ON true
+ORDER BY page.created_at DESC, page.id DESC`
+}
 
 // ListMessages returns a session's messages in order.
 func (s *Store) ListMessages(ctx context.Context, sessionID uuid.UUID) ([]Message, error) {

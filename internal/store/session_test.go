@@ -3,8 +3,15 @@ package store_test
 import (
 	"context"
 	"math"
+	"sync/atomic"
 	"testing"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tutord/tutord/internal/pgtest"
+	"github.com/tutord/tutord/internal/pguuid"
 	"github.com/tutord/tutord/internal/store"
 )
 
@@ -32,6 +39,113 @@ func TestListSessionsDeepPages(t *testing.T) {
 		})
 	}
 }
+
+// TestListSessionsTotalBesidePage: the total counts the sessions that
+// match the filter (the learner's, of the subject), on a page past the
+// last as on the others.
+func TestListSessionsTotalBesidePage(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	learner := newLearner(t, s)
+	for _, subject := range []string{"Mathematics", "Science", "Mathematics", "Science", "Mathematics"} {
+		createSession(t, s, fixture{learner: learner, subject: subject})
+	}
+	createSession(t, s, fixture{learner: newLearner(t, s), subject: "Science"}) // someone else's
+	for _, tt := range []struct {
+		name        string
+		o           store.ListOptions
+		page, total int
+	}{
+		{"last page", store.ListOptions{Page: 2, PageSize: 3}, 2, 5},
+		{"past the last page", store.ListOptions{Page: 3, PageSize: 3}, 0, 5},
+		{"of a subject", store.ListOptions{Subject: "Science", Page: 1, PageSize: 1}, 1, 2},
+		{"of a subject, past the last page", store.ListOptions{Subject: "Science", Page: 2, PageSize: 2}, 0, 2},
+		{"of a subject without sessions", store.ListOptions{Subject: "History", Page: 1, PageSize: 20}, 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			page, total, err := s.ListSessions(ctx, learner, tt.o)
+			if err != nil || len(page) != tt.page || total != tt.total {
+				t.Fatalf("%d sessions of %d, %v; want %d of %d", len(page), total, err, tt.page, tt.total)
+			}
+			for _, se := range page {
+				if tt.o.Subject != "" && se.Subject != tt.o.Subject {
+					t.Errorf("session %s of %s in a listing of %s", se.ID, se.Subject, tt.o.Subject)
+				}
+			}
+		})
+	}
+}
+
+// TestListSessionsTotalMatchesPage: a session created while a listing
+// runs is counted in the total if and only if it is on the page. The
+// pool's acquire tracer creates one each time a statement of the listing
+// asks for a connection: before the listing, and between its statements
+// if it had several.
+func TestListSessionsTotalMatchesPage(t *testing.T) {
+	ctx := context.Background()
+	conn := pgtest.ConnString(t)
+	other := store.New(openPool(t, conn, 4))
+	learner := newLearner(t, other)
+	for range 3 {
+		createSession(t, other, fixture{learner: learner, subject: "Mathematics"})
+	}
+	hook := &sessionOnAcquire{t: t, s: other, learner: learner}
+	cfg, err := pgxpool.ParseConfig(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.AfterConnect = pguuid.AfterConnect
+	cfg.ConnConfig.Tracer = hook
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	s := store.New(pool)
+	for _, o := range []store.ListOptions{{PageSize: 20}, {Subject: "Mathematics", PageSize: 20}} {
+		before := hook.created.Load()
+		hook.armed.Store(true)
+		page, total, err := s.ListSessions(ctx, learner, o)
+		hook.armed.Store(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hook.created.Load() == before {
+			t.Fatal("no session was created during the listing")
+		}
+		if total != len(page) { // every session fits on the page
+			t.Errorf("subject %q: a page of %d sessions, of %d; want the total to count the page's sessions, no more, no fewer", o.Subject, len(page), total)
+		}
+	}
+}
+
+// sessionOnAcquire is a pool's tracer that, while armed, creates a session
+// of learner's in Mathematics (through s, on another pool) each time a
+// statement asks the pool for a connection.
+type sessionOnAcquire struct {
+	t       *testing.T
+	s       *store.Store
+	learner uuid.UUID
+	armed   atomic.Bool
+	created atomic.Int64
+}
+
+func (h *sessionOnAcquire) TraceAcquireStart(ctx context.Context, _ *pgxpool.Pool, _ pgxpool.TraceAcquireStartData) context.Context {
+	if h.armed.Load() {
+		createSession(h.t, h.s, fixture{learner: h.learner, subject: "Mathematics"})
+		h.created.Add(1)
+	}
+	return ctx
+}
+
+func (*sessionOnAcquire) TraceAcquireEnd(context.Context, *pgxpool.Pool, pgxpool.TraceAcquireEndData) {
+}
+
+func (*sessionOnAcquire) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return ctx
+}
+
+func (*sessionOnAcquire) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 // Concept names come from the model, which may write a NUL; PostgreSQL's
 // text and jsonb cannot hold one. The turn is committed with U+FFFD in its
