@@ -144,3 +144,34 @@ func (s *apiServer) partialBody(method, path, contentType, tok string, declared 
 	s.checkContract(req, nil, resp, body)
 	return response{Status: resp.StatusCode, Header: resp.Header, Body: body}
 }
+
+// TestAdminCheckBeforeTheRequest: on the admin routes, a signed-in caller
+// who is not an admin gets 403 whatever the request, which is then
+// neither validated (no 422) nor read: what a route accepts is the admins'
+// business. An admin's bad request is judged on its contents.
+func TestAdminCheckBeforeTheRequest(t *testing.T) {
+	s := newServer(t)
+	id := s.newSession(fractions, "", token(t, "owner", false))
+	requests := []struct {
+		method, path string
+		body         any
+	}{
+		{"PUT", "/api/admin/llm-config/tutor", map[string]any{"provider": 5}},
+		{"PUT", "/api/admin/llm-config/tutor", `{"provider": `},
+		{"DELETE", "/auth/admin/user", nil},
+		{"GET", "/sessions/" + id + "/agent-logs?limit=0", nil},
+		{"GET", "/api/admin/llm-config?page=x", nil},
+	}
+	learner := token(t, "owner", false)
+	for _, rq := range requests {
+		r := s.do(rq.method, rq.path, rq.body, learner)
+		if r.Status != 403 || r.code(t) != "forbidden" || r.JSON(t)["detail"] != "Admin access required" {
+			t.Errorf("a learner's %s %s: %d %s; want 403 Admin access required", rq.method, rq.path, r.Status, truncate(r.Body, 300))
+		}
+	}
+	for _, rq := range requests[:4] {
+		if r := s.do(rq.method, rq.path, rq.body, token(t, "root", true)); r.Status != 422 {
+			t.Errorf("an admin's %s %s: %d %s; want 422", rq.method, rq.path, r.Status, truncate(r.Body, 300))
+		}
+	}
+}

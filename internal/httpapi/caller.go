@@ -258,6 +258,19 @@ func requireLearner(c echo.Context) (*store.Learner, error) {
 	return who.learner, nil
 }
 
+// adminOnly lets only admins through (see requireAdmin); the body of a
+// request it refuses is not read.
+func adminOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := requireAdmin(c); err != nil {
+			return refused(c, err)
+		}
+		return next(c)
+	}
+}
+
+// requireAdmin returns 401 for an anonymous caller, 403 for a caller who
+// is not an admin.
 func requireAdmin(c echo.Context) error {
 	who := callerOf(c)
 	if who.anonymous() {

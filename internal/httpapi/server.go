@@ -194,8 +194,12 @@ func New(d Deps, opts ...Options) *Server {
 	// limits come next: the request validator reads the whole body, and a
 	// body over the limit must be refused before it is read.
 	api := routes{e: e, mw: []echo.MiddlewareFunc{s.withCaller, s.bodyLimits()}}
+	// The admin routes check the caller is an admin next: what they
+	// accept is the admins' business.
+	admin := routes{e: e, mw: []echo.MiddlewareFunc{s.withCaller, adminOnly, s.bodyLimits()}}
 	if o.Validator != nil {
 		api.mw = append(api.mw, o.Validator)
+		admin.mw = append(admin.mw, o.Validator)
 	}
 	api.GET("/curriculum", s.getCurriculum)
 	api.GET("/config/models", s.configModels)
@@ -214,7 +218,7 @@ func New(d Deps, opts ...Options) *Server {
 	api.POST("/sessions/:id/end-exam", s.endExam)
 	api.GET("/sessions/:id/summary", s.summary)
 	api.GET("/sessions/:id/replay", s.getSession)
-	api.GET("/sessions/:id/agent-logs", s.agentLogs)
+	admin.GET("/sessions/:id/agent-logs", s.agentLogs)
 	api.GET("/sessions/:id", s.getSession)
 	api.GET("/sessions/ws/:id", s.websocket)
 
@@ -225,11 +229,11 @@ func New(d Deps, opts ...Options) *Server {
 	api.GET("/profile/export", s.exportProfile)
 	api.POST("/auth/sync", s.authSync)
 	api.POST("/auth/phone/provision", s.phoneProvision)
-	api.DELETE("/auth/admin/user", s.deleteUser)
+	admin.DELETE("/auth/admin/user", s.deleteUser)
 
-	api.GET("/api/admin/llm-config", s.listLLMConfig)
-	api.GET("/api/admin/llm-config/options", s.llmConfigOptions)
-	api.PUT("/api/admin/llm-config/:component", s.putLLMConfig)
+	admin.GET("/api/admin/llm-config", s.listLLMConfig)
+	admin.GET("/api/admin/llm-config/options", s.llmConfigOptions)
+	admin.PUT("/api/admin/llm-config/:component", s.putLLMConfig)
 	return s
 }
 
