@@ -69,7 +69,7 @@ type Config struct {
 	STTModel   string        `env:"TUTORD_STT_MODEL" envDefault:"whisper-1" help:"speech-to-text model"`
 	STTTimeout time.Duration `env:"TUTORD_STT_TIMEOUT" envDefault:"60s" help:"speech-to-text request timeout"`
 
-	DailyBudgetUSD          float64 `env:"TUTORD_DAILY_BUDGET_USD" envDefault:"0" help:"model spend allowed per learner per UTC day (0: no limit)"`
+	DailyBudgetUSD          float64 `env:"TUTORD_DAILY_BUDGET_USD" envDefault:"0" help:"model spend allowed per learner per UTC day, and to anonymous sessions together (0: no limit)"`
 	LLMPrices               string  `env:"TUTORD_LLM_PRICES" help:"JSON price table overriding the built-in per-model prices"`
 	OpenAICompatibleBaseURL string  `env:"TUTORD_OPENAI_COMPATIBLE_BASE_URL" help:"base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter)" url:"true"`
 	OpenAICompatibleAPIKey  string  `env:"TUTORD_OPENAI_COMPATIBLE_API_KEY" help:"API key of the OpenAI-compatible server, if it needs one" secret:"true"`

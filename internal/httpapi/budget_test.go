@@ -199,3 +199,42 @@ func TestBudgetHoldsAcrossTabs(t *testing.T) {
 			budget, tabs, statuses, spent, len(fake.Requests()), budget+perCall)
 	}
 }
+
+// TestAnonymousSessionsShareABudget: with a daily budget, anonymous
+// sessions (no learner to count against) together have one learner's
+// budget. Before, they had none: a learner whose budget was spent went on
+// with paid models by leaving out their token.
+func TestAnonymousSessionsShareABudget(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	s := newServer(t, withModels(t, fake.URL, func(o *llm.Options, st *store.Store) {
+		o.Budget = &llm.Budget{DailyUSD: 0.5, Spend: st}
+	}, llm.ComponentTutor))
+	id := s.newSession(fractions, "teach_me", "")
+	// Calls of other anonymous sessions today, and of a learner.
+	s.do("GET", "/profile", nil, token(t, "someone", false))
+	someone, err := s.st.LearnerByExternalID(context.Background(), "someone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, learner := range []string{"", "", someone.ID.String()} {
+		if err := s.st.RecordUsage(context.Background(), llm.UsageRecord{LearnerID: learner, Component: llm.ComponentTutor,
+			Provider: llm.ProviderOpenAICompatible, Model: "fake-model", Attempts: 1, CostUSD: 0.3, Priced: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := s.step(id, "")
+	if r.Status != 429 || r.code(t) != "budget_exceeded" {
+		t.Fatalf("an anonymous step once anonymous sessions spent $0.60 of a $0.50 budget: %d %s; want 429 budget_exceeded", r.Status, r.Body)
+	}
+	if len(fake.Requests()) != 0 {
+		t.Fatal("the model was called with the anonymous budget spent")
+	}
+	// A learner is not held by the anonymous sessions' spend.
+	tok := token(t, "thrifty", false)
+	fake.Push(llmtest.Reply{Text: `{"response":"Let's keep going: what would you try first?","intent":"continuation","answer_correct":null,` +
+		`"misconceptions_detected":[],"mastery_signal":null,"advance_to_step":null,"mastery_updates":[],"question_asked":null,` +
+		`"expected_answer":null,"question_concept":null,"session_complete":false,"turn_summary":"kept going","reasoning":"r"}`})
+	if r := s.step(s.newSession(fractions, "teach_me", tok), tok); r.Status != 200 || len(fake.Requests()) != 1 {
+		t.Fatalf("a learner with nothing spent: %d %s, %d model requests; want 200 from the model", r.Status, r.Body, len(fake.Requests()))
+	}
+}

@@ -350,6 +350,10 @@ func (f fixedSpend) LearnerSpendSince(context.Context, string, time.Time) (float
 	return float64(f), nil
 }
 
+func (f fixedSpend) AnonymousSpendSince(context.Context, time.Time) (float64, error) {
+	return float64(f), nil
+}
+
 func TestClientBudget(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -359,7 +363,8 @@ func TestClientBudget(t *testing.T) {
 	}{
 		{"under budget", 0.99, "learner-1", ""},
 		{"at budget", 1.00, "learner-1", KindBudgetExceeded},
-		{"anonymous learner is not budgeted", 5, "", ""},
+		{"anonymous sessions under their budget", 0.99, "", ""},
+		{"anonymous sessions at their budget", 1.00, "", KindBudgetExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := setupClient(t, []attempt{ok("hi")}, func(o *Options) {
@@ -668,7 +673,11 @@ func TestClientUnsentRequestLeavesBreaker(t *testing.T) {
 // or when its context ends.
 type slowSpend time.Duration
 
-func (d slowSpend) LearnerSpendSince(ctx context.Context, _ string, _ time.Time) (float64, error) {
+func (d slowSpend) LearnerSpendSince(ctx context.Context, _ string, since time.Time) (float64, error) {
+	return d.AnonymousSpendSince(ctx, since)
+}
+
+func (d slowSpend) AnonymousSpendSince(ctx context.Context, _ time.Time) (float64, error) {
 	t := time.NewTimer(time.Duration(d))
 	defer t.Stop()
 	select {

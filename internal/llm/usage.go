@@ -52,9 +52,16 @@ type SpendReader interface {
 	// LearnerSpendSince returns the estimated cost in US dollars of the
 	// learner's calls that started at or after since.
 	LearnerSpendSince(ctx context.Context, learnerID string, since time.Time) (float64, error)
+	// AnonymousSpendSince returns the estimated cost in US dollars of the
+	// calls of anonymous sessions (no learner) that started at or after
+	// since.
+	AnonymousSpendSince(ctx context.Context, since time.Time) (float64, error)
 }
 
 // Budget caps what one learner may spend on model calls per UTC day.
+// Anonymous sessions, which have no learner to count against, share one
+// such budget: otherwise a learner whose budget was spent could go on by
+// leaving out their token.
 type Budget struct {
 	// DailyUSD is the cap; zero turns the budget off.
 	DailyUSD float64
@@ -81,7 +88,9 @@ type learnerCalls struct {
 // before any was counted, and together spend far past the cap. (Processes
 // sharing a database each keep their own turn: the cap can be passed by
 // one call per process.) Without a budget, or for anonymous sessions,
-// begin does nothing.
+// begin does nothing: their shared budget is checked, but their calls do
+// not wait on each other's, so calls running together can pass it by what
+// they cost.
 func (b *Budget) begin(ctx context.Context, learnerID string) (func(), error) {
 	if b == nil || b.DailyUSD <= 0 || learnerID == "" {
 		return func() {}, nil
@@ -128,11 +137,11 @@ func (b *Budget) Validate() error {
 }
 
 // Check returns an error of kind KindBudgetExceeded, with RetryAfter set to
-// the next UTC midnight, when the learner has spent the day's budget. A nil
-// or zero budget, or an empty learner id (anonymous sessions), always
-// passes. Other errors come from the SpendReader.
+// the next UTC midnight, when the learner has spent the day's budget, or,
+// for an empty learner id, when anonymous sessions together have. A nil or
+// zero budget always passes. Other errors come from the SpendReader.
 func (b *Budget) Check(ctx context.Context, learnerID string) error {
-	if b == nil || b.DailyUSD <= 0 || learnerID == "" {
+	if b == nil || b.DailyUSD <= 0 {
 		return nil
 	}
 	now := time.Now
@@ -141,14 +150,20 @@ func (b *Budget) Check(ctx context.Context, learnerID string) error {
 	}
 	t := now().UTC()
 	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	spent, err := b.Spend.LearnerSpendSince(ctx, learnerID, day)
+	who, spent, err := "the learner has", 0.0, error(nil)
+	if learnerID == "" {
+		who = "anonymous sessions have together"
+		spent, err = b.Spend.AnonymousSpendSince(ctx, day)
+	} else {
+		spent, err = b.Spend.LearnerSpendSince(ctx, learnerID, day)
+	}
 	if err != nil {
-		return fmt.Errorf("llm: reading the learner's spend: %w", err)
+		return fmt.Errorf("llm: reading the spend: %w", err)
 	}
 	if spent >= b.DailyUSD {
 		return &Error{
 			Kind:       KindBudgetExceeded,
-			Message:    fmt.Sprintf("the learner has spent $%.4f of a $%.2f daily budget", spent, b.DailyUSD),
+			Message:    fmt.Sprintf("%s spent $%.4f of a $%.2f daily budget", who, spent, b.DailyUSD),
 			RetryAfter: day.AddDate(0, 0, 1).Sub(t),
 		}
 	}

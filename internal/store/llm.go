@@ -109,6 +109,15 @@ func (s *Store) LearnerSpendSince(ctx context.Context, learnerID string, since t
 	return spend, interpretError("learner spend", err)
 }
 
+// AnonymousSpendSince returns the estimated cost of the model calls of
+// anonymous sessions since a time (it implements llm.SpendReader).
+func (s *Store) AnonymousSpendSince(ctx context.Context, since time.Time) (float64, error) {
+	var spend float64
+	err := s.db.QueryRow(ctx, `SELECT coalesce(sum(cost_usd), 0) FROM llm_usage WHERE learner_id IS NULL AND created_at >= $1`,
+		since).Scan(&spend)
+	return spend, interpretError("anonymous spend", err)
+}
+
 func optionalUUID(s string) (*uuid.UUID, error) {
 	if s == "" {
 		return nil, nil

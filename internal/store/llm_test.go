@@ -73,6 +73,22 @@ func TestUsageAndSpend(t *testing.T) {
 	if err := s.RecordUsage(ctx, llm.UsageRecord{LearnerID: "not-a-uuid"}); err == nil {
 		t.Fatal("a malformed learner id was accepted")
 	}
+	// Anonymous sessions' calls count together, apart from learners'.
+	for i, cost := range []float64{0.04, 0.3, 0.25} {
+		err := s.RecordUsage(ctx, llm.UsageRecord{Time: day.Add(time.Duration(i-1) * 12 * time.Hour),
+			SessionID: uuid.NewString(), Component: llm.ComponentTutor, Provider: llm.ProviderOpenAI, Model: "gpt-5.2",
+			Attempts: 1, CostUSD: cost, Priced: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	anonymous, err := s.AnonymousSpendSince(ctx, day.Truncate(24*time.Hour))
+	if err != nil || anonymous < 0.549 || anonymous > 0.551 {
+		t.Fatalf("anonymous spend since midnight = %v, %v; want 0.55", anonymous, err)
+	}
+	if spend, err := s.LearnerSpendSince(ctx, learner.String(), day.Truncate(24*time.Hour)); err != nil || spend < 0.519 || spend > 0.521 {
+		t.Fatalf("the learner's spend with anonymous calls beside it = %v, %v; want 0.52", spend, err)
+	}
 }
 
 // rowsOf counts the rows of every table that holds a session's data.

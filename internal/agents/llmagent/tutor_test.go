@@ -270,6 +270,10 @@ func (s *spendLog) LearnerSpendSince(_ context.Context, learnerID string, _ time
 	return 0, nil
 }
 
+func (s *spendLog) AnonymousSpendSince(ctx context.Context, since time.Time) (float64, error) {
+	return s.LearnerSpendSince(ctx, "", since)
+}
+
 func TestWithLearnerNamesTheLearnerOfEveryCall(t *testing.T) {
 	f := newOpenAI(t, reply(t, out("Hello!")))
 	spend := &spendLog{}
