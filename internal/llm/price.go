@@ -62,6 +62,7 @@ func DefaultPrices() PriceTable {
 			"gpt-4o":       {Input: 2.50, CachedInput: 1.25, Output: 10},
 			"gpt-4o-mini":  {Input: 0.15, CachedInput: 0.075, Output: 0.60},
 			"o3":           {Input: 2, CachedInput: 0.50, Output: 8},
+			"o3-mini":      {Input: 1.10, CachedInput: 0.55, Output: 4.40},
 			"o4-mini":      {Input: 1.10, CachedInput: 0.275, Output: 4.40},
 		}),
 		ProviderAnthropic: {

@@ -21,6 +21,10 @@ func TestPriceLookup(t *testing.T) {
 		{ProviderOpenAI, "gpt-4o-2024-08-06", "gpt-4o", true},
 		{ProviderOpenAI, "gpt-5.2", "gpt-5.2", true},
 		{ProviderOpenAI, "gpt-5-mini", "gpt-5-mini", true},
+		// o3-mini is half o3's price, not o3's.
+		{ProviderOpenAI, "o3-2025-04-16", "o3", true},
+		{ProviderOpenAI, "o3-mini", "o3-mini", true},
+		{ProviderOpenAI, "o3-mini-2025-01-31", "o3-mini", true},
 		{ProviderAnthropic, "claude-haiku-4-5-20251001", "claude-haiku-4-5", true},
 		{ProviderAnthropic, "claude-opus-4-6", "claude-opus-4-6", true},
 		{ProviderAnthropic, "claude-opus-4-1", "claude-opus-4", true},

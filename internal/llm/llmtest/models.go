@@ -14,7 +14,7 @@ func OpenAIModels() []string {
 	return []string{
 		"gpt-5.2", "gpt-5.1", "gpt-5", "gpt-5-mini", "gpt-5-nano",
 		"gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini",
-		"o3", "o4-mini",
+		"o3", "o3-mini", "o4-mini",
 	}
 }
 
