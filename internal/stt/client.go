@@ -135,10 +135,16 @@ func (c *Client) Transcribe(ctx context.Context, audio io.Reader, size int64, f 
 	}
 	if out.Text == nil {
 		// Older whisper.cpp servers report failures with status 200 and
-		// {"error": "..."}: the cause goes to the logs.
+		// {"error": "..."}: the cause goes to the logs. One that could not
+		// read the recording rejects it, as newer servers do (see
+		// statusError).
+		msg := c.errorMessage(out.Error, out.Detail)
 		why := `response has no "text"`
-		if msg := c.errorMessage(out.Error, out.Detail); msg != "" {
+		if msg != "" {
 			why += ": " + msg
+		}
+		if unreadableAudio[msg] {
+			return "", &Error{Message: msgUnreadable, Err: errors.New(why), kind: ErrRejected}
 		}
 		return "", &Error{Message: msgUnavailable, Err: errors.New(why), kind: ErrUnavailable}
 	}
@@ -193,7 +199,9 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 // statusError classifies an error response. Only a rejection of the audio
 // shows the server's message to the learner; failures of tutord's own
 // credentials or configuration keep it for the logs, whatever their 4xx
-// status (OpenAI refuses an unknown model with 400).
+// status (OpenAI refuses an unknown model with 400). A recording that
+// whisper.cpp could not read is rejected with tutord's own message, even
+// on a 500 (see unreadableAudio).
 func (c *Client) statusError(resp *http.Response) error {
 	msg, setup := c.serverMessage(resp)
 	code := resp.StatusCode
@@ -202,7 +210,7 @@ func (c *Client) statusError(resp *http.Response) error {
 		// Both may say how long to wait (RFC 9110): a rate limit, or an
 		// overload or maintenance (OpenAI's "The engine is currently
 		// overloaded").
-		return &Error{Message: msgUnavailable, StatusCode: code, RetryAfter: retryAfter(resp.Header.Get("Retry-After"), c.now()),
+		return &Error{Message: msgUnavailable, StatusCode: code, RetryAfter: retryAfter(resp.Header, c.now()),
 			Err: errors.New(msg), kind: ErrUnavailable}
 	case code == http.StatusRequestTimeout || code == http.StatusGatewayTimeout:
 		return &Error{Message: msgTimeout, StatusCode: code, Err: errors.New(msg), kind: ErrTimeout}
@@ -211,6 +219,11 @@ func (c *Client) statusError(resp *http.Response) error {
 		// a proxy's before it, whose answer may be an HTML page): the
 		// learner is told so, the server's words go to the logs.
 		return &Error{Message: msgServerTooLarge, StatusCode: code, Err: errors.New(msg), kind: ErrRejected}
+	case unreadableAudio[msg]:
+		// whisper.cpp answers ffmpeg's failure with 500, but the fault is
+		// the recording's: sent again, it would fail again. The learner is
+		// asked for a new one; the server's words go to the logs.
+		return &Error{Message: msgUnreadable, StatusCode: code, Err: errors.New(msg), kind: ErrRejected}
 	case code >= 500 || code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound || (code >= 400 && setup):
 		return &Error{Message: msgUnavailable, StatusCode: code, Err: errors.New(msg), kind: ErrUnavailable}
 	case code >= 400:
@@ -240,6 +253,23 @@ func (c *Client) serverMessage(resp *http.Response) (msg string, setup bool) {
 		msg = http.StatusText(resp.StatusCode)
 	}
 	return msg, setup
+}
+
+// unreadableAudio holds the errors with which whisper.cpp's server
+// (examples/server/server.cpp) refuses a recording it cannot decode. They
+// are matched exactly: its other errors (its temporary file it cannot
+// rename or remove, an inference that fails) are failures of the server.
+var unreadableAudio = map[string]bool{
+	// --convert: ffmpeg could not convert the upload to WAV (500; 200 on
+	// older servers).
+	"FFmpeg conversion failed.": true,
+	// The handler's fallback message for the same failure.
+	"Failed to execute ffmpeg command.": true,
+	// --convert: ffmpeg's WAV holds no audio it can read (400).
+	"failed to read WAV file": true,
+	// Without --convert: audio it cannot decode, such as the WebM that
+	// browsers record (400).
+	"failed to read audio data": true,
 }
 
 // setupCodes are the error codes and types (OpenAI's, and those of servers
@@ -326,23 +356,61 @@ func (c *Client) errorMessage(errField, detail json.RawMessage) string {
 	return truncate(msg, 300)
 }
 
-// maxRetryAfter caps a server's wait in seconds: a longer one would
-// overflow a time.Duration.
+// maxRetryAfter caps a server's wait: a longer one would overflow a
+// time.Duration.
 const maxRetryAfter = 365 * 24 * time.Hour
 
-// retryAfter parses a Retry-After header: seconds or an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
+// retryAfter reads how long a response asks us to wait: OpenAI's
+// retry-after-ms, in milliseconds, which OpenAI's own SDKs prefer to the
+// coarser Retry-After; else Retry-After, in seconds or as an HTTP date.
+// A number may have a fraction ("1.5", "250.75"): RFC 9110 allows only
+// whole seconds, but some servers send one, and OpenAI's SDKs read it. It
+// is rounded up to the next whole millisecond, so that a client never
+// retries early and a positive wait never becomes no wait. A zero,
+// negative or malformed retry-after-ms gives way to Retry-After, and a
+// negative or malformed Retry-After (or a date past) is no instruction:
+// zero. Waits are capped at a year.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if d, ok := decimalMillis(h.Get("Retry-After-Ms"), 0); ok && d > 0 {
+		return d
 	}
-	// A number too large for an int64 parses as the largest one.
-	if s, err := strconv.ParseInt(v, 10, 64); (err == nil || errors.Is(err, strconv.ErrRange)) && s > 0 {
-		return time.Duration(min(s, int64(maxRetryAfter/time.Second))) * time.Second
+	v := h.Get("Retry-After")
+	if d, ok := decimalMillis(v, 3); ok {
+		return d
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
+		return min(t.Sub(now), maxRetryAfter)
 	}
 	return 0
+}
+
+// decimalNumber is a number of digits with an optional fraction, with no
+// sign, exponent or space: "7", "1.5", ".5", "2.".
+var decimalNumber = regexp.MustCompile(`^([0-9]*)(?:\.([0-9]*))?$`)
+
+// decimalMillis reads v, a decimalNumber of units of 10^exp milliseconds
+// (exp 0: milliseconds; 3: seconds), as a whole number of milliseconds,
+// rounded up and capped at maxRetryAfter. It moves the decimal point exp
+// digits to the right in the text, so that no float rounds the value.
+// ok is false when v is not a decimalNumber (empty, "-1", "1e3", "Inf").
+func decimalMillis(v string, exp int) (d time.Duration, ok bool) {
+	m := decimalNumber.FindStringSubmatch(v)
+	if m == nil || m[1]+m[2] == "" {
+		return 0, false
+	}
+	digits := m[1] + m[2] + strings.Repeat("0", exp)
+	point := len(m[1]) + exp
+	whole, frac := digits[:point], digits[point:]
+	// Only digits: the one possible error is a number too large for a
+	// uint64, which parses as the largest one.
+	ms, _ := strconv.ParseUint("0"+whole, 10, 64)
+	if ms >= uint64(maxRetryAfter/time.Millisecond) {
+		return maxRetryAfter, true
+	}
+	if strings.Trim(frac, "0") != "" {
+		ms++ // a fraction of a millisecond
+	}
+	return time.Duration(ms) * time.Millisecond, true
 }
 
 // audioReader reads exactly left bytes of r and remembers why reading

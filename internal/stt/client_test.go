@@ -357,12 +357,14 @@ func TestTranscribeErrors(t *testing.T) {
 			kind: ErrRejected, wantMsg: "Audio file might be corrupted or unsupported", wantStatus: 400,
 		},
 		{
+			// Its words ask for a new recording: see
+			// TestWhisperCppUnreadableRecordingIsRejected.
 			name: "audio rejected by whisper.cpp",
 			respond: func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(400)
 				io.WriteString(w, `{"error": "failed to read audio data"}`)
 			},
-			kind: ErrRejected, wantMsg: "failed to read audio data", wantStatus: 400,
+			kind: ErrRejected, wantMsg: msgUnreadable, wantStatus: 400,
 		},
 		{
 			name: "audio rejected by faster-whisper",
@@ -775,6 +777,119 @@ func TestServerAskingToWaitIsKept(t *testing.T) {
 			}
 			c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
 			c.now = func() time.Time { return now }
+			audio := audioOf(chromeWebM, 1024)
+			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
+			e := wantErr(t, err, ErrUnavailable, msgUnavailable)
+			if e.StatusCode != tt.status || e.RetryAfter != tt.want {
+				t.Errorf("status %d, retry after %s; want %d, %s", e.StatusCode, e.RetryAfter, tt.status, tt.want)
+			}
+		})
+	}
+}
+
+// whisperCppError answers as whisper.cpp's whisper-server does when it
+// cannot use a request: status (cpp-httplib's default 200 on servers older
+// than the ones that set it) and {"error":"..."}, with no space.
+func whisperCppError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Server", "whisper.cpp")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `{"error":%q}`, msg)
+}
+
+// whisper.cpp's server cannot read every recording: started with --convert,
+// it answers 500 {"error":"FFmpeg conversion failed."} when ffmpeg cannot
+// convert the upload (its handler's fallback for that failure is "Failed to
+// execute ffmpeg command."), and 400 "failed to read WAV file" when the
+// converted file cannot be read; without --convert, 400 "failed to read
+// audio data"; older servers answer all of them with status 200. Sending
+// the same recording again never helps, so none is "unavailable, try again
+// later" (a 503 for the learner): each is a rejection of the recording that
+// asks the learner to record again, the server's words kept for the logs.
+// Other whisper.cpp failures, of the server itself, stay unavailable.
+func TestWhisperCppUnreadableRecordingIsRejected(t *testing.T) {
+	const unreadable = "The recording could not be read; please record it again, or send it in a common format such as WAV or MP3"
+	tests := []struct {
+		name   string
+		status int
+		msg    string
+		kind   error
+		// wantMsg is what the learner is told.
+		wantMsg string
+	}{
+		{"ffmpeg cannot convert it", 500, "FFmpeg conversion failed.", ErrRejected, unreadable},
+		{"ffmpeg cannot convert it, the handler's fallback", 500, "Failed to execute ffmpeg command.", ErrRejected, unreadable},
+		{"the converted WAV cannot be read", 400, "failed to read WAV file", ErrRejected, unreadable},
+		{"not a WAV, without --convert", 400, "failed to read audio data", ErrRejected, unreadable},
+		{"ffmpeg cannot convert it, older server", 200, "FFmpeg conversion failed.", ErrRejected, unreadable},
+		{"not a WAV, older server", 200, "failed to read audio data", ErrRejected, unreadable},
+		// The server's own failures: its disk, or the inference.
+		{"the server cannot rename its temporary file", 500, "Failed to rename the temporary file.", ErrUnavailable, msgUnavailable},
+		{"the server cannot remove its temporary file", 500, "Failed to remove the original file.", ErrUnavailable, msgUnavailable},
+		{"the inference fails", 500, "failed to process audio", ErrUnavailable, msgUnavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeOpenAI(t, "")
+			srv.respond = func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				whisperCppError(w, tt.status, tt.msg)
+			}
+			c := newClient(t, Config{BaseURL: srv.URL + "/v1", Model: "whisper-1"})
+			audio := audioOf(chromeWebM, 4096)
+			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
+			wantErr(t, err, tt.kind, tt.wantMsg)
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("the server's words are not kept for the logs: %v", err)
+			}
+		})
+	}
+}
+
+// A server may ask to wait a fraction of a second: OpenAI sends
+// retry-after-ms (milliseconds, maybe with a fraction), which its own SDKs
+// prefer to Retry-After, and some servers send Retry-After as a decimal
+// ("1.5"). tutord read neither and passed no wait on to the learner's
+// client. Both are read, on a 429 and a 503, rounded up to a whole
+// millisecond and capped at a year; retry-after-ms wins when it is usable,
+// and a negative or malformed value is no instruction.
+func TestServerAskingToWaitInFractionsIsKept(t *testing.T) {
+	tests := []struct {
+		name         string
+		status       int
+		retryAfter   string // "" when absent
+		retryAfterMs string // "" when absent
+		want         time.Duration
+	}{
+		{"decimal seconds", http.StatusTooManyRequests, "1.5", "", 1500 * time.Millisecond},
+		{"decimal seconds, overloaded", http.StatusServiceUnavailable, "0.25", "", 250 * time.Millisecond},
+		{"less than a millisecond", http.StatusTooManyRequests, "0.0001", "", time.Millisecond},
+		{"milliseconds", http.StatusTooManyRequests, "", "1500", 1500 * time.Millisecond},
+		{"milliseconds, overloaded", http.StatusServiceUnavailable, "", "20", 20 * time.Millisecond},
+		{"decimal milliseconds", http.StatusTooManyRequests, "", "250.2", 251 * time.Millisecond},
+		{"milliseconds win over seconds", http.StatusTooManyRequests, "2", "1500", 1500 * time.Millisecond},
+		{"malformed milliseconds", http.StatusTooManyRequests, "3", "soon", 3 * time.Second},
+		{"negative milliseconds", http.StatusTooManyRequests, "3", "-5", 3 * time.Second},
+		{"milliseconds for longer than a Duration holds", http.StatusTooManyRequests, "", "99999999999999999999", 365 * 24 * time.Hour},
+		{"negative decimal seconds", http.StatusTooManyRequests, "-1.5", "", 0},
+		{"not a number", http.StatusTooManyRequests, "1.5.2", "", 0},
+		{"infinity", http.StatusTooManyRequests, "Inf", "", 0},
+		{"NaN milliseconds", http.StatusTooManyRequests, "", "NaN", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newFakeOpenAI(t, testKey)
+			srv.respond = func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				if tt.retryAfter != "" {
+					w.Header().Set("Retry-After", tt.retryAfter)
+				}
+				if tt.retryAfterMs != "" {
+					w.Header().Set("retry-after-ms", tt.retryAfterMs)
+				}
+				openAIError(w, tt.status, "Rate limit reached for whisper-1")
+			}
+			c := newClient(t, Config{BaseURL: srv.URL + "/v1", APIKey: testKey})
 			audio := audioOf(chromeWebM, 1024)
 			_, err := c.Transcribe(context.Background(), bytes.NewReader(audio), int64(len(audio)), WebM, "")
 			e := wantErr(t, err, ErrUnavailable, msgUnavailable)

@@ -14,17 +14,22 @@ var (
 	// ErrNotConfigured: no transcription server is configured. The
 	// error's message says how to configure one.
 	ErrNotConfigured = errors.New("speech-to-text not configured")
-	// ErrUnavailable: the server could not be reached, failed (5xx),
-	// asked us to slow down (429, or 503, with RetryAfter when it says how
-	// long), or refused tutord's credentials or model (401, 403, 404, or
-	// another 4xx whose error names the model or the key, as OpenAI's 400
-	// "invalid model ID").
+	// ErrUnavailable: the server could not be reached, failed (5xx,
+	// except whisper.cpp's 500 for a recording ffmpeg cannot convert,
+	// which is ErrRejected), asked us to slow down (429, or 503, with
+	// RetryAfter when it says how long), or refused tutord's credentials
+	// or model (401, 403, 404, or another 4xx whose error names the model
+	// or the key, as OpenAI's 400 "invalid model ID").
 	// Worth trying again later; HTTP 503 for the client.
 	ErrUnavailable = errors.New("speech-to-text unavailable")
 	// ErrRejected: the server refused this audio (400, 413, 415, 422...)
-	// or it was never sent (empty, too large, unknown format or language).
-	// The message says why; HTTP 400 for the client, or 413 when the
-	// recording is too large (StatusCode 413, or *http.MaxBytesError).
+	// or could not read it (whisper.cpp's "FFmpeg conversion failed.",
+	// a 500, or its "failed to read audio data", whatever the status), or
+	// it was never sent (empty, too large, unknown format or language).
+	// Sending it again does not help. The message says why (to record an
+	// unreadable recording again, the server's words in Err); HTTP 400 for
+	// the client, or 413 when the recording is too large (StatusCode 413,
+	// or *http.MaxBytesError).
 	ErrRejected = errors.New("audio rejected")
 	// ErrTimeout: the transcription took longer than Config.Timeout or
 	// the caller's deadline.
@@ -80,4 +85,9 @@ const (
 	// The recording was within tutord's 25 MB, but not the server's limit.
 	msgServerTooLarge = "File too large for the speech-to-text service"
 	msgLanguage       = "Unsupported language: use a two-letter ISO 639-1 code, such as en or hi"
+
+	// The server could not decode or convert the recording (see
+	// unreadableAudio): a broken or unusual file, which only a new
+	// recording fixes.
+	msgUnreadable = "The recording could not be read; please record it again, or send it in a common format such as WAV or MP3"
 )
