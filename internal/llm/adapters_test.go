@@ -1199,3 +1199,39 @@ func oneRecord(t *testing.T, rec *recorder) UsageRecord {
 	}
 	return rec.records[0]
 }
+
+// TestCompatibleStreamWithoutUsageRecordsEstimatedUsage: some
+// OpenAI-compatible servers ignore stream_options.include_usage, so that a
+// whole stream reports no usage. The usage record used to count no tokens
+// for it; it counts an estimate of the prompt and the reply instead, as for
+// a stream stopped before its usage came.
+func TestCompatibleStreamWithoutUsageRecordsEstimatedUsage(t *testing.T) {
+	pc := providerCases()[1]
+	if pc.name != ProviderOpenAICompatible {
+		t.Fatalf("providerCases()[1] is %s", pc.name)
+	}
+	lesson := strings.Repeat("A fraction names parts of a whole. ", 230) // about 2,000 tokens
+	req := tutorRequest()
+	req.System += " " + lesson
+	srv := pc.newFake(t, llmtest.Reply{Text: "Let's add the fractions step by step.", NoStreamUsage: true})
+	rec := &recorder{}
+	c, _ := pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+	resp, err := c.Stream(context.Background(), &req, func(Delta) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := oneRecord(t, rec)
+	if u := r.Usage; u.InputTokens < 1000 || u.InputTokens > 4000 || u.OutputTokens < 1 || u != resp.Usage {
+		t.Errorf("recorded %+v, returned %+v; want an estimate of about 2000 input tokens and some output in both", r.Usage, resp.Usage)
+	}
+	// A server that reports usage is believed.
+	srv = pc.newFake(t, llmtest.Reply{Text: "Fine.", Usage: llmtest.Usage{Input: 7, Output: 3}})
+	rec = &recorder{}
+	c, _ = pc.newTestClient(t, srv, func(o *Options) { o.Recorder = rec })
+	if _, err := c.Stream(context.Background(), &req, func(Delta) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if u := oneRecord(t, rec).Usage; u.InputTokens != 7 || u.OutputTokens != 3 {
+		t.Errorf("recorded %+v; want the reported 7 and 3", u)
+	}
+}

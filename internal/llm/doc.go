@@ -34,7 +34,8 @@
 // written through a UsageRecorder as soon as it completes, with its
 // estimated cost from a PriceTable; a Budget caps each learner's daily
 // spend. A call the provider billed without reporting its tokens (a stream
-// stopped before OpenAI's last chunk, an attempt sent and then timed out or
+// stopped before OpenAI's last chunk, a stream from an OpenAI-compatible
+// server that ignores include_usage, an attempt sent and then timed out or
 // cancelled) records an estimate of them rather than none.
 //
 // # Errors

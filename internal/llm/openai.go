@@ -113,7 +113,13 @@ func (b *openaiBackend) stream(ctx context.Context, model string, req *Request, 
 	if !received {
 		return nil, notAStreamError()
 	}
-	return fromOpenAIResponse(&acc.ChatCompletion)
+	resp, err := fromOpenAIResponse(&acc.ChatCompletion)
+	if resp != nil && resp.Usage == (Usage{}) {
+		// The server ignored include_usage (some OpenAI-compatible ones
+		// do): an estimate serves better than no tokens at all.
+		resp.Usage = openaiEstimatedUsage(req, &acc.ChatCompletion)
+	}
+	return resp, err
 }
 
 // toOpenAIRequest converts req to Chat Completions parameters. compat
@@ -293,7 +299,8 @@ func openaiUsage(u openai.CompletionUsage) Usage {
 }
 
 // openaiEstimatedUsage estimates the tokens of a call whose stream ended
-// before OpenAI reported them: the prompt of req (see estimatedPromptTokens)
+// before OpenAI reported them, or whose server never reports them: the
+// prompt of req (see estimatedPromptTokens)
 // and the part of the reply in c. It is a rough count, and a floor for
 // reasoning models, whose hidden reasoning it cannot see; the usage record
 // has no field to mark it as an estimate, and an estimate serves the budget

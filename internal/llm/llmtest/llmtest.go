@@ -90,6 +90,9 @@ type Reply struct {
 
 	// Usage defaults to 100 input and 20 output tokens.
 	Usage Usage
+	// NoStreamUsage makes OpenAI's fake ignore stream_options.include_usage,
+	// as some OpenAI-compatible servers do: a stream then reports no usage.
+	NoStreamUsage bool
 }
 
 // ToolCall is a scripted tool call; Arguments is a JSON object.

@@ -188,7 +188,7 @@ func (openaiDialect) writeStream(w http.ResponseWriter, req Request, n int, r Re
 		} `json:"stream_options"`
 	}
 	json.Unmarshal(req.Body, &opts)
-	if opts.StreamOptions.IncludeUsage {
+	if opts.StreamOptions.IncludeUsage && !r.NoStreamUsage {
 		s.event("", map[string]any{
 			"id":      fmt.Sprintf("chatcmpl-%d", n),
 			"object":  "chat.completion.chunk",
