@@ -16,7 +16,8 @@ import (
 // InferKind(exp.Answer) when that is KindAuto):
 //
 //   - Numbers (integer, decimal, fraction, mixed number) compare by value, so
-//     0.5, 1/2, 2/4, "a half" and "point five" are equal. Without exp.Tolerance the
+//     0.5, 1/2, 1 / 2, 2/4, "a half" and "point five" are equal (a fraction
+//     spaced out, in the reply or the expected answer, is the fraction). Without exp.Tolerance the
 //     comparison is exact up to floating-point noise, except that a decimal
 //     with at least two places that is the value rounded to those places
 //     (0.33 for 1/3, 3.14 for 3.14159) is accepted. With exp.Simplest an unsimplified fraction
@@ -84,6 +85,10 @@ func Evaluate(exp Expected, reply string) (res Result) {
 		// and means the fraction too. Only the expected answer's value is
 		// read, never quoted, so it needs no offsets of its own.
 		exp.Answer = closeSlashes(exp.Answer)
+	} else if exp.Kind == KindAuto {
+		if closed, _, ok := closedAnswer(exp.Answer); ok {
+			exp.Answer = closed
+		}
 	}
 	// Typical answers and replies are short: lex them on the stack.
 	var ebuf, rbuf [24]token
@@ -109,7 +114,9 @@ func Evaluate(exp Expected, reply string) (res Result) {
 			}()
 		}
 	}
-	if slashKind(kind) && spacedSlash(reply) {
+	if (slashKind(kind) || numberKind(kind)) && spacedSlash(reply) {
+		// A fraction spaced out where a number is expected ("3 / 5" for
+		// 0.6) is the fraction, as "3/5" is.
 		orig := reply
 		reply = closeSlashes(reply)
 		// What was extracted is quoted as the learner wrote it.
@@ -310,8 +317,29 @@ func decimalCommas(s string) string {
 //	"2x + 6", "x = 7"           KindExpression
 //	anything else               KindText
 func InferKind(expected string) Kind {
+	if _, k, ok := closedAnswer(expected); ok {
+		return k
+	}
 	s := strings.TrimSpace(expected)
 	return inferKind(s, lex(s))
+}
+
+// closedAnswer reads an expected answer without a kind whose fraction is
+// spaced out ("3 / 5", "1 1 / 2", "3 / 5 cm"): it returns the answer with
+// the spaces beside its slashes dropped, and that answer's kind, when that
+// is a fraction, a mixed number, a ratio or another number (see slashKind
+// and numberKind). An author who spaces out a fraction means it as a
+// learner does. ok is false for any other answer.
+func closedAnswer(expected string) (closed string, k Kind, ok bool) {
+	s := strings.TrimSpace(expected)
+	if !spacedSlash(s) {
+		return "", "", false
+	}
+	closed = closeSlashes(s)
+	if k = inferKind(closed, lex(closed)); slashKind(k) || numberKind(k) {
+		return closed, k, true
+	}
+	return "", "", false
 }
 
 // inferKind is InferKind for a trimmed answer and its tokens.
@@ -652,6 +680,12 @@ func abs64(v int64) int64 {
 // or a ratio (3/5 is the ratio 3:5).
 func slashKind(k Kind) bool {
 	return k == KindFraction || k == KindMixedNumber || k == KindRatio
+}
+
+// numberKind reports whether an answer of kind k is a number of another
+// form, which a fraction may give too ("3/5" for 0.6 or 60%).
+func numberKind(k Kind) bool {
+	return k == KindInteger || k == KindDecimal || k == KindPercentage || k == KindUnit
 }
 
 // spacedSlash reports whether s has a space beside a slash ("3 / 5", "3/ 5").

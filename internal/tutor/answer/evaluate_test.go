@@ -933,6 +933,35 @@ func TestSpacedExpectedFractions(t *testing.T) {
 	})
 }
 
+// An author who spaces out a fraction and gives no kind ("3 / 5") means the
+// fraction, as with a kind: the answer was read as text, so that "3/5" and
+// "0.6" were marked wrong. A learner who spaces out a fraction where a
+// number is expected ("3 / 5" for 0.6) means the fraction too, as "3/5"
+// does: it was taken for no answer at all.
+func TestSpacedFractionsWithoutAKind(t *testing.T) {
+	for answer, want := range map[string]Kind{"3 / 5": KindFraction, "3/ 5": KindFraction, "1 1 / 2": KindMixedNumber, "3 / 5 cm": KindUnit} {
+		if got := InferKind(answer); got != want {
+			t.Errorf("InferKind(%q) = %s, want %s", answer, got, want)
+		}
+	}
+	spaced := Expected{Answer: "3 / 5"}
+	runEvalCases(t, []evalCase{
+		{"fraction", spaced, "3/5", Correct, "3/5"},
+		{"fraction as written", spaced, "3 / 5", Correct, "3 / 5"},
+		{"equivalent fraction", spaced, "6/10", Correct, "6/10"},
+		{"decimal", spaced, "0.6", Correct, "0.6"},
+		{"wrong fraction", spaced, "5/3", Incorrect, "5/3"},
+		{"mixed number", Expected{Answer: "1 1 / 2"}, "3/2", Correct, "3/2"},
+		{"unit", Expected{Answer: "3 / 5 cm"}, "3/5 cm", Correct, "3/5 cm"},
+		{"spaced reply for a decimal", Expected{Answer: "0.6"}, "3 / 5", Correct, "3 / 5"},
+		{"spaced reply for a decimal, wrong", Expected{Answer: "0.6"}, "2 / 5", Incorrect, "2 / 5"},
+		{"spaced reply for an integer", Expected{Answer: "3"}, "6 / 2", Correct, "6 / 2"},
+		{"spaced reply for a percentage", Expected{Answer: "60%"}, "3 / 5", Correct, "3 / 5"},
+		{"spaced reply for a unit", Expected{Answer: "0.6 cm"}, "3 / 5 cm", Correct, "3 / 5 cm"},
+		{"working, then the answer", Expected{Answer: "2"}, "4 / 2 = 2", Correct, "2"},
+	})
+}
+
 // Learners in Hindi-medium schools write numbers with Devanagari digits
 // (४२ for 42), and phone keyboards offer full-width and Arabic-Indic ones:
 // each is read as its value, in every written form, and what is extracted
