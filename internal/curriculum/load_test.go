@@ -299,3 +299,30 @@ func TestValidationErrorCap(t *testing.T) {
 		t.Errorf("error does not end with the count of omitted issues:\n%s", msg[max(0, len(msg)-200):])
 	}
 }
+
+// TestLoadTitlesInEitherUnicodeForm: two files of one topic whose titles
+// look the same but were saved in different Unicode forms ("é" as one
+// character, or as "e" and a combining accent, as some editors write it)
+// name the same topic and subject: the files are read in one form (NFC).
+// Before, they were refused, the topic said to be titled differently in
+// the other file, though the two titles printed alike.
+func TestLoadTitlesInEitherUnicodeForm(t *testing.T) {
+	const composed, decomposed = "Fractions et d\u00e9cimaux", "Fractions et de\u0301cimaux"
+	doc := func(key, title string) string {
+		return strings.NewReplacer("title: Fractions", "title: "+title, "subject: Mathematics", "subject: Math\u00e9matiques").
+			Replace(subtopicDoc(key))
+	}
+	fsys := fstest.MapFS{
+		"first.yaml":  {Data: []byte(doc("first", composed))},
+		"second.yaml": {Data: []byte(strings.Replace(doc("second", decomposed), "Math\u00e9matiques", "Mathe\u0301matiques", 1))},
+	}
+	files, err := LoadFS(fsys)
+	if err != nil {
+		t.Fatalf("LoadFS: %v", err)
+	}
+	for _, f := range files {
+		if f.Topic.Title != composed || f.Subject != "Math\u00e9matiques" {
+			t.Errorf("%s: topic %q of subject %q; want %q of %q, composed", f.Name, f.Topic.Title, f.Subject, composed, "Math\u00e9matiques")
+		}
+	}
+}

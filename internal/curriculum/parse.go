@@ -1,6 +1,10 @@
 package curriculum
 
-import "github.com/tutord/tutord/internal/yamldoc"
+import (
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/tutord/tutord/internal/yamldoc"
+)
 
 // Parse reads and checks one curriculum file. filename names the file in
 // error messages. The error, if any, is a *ValidationError listing every
@@ -26,6 +30,10 @@ type parsed struct {
 func parse(filename string, data []byte) *parsed {
 	is := &yamldoc.Issues{File: filename, Max: maxIssues}
 	p := &parsed{dec: yamldoc.NewDecoder(is), issues: is}
+	// Text is read in one Unicode form (NFC: "é" as one character, not "e"
+	// and a combining accent, as some editors save it), so that titles,
+	// subjects and answers that print alike are alike.
+	data = norm.NFC.Bytes(data)
 	body, ok := yamldoc.Document(data, "a curriculum file", is)
 	if !ok {
 		return p
