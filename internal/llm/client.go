@@ -367,6 +367,9 @@ func (c *client) record(ctx context.Context, req *Request, start time.Time, usag
 		PromptHash: promptHash(req),
 	}
 	rec.CostUSD, rec.Priced = c.prices.Cost(c.cfg.Provider, c.cfg.Model, usage)
+	if !rec.Priced {
+		c.opts.Budget.unpriced(ctx, c.opts.Logger, c.cfg.Provider, c.cfg.Model)
+	}
 	// The tokens are spent even if the caller has gone: record them anyway.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()

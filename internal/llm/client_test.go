@@ -1,8 +1,10 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -708,5 +710,40 @@ func TestClientTimeoutCoversBudgetCheck(t *testing.T) {
 	}
 	if s.backend.calls() != 0 {
 		t.Error("a call that timed out reading the budget reached the provider")
+	}
+}
+
+// TestUnpricedModelUnderABudgetIsLogged: a model without a price (one
+// served by an OpenAI-compatible server such as OpenRouter, which bills)
+// costs nothing by the price table, so its calls never count against a
+// daily budget. With a budget set, the operator is told so, once per model,
+// rather than left to find out from the bill.
+func TestUnpricedModelUnderABudgetIsLogged(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		budget *Budget
+		cfg    Config
+		want   int
+	}{
+		{"unpriced, with a budget", &Budget{DailyUSD: 1, Spend: fixedSpend(0)}, Config{Component: ComponentTutor, Provider: ProviderOpenAICompatible, Model: "openai/gpt-4o"}, 1},
+		{"unpriced, no budget", nil, Config{Component: ComponentTutor, Provider: ProviderOpenAICompatible, Model: "openai/gpt-4o"}, 0},
+		{"priced, with a budget", &Budget{DailyUSD: 1, Spend: fixedSpend(0)}, testConfig, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			clock := newFakeTime()
+			c := newClient(tc.cfg, &stubBackend{script: []attempt{ok("a"), ok("b")}}, DefaultPrices(), Options{
+				Recorder: &recorder{}, Budget: tc.budget, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+				Now: clock.Now, Sleep: clock.Sleep, Breakers: NewBreakers(BreakerOptions{Now: clock.Now}),
+			})
+			for range 2 {
+				if _, err := c.Generate(context.Background(), userRequest("x")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := strings.Count(logs.String(), "has no price"); got != tc.want {
+				t.Errorf("%d warnings about the missing price in two calls, want %d; log:\n%s", got, tc.want, logs.String())
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"strconv"
 	"sync"
@@ -71,6 +72,23 @@ type Budget struct {
 
 	mu    sync.Mutex
 	calls map[string]*learnerCalls // by learner, while they have calls
+	// warnedUnpriced holds the models without a price whose calls were
+	// made under the budget (see unpriced), each a "provider/model" key.
+	warnedUnpriced sync.Map
+}
+
+// unpriced reports, the first time a model without a price is called under
+// b, that its calls cost nothing by the price table: they never count
+// against the budget.
+func (b *Budget) unpriced(ctx context.Context, log *slog.Logger, p Provider, model string) {
+	if b == nil || b.DailyUSD <= 0 {
+		return
+	}
+	if _, seen := b.warnedUnpriced.LoadOrStore(string(p)+"/"+model, true); seen {
+		return
+	}
+	log.LogAttrs(ctx, slog.LevelWarn, "llm: model has no price, so its calls do not count against the daily budget; give it one in TUTORD_LLM_PRICES",
+		slog.String("provider", string(p)), slog.String("model", model))
 }
 
 // learnerCalls is the turn of a learner's calls: ch holds a token while one
