@@ -123,3 +123,49 @@ func TestTranscribeUploadIsNotHeldInMemory(t *testing.T) {
 		t.Fatalf("a %d MiB upload to /transcribe holds %d MiB of heap while it is transcribed", size>>20, grown>>20)
 	}
 }
+
+// TestSlowUploadArrives: a recording uploaded over a slow mobile link
+// takes longer than Options.BodyTimeout, but keeps coming: it is
+// transcribed, not cut off with 408. The time a body may take grows with
+// what has arrived (a second per 16 KiB), so a body that stalls is still
+// dropped (TestStalledBodyIsDropped).
+func TestSlowUploadArrives(t *testing.T) {
+	tr := &blockingTranscriber{inside: make(chan uint64, 1), release: make(chan struct{})}
+	close(tr.release)
+	s := newServer(t, func(o *httpapi.Options, d *httpapi.Deps) { o.BodyTimeout = 300 * time.Millisecond; d.Transcribe = tr })
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		part, err := mw.CreateFormFile("file", "recording.wav")
+		if err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		part.Write(testWAV)
+		// 96 KiB in 12 pieces over about 1.2 s: 80 KiB a second, four
+		// times BodyTimeout in all.
+		chunk := make([]byte, 8<<10)
+		for range 12 {
+			time.Sleep(100 * time.Millisecond)
+			if _, err := part.Write(chunk); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		pw.CloseWithError(mw.Close())
+	}()
+	req, err := http.NewRequest("POST", s.URL+"/transcribe", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "three quarters") {
+		t.Fatalf("a slow upload that kept coming: %d %s; want 200 with its transcript", resp.StatusCode, body)
+	}
+}

@@ -94,8 +94,10 @@ type Options struct {
 	// sign of life. Zero means 30 s and 2 min.
 	WSIdleTimeout, WSPingInterval time.Duration
 	// BodyTimeout bounds how long a request may take to send its body
-	// (an upload to /transcribe included): a client that stalls part way
-	// must not hold a connection and a handler for ever. Zero means 1 min.
+	// (an upload to /transcribe included), plus a second for each 16 KiB
+	// that arrives: a client that stalls part way must not hold a
+	// connection and a handler for ever, but a large upload on a slow link
+	// must arrive. Zero means 1 min.
 	BodyTimeout time.Duration
 	// WriteTimeout bounds how long a response may take to be sent once its
 	// handler starts sending it: a client that stops reading must not hold
@@ -351,15 +353,32 @@ func jsonBody(r *http.Request, body []byte) []byte {
 	return bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 }
 
+// minBodyRate is the pace, in bytes a second, at which a body's read
+// deadline moves on as it arrives (see readBody): 16 KiB/s, 128 kbit/s, a
+// slow mobile link.
+const minBodyRate = 16 << 10
+
 // readBody runs read, which reads the request's body, under a read
-// deadline of Options.BodyTimeout. A body read whole lifts the deadline:
-// left on the connection, it would end a long turn's request context. A
-// body over its limit is a 413, one not sent in time a 408; after a failed
-// read the connection closes (net/http would otherwise wait for the rest
-// of the body), the deadline still on it.
+// deadline of Options.BodyTimeout, moved on by a second for each 16 KiB
+// that arrives (minBodyRate): a large upload on a slow link that keeps
+// coming arrives, while a body that stalls is dropped at BodyTimeout and
+// one that trickles holds the connection no longer than its size allows.
+// A body read whole lifts the deadline: left on the connection, it would
+// end a long turn's request context. A body over its limit is a 413, one
+// not sent in time a 408; after a failed read the connection closes
+// (net/http would otherwise wait for the rest of the body), the deadline
+// still on it.
 func (s *Server) readBody(c echo.Context, read func() error) error {
 	rc := http.NewResponseController(c.Response())
-	deadline := rc.SetReadDeadline(time.Now().Add(s.opts.BodyTimeout)) == nil
+	start := time.Now()
+	deadline := rc.SetReadDeadline(start.Add(s.opts.BodyTimeout)) == nil
+	if r := c.Request(); deadline && r.Body != nil {
+		body := r.Body
+		defer func() { r.Body = body }()
+		r.Body = &pacedBody{ReadCloser: body, arrived: func(total int64) {
+			_ = rc.SetReadDeadline(start.Add(s.opts.BodyTimeout + time.Duration(total)*time.Second/minBodyRate))
+		}}
+	}
 	err := read()
 	if err == nil {
 		if deadline {
@@ -376,6 +395,23 @@ func (s *Server) readBody(c echo.Context, read func() error) error {
 		return &Error{Status: http.StatusRequestTimeout, Code: "request_timeout", Message: "The request body did not arrive in time"}
 	}
 	return &Error{Status: http.StatusBadRequest, Code: "bad_request", Message: "The request body could not be read", Err: err}
+}
+
+// pacedBody is a request body that reports the bytes that have arrived
+// after each read.
+type pacedBody struct {
+	io.ReadCloser
+	total   int64
+	arrived func(total int64)
+}
+
+func (b *pacedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.total += int64(n)
+		b.arrived(b.total)
+	}
+	return n, err
 }
 
 // writeDeadline puts a write deadline of Options.WriteTimeout on the
