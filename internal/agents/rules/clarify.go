@@ -28,6 +28,11 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 		// A bare "no" to "Is that clearer now?" says the explanation did
 		// not help (below), not that there are no more doubts.
 		out.Intent, out.SessionComplete = tutor.IntentDone, true
+		for _, c := range conceptsNamed(t.Topic, msg) {
+			// "thanks, that's all about mixed numbers": discussed, as an
+			// answered doubt's concept is.
+			out.MasteryUpdates = append(out.MasteryUpdates, tutor.MasteryUpdate{Concept: c, Score: 0.5})
+		}
 		bye := mGoodbye // "no, I'm done" is not thanks: no "you're welcome"
 		if thanks(msg) {
 			bye = mGoodbyeThanks
@@ -206,6 +211,19 @@ func clarify(t agents.Turn) tutor.TutorOutput {
 	out.Response = compose(parts...)
 	out.TurnSummary = cut("Doubts: "+note, 80)
 	out.Reasoning = "Rules engine: " + note + "."
+	return out
+}
+
+// conceptsNamed returns the plan concepts whose names msg holds in full,
+// as whole words in any case, in the plan's order.
+func conceptsNamed(t *tutor.Topic, msg string) []string {
+	said := " " + strings.Join(words(msg), " ") + " "
+	var out []string
+	for _, c := range t.Concepts() {
+		if name := strings.Join(words(c), " "); name != "" && strings.Contains(said, " "+name+" ") {
+			out = append(out, c)
+		}
+	}
 	return out
 }
 

@@ -819,3 +819,38 @@ func TestClarifyNoThenAQuestion(t *testing.T) {
 		})
 	}
 }
+
+// TestGoodbyeRecordsTheConceptsItNames: a goodbye that names what the
+// learner asked about ("thanks, that's all about mixed numbers") records
+// those concepts as discussed, as an answered doubt does; one that names
+// none records none.
+func TestGoodbyeRecordsTheConceptsItNames(t *testing.T) {
+	topic := sampleTopic(t, addingFractions)
+	for msg, want := range map[string][]string{
+		"thanks, that's all about mixed numbers, bye":    {"Mixed numbers"},
+		"thanks, that's all about like fractions, bye":   {"Like fractions"},
+		"thanks, that's all about unlike fractions, bye": {"Unlike fractions"}, // not like fractions
+		"that's all, thanks":                             nil,
+		"no more doubts, I get fractions now":            nil, // no concept is named in full
+		"thanks, that's all about MIXED NUMBERS, bye":    {"Mixed numbers"},
+	} {
+		d := newDriver(t, topic, "doubts-bye", tutor.ModeClarify)
+		x := d.say(msg)
+		out := x.reply.Output
+		if out.Intent != tutor.IntentDone || !out.SessionComplete {
+			t.Errorf("%q: intent %q, complete %t; want the goodbye", msg, out.Intent, out.SessionComplete)
+			continue
+		}
+		var got []string
+		for _, u := range out.MasteryUpdates {
+			if u.Score != 0.5 {
+				t.Errorf("%q: %s scored %v; doubts sessions keep no mastery (0.5)", msg, u.Concept, u.Score)
+			}
+			got = append(got, u.Concept)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: concepts recorded %q, want %q", msg, got, want)
+		}
+	}
+}

@@ -195,7 +195,8 @@
 // "no more doubts" or "that's all" ends the session with a goodbye, which
 // thanks back only a learner who thanked. The
 // concept answered is reported in mastery_updates so that the domain
-// records it as discussed; a concept an earlier session discussed is
+// records it as discussed, and so are the concepts a goodbye names in
+// full ("thanks, that's all about mixed numbers"); a concept an earlier session discussed is
 // introduced as such.
 //
 // A science claim ("water boils at 90 degrees right?", "condensation takes
