@@ -192,10 +192,19 @@ RETURNING ` + learnerColumns
 // turn on its copy of it. The deletion is remembered, by a hash of the
 // external id, so that a token signed in before it does not make the
 // learner again (see SignedInLearner).
+//
+// The learner's row is locked first: a session being created for the
+// learner meanwhile (which holds a key-share lock on the row until it
+// commits) is waited for, and then deleted and reported with the others,
+// and none can be created after.
 func (s *Store) DeleteLearner(ctx context.Context, externalID string) ([]uuid.UUID, error) {
 	var n int
 	var ids [][16]byte
-	err := s.db.QueryRow(ctx, `
+	err := pgx.BeginFunc(ctx, beginner{s}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT FROM learners WHERE external_id = $1 FOR UPDATE`, externalID); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `
 WITH gone AS (
     DELETE FROM learners WHERE external_id = $1 RETURNING id
 ), theirs AS (
@@ -210,7 +219,8 @@ WITH gone AS (
     ON CONFLICT (subject_sha256) DO UPDATE SET deleted_at = EXCLUDED.deleted_at
 )
 SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM noted), (SELECT coalesce(array_agg(id), '{}') FROM theirs)`,
-		externalID, SessionDeleted, s.announce).Scan(&n, nil, &ids)
+			externalID, SessionDeleted, s.announce).Scan(&n, nil, &ids)
+	})
 	if err != nil {
 		return nil, interpretError("delete learner", err)
 	}

@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -295,5 +297,70 @@ func TestDeletedLearnerIsNotMadeAgain(t *testing.T) {
 	}
 	if l, err := s.EnsureLearner(ctx, "sub-erased"); err != nil || l.ID == fresh.ID {
 		t.Errorf("EnsureLearner, with no sign-in time: %v, %v; want a new learner", l.ID, err)
+	}
+}
+
+// TestDeleteLearnerReportsASessionCreatedMeanwhile: a session created for
+// the learner while the deletion runs (a tab that started one as the
+// learner deleted the account) is deleted with the learner, and reported
+// with the others, so that open connections to it are closed and other
+// replicas told. Before, the foreign key's cascade removed it, but the
+// deletion reported only the sessions it had seen when it started.
+func TestDeleteLearnerReportsASessionCreatedMeanwhile(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	l, _ := s.EnsureLearner(ctx, "sub-racing")
+	old := createSession(t, s, fixture{learner: l.ID})
+	created, release := make(chan uuid.UUID), make(chan struct{})
+	txDone := make(chan error, 1)
+	go func() {
+		txDone <- s.InTx(ctx, func(tx *store.Store) error {
+			created <- createSession(t, tx, fixture{learner: l.ID})
+			<-release // the session's transaction is open, the learner row key-share locked
+			return nil
+		})
+	}()
+	racing := <-created
+	type result struct {
+		ids []uuid.UUID
+		err error
+	}
+	deleted := make(chan result, 1)
+	go func() {
+		ids, err := s.DeleteLearner(ctx, "sub-racing")
+		deleted <- result{ids, err}
+	}()
+	// The deletion waits for the session's transaction.
+	for i := 0; ; i++ {
+		var waiting bool
+		if err := s.Pool().QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%learners%')`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting {
+			break
+		}
+		if i == 500 {
+			t.Fatal("the deletion never waited for the session's transaction")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(release)
+	if err := <-txDone; err != nil {
+		t.Fatal(err)
+	}
+	r := <-deleted
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	slices.SortFunc(r.ids, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+	want := []uuid.UUID{old, racing}
+	slices.SortFunc(want, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+	if !slices.Equal(r.ids, want) {
+		t.Errorf("deleted sessions reported %v, want both %v", r.ids, want)
+	}
+	for table, n := range rowsOf(t, s, racing) {
+		if n != 0 {
+			t.Errorf("%s: %d rows of the session created meanwhile remain", table, n)
+		}
 	}
 }
