@@ -76,30 +76,8 @@ func TestTranscribeUploadIsNotHeldInMemory(t *testing.T) {
 	defer close(tr.release)
 
 	const size = 20 << 20 // 20 MiB of audio, well under the 25 MB limit
-	pr, pw := io.Pipe()
-	mw := multipart.NewWriter(pw)
-	go func() {
-		part, err := mw.CreateFormFile("file", "recording.wav")
-		if err != nil {
-			pw.CloseWithError(err)
-			return
-		}
-		part.Write(testWAV)
-		chunk := make([]byte, 64<<10)
-		for n := len(testWAV); n < size; n += len(chunk) {
-			if _, err := part.Write(chunk); err != nil {
-				pw.CloseWithError(err)
-				return
-			}
-		}
-		pw.CloseWithError(mw.Close())
-	}()
+	req := uploadRequest(t, s.URL, (size-len(testWAV))/(64<<10)+1, 64<<10, 0)
 	before := heapInUse()
-	req, err := http.NewRequest("POST", s.URL+"/transcribe", pr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
 	done := make(chan error, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
@@ -133,32 +111,9 @@ func TestSlowUploadArrives(t *testing.T) {
 	tr := &blockingTranscriber{inside: make(chan uint64, 1), release: make(chan struct{})}
 	close(tr.release)
 	s := newServer(t, func(o *httpapi.Options, d *httpapi.Deps) { o.BodyTimeout = 300 * time.Millisecond; d.Transcribe = tr })
-	pr, pw := io.Pipe()
-	mw := multipart.NewWriter(pw)
-	go func() {
-		part, err := mw.CreateFormFile("file", "recording.wav")
-		if err != nil {
-			pw.CloseWithError(err)
-			return
-		}
-		part.Write(testWAV)
-		// 96 KiB in 12 pieces over about 1.2 s: 80 KiB a second, four
-		// times BodyTimeout in all.
-		chunk := make([]byte, 8<<10)
-		for range 12 {
-			time.Sleep(100 * time.Millisecond)
-			if _, err := part.Write(chunk); err != nil {
-				pw.CloseWithError(err)
-				return
-			}
-		}
-		pw.CloseWithError(mw.Close())
-	}()
-	req, err := http.NewRequest("POST", s.URL+"/transcribe", pr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
+	// 96 KiB in 12 pieces over about 1.2 s: 80 KiB a second, four times
+	// BodyTimeout in all.
+	req := uploadRequest(t, s.URL, 12, 8<<10, 100*time.Millisecond)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -168,4 +123,36 @@ func TestSlowUploadArrives(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "three quarters") {
 		t.Fatalf("a slow upload that kept coming: %d %s; want 200 with its transcript", resp.StatusCode, body)
 	}
+}
+
+// uploadRequest returns a POST /transcribe to the server at url whose
+// body, a multipart form, streams a WAV recording: testWAV, then n pieces
+// of size bytes, each after a pause of gap.
+func uploadRequest(t *testing.T, url string, n, size int, gap time.Duration) *http.Request {
+	t.Helper()
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		part, err := mw.CreateFormFile("file", "recording.wav")
+		if err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		part.Write(testWAV)
+		chunk := make([]byte, size)
+		for range n {
+			time.Sleep(gap)
+			if _, err := part.Write(chunk); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		pw.CloseWithError(mw.Close())
+	}()
+	req, err := http.NewRequest("POST", url+"/transcribe", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return req
 }

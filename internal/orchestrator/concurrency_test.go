@@ -64,11 +64,7 @@ func TestTwoReplicasRaceOnOneSession(t *testing.T) {
 	// A second orchestrator over the same database, as another replica.
 	// Its turn is held between its read and its commit until the first
 	// replica has committed, so that exactly one compare-and-swap can win.
-	hold := make(chan struct{})
-	release := make(chan struct{})
-	replica := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) {
-		o.Store = &pausingStore{Store: f.st, reached: hold, release: release}
-	})
+	replica, hold, release := pausedReplica(t, f)
 	var second orchestrator.TurnResult
 	var secondErr error
 	done := make(chan struct{})
@@ -358,6 +354,18 @@ func (p *pausingStore) CommitTurn(ctx context.Context, t store.Turn) (int64, err
 	return p.Store.CommitTurn(ctx, t)
 }
 
+// pausedReplica returns a second orchestrator over f's database, as
+// another replica, whose first commit waits, once it is reached (hold
+// closes), until release is closed.
+func pausedReplica(t *testing.T, f *fixture) (replica *orchestrator.Orchestrator, hold, release chan struct{}) {
+	t.Helper()
+	hold, release = make(chan struct{}), make(chan struct{})
+	replica = newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) {
+		o.Store = &pausingStore{Store: f.st, reached: hold, release: release}
+	})
+	return replica, hold, release
+}
+
 func TestClientTurnIDRetries(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeTeachMe)
@@ -432,10 +440,7 @@ func TestRetryOnAnotherReplicaGetsTheFirstResponse(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeTeachMe)
 	id := c.Session.Row.ID
-	hold, release := make(chan struct{}), make(chan struct{})
-	replica := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) {
-		o.Store = &pausingStore{Store: f.st, reached: hold, release: release}
-	})
+	replica, hold, release := pausedReplica(t, f)
 	var retry orchestrator.TurnResult
 	var retryErr error
 	done := make(chan struct{})
@@ -691,10 +696,7 @@ func TestConflictWithAnUnreadableStoredState(t *testing.T) {
 	f := setup(t)
 	c := f.create(t, doubling, tutor.ModeTeachMe)
 	id := c.Session.Row.ID
-	hold, release := make(chan struct{}), make(chan struct{})
-	replica := newOrchestrator(t, f.st, f.src, func(o *orchestrator.Options) {
-		o.Store = &pausingStore{Store: f.st, reached: hold, release: release}
-	})
+	replica, hold, release := pausedReplica(t, f)
 	var turnErr error
 	done := make(chan struct{})
 	go func() {
