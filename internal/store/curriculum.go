@@ -128,8 +128,8 @@ RETURNING id`, g.Subject, now, g.Country, g.Board, g.SubjectKey)
 	if len(subjectRenamed) > 0 {
 		// updated_at is the session's last activity (stats, streaks): a
 		// rename is none.
-		if _, err := s.db.Exec(ctx, `UPDATE sessions SET subject = $1 WHERE guideline_id = ANY($2) AND subject IS DISTINCT FROM $1`,
-			g.Subject, subjectRenamed); err != nil {
+		if _, err := s.db.Exec(ctx, `UPDATE sessions SET subject = $1 WHERE guideline_id = ANY($2::uuid[]) AND subject IS DISTINCT FROM $1`,
+			g.Subject, uuidTexts(subjectRenamed)); err != nil {
 			return o, interpretError("rename subject of sessions", err)
 		}
 	}

@@ -286,6 +286,13 @@ func TestEveryQueryExecMode(t *testing.T) {
 			if rows := rowsOf(t, s, id); rows["session_turns"] != 3 || rows["session_messages"] != 7 {
 				t.Errorf("rows %v; want 3 turns and 7 messages", rows)
 			}
+			// The report card names its subtopics from a list of ids.
+			learner := newLearner(t, s)
+			createSession(t, s, fixture{learner: learner, guideline: gs[0].ID})
+			card, _, err := s.ReportCard(ctx, learner)
+			if err != nil || len(card) != 1 || card[0].SubtopicTitle != "Adding fractions" {
+				t.Errorf("report card %+v, %v; want Adding fractions", card, err)
+			}
 		})
 	}
 }

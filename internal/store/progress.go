@@ -263,15 +263,13 @@ func (s *Store) nameSubtopics(ctx context.Context, sums []reportSum) error {
 	if len(sums) == 0 {
 		return nil
 	}
-	// [16]byte, not uuid.UUID: pgx would encode each through its
-	// driver.Valuer, as text.
-	ids := make([][16]byte, len(sums))
+	ids := make([]uuid.UUID, len(sums))
 	at := make(map[uuid.UUID]int, len(sums))
 	for i, r := range sums {
 		ids[i], at[r.p.GuidelineID] = r.p.GuidelineID, i
 	}
 	rows, err := s.db.Query(ctx, `
-SELECT id, subject, topic_title, topic_key, subtopic_title, subtopic_key FROM guidelines WHERE id = ANY($1)`, ids)
+SELECT id, subject, topic_title, topic_key, subtopic_title, subtopic_key FROM guidelines WHERE id = ANY($1::uuid[])`, uuidTexts(ids))
 	if err != nil {
 		return err
 	}

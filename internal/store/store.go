@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -205,4 +206,17 @@ func constraintOf(err error) string {
 		return pgErr.ConstraintName
 	}
 	return ""
+}
+
+// uuidTexts returns ids as text, for a uuid[] parameter (cast in the
+// statement: "= ANY($1::uuid[])"). Every query mode can send a list of
+// text, including those of poolers (exec, simple_protocol), which cannot
+// send a list of uuid.UUID or [16]byte, whose type they do not ask the
+// server for.
+func uuidTexts[ID ~[16]byte](ids []ID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = uuid.UUID(id).String()
+	}
+	return out
 }
