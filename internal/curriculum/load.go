@@ -183,6 +183,12 @@ func checkSet(set []*parsed) {
 		title string
 	}
 	titles := map[titleID]subtopicRef{}
+	type topicTitleID struct {
+		country, board string
+		grade          int
+		subject, title string
+	}
+	topicTitles := map[topicTitleID]*parsed{}
 	byKey := map[string][]subtopicID{}
 	var order []subtopicID
 	complete := true
@@ -204,6 +210,15 @@ func checkSet(set []*parsed) {
 		} else if t := other.file.Topic.Title; t != f.Topic.Title {
 			p.errorf("topic.title", "topic %q is titled %q in %s", f.Topic.Key, t, other.issues.File)
 		}
+		// Learners choose a topic by its title: two topics of a subject and
+		// grade with one title would be listed as one.
+		ttid := topicTitleID{f.Country, f.Board, f.Grade, Slug(f.Subject), foldTitle(f.Topic.Title)}
+		if other, ok := topicTitles[ttid]; !ok && ttid.title != "" {
+			topicTitles[ttid] = p
+		} else if ok && other.file.Topic.Key != f.Topic.Key {
+			p.errorf("topic.title", "topic title %q is also that of topic %q in %s; learners choose a topic by its title",
+				f.Topic.Title, other.file.Topic.Key, other.issues.File)
+		}
 		for i, s := range f.Subtopics {
 			if s.Key == "" {
 				continue
@@ -221,7 +236,7 @@ func checkSet(set []*parsed) {
 			order = append(order, sid)
 			// A topic split over files is one list of subtopics to the
 			// learner, who picks one by its title.
-			tid := titleID{id, strings.ToLower(strings.Join(strings.Fields(s.Title), " "))}
+			tid := titleID{id, foldTitle(s.Title)}
 			if other, ok := titles[tid]; ok && other.p != p { // duplicates within a file are reported by Parse
 				p.errorf(ref.field("title"), "duplicate subtopic title %q in topic %q: also at %s; learners choose a subtopic by its title",
 					s.Title, f.Topic.Key, other.p.where(other.field("title")))
@@ -298,4 +313,10 @@ func checkCycles(order []subtopicID, subtopics map[subtopicID]subtopicRef, prere
 			visit(sid)
 		}
 	}
+}
+
+// foldTitle is a title as learners tell titles apart: in any case, with
+// any spacing.
+func foldTitle(title string) string {
+	return strings.ToLower(strings.Join(strings.Fields(title), " "))
 }

@@ -194,7 +194,7 @@ func TestLoadErrors(t *testing.T) {
 			files: map[string]string{
 				"a.yaml": validDoc,
 				"b.yaml": strings.Replace(subtopicDoc("sums-of-fractions"), "title: sums-of-fractions", "title: adding  FRACTIONS", 1),
-				"c.yaml": strings.Replace(strings.Replace(validDoc, "key: adding-fractions", "key: sums", 1), "key: fractions", "key: sums", 1),
+				"c.yaml": strings.NewReplacer("key: adding-fractions", "key: sums", "key: fractions", "key: sums", "title: Fractions", "title: Sums").Replace(validDoc),
 			},
 			want: []string{`b.yaml:10: subtopics[0].title: duplicate subtopic title "adding  FRACTIONS" in topic "fractions": also at a.yaml:10; learners choose a subtopic by its title`},
 		},
@@ -205,6 +205,16 @@ func TestLoadErrors(t *testing.T) {
 				"b.yaml": strings.Replace(subtopicDoc("second"), "title: Fractions", "title: Fractions and decimals", 1),
 			},
 			want: []string{`b.yaml:7: topic.title: topic "fractions" is titled "Fractions" in a.yaml`},
+		},
+		{
+			// Learners choose a topic by its title: two topics of one
+			// title would be listed as one, their subtopics merged.
+			name: "two topics of one title",
+			files: map[string]string{
+				"a.yaml": subtopicDoc("first"),
+				"b.yaml": strings.NewReplacer("key: fractions", "key: parts-of-a-whole", "title: Fractions", "title: fractions ").Replace(subtopicDoc("second")),
+			},
+			want: []string{`b.yaml:7: topic.title: topic title "fractions" is also that of topic "fractions" in a.yaml; learners choose a topic by its title`},
 		},
 		{
 			name: "subject written differently",

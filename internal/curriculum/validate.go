@@ -204,7 +204,7 @@ func (c *checker) file(f *File) {
 		}
 		// Learners pick a subtopic by its title: two alike would be listed
 		// as one name twice.
-		title := strings.ToLower(strings.Join(strings.Fields(s.Title), " "))
+		title := foldTitle(s.Title)
 		if j, dup := titled[title]; dup && f.Subtopics[j].Key != s.Key {
 			c.errorf(p+".title", "duplicate subtopic title %q (also subtopics[%d]): learners choose a subtopic by its title", s.Title, j)
 		} else if title != "" && !dup {

@@ -71,6 +71,9 @@ func (s *Store) ImportGuidelines(ctx context.Context, gs []GuidelineImport, now 
 			}
 			outcomes = append(outcomes, o)
 		}
+		if err := tx.oneTopicPerTitle(ctx, outcomes); err != nil {
+			return err
+		}
 		for _, o := range outcomes {
 			switch {
 			case o.created:
@@ -90,6 +93,36 @@ func (s *Store) ImportGuidelines(ctx context.Context, gs []GuidelineImport, now 
 		return ImportResult{}, err
 	}
 	return res, nil
+}
+
+// oneTopicPerTitle refuses (ErrInvalid) an import that leaves one of its
+// subtopics' topics with the title of another topic of the same subject
+// and grade, in any case and spacing: learners choose a topic by its title
+// (the curriculum lists topics by title), so the two would be listed as
+// one. It runs once every subtopic is in, so that an import that swaps two
+// topics' titles is judged on the result, not on its order.
+func (s *Store) oneTopicPerTitle(ctx context.Context, imported []importOutcome) error {
+	ids := make([]uuid.UUID, len(imported))
+	for i, o := range imported {
+		ids[i] = o.id
+	}
+	var title, key, other string
+	var grade int
+	err := s.db.QueryRow(ctx, `
+SELECT g.topic_title, g.grade, g.topic_key, o.topic_key
+FROM guidelines g JOIN guidelines o
+    ON (o.country, o.board, o.grade, o.subject_key) = (g.country, g.board, g.grade, g.subject_key) AND o.topic_key <> g.topic_key
+    AND lower(regexp_replace(btrim(o.topic_title), '\s+', ' ', 'g')) = lower(regexp_replace(btrim(g.topic_title), '\s+', ' ', 'g'))
+WHERE g.id = ANY($1::uuid[])
+LIMIT 1`, uuidTexts(ids)).Scan(&title, &grade, &key, &other)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil
+	case err != nil:
+		return interpretError("check topic titles", err)
+	}
+	return fmt.Errorf("%w: topic %q (grade %d) is titled %q, as topic %q is: learners choose a topic by its title; give one another title",
+		ErrInvalid, key, grade, title, other)
 }
 
 // importOutcome is what importing one subtopic did to its row.

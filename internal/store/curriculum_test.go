@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -286,5 +287,37 @@ func TestListingsSortByCodePoint(t *testing.T) {
 	}
 	if wantSubs := []string{"EVS", "English", "Zebra", "apple"}; !cmp.Equal(titles, wantSubs) {
 		t.Errorf("subtopics %v; want %v", titles, wantSubs)
+	}
+}
+
+// TestImportRefusesASecondTopicOfOneTitle: learners choose a topic by its
+// title, so two topics of a subject and grade with one title would be
+// listed as one, their subtopics merged. An import that would make them
+// (a file imported on its own, whose topic takes a title another topic
+// has) is refused and changes nothing; one that swaps two topics' titles
+// is not refused for the order of its subtopics.
+func TestImportRefusesASecondTopicOfOneTitle(t *testing.T) {
+	s := setup(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	halves := guidelineImport("halves", "Halves", "a", "h1")
+	decimals := guidelineImport("tenths", "Tenths", "b", "h2")
+	decimals.TopicKey, decimals.TopicTitle, decimals.Key = "decimals", "Decimals", "mathematics/decimals/tenths"
+	if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{halves, decimals}, now); err != nil {
+		t.Fatal(err)
+	}
+	twin := guidelineImport("thirds", "Thirds", "c", "h3")
+	twin.TopicKey, twin.TopicTitle, twin.Key = "parts", "  FRACTIONS ", "mathematics/parts/thirds"
+	_, err := s.ImportGuidelines(ctx, []store.GuidelineImport{twin}, now)
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), `"fractions"`) {
+		t.Fatalf("a second topic titled Fractions: %v; want ErrInvalid naming the topic that has the title", err)
+	}
+	if all, _ := s.ListGuidelines(ctx); len(all) != 2 {
+		t.Errorf("the refused import left %d guidelines, want the 2 before it", len(all))
+	}
+	// Swapping titles: halves' topic becomes Decimals, tenths' Fractions.
+	halves.TopicTitle, decimals.TopicTitle = "Decimals", "Fractions"
+	if _, err := s.ImportGuidelines(ctx, []store.GuidelineImport{halves, decimals}, now.Add(time.Hour)); err != nil {
+		t.Fatalf("swapping two topics' titles: %v", err)
 	}
 }
