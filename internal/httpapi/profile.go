@@ -234,6 +234,7 @@ type exportUsage struct {
 	CachedTokens int64      `json:"cached_tokens"`
 	CostUSD      float64    `json:"cost_usd"`
 	Priced       bool       `json:"priced"`
+	Estimated    bool       `json:"estimated"`
 	ErrorKind    *string    `json:"error_kind"`
 	PromptHash   *string    `json:"prompt_hash,omitempty"`
 }
@@ -270,7 +271,7 @@ func (s *Server) exportProfile(c echo.Context) error {
 		usage[i] = exportUsage{Timestamp: tutor.NewTime(u.Time), SessionID: nonEmpty(u.SessionID), Component: string(u.Component),
 			Provider: string(u.Provider), Model: u.Model, Attempts: u.Attempts, LatencyMS: u.Latency.Milliseconds(),
 			InputTokens: u.Usage.InputTokens, OutputTokens: u.Usage.OutputTokens, CachedTokens: u.Usage.CachedInputTokens,
-			CostUSD: u.CostUSD, Priced: u.Priced, ErrorKind: nonEmpty(string(u.ErrorKind))}
+			CostUSD: u.CostUSD, Priced: u.Priced, Estimated: u.Usage.Estimated, ErrorKind: nonEmpty(string(u.ErrorKind))}
 		if admin {
 			usage[i].PromptHash = nonEmpty(u.PromptHash)
 		}

@@ -343,7 +343,7 @@ func TestAdapterStoppedStreamRecordsBilledUsage(t *testing.T) {
 		for _, sc := range streamStops {
 			t.Run(string(pc.name)+"/"+sc.name, func(t *testing.T) {
 				r := stoppedStream(t, pc, sc, tutorRequest())
-				if r.Usage.InputTokens != 20000 || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
+				if r.Usage.InputTokens != 20000 || r.Usage.Estimated || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
 					t.Errorf("recorded %+v; want the canceled call with the prompt's 20000 input tokens, priced", r)
 				}
 			})
@@ -365,8 +365,8 @@ func TestOpenAIStoppedStreamRecordsEstimatedUsage(t *testing.T) {
 			req := tutorRequest()
 			req.System += " " + lesson
 			r := stoppedStream(t, providerCases()[0], sc, req)
-			if r.Usage.InputTokens < 1000 || r.Usage.InputTokens > 4000 || r.Usage.OutputTokens < 1 || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
-				t.Errorf("recorded %+v; want the canceled call with an estimate of about 2000 input tokens and some output, priced", r)
+			if r.Usage.InputTokens < 1000 || r.Usage.InputTokens > 4000 || r.Usage.OutputTokens < 1 || !r.Usage.Estimated || !r.Priced || r.CostUSD <= 0 || r.ErrorKind != KindCanceled {
+				t.Errorf("recorded %+v; want the canceled call with an estimate of about 2000 input tokens and some output, marked estimated, priced", r)
 			}
 		})
 	}
@@ -1148,7 +1148,7 @@ func TestAdapterAbandonedCallRecordsEstimatedUsage(t *testing.T) {
 				t.Fatalf("error = %v, want canceled", err)
 			}
 			r := oneRecord(t, rec)
-			if r.Usage.InputTokens < 1000 || r.Usage.InputTokens > 4000 || r.Usage.OutputTokens != 0 || (r.Priced && r.CostUSD <= 0) || r.ErrorKind != KindCanceled {
+			if r.Usage.InputTokens < 1000 || r.Usage.InputTokens > 4000 || r.Usage.OutputTokens != 0 || !r.Usage.Estimated || (r.Priced && r.CostUSD <= 0) || r.ErrorKind != KindCanceled {
 				t.Errorf("recorded %+v; want the canceled call with an estimate of about 2000 input tokens, and its cost when priced", r)
 			}
 		})
@@ -1164,7 +1164,7 @@ func TestAdapterAbandonedCallRecordsEstimatedUsage(t *testing.T) {
 				t.Fatalf("error = %v, want timeout", err)
 			}
 			r := oneRecord(t, rec)
-			if r.Attempts != 2 || r.Usage.InputTokens < 2000 || r.Usage.InputTokens > 8000 || r.ErrorKind != KindTimeout {
+			if r.Attempts != 2 || r.Usage.InputTokens < 2000 || r.Usage.InputTokens > 8000 || !r.Usage.Estimated || r.ErrorKind != KindTimeout {
 				t.Errorf("recorded %+v; want 2 timed-out attempts with an estimate of about 2000 input tokens each", r)
 			}
 		})
@@ -1221,7 +1221,7 @@ func TestCompatibleStreamWithoutUsageRecordsEstimatedUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := oneRecord(t, rec)
-	if u := r.Usage; u.InputTokens < 1000 || u.InputTokens > 4000 || u.OutputTokens < 1 || u != resp.Usage {
+	if u := r.Usage; u.InputTokens < 1000 || u.InputTokens > 4000 || u.OutputTokens < 1 || !u.Estimated || u != resp.Usage {
 		t.Errorf("recorded %+v, returned %+v; want an estimate of about 2000 input tokens and some output in both", r.Usage, resp.Usage)
 	}
 	// A server that reports usage is believed.
@@ -1231,7 +1231,7 @@ func TestCompatibleStreamWithoutUsageRecordsEstimatedUsage(t *testing.T) {
 	if _, err := c.Stream(context.Background(), &req, func(Delta) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if u := oneRecord(t, rec).Usage; u.InputTokens != 7 || u.OutputTokens != 3 {
+	if u := oneRecord(t, rec).Usage; u.InputTokens != 7 || u.OutputTokens != 3 || u.Estimated {
 		t.Errorf("recorded %+v; want the reported 7 and 3", u)
 	}
 }

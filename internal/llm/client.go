@@ -288,7 +288,7 @@ func (c *client) generateAttempt(ctx context.Context, req *Request) (*Response, 
 	defer cancel()
 	resp, err := c.backend.generate(actx, c.cfg.Model, req)
 	if resp == nil && err != nil && actx.Err() != nil && sent.Load() {
-		resp = &Response{Usage: Usage{InputTokens: estimatedPromptTokens(req)}}
+		resp = &Response{Usage: Usage{InputTokens: estimatedPromptTokens(req), Estimated: true}}
 	}
 	return resp, err
 }

@@ -303,8 +303,8 @@ func openaiUsage(u openai.CompletionUsage) Usage {
 // prompt of req (see estimatedPromptTokens)
 // and the part of the reply in c. It is a rough count, and a floor for
 // reasoning models, whose hidden reasoning it cannot see; the usage record
-// has no field to mark it as an estimate, and an estimate serves the budget
-// better than the zero it replaces.
+// says it is an estimate, which serves the budget better than the zero it
+// replaces.
 func openaiEstimatedUsage(req *Request, c *openai.ChatCompletion) Usage {
 	out := 0
 	for _, ch := range c.Choices {
@@ -316,7 +316,7 @@ func openaiEstimatedUsage(req *Request, c *openai.ChatCompletion) Usage {
 			out += len(tc.Function.Name) + len(tc.Function.Arguments)
 		}
 	}
-	return Usage{InputTokens: estimatedPromptTokens(req), OutputTokens: estimatedTokens(out)}
+	return Usage{InputTokens: estimatedPromptTokens(req), OutputTokens: estimatedTokens(out), Estimated: true}
 }
 
 // openaiError maps an error of the openai SDK.

@@ -29,15 +29,20 @@ type Usage struct {
 	// cache_creation_input_tokens; the other providers charge nothing extra
 	// and report none).
 	CacheWriteInputTokens int64
+	// Estimated says the counts are tutord's estimate, not the provider's:
+	// a call billed without a report of its tokens (see
+	// estimatedPromptTokens).
+	Estimated bool
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v, estimated when either is.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:           u.InputTokens + v.InputTokens,
 		OutputTokens:          u.OutputTokens + v.OutputTokens,
 		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
 		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
+		Estimated:             u.Estimated || v.Estimated,
 	}
 }
 

@@ -296,7 +296,7 @@ FROM agent_log_entries l JOIN sessions s ON s.id = l.session_id
 WHERE s.learner_id = $1 ORDER BY l.session_id, l.turn_version, l.seq`
 	exportUsageQuery = `
 SELECT coalesce(learner_id::text, ''), coalesce(session_id::text, ''), component, provider, model, attempts, latency_ms,
-    input_tokens, output_tokens, cached_tokens, cost_usd, priced, coalesce(error_kind, ''), coalesce(prompt_hash, ''), created_at
+    input_tokens, output_tokens, cached_tokens, cost_usd, priced, coalesce(error_kind, ''), coalesce(prompt_hash, ''), created_at, estimated
 FROM llm_usage
 WHERE learner_id = $1 OR session_id IN (SELECT id FROM sessions WHERE learner_id = $1)
 ORDER BY created_at, id`
@@ -350,7 +350,7 @@ func scanExportedUsage(r pgx.CollectableRow) (llm.UsageRecord, error) {
 	var component, provider, kind string
 	var latencyMS int64
 	err := r.Scan(&u.LearnerID, &u.SessionID, &component, &provider, &u.Model, &u.Attempts, &latencyMS,
-		&u.Usage.InputTokens, &u.Usage.OutputTokens, &u.Usage.CachedInputTokens, &u.CostUSD, &u.Priced, &kind, &u.PromptHash, &u.Time)
+		&u.Usage.InputTokens, &u.Usage.OutputTokens, &u.Usage.CachedInputTokens, &u.CostUSD, &u.Priced, &kind, &u.PromptHash, &u.Time, &u.Usage.Estimated)
 	u.Component, u.Provider, u.ErrorKind = llm.Component(component), llm.Provider(provider), llm.ErrorKind(kind)
 	u.Latency = time.Duration(latencyMS) * time.Millisecond
 	return u, err

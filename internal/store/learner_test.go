@@ -121,7 +121,7 @@ func TestExportLearner(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := s.RecordUsage(ctx, llm.UsageRecord{LearnerID: l.ID.String(), Component: llm.ComponentWelcome, Provider: llm.ProviderAnthropic,
-		Model: "claude-haiku-4-5", Attempts: 2, Latency: 1500 * time.Millisecond, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, CachedInputTokens: 2},
+		Model: "claude-haiku-4-5", Attempts: 2, Latency: 1500 * time.Millisecond, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, CachedInputTokens: 2, Estimated: true},
 		CostUSD: 0.25, Priced: true, ErrorKind: llm.KindTimeout, PromptHash: "h-1", Time: time.Now().Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
 	}
 	u := ex.Usage[len(ex.Usage)-1]
 	want := llm.UsageRecord{LearnerID: l.ID.String(), Component: llm.ComponentWelcome, Provider: llm.ProviderAnthropic,
-		Model: "claude-haiku-4-5", Attempts: 2, Latency: 1500 * time.Millisecond, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, CachedInputTokens: 2},
+		Model: "claude-haiku-4-5", Attempts: 2, Latency: 1500 * time.Millisecond, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, CachedInputTokens: 2, Estimated: true},
 		CostUSD: 0.25, Priced: true, ErrorKind: llm.KindTimeout, PromptHash: "h-1"}
 	u.Time = time.Time{}
 	if diff := cmp.Diff(want, u); diff != "" {

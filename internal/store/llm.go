@@ -88,11 +88,11 @@ func (s *Store) RecordUsage(ctx context.Context, r llm.UsageRecord) error {
 	}
 	_, err = s.db.Exec(ctx, `
 INSERT INTO llm_usage (learner_id, session_id, component, provider, model, attempts, latency_ms,
-    input_tokens, output_tokens, cached_tokens, cost_usd, priced, error_kind, prompt_hash, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    input_tokens, output_tokens, cached_tokens, cost_usd, priced, error_kind, prompt_hash, created_at, estimated)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		learner, session, string(r.Component), string(r.Provider), r.Model, r.Attempts, r.Latency.Milliseconds(),
 		r.Usage.InputTokens, r.Usage.OutputTokens, r.Usage.CachedInputTokens, r.CostUSD, r.Priced,
-		nullString(string(r.ErrorKind)), nullString(r.PromptHash), timeOrNow(r.Time))
+		nullString(string(r.ErrorKind)), nullString(r.PromptHash), timeOrNow(r.Time), r.Usage.Estimated)
 	return interpretError("record usage", err)
 }
 
