@@ -174,8 +174,8 @@ func migrationInProgress(t *testing.T) (*store.Store, func()) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
-	// The latest migration, 0008, creates log_purges: it waits for this.
-	if _, err := tx.Exec(ctx, `CREATE TABLE log_purges (x int)`); err != nil {
+	// The latest migration, 0009, alters llm_usage: it waits for this.
+	if _, err := tx.Exec(ctx, `LOCK TABLE llm_usage IN ACCESS SHARE MODE`); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
